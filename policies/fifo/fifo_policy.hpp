@@ -1,0 +1,30 @@
+// fifo_policy.hpp: first in, first out, with head-of-line blocking.
+//
+// Semantics: jobs start in strict submission order (ties: workload order).
+// When the job at the head of the queue cannot be placed, no later job starts,
+// even one that would fit: the head blocks the line. This is the baseline
+// every other policy is compared against, and the behaviour of a plain batch
+// queue without backfilling.
+// Placement is delegated (default: pack, fewest nodes first).
+// Assumptions: no preemption, no priorities, no user limits.
+//
+//   FifoPolicy fifo(std::make_unique<PackPlacement>());
+#pragma once
+
+#include <memory>
+
+#include "sim/core/policy.hpp"
+
+namespace gcsim {
+
+class FifoPolicy final : public SchedulingPolicy {
+ public:
+  explicit FifoPolicy(std::unique_ptr<PlacementPolicy> placement);
+  std::string_view name() const override { return "fifo"; }
+  void schedule(const SchedulingContext& ctx, Plan& plan) override;
+
+ private:
+  std::unique_ptr<PlacementPolicy> placement_;
+};
+
+}  // namespace gcsim

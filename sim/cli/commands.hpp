@@ -1,0 +1,19 @@
+// commands.hpp: gcsim's subcommands. Each takes the arguments after its
+// name and returns the process exit status (see exit_codes below).
+#pragma once
+
+namespace gcsim {
+
+namespace exit_codes {
+inline constexpr int kOk = 0;
+inline constexpr int kInputError = 1;  // bad cluster, workload or configuration file
+inline constexpr int kUsage = 2;       // bad command line, unknown policy
+inline constexpr int kPolicyBug = 3;   // a policy returned an invalid plan
+inline constexpr int kOutputError = 4; // outputs could not be written
+}  // namespace exit_codes
+
+int run_command(int argc, char** argv);
+int synth_command(int argc, char** argv);
+int policies_command(int argc, char** argv);
+
+}  // namespace gcsim

@@ -1,0 +1,59 @@
+// cluster_layout.hpp: the cluster flattened into dense GPU, node and rack
+// indices.
+//
+// Nodes are numbered in the order of the description's node groups; racks take
+// `nodes_per_rack` consecutive nodes; GPUs are numbered node by node. Built
+// once from a ClusterSpec and never changed.
+//
+//   ClusterLayout layout(spec);
+//   for (GpuId g : layout.gpus_of_node(0)) ...
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/core/cluster_spec.hpp"
+#include "sim/core/ids.hpp"
+
+namespace gcsim {
+
+struct NodeInfo {
+  std::string name;        // e.g. "dgx-3"
+  std::uint32_t group = 0;  // index into ClusterSpec::node_groups
+  RackId rack = 0;
+  std::uint32_t gpu_type = 0;  // index into ClusterSpec::gpu_types
+  std::vector<GpuId> gpus;
+};
+
+class ClusterLayout {
+ public:
+  /// Requires a spec that passed validation (known GPU types, positive counts).
+  explicit ClusterLayout(const ClusterSpec& spec);
+
+  const ClusterSpec& spec() const { return spec_; }
+  std::size_t gpu_count() const { return gpu_node_.size(); }
+  std::size_t node_count() const { return nodes_.size(); }
+  std::size_t rack_count() const { return racks_.size(); }
+
+  NodeId node_of(GpuId gpu) const { return gpu_node_[gpu]; }
+  RackId rack_of_node(NodeId node) const { return nodes_[node].rack; }
+  /// Position of the GPU within its node (0 .. gpus_per_node-1).
+  std::uint32_t local_index(GpuId gpu) const { return gpu_local_[gpu]; }
+  const NodeInfo& node(NodeId node) const { return nodes_[node]; }
+  const std::vector<NodeId>& nodes_of_rack(RackId rack) const { return racks_[rack]; }
+  const GpuType& gpu_type_of(GpuId gpu) const { return spec_.gpu_types[nodes_[gpu_node_[gpu]].gpu_type]; }
+  const NodeGroup& group_of_node(NodeId node) const { return spec_.node_groups[nodes_[node].group]; }
+  /// "node:gpu" label used in outputs, e.g. "dgx-3:5".
+  std::string gpu_label(GpuId gpu) const;
+  /// Index of the GPU type with that name, or -1.
+  int find_gpu_type(const std::string& name) const;
+
+ private:
+  ClusterSpec spec_;
+  std::vector<NodeInfo> nodes_;
+  std::vector<std::vector<NodeId>> racks_;
+  std::vector<NodeId> gpu_node_;
+  std::vector<std::uint32_t> gpu_local_;
+};
+
+}  // namespace gcsim

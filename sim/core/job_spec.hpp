@@ -1,0 +1,49 @@
+// job_spec.hpp: what a user submitted, independent of where it runs.
+//
+// A JobSpec is immutable once read. Its work is either a data-parallel
+// training model (per-GPU FLOPs and gradient bytes per iteration, iteration
+// count) or a duration measured on a named GPU type, which the engine turns
+// into per-GPU work at that type's speed.
+//
+//   JobSpec job;
+//   job.id = "resnet-1"; job.gpus = 8; job.submit = 0;
+//   job.work = TrainingWork{.flops_per_iteration = 3.1e12, .gradient_bytes = 1e8, .iterations = 500};
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <variant>
+
+#include "sim/core/ids.hpp"
+
+namespace gcsim {
+
+/// Data-parallel training: every iteration each GPU computes
+/// `flops_per_iteration` then the job ring-allreduces `gradient_bytes`.
+struct TrainingWork {
+  double flops_per_iteration = 0;  // per GPU, per iteration
+  double gradient_bytes = 0;       // size of the gradients allreduced every iteration
+  std::uint64_t iterations = 0;
+};
+
+/// A run time measured on `gpu_type` (for instance taken from a trace); it
+/// runs faster or slower on other GPU types in proportion to their FLOP/s.
+/// No communication is modelled for such a job.
+struct MeasuredWork {
+  double seconds = 0;
+  std::string gpu_type;
+};
+
+using JobWork = std::variant<TrainingWork, MeasuredWork>;
+
+struct JobSpec {
+  std::string id;
+  std::string user = "default";
+  std::string queue = "default";
+  Time submit = 0;
+  std::uint32_t gpus = 1;
+  double gpu_memory_bytes = 0;  // per GPU; 0 means "any GPU fits"
+  JobWork work;
+};
+
+}  // namespace gcsim

@@ -1,0 +1,55 @@
+// plan.hpp: a policy's decisions, as data the engine applies in one
+// transaction.
+//
+// A policy never changes the cluster itself. It records decisions into a Plan;
+// the engine validates all of them against the current state and applies them
+// together, or rejects the whole plan (a policy bug) with a message naming the
+// offending decision. Decisions are applied in the order they were recorded:
+// preemptions recorded before an allocation free their GPUs for it.
+//
+//   plan.allocate(job, {0, 1, 2, 3});
+//   plan.wake_at(now + 60);  // ask to be called again even if nothing happens
+#pragma once
+
+#include <vector>
+
+#include "sim/core/ids.hpp"
+
+namespace gcsim {
+
+struct Decision {
+  enum class Kind { kAllocate, kPreempt };
+  Kind kind;
+  JobIndex job;
+  std::vector<GpuId> gpus;  // kAllocate only: the GPUs, in ring order
+};
+
+class Plan {
+ public:
+  /// Start waiting job `job` on exactly these GPUs (they must be free and
+  /// distinct; their count must equal the job's request).
+  void allocate(JobIndex job, std::vector<GpuId> gpus) {
+    decisions_.push_back({Decision::Kind::kAllocate, job, std::move(gpus)});
+  }
+  /// Stop running job `job`, release its GPUs and put it back in the queue.
+  void preempt(JobIndex job) { decisions_.push_back({Decision::Kind::kPreempt, job, {}}); }
+  /// Ask the engine to call the policy again at time `t` (the earliest request wins).
+  void wake_at(Time t) {
+    if (t < wake_at_) wake_at_ = t;
+  }
+  /// Drop every decision recorded so far (all-or-nothing policies roll back with it).
+  void discard() {
+    decisions_.clear();
+    wake_at_ = kNever;
+  }
+
+  const std::vector<Decision>& decisions() const { return decisions_; }
+  Time wake_time() const { return wake_at_; }
+  bool empty() const { return decisions_.empty() && wake_at_ == kNever; }
+
+ private:
+  std::vector<Decision> decisions_;
+  Time wake_at_ = kNever;
+};
+
+}  // namespace gcsim

@@ -1,0 +1,54 @@
+// policy.hpp: the interfaces a scheduling policy implements.
+//
+// The engine calls SchedulingPolicy::schedule() whenever the queue or the
+// cluster changed: jobs arrived, jobs finished, or a wake-up the policy asked
+// for fell due. Several changes at the same simulated time are delivered in
+// one call. The policy reads the views and records decisions into `plan`; the
+// engine applies the plan as one transaction right after the call returns and
+// rejects it whole if any decision is invalid (PlanRejected, a policy bug).
+// A policy must not keep references to the views beyond the call.
+//
+//   class MyPolicy final : public SchedulingPolicy {
+//     std::string_view name() const override { return "mine"; }
+//     void schedule(const SchedulingContext& ctx, Plan& plan) override { ... }
+//   };
+#pragma once
+
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "sim/core/ids.hpp"
+#include "sim/core/plan.hpp"
+#include "sim/core/scheduler_state.hpp"
+
+namespace gcsim {
+
+struct SchedulingContext {
+  Time now;
+  const ClusterView& cluster;
+  const QueueView& jobs;
+};
+
+class SchedulingPolicy {
+ public:
+  virtual ~SchedulingPolicy() = default;
+  virtual std::string_view name() const = 0;
+  /// Called on every change (see file comment). May record nothing.
+  virtual void schedule(const SchedulingContext& ctx, Plan& plan) = 0;
+};
+
+/// Chooses GPUs for one job, independently of the order in which jobs are
+/// served, so any ordering policy can be combined with any placement.
+class PlacementPolicy {
+ public:
+  virtual ~PlacementPolicy() = default;
+  virtual std::string_view name() const = 0;
+  /// GPUs for `job` among those free in `cluster` and not in `taken` (GPUs
+  /// already promised earlier in the same plan), in ring order; nullopt if the
+  /// job cannot be placed now. Must respect the job's GPU memory request.
+  virtual std::optional<std::vector<GpuId>> place(const JobSpec& job, const ClusterView& cluster,
+                                                  const std::vector<bool>& taken) const = 0;
+};
+
+}  // namespace gcsim

@@ -1,0 +1,127 @@
+#include "sim/core/scheduler_state.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <unordered_map>
+
+namespace gcsim {
+
+SchedulerState::SchedulerState(const ClusterLayout& layout, const Locality& locality,
+                               const std::vector<JobSpec>& jobs)
+    : layout_(layout),
+      locality_(locality),
+      jobs_(jobs),
+      runtime_(jobs.size()),
+      owner_(layout.gpu_count(), kNoJob),
+      free_per_node_(layout.node_count()),
+      free_total_(layout.gpu_count()) {
+  for (NodeId n = 0; n < layout.node_count(); ++n) free_per_node_[n] = layout.node(n).gpus.size();
+}
+
+void SchedulerState::submit(JobIndex job) {
+  assert(runtime_[job].state == JobState::kPending && "only a pending job can be submitted");
+  runtime_[job].state = JobState::kWaiting;
+  enqueue(job);
+}
+
+void SchedulerState::finish(JobIndex job, Time now) {
+  assert(runtime_[job].state == JobState::kRunning && "only a running job can finish");
+  release(job);
+  runtime_[job].state = JobState::kFinished;
+  runtime_[job].end = now;
+}
+
+void SchedulerState::take(JobIndex job, const std::vector<GpuId>& gpus) {
+  for (GpuId g : gpus) {
+    owner_[g] = job;
+    --free_per_node_[layout_.node_of(g)];
+  }
+  free_total_ -= gpus.size();
+  runtime_[job].gpus = gpus;
+  running_.push_back(job);
+  waiting_.erase(std::find(waiting_.begin(), waiting_.end(), job));
+}
+
+void SchedulerState::release(JobIndex job) {
+  for (GpuId g : runtime_[job].gpus) {
+    owner_[g] = kNoJob;
+    ++free_per_node_[layout_.node_of(g)];
+  }
+  free_total_ += runtime_[job].gpus.size();
+  runtime_[job].gpus.clear();
+  running_.erase(std::find(running_.begin(), running_.end(), job));
+}
+
+void SchedulerState::check(const Plan& plan) const {
+  // Tentative changes of this plan, so that a preemption recorded first frees
+  // GPUs for a later allocation, and nothing is given twice.
+  std::unordered_map<GpuId, JobIndex> owner_after;
+  std::unordered_map<JobIndex, JobState> state_after;
+  auto owner_of = [&](GpuId g) {
+    auto it = owner_after.find(g);
+    return it == owner_after.end() ? owner_[g] : it->second;
+  };
+  auto state_of = [&](JobIndex j) {
+    auto it = state_after.find(j);
+    return it == state_after.end() ? runtime_[j].state : it->second;
+  };
+  for (std::size_t i = 0; i < plan.decisions().size(); ++i) {
+    const Decision& d = plan.decisions()[i];
+    const std::string where = "decision " + std::to_string(i) + " (job " +
+                              (d.job < jobs_.size() ? "'" + jobs_[d.job].id + "'" : std::to_string(d.job)) + ")";
+    if (d.job >= jobs_.size()) throw PlanRejected(where + ": no such job");
+    if (d.kind == Decision::Kind::kPreempt) {
+      if (state_of(d.job) != JobState::kRunning) throw PlanRejected(where + ": preempting a job that is not running");
+      for (GpuId g : runtime_[d.job].gpus) owner_after[g] = kNoJob;
+      state_after[d.job] = JobState::kWaiting;
+      continue;
+    }
+    if (state_of(d.job) != JobState::kWaiting) throw PlanRejected(where + ": allocating to a job that is not waiting");
+    const JobSpec& spec = jobs_[d.job];
+    if (d.gpus.size() != spec.gpus)
+      throw PlanRejected(where + ": allocates " + std::to_string(d.gpus.size()) + " GPUs, the job needs " +
+                         std::to_string(spec.gpus));
+    for (GpuId g : d.gpus) {
+      if (g >= layout_.gpu_count()) throw PlanRejected(where + ": GPU " + std::to_string(g) + " does not exist");
+      if (owner_of(g) != kNoJob)
+        throw PlanRejected(where + ": GPU " + layout_.gpu_label(g) + " is not free (held by job '" +
+                           jobs_[owner_of(g)].id + "')");
+      if (spec.gpu_memory_bytes > layout_.gpu_type_of(g).memory_bytes)
+        throw PlanRejected(where + ": GPU " + layout_.gpu_label(g) + " has less memory than the job needs");
+      owner_after[g] = d.job;
+    }
+    state_after[d.job] = JobState::kRunning;
+  }
+}
+
+SchedulerState::Applied SchedulerState::apply(const Plan& plan, Time now) {
+  check(plan);
+  Applied applied;
+  for (const Decision& d : plan.decisions()) {
+    JobRuntime& rt = runtime_[d.job];
+    if (d.kind == Decision::Kind::kPreempt) {
+      release(d.job);
+      rt.state = JobState::kWaiting;
+      ++rt.preemptions;
+      enqueue(d.job);
+      applied.preempted.push_back(d.job);
+    } else {
+      take(d.job, d.gpus);
+      rt.state = JobState::kRunning;
+      rt.start = now;
+      applied.started.push_back(d.job);
+    }
+  }
+  return applied;
+}
+
+// Keeps the queue in submit order; equal submit times keep workload order.
+void SchedulerState::enqueue(JobIndex job) {
+  auto pos = std::upper_bound(waiting_.begin(), waiting_.end(), job, [&](JobIndex a, JobIndex b) {
+    if (jobs_[a].submit != jobs_[b].submit) return jobs_[a].submit < jobs_[b].submit;
+    return a < b;
+  });
+  waiting_.insert(pos, job);
+}
+
+}  // namespace gcsim

@@ -1,0 +1,120 @@
+// scheduler_state.hpp: who holds which GPU, which jobs wait and which run;
+// the read-only views policies see, and the one place plans are applied.
+//
+// The engine owns one SchedulerState. Policies receive it only through the
+// const views ClusterView and QueueView. apply() checks a whole Plan first and
+// changes nothing if any decision is invalid.
+//
+//   SchedulerState state(layout, locality, jobs);
+//   state.submit(0);
+//   Plan plan; plan.allocate(0, {0, 1});
+//   auto applied = state.apply(plan, now);  // throws PlanRejected on a bad plan
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "sim/core/cluster_layout.hpp"
+#include "sim/core/ids.hpp"
+#include "sim/core/job_spec.hpp"
+#include "sim/core/job_state.hpp"
+#include "sim/core/locality.hpp"
+#include "sim/core/plan.hpp"
+
+namespace gcsim {
+
+/// A plan that breaks an invariant (a GPU given twice, a job started twice...).
+/// This is a bug in the policy, not in the user's input.
+class PlanRejected : public std::logic_error {
+ public:
+  using std::logic_error::logic_error;
+};
+
+struct JobRuntime {
+  JobState state = JobState::kPending;
+  Time start = kNever;  // last start
+  Time end = kNever;
+  std::vector<GpuId> gpus;  // while running, in ring order
+  std::uint32_t preemptions = 0;
+};
+
+/// Read-only cluster occupancy and locality.
+class ClusterView {
+ public:
+  virtual ~ClusterView() = default;
+  virtual const ClusterLayout& layout() const = 0;
+  virtual const Locality& locality() const = 0;
+  virtual bool is_free(GpuId gpu) const = 0;
+  /// The job holding the GPU, or kNoJob.
+  virtual JobIndex owner(GpuId gpu) const = 0;
+  virtual std::size_t free_gpu_count() const = 0;
+  virtual std::size_t free_gpus_on_node(NodeId node) const = 0;
+};
+
+/// Read-only jobs: the waiting queue in submission order, and every job's state.
+class QueueView {
+ public:
+  virtual ~QueueView() = default;
+  /// Waiting jobs, ordered by submit time then by their order in the workload.
+  virtual const std::vector<JobIndex>& waiting() const = 0;
+  /// Running jobs, in the order they started.
+  virtual const std::vector<JobIndex>& running() const = 0;
+  virtual const JobSpec& spec(JobIndex job) const = 0;
+  virtual const JobRuntime& runtime(JobIndex job) const = 0;
+  virtual std::size_t job_count() const = 0;
+};
+
+class SchedulerState final : public ClusterView, public QueueView {
+ public:
+  SchedulerState(const ClusterLayout& layout, const Locality& locality, const std::vector<JobSpec>& jobs);
+
+  // ClusterView
+  const ClusterLayout& layout() const override { return layout_; }
+  const Locality& locality() const override { return locality_; }
+  bool is_free(GpuId gpu) const override { return owner_[gpu] == kNoJob; }
+  JobIndex owner(GpuId gpu) const override { return owner_[gpu]; }
+  std::size_t free_gpu_count() const override { return free_total_; }
+  std::size_t free_gpus_on_node(NodeId node) const override { return free_per_node_[node]; }
+
+  // QueueView
+  const std::vector<JobIndex>& waiting() const override { return waiting_; }
+  const std::vector<JobIndex>& running() const override { return running_; }
+  const JobSpec& spec(JobIndex job) const override { return jobs_[job]; }
+  const JobRuntime& runtime(JobIndex job) const override { return runtime_[job]; }
+  std::size_t job_count() const override { return jobs_.size(); }
+
+  /// A pending job enters the queue (keeps the queue in submit order).
+  void submit(JobIndex job);
+  /// A running job completed: it releases its GPUs.
+  void finish(JobIndex job, Time now);
+
+  struct Applied {
+    std::vector<JobIndex> started;
+    std::vector<JobIndex> preempted;
+  };
+  /// Validates every decision of `plan` against the current state, then
+  /// applies them all; on an invalid decision nothing changes and
+  /// PlanRejected says which decision broke which rule.
+  Applied apply(const Plan& plan, Time now);
+
+  std::size_t allocated_gpu_count() const { return layout_.gpu_count() - free_total_; }
+
+ private:
+  void check(const Plan& plan) const;
+  void take(JobIndex job, const std::vector<GpuId>& gpus);
+  void release(JobIndex job);
+  void enqueue(JobIndex job);
+
+  const ClusterLayout& layout_;
+  const Locality& locality_;
+  const std::vector<JobSpec>& jobs_;
+  std::vector<JobRuntime> runtime_;
+  std::vector<JobIndex> owner_;
+  std::vector<std::size_t> free_per_node_;
+  std::size_t free_total_;
+  std::vector<JobIndex> waiting_;
+  std::vector<JobIndex> running_;
+};
+
+}  // namespace gcsim

@@ -1,0 +1,39 @@
+// platform_builder.hpp: the cluster description as a SimGrid 3.32 platform.
+//
+// Zones: one Full zone for the fabric whose children are one Full zone per
+// node. A node zone holds one host per GPU (speed = the GPU's FLOP/s, one
+// core) and a router standing for the node's NIC. Every link is split-duplex
+// (each direction has the full bandwidth and is shared by the flows going that
+// way). Routes, which sim/topology's ClusterGraph mirrors link for link:
+//   same node:  port(a) up, port(b) down
+//   same rack:  port(a), NIC(a) up, NIC(b) down, port(b)
+//   two racks:  port(a), NIC(a), uplink(rack a) up, uplink(rack b) down, NIC(b), port(b)
+// A GPU port has the node's intra-node bandwidth and half its GPU-to-GPU
+// latency; the ToR switches and the spine are non-blocking crossbars.
+//
+// configure_network_model() must run before the platform is built: it sets the
+// SimGrid model and factors from the cluster description.
+//
+//   configure_network_model(spec.network);
+//   SimGridPlatform platform = build_platform(layout);
+//   platform.gpu_hosts[g]->get_speed();
+#pragma once
+
+#include <vector>
+
+#include "sim/core/cluster_layout.hpp"
+
+namespace simgrid::s4u {
+class Host;
+}
+
+namespace gcsim {
+
+struct SimGridPlatform {
+  std::vector<simgrid::s4u::Host*> gpu_hosts;  // indexed by GpuId
+};
+
+void configure_network_model(const NetworkModelSpec& network);
+SimGridPlatform build_platform(const ClusterLayout& layout);
+
+}  // namespace gcsim

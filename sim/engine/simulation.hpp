@@ -1,0 +1,48 @@
+// simulation.hpp: run a workload on a cluster under a policy, on SimGrid.
+//
+// One scheduler actor drives the whole run, so the cost grows with running
+// jobs and activities, never with an actor per job. Each running job is a
+// state machine over its JobActivityPlan: a computation step starts one
+// SimGrid Exec per GPU host, a ring step one host-to-host Comm per ring edge
+// (GPU i to GPU i+1 over the routes of the platform, so jobs crossing the
+// same link share its bandwidth), a delay step a timer. The actor waits on
+// all in-flight activities at once with a timeout to the next arrival or timer.
+// Arrivals, completions and wake-ups at the same instant reach the policy in
+// one call; its Plan is applied as one transaction.
+//
+// SimGrid allows one engine per process: call simulate() once per process.
+//
+//   RunRecord record = simulate({layout, locality, jobs, policy, options});
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "sim/core/cluster_layout.hpp"
+#include "sim/core/job_spec.hpp"
+#include "sim/core/locality.hpp"
+#include "sim/core/policy.hpp"
+#include "sim/model/job_activity_plan.hpp"
+#include "sim/report/run_record.hpp"
+
+namespace gcsim {
+
+struct SimulationOptions {
+  Fidelity fidelity = Fidelity::kJob;
+  std::uint64_t seed = 0;
+  /// Stop at this simulated time; jobs not done by then are reported unfinished.
+  Time until = kNever;
+};
+
+struct SimulationInput {
+  const ClusterLayout& layout;
+  const Locality& locality;
+  const std::vector<JobSpec>& jobs;
+  SchedulingPolicy& policy;
+  SimulationOptions options;
+};
+
+/// Throws PlanRejected when the policy's plan breaks an invariant.
+RunRecord simulate(const SimulationInput& input);
+
+}  // namespace gcsim

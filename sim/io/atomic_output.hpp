@@ -1,0 +1,43 @@
+// atomic_output.hpp: outputs that appear whole or not at all.
+//
+// Files are staged next to their destination under a hidden temporary name
+// and renamed into place together by commit(). If the run fails before
+// commit(), the destructor removes the staged files, so an output directory
+// never holds a half-written file.
+//
+//   OutputSet out("results/run1");
+//   out.stage("summary.json", summary_text);
+//   out.stage("jobs.csv", jobs_text);
+//   out.commit();
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace gcsim {
+
+class OutputSet {
+ public:
+  explicit OutputSet(std::string directory);
+  ~OutputSet();
+  OutputSet(const OutputSet&) = delete;
+  OutputSet& operator=(const OutputSet&) = delete;
+
+  /// Writes `content` to a temporary file in the directory (created if
+  /// missing). Throws std::runtime_error on I/O failure.
+  void stage(const std::string& name, const std::string& content);
+  /// Renames every staged file to its final name.
+  void commit();
+
+  const std::string& directory() const { return directory_; }
+
+ private:
+  std::string directory_;
+  std::vector<std::pair<std::string, std::string>> staged_;  // temporary path, final path
+  bool committed_ = false;
+};
+
+/// Writes one file atomically (temporary file, then rename).
+void write_file_atomically(const std::string& path, const std::string& content);
+
+}  // namespace gcsim

@@ -1,0 +1,215 @@
+#include "sim/io/json_input.hpp"
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <utility>
+#include <vector>
+
+#include "sim/core/input_error.hpp"
+
+namespace gcsim {
+namespace {
+
+std::string describe(const nlohmann::json& v) {
+  std::string text = v.dump();
+  if (text.size() > 40) text = text.substr(0, 37) + "...";
+  return text;
+}
+
+// Line and column (1-based) of a byte offset.
+std::pair<std::size_t, std::size_t> line_column(const std::string& text, std::size_t offset) {
+  std::size_t line = 1, column = 1;
+  for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  return {line, column};
+}
+
+struct UnitScale {
+  const char* suffix;
+  double scale;
+};
+
+// Longest suffixes first so that "GiB" is not read as "B".
+const std::vector<UnitScale>& units_for(Quantity kind) {
+  static const std::vector<UnitScale> bytes = {
+      {"TiB", 1099511627776.0}, {"GiB", 1073741824.0}, {"MiB", 1048576.0}, {"KiB", 1024.0},
+      {"TB", 1e12},             {"GB", 1e9},           {"MB", 1e6},        {"kB", 1e3},
+      {"KB", 1e3},              {"B", 1.0}};
+  static const std::vector<UnitScale> bandwidth = {
+      {"TB/s", 1e12}, {"GB/s", 1e9}, {"MB/s", 1e6}, {"kB/s", 1e3}, {"B/s", 1.0},
+      {"TBps", 1e12}, {"GBps", 1e9}, {"MBps", 1e6}, {"kBps", 1e3}, {"Bps", 1.0},
+      {"Tbps", 1e12 / 8}, {"Gbps", 1e9 / 8}, {"Mbps", 1e6 / 8}, {"kbps", 1e3 / 8}, {"bps", 1.0 / 8}};
+  static const std::vector<UnitScale> time = {{"ns", 1e-9}, {"us", 1e-6}, {"ms", 1e-3}, {"min", 60.0},
+                                              {"h", 3600.0}, {"d", 86400.0}, {"s", 1.0}};
+  static const std::vector<UnitScale> flops = {{"PFLOPS", 1e15}, {"TFLOPS", 1e12}, {"GFLOPS", 1e9},
+                                               {"MFLOPS", 1e6},  {"FLOPS", 1.0},   {"Pf", 1e15},
+                                               {"Tf", 1e12},     {"Gf", 1e9},      {"Mf", 1e6},
+                                               {"f", 1.0}};
+  static const std::vector<UnitScale> none;
+  switch (kind) {
+    case Quantity::kBytes: return bytes;
+    case Quantity::kBandwidth: return bandwidth;
+    case Quantity::kTime: return time;
+    case Quantity::kFlops: return flops;
+    case Quantity::kPlain: return none;
+  }
+  return none;
+}
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+}  // namespace
+
+nlohmann::json parse_json_text(const std::string& text, const std::string& file) {
+  try {
+    return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    auto [line, column] = line_column(text, e.byte == 0 ? 0 : e.byte - 1);
+    std::string reason = e.what();
+    // nlohmann prefixes "[json.exception.parse_error.101] parse error at line L, column C: "
+    if (auto pos = reason.find(": "); pos != std::string::npos) reason = reason.substr(pos + 2);
+    throw InputError(file, "line " + std::to_string(line) + ", column " + std::to_string(column), "",
+                     "malformed JSON: " + reason);
+  }
+}
+
+nlohmann::json read_json_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path, "", "", "cannot open file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_json_text(text.str(), path);
+}
+
+std::optional<double> parse_quantity(const std::string& raw, Quantity kind) {
+  std::string text;
+  for (char c : raw)
+    if (c != ' ' && c != '_') text += c;
+  if (text.empty()) return std::nullopt;
+  double scale = 1.0;
+  for (const UnitScale& unit : units_for(kind)) {
+    if (ends_with(text, unit.suffix)) {
+      text.resize(text.size() - std::char_traits<char>::length(unit.suffix));
+      scale = unit.scale;
+      break;
+    }
+  }
+  if (text.empty()) return std::nullopt;
+  std::size_t used = 0;
+  double value = 0;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  if (used != text.size() || !std::isfinite(value)) return std::nullopt;
+  return value * scale;
+}
+
+std::string quantity_hint(Quantity kind) {
+  switch (kind) {
+    case Quantity::kBytes: return "a size in bytes such as 16e9 or \"16GB\"";
+    case Quantity::kBandwidth: return "a bandwidth in bytes/s such as 25e9, \"25GB/s\" or \"200Gbps\"";
+    case Quantity::kTime: return "a time in seconds such as 2e-6, \"2us\" or \"1.5h\"";
+    case Quantity::kFlops: return "a FLOP rate or count such as 1.25e14 or \"125TFLOPS\"";
+    case Quantity::kPlain: return "a number";
+  }
+  return "a number";
+}
+
+JsonObject::JsonObject(const nlohmann::json& value, JsonLocation location)
+    : value_(value), location_(std::move(location)) {
+  if (!value_.is_object()) throw InputError(location_.file, location_.where, "", "expected a JSON object, got " + describe(value_));
+}
+
+void JsonObject::fail(const std::string& field, const std::string& problem) const {
+  throw InputError(location_.file, location_.where, field, problem);
+}
+
+bool JsonObject::has(const std::string& field) const { return value_.contains(field) && !value_.at(field).is_null(); }
+
+const nlohmann::json& JsonObject::raw(const std::string& field) const {
+  if (!has(field)) fail(field, "missing (required)");
+  return value_.at(field);
+}
+
+std::string JsonObject::required_string(const std::string& field) const {
+  const auto& v = raw(field);
+  if (!v.is_string()) fail(field, "expected a string, got " + describe(v));
+  if (v.get<std::string>().empty()) fail(field, "must not be empty");
+  return v.get<std::string>();
+}
+
+std::string JsonObject::optional_string(const std::string& field, const std::string& fallback) const {
+  return has(field) ? required_string(field) : fallback;
+}
+
+std::uint64_t JsonObject::required_uint(const std::string& field, std::uint64_t min) const {
+  const auto& v = raw(field);
+  bool integral = v.is_number_integer() || (v.is_number_float() && std::floor(v.get<double>()) == v.get<double>());
+  if (!integral) fail(field, "expected an integer >= " + std::to_string(min) + ", got " + describe(v));
+  if (v.is_number_float() ? v.get<double>() < static_cast<double>(min)
+                          : (v.is_number_unsigned() ? v.get<std::uint64_t>() < min : v.get<std::int64_t>() < static_cast<std::int64_t>(min)))
+    fail(field, "expected an integer >= " + std::to_string(min) + ", got " + describe(v));
+  return v.is_number_float() ? static_cast<std::uint64_t>(v.get<double>()) : v.get<std::uint64_t>();
+}
+
+std::uint64_t JsonObject::optional_uint(const std::string& field, std::uint64_t fallback, std::uint64_t min) const {
+  return has(field) ? required_uint(field, min) : fallback;
+}
+
+double JsonObject::required_quantity(const std::string& field, Quantity kind, bool strictly_positive) const {
+  const auto& v = raw(field);
+  std::optional<double> value;
+  if (v.is_number()) value = v.get<double>();
+  else if (v.is_string()) value = parse_quantity(v.get<std::string>(), kind);
+  if (!value) fail(field, "expected " + quantity_hint(kind) + ", got " + describe(v));
+  if (*value < 0) fail(field, "must not be negative, got " + describe(v));
+  if (strictly_positive && *value == 0) fail(field, "must be greater than zero, got " + describe(v));
+  return *value;
+}
+
+double JsonObject::optional_quantity(const std::string& field, Quantity kind, double fallback,
+                                     bool strictly_positive) const {
+  return has(field) ? required_quantity(field, kind, strictly_positive) : fallback;
+}
+
+bool JsonObject::optional_bool(const std::string& field, bool fallback) const {
+  if (!has(field)) return fallback;
+  const auto& v = value_.at(field);
+  if (!v.is_boolean()) fail(field, "expected true or false, got " + describe(v));
+  return v.get<bool>();
+}
+
+JsonObject JsonObject::required_object(const std::string& field) const {
+  const auto& v = raw(field);
+  if (!v.is_object()) fail(field, "expected an object, got " + describe(v));
+  return JsonObject(v, {location_.file, location_.where.empty() ? field : location_.where + "." + field});
+}
+
+const nlohmann::json& JsonObject::required_array(const std::string& field) const {
+  const auto& v = raw(field);
+  if (!v.is_array()) fail(field, "expected an array, got " + describe(v));
+  return v;
+}
+
+void JsonObject::reject_unknown_fields(const std::set<std::string>& known) const {
+  for (const auto& [key, value] : value_.items()) {
+    if (!known.count(key)) {
+      std::string list;
+      for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+      fail(key, "unknown field (expected one of: " + list + ")");
+    }
+  }
+}
+
+}  // namespace gcsim

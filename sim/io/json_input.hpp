@@ -1,0 +1,74 @@
+// json_input.hpp: reading user JSON with errors that point at the mistake.
+//
+// Syntax errors name the file, line and column; field errors name the file,
+// the JSON path of the object (e.g. "jobs[3] (id 'j4')"), the field and what
+// was expected. Quantities accept a plain number in base units or a string
+// with a unit ("25GB/s", "100Gbps", "1.5us", "80GiB", "312TFLOPS").
+//
+//   nlohmann::json doc = read_json_file("cluster.json");
+//   JsonObject node(doc["node_groups"][0], {"cluster.json", "node_groups[0]"});
+//   auto gpus = node.required_uint("gpus_per_node");
+//   double bw = node.required_quantity("nic_bandwidth", Quantity::kBandwidth);
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace gcsim {
+
+/// Reads and parses a file; InputError on a missing file or bad syntax.
+nlohmann::json read_json_file(const std::string& path);
+/// Parses text; `file` labels errors.
+nlohmann::json parse_json_text(const std::string& text, const std::string& file);
+
+enum class Quantity { kBytes, kBandwidth, kTime, kFlops, kPlain };
+
+/// Parses "25GB/s", "100Gbps", "2us", "80GiB", "1.2e15", ... into base units
+/// (bytes, bytes/s, seconds, FLOP/s). Returns nullopt when malformed.
+std::optional<double> parse_quantity(const std::string& text, Quantity kind);
+/// Name of the unit family, for messages ("a bandwidth such as 25GB/s").
+std::string quantity_hint(Quantity kind);
+
+struct JsonLocation {
+  std::string file;
+  std::string where;  // JSON path of the object, e.g. "jobs[2] (id 'a')"
+};
+
+/// A JSON object being read field by field. Every getter throws InputError
+/// naming the file, object and field.
+class JsonObject {
+ public:
+  JsonObject(const nlohmann::json& value, JsonLocation location);
+
+  bool has(const std::string& field) const;
+  const nlohmann::json& raw(const std::string& field) const;
+
+  std::string required_string(const std::string& field) const;
+  std::string optional_string(const std::string& field, const std::string& fallback) const;
+  std::uint64_t required_uint(const std::string& field, std::uint64_t min = 0) const;
+  std::uint64_t optional_uint(const std::string& field, std::uint64_t fallback, std::uint64_t min = 0) const;
+  /// Non-negative unless `allow_negative`; must be > 0 when `strictly_positive`.
+  double required_quantity(const std::string& field, Quantity kind, bool strictly_positive = false) const;
+  double optional_quantity(const std::string& field, Quantity kind, double fallback,
+                           bool strictly_positive = false) const;
+  bool optional_bool(const std::string& field, bool fallback) const;
+  JsonObject required_object(const std::string& field) const;
+  const nlohmann::json& required_array(const std::string& field) const;
+
+  /// Rejects fields not in `known` (catches typos such as "gpu_per_node").
+  void reject_unknown_fields(const std::set<std::string>& known) const;
+
+  [[noreturn]] void fail(const std::string& field, const std::string& problem) const;
+  const JsonLocation& location() const { return location_; }
+  const nlohmann::json& value() const { return value_; }
+
+ private:
+  const nlohmann::json& value_;
+  JsonLocation location_;
+};
+
+}  // namespace gcsim

@@ -1,0 +1,61 @@
+// job_activity_plan.hpp: the sequence of steps a running job executes, at the
+// chosen fidelity.
+//
+// A step is either a computation (every GPU of the job executes `amount`
+// FLOPs), a ring step (every GPU sends `amount` bytes to its ring successor,
+// all at once), or a pure delay of `amount` seconds. A step starts when the
+// previous one has completed on every GPU.
+//
+// Fidelity::kIteration: per iteration, one computation then the 2(N-1) ring
+//   steps of the allreduce; exact, cost grows with iterations.
+// Fidelity::kJob: a constant number of steps for the whole run: one
+//   computation of all iterations' FLOPs, one ring step carrying all
+//   iterations' ring traffic (so link sharing with other jobs is still decided
+//   by the network model), and a delay for the per-message latencies the
+//   merged flow does not pay: (iterations * 2(N-1) - 1) * ring latency.
+//   Uncontended, both fidelities give the same duration.
+//
+//   JobActivityPlan plan(spec, Fidelity::kJob, /*flops_per_gpu_unit=*/0, ring_latency);
+//   for (std::uint64_t k = 0; k < plan.step_count(); ++k) run(plan.step(k));
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "sim/core/job_spec.hpp"
+
+namespace gcsim {
+
+enum class Fidelity { kJob, kIteration };
+
+std::string_view to_string(Fidelity fidelity);
+
+struct JobStep {
+  enum class Kind { kCompute, kRingStep, kDelay };
+  Kind kind;
+  double amount;  // FLOPs per GPU, bytes per ring edge, or seconds
+};
+
+class JobActivityPlan {
+ public:
+  /// `measured_type_flops`: FLOP/s of the GPU type a MeasuredWork was
+  /// measured on (ignored for training jobs). `ring_latency`: latency of the
+  /// slowest edge of the job's ring, seconds.
+  JobActivityPlan(const JobSpec& job, Fidelity fidelity, double measured_type_flops, double ring_latency);
+
+  std::uint64_t step_count() const { return step_count_; }
+  /// Step k (0-based), computed on demand: iteration fidelity has millions of steps.
+  JobStep step(std::uint64_t k) const;
+
+ private:
+  Fidelity fidelity_;
+  std::uint32_t ranks_;
+  double compute_flops_;     // per GPU, per iteration (job fidelity: whole run)
+  double chunk_bytes_;       // per ring step (job fidelity: whole run)
+  double delay_seconds_;     // job fidelity only
+  std::uint64_t ring_steps_;  // per iteration (job fidelity: 1 or 0)
+  std::uint64_t steps_per_iteration_;
+  std::uint64_t step_count_;
+};
+
+}  // namespace gcsim

@@ -1,0 +1,81 @@
+#include "sim/report/run_metrics.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace gcsim {
+
+double percentile_of_sorted(const std::vector<double>& sorted, double q) {
+  if (sorted.empty()) return 0;
+  const double rank = q / 100.0 * static_cast<double>(sorted.size() - 1);
+  const auto lower = static_cast<std::size_t>(std::floor(rank));
+  const std::size_t upper = std::min(lower + 1, sorted.size() - 1);
+  const double fraction = rank - static_cast<double>(lower);
+  return sorted[lower] + (sorted[upper] - sorted[lower]) * fraction;
+}
+
+Distribution summarize(std::vector<double> values) {
+  Distribution d;
+  if (values.empty()) return d;
+  std::sort(values.begin(), values.end());
+  d.count = values.size();
+  d.mean = std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
+  d.p50 = percentile_of_sorted(values, 50);
+  d.p95 = percentile_of_sorted(values, 95);
+  d.p99 = percentile_of_sorted(values, 99);
+  d.max = values.back();
+  return d;
+}
+
+RunMetrics compute_run_metrics(const std::vector<JobSpec>& jobs, const RunRecord& record) {
+  RunMetrics m;
+  m.jobs = jobs.size();
+  std::vector<double> jct, wait;
+  bool any_end = false;
+  m.first_submit = jobs.empty() ? 0 : kNever;
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    const JobOutcome& o = record.outcomes[i];
+    m.first_submit = std::min(m.first_submit, jobs[i].submit);
+    switch (o.state) {
+      case JobState::kFinished:
+        ++m.finished;
+        jct.push_back(o.end - jobs[i].submit);
+        wait.push_back(o.start - jobs[i].submit);
+        m.last_end = any_end ? std::max(m.last_end, o.end) : o.end;
+        any_end = true;
+        break;
+      case JobState::kFailed:
+        ++m.failed;
+        if (o.end != kNever) {
+          m.last_end = any_end ? std::max(m.last_end, o.end) : o.end;
+          any_end = true;
+        }
+        break;
+      default:
+        ++m.unfinished;
+    }
+  }
+  if (!any_end) m.last_end = record.simulated_time;
+  m.makespan = std::max(0.0, m.last_end - m.first_submit);
+  m.jct = summarize(jct);
+  m.wait = summarize(wait);
+
+  // Integrate the step functions of the timeline over [first_submit, last_end].
+  double allocated_s = 0, busy_s = 0;
+  for (std::size_t i = 0; i < record.timeline.size(); ++i) {
+    const Time from = std::max(record.timeline[i].time, m.first_submit);
+    const Time to = std::min(i + 1 < record.timeline.size() ? record.timeline[i + 1].time : m.last_end, m.last_end);
+    if (to <= from) continue;
+    allocated_s += record.timeline[i].allocated * (to - from);
+    busy_s += record.timeline[i].busy * (to - from);
+  }
+  m.gpu_hours_allocated = allocated_s / 3600.0;
+  m.gpu_hours_busy = busy_s / 3600.0;
+  const double capacity = static_cast<double>(record.total_gpus) * m.makespan;
+  m.allocated_share = capacity > 0 ? allocated_s / capacity : 0;
+  m.busy_share = capacity > 0 ? busy_s / capacity : 0;
+  return m;
+}
+
+}  // namespace gcsim

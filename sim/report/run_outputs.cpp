@@ -1,0 +1,111 @@
+#include "sim/report/run_outputs.hpp"
+
+#include <cstdio>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+namespace gcsim {
+namespace {
+
+nlohmann::ordered_json distribution_json(const Distribution& d) {
+  nlohmann::ordered_json j;
+  j["count"] = d.count;
+  j["mean"] = d.mean;
+  j["p50"] = d.p50;
+  j["p95"] = d.p95;
+  j["p99"] = d.p99;
+  j["max"] = d.max;
+  return j;
+}
+
+std::string fixed(double value, int decimals) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+  return buffer;
+}
+
+std::string duration_text(double seconds) {
+  if (seconds >= 3600) return fixed(seconds / 3600, 2) + " h";
+  if (seconds >= 60) return fixed(seconds / 60, 2) + " min";
+  return fixed(seconds, 3) + " s";
+}
+
+}  // namespace
+
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+
+std::string format_seconds(double seconds) { return seconds == kNever ? "" : fixed(seconds, 6); }
+
+std::string summary_json(const RunRecord& record, const RunMetrics& m, const SummaryOptions& options) {
+  nlohmann::ordered_json j;
+  j["cluster"] = record.cluster_name;
+  j["policy"] = record.policy;
+  j["fidelity"] = record.fidelity;
+  j["seed"] = record.seed;
+  j["gpus"] = record.total_gpus;
+  j["jobs"] = {{"total", m.jobs}, {"finished", m.finished}, {"failed", m.failed}, {"unfinished", m.unfinished}};
+  j["makespan_s"] = m.makespan;
+  j["jct_s"] = distribution_json(m.jct);
+  j["queueing_delay_s"] = distribution_json(m.wait);
+  j["gpu_utilization"] = {{"allocated_share", m.allocated_share},
+                          {"busy_share", m.busy_share},
+                          {"allocated_gpu_hours", m.gpu_hours_allocated},
+                          {"busy_gpu_hours", m.gpu_hours_busy}};
+  j["simulated_time_s"] = record.simulated_time;
+  j["events_processed"] = record.events;
+  if (options.include_wall_time) j["wall_time_s"] = record.wall_seconds;
+  return j.dump(2) + "\n";
+}
+
+std::string jobs_csv(const std::vector<JobSpec>& jobs, const ClusterLayout& layout, const RunRecord& record) {
+  std::ostringstream out;
+  out << "id,user,queue,gpus,submit,start,end,wait,jct,state,preemptions,placement\n";
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    const JobSpec& job = jobs[i];
+    const JobOutcome& o = record.outcomes[i];
+    const bool started = o.start != kNever;
+    const bool ended = o.end != kNever;
+    std::string placement;
+    for (GpuId g : o.gpus) placement += (placement.empty() ? "" : ";") + layout.gpu_label(g);
+    out << csv_field(job.id) << ',' << csv_field(job.user) << ',' << csv_field(job.queue) << ',' << job.gpus << ','
+        << format_seconds(job.submit) << ',' << (started ? format_seconds(o.start) : "") << ','
+        << (ended ? format_seconds(o.end) : "") << ',' << (started ? format_seconds(o.start - job.submit) : "")
+        << ',' << (ended ? format_seconds(o.end - job.submit) : "") << ',' << to_string(o.state) << ','
+        << o.preemptions << ',' << csv_field(placement) << '\n';
+  }
+  return out.str();
+}
+
+std::string timeline_csv(const RunRecord& record) {
+  std::ostringstream out;
+  out << "time,allocated_gpus,busy_gpus\n";
+  for (const TimelinePoint& p : record.timeline)
+    out << format_seconds(p.time) << ',' << p.allocated << ',' << p.busy << '\n';
+  return out.str();
+}
+
+std::string human_summary(const RunRecord& record, const RunMetrics& m) {
+  std::ostringstream out;
+  out << "gcsim: policy " << record.policy << " on " << record.cluster_name << " (" << record.total_gpus
+      << " GPUs), fidelity " << record.fidelity << "\n"
+      << "  jobs        " << m.finished << " finished, " << m.failed << " failed, " << m.unfinished
+      << " unfinished (of " << m.jobs << ")\n"
+      << "  makespan    " << duration_text(m.makespan) << "\n"
+      << "  JCT         mean " << duration_text(m.jct.mean) << ", p50 " << duration_text(m.jct.p50) << ", p95 "
+      << duration_text(m.jct.p95) << ", p99 " << duration_text(m.jct.p99) << "\n"
+      << "  wait        mean " << duration_text(m.wait.mean) << ", p50 " << duration_text(m.wait.p50) << ", p95 "
+      << duration_text(m.wait.p95) << ", p99 " << duration_text(m.wait.p99) << "\n"
+      << "  GPU util    allocated " << fixed(100 * m.allocated_share, 1) << "%, busy " << fixed(100 * m.busy_share, 1)
+      << "%\n"
+      << "  simulated   " << duration_text(record.simulated_time) << " in " << fixed(record.wall_seconds, 3)
+      << " s wall, " << record.events << " events\n";
+  return out.str();
+}
+
+}  // namespace gcsim

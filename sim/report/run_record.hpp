@@ -1,0 +1,44 @@
+// run_record.hpp: what one simulation produced, as plain data.
+//
+// The engine fills a RunRecord; metrics and output files are computed from
+// it alone, so they are tested without running a simulation.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/core/ids.hpp"
+#include "sim/core/job_state.hpp"
+
+namespace gcsim {
+
+struct JobOutcome {
+  JobState state = JobState::kPending;
+  Time start = kNever;  // first start
+  Time end = kNever;
+  std::vector<GpuId> gpus;  // last placement, in ring order
+  std::uint32_t preemptions = 0;
+};
+
+/// Allocated and busy (computing) GPUs from `time` until the next point.
+struct TimelinePoint {
+  Time time;
+  std::uint32_t allocated;
+  std::uint32_t busy;
+};
+
+struct RunRecord {
+  std::string cluster_name;
+  std::string policy;
+  std::string fidelity;
+  std::uint64_t seed = 0;
+  std::size_t total_gpus = 0;
+  std::vector<JobOutcome> outcomes;  // one per job, in workload order
+  std::vector<TimelinePoint> timeline;
+  Time simulated_time = 0;        // clock when the simulation ended
+  std::uint64_t events = 0;       // activity completions, arrivals and timers handled
+  double wall_seconds = 0;        // host time spent simulating
+};
+
+}  // namespace gcsim
