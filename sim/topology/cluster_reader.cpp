@@ -1,0 +1,186 @@
+#include "sim/topology/cluster_reader.hpp"
+
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "sim/core/input_error.hpp"
+#include "sim/io/json_input.hpp"
+
+namespace gcsim {
+namespace {
+
+constexpr std::uint64_t kMaxIndex = std::numeric_limits<std::uint32_t>::max();
+
+const std::vector<std::string>& network_models() {
+  static const std::vector<std::string> models = {"CM02", "LV08"};
+  return models;
+}
+
+std::string join(const std::vector<std::string>& items) {
+  std::string text;
+  for (const std::string& item : items) text += (text.empty() ? "" : ", ") + item;
+  return text;
+}
+
+std::string format_number(double value) {
+  std::ostringstream out;
+  out << value;
+  return out.str();
+}
+
+// "node_groups[1]", or "node_groups[1] (name 'dgx')" when the element carries a
+// usable name, so that errors point at the object the user wrote.
+std::string element_path(const std::string& array, std::size_t index, const nlohmann::json& item) {
+  std::string path = array + "[" + std::to_string(index) + "]";
+  if (item.is_object() && item.contains("name") && item.at("name").is_string() &&
+      !item.at("name").get<std::string>().empty())
+    path += " (name '" + item.at("name").get<std::string>() + "')";
+  return path;
+}
+
+std::uint32_t read_count(const JsonObject& object, const std::string& field) {
+  const std::uint64_t value = object.required_uint(field, 1);
+  if (value > kMaxIndex) object.fail(field, "must be at most " + std::to_string(kMaxIndex));
+  return static_cast<std::uint32_t>(value);
+}
+
+LinkSpec read_link(const JsonObject& object) {
+  LinkSpec link;
+  link.bandwidth = object.required_quantity("bandwidth", Quantity::kBandwidth, /*strictly_positive=*/true);
+  link.latency = object.required_quantity("latency", Quantity::kTime);
+  return link;
+}
+
+GpuType read_gpu_type(const JsonObject& object) {
+  object.reject_unknown_fields({"name", "flops", "memory"});
+  GpuType type;
+  type.name = object.required_string("name");
+  type.flops = object.required_quantity("flops", Quantity::kFlops, /*strictly_positive=*/true);
+  type.memory_bytes = object.required_quantity("memory", Quantity::kBytes, /*strictly_positive=*/true);
+  return type;
+}
+
+IntraNodeKind read_intra_kind(const JsonObject& object) {
+  const std::string kind = object.required_string("kind");
+  if (kind == "nvlink") return IntraNodeKind::kNvlink;
+  if (kind == "pcie") return IntraNodeKind::kPcie;
+  object.fail("kind", "expected \"nvlink\" or \"pcie\", got \"" + kind + "\"");
+}
+
+NodeGroup read_node_group(const JsonObject& object) {
+  object.reject_unknown_fields(
+      {"name", "count", "gpus_per_node", "gpu_type", "cpu_cores", "memory", "intra_node", "nic"});
+  NodeGroup group;
+  group.name = object.required_string("name");
+  group.count = read_count(object, "count");
+  group.gpus_per_node = read_count(object, "gpus_per_node");
+  group.gpu_type = object.required_string("gpu_type");
+  group.cpu_cores = read_count(object, "cpu_cores");
+  group.memory_bytes = object.required_quantity("memory", Quantity::kBytes, /*strictly_positive=*/true);
+
+  const JsonObject intra = object.required_object("intra_node");
+  intra.reject_unknown_fields({"kind", "bandwidth", "latency"});
+  group.intra_kind = read_intra_kind(intra);
+  group.intra = read_link(intra);
+
+  const JsonObject nic = object.required_object("nic");
+  nic.reject_unknown_fields({"bandwidth", "latency"});
+  group.nic = read_link(nic);
+  return group;
+}
+
+FabricSpec read_fabric(const JsonObject& object, std::uint64_t total_nodes) {
+  object.reject_unknown_fields({"nodes_per_rack", "oversubscription", "uplink_latency"});
+  FabricSpec fabric;
+  const std::uint64_t per_rack = object.optional_uint("nodes_per_rack", total_nodes, 1);
+  if (per_rack > kMaxIndex) object.fail("nodes_per_rack", "must be at most " + std::to_string(kMaxIndex));
+  fabric.nodes_per_rack = static_cast<std::uint32_t>(per_rack);
+  fabric.oversubscription = object.optional_quantity("oversubscription", Quantity::kPlain, 1.0);
+  if (fabric.oversubscription < 1.0)
+    object.fail("oversubscription",
+                "must be at least 1 (1 = non-blocking), got " + format_number(fabric.oversubscription));
+  fabric.uplink_latency = object.optional_quantity("uplink_latency", Quantity::kTime, 0.0);
+  return fabric;
+}
+
+NetworkModelSpec read_network_model(const JsonObject& object) {
+  object.reject_unknown_fields({"model", "latency_factor", "bandwidth_factor", "tcp_window", "crosstraffic"});
+  NetworkModelSpec network;
+  network.model = object.optional_string("model", network.model);
+  bool known = false;
+  for (const std::string& model : network_models()) known = known || model == network.model;
+  if (!known)
+    object.fail("model", "unknown network model '" + network.model + "' (expected one of: " +
+                             join(network_models()) + ")");
+  network.latency_factor =
+      object.optional_quantity("latency_factor", Quantity::kPlain, network.latency_factor, /*strictly_positive=*/true);
+  network.bandwidth_factor = object.optional_quantity("bandwidth_factor", Quantity::kPlain, network.bandwidth_factor,
+                                                      /*strictly_positive=*/true);
+  network.tcp_window_bytes = object.optional_quantity("tcp_window", Quantity::kBytes, network.tcp_window_bytes);
+  network.crosstraffic = object.optional_bool("crosstraffic", network.crosstraffic);
+  return network;
+}
+
+}  // namespace
+
+ClusterSpec parse_cluster_json(const nlohmann::json& doc, const std::string& file_label) {
+  const JsonObject root(doc, {file_label, ""});
+  root.reject_unknown_fields({"name", "gpu_types", "node_groups", "fabric", "network_model"});
+
+  ClusterSpec spec;
+  spec.name = root.required_string("name");
+
+  const nlohmann::json& gpu_types = root.required_array("gpu_types");
+  if (gpu_types.empty()) root.fail("gpu_types", "must list at least one GPU type");
+  std::map<std::string, std::string> gpu_type_paths;  // name -> path of its first definition
+  for (std::size_t i = 0; i < gpu_types.size(); ++i) {
+    const std::string path = element_path("gpu_types", i, gpu_types[i]);
+    const JsonObject object(gpu_types[i], {file_label, path});
+    GpuType type = read_gpu_type(object);
+    if (auto [it, inserted] = gpu_type_paths.emplace(type.name, path); !inserted)
+      object.fail("name", "duplicate GPU type name '" + type.name + "' (first defined at " + it->second + ")");
+    spec.gpu_types.push_back(std::move(type));
+  }
+
+  const nlohmann::json& node_groups = root.required_array("node_groups");
+  if (node_groups.empty()) root.fail("node_groups", "must list at least one node group");
+  std::map<std::string, std::string> group_paths;
+  std::uint64_t total_nodes = 0;
+  std::uint64_t total_gpus = 0;
+  for (std::size_t i = 0; i < node_groups.size(); ++i) {
+    const std::string path = element_path("node_groups", i, node_groups[i]);
+    const JsonObject object(node_groups[i], {file_label, path});
+    NodeGroup group = read_node_group(object);
+    if (auto [it, inserted] = group_paths.emplace(group.name, path); !inserted)
+      object.fail("name", "duplicate node group name '" + group.name + "' (first defined at " + it->second + ")");
+    if (!gpu_type_paths.count(group.gpu_type)) {
+      std::vector<std::string> known;
+      for (const GpuType& type : spec.gpu_types) known.push_back(type.name);
+      object.fail("gpu_type", "unknown GPU type '" + group.gpu_type + "' (gpu_types defines: " + join(known) + ")");
+    }
+    total_nodes += group.count;
+    total_gpus += static_cast<std::uint64_t>(group.count) * group.gpus_per_node;
+    spec.node_groups.push_back(std::move(group));
+  }
+  if (total_nodes > kMaxIndex || total_gpus > kMaxIndex)
+    root.fail("node_groups", "describes " + std::to_string(total_nodes) + " nodes and " + std::to_string(total_gpus) +
+                                 " GPUs; at most " + std::to_string(kMaxIndex) + " of each are supported");
+
+  if (root.has("fabric")) {
+    spec.fabric = read_fabric(root.required_object("fabric"), total_nodes);
+  } else {
+    spec.fabric = FabricSpec{};
+    spec.fabric.nodes_per_rack = static_cast<std::uint32_t>(total_nodes);  // one rack
+  }
+  if (root.has("network_model")) spec.network = read_network_model(root.required_object("network_model"));
+  return spec;
+}
+
+ClusterSpec read_cluster_file(const std::string& path) { return parse_cluster_json(read_json_file(path), path); }
+
+}  // namespace gcsim

@@ -1,0 +1,172 @@
+#include "tests/e2e/gcsim_runner.hpp"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+
+namespace gcsim::testing {
+namespace fs = std::filesystem;
+
+ScratchDir::ScratchDir() {
+  std::random_device device;
+  path_ = (fs::temp_directory_path() / ("gcsim-e2e-" + std::to_string(::getpid()) + "-" + std::to_string(device())))
+              .string();
+  fs::create_directories(path_);
+}
+
+ScratchDir::~ScratchDir() {
+  std::error_code ignored;
+  fs::remove_all(path_, ignored);
+}
+
+std::string ScratchDir::write(const std::string& name, const std::string& content) const {
+  const std::string path = *this / name;
+  std::ofstream(path, std::ios::binary) << content;
+  return path;
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+GcsimRun run_gcsim(const std::vector<std::string>& args) {
+  ScratchDir capture;
+  const std::string out_path = capture / "stdout", err_path = capture / "stderr";
+  const pid_t child = ::fork();
+  if (child < 0) throw std::runtime_error("fork failed");
+  if (child == 0) {
+    std::vector<char*> argv;
+    std::string program = GCSIM_EXECUTABLE;
+    argv.push_back(program.data());
+    std::vector<std::string> copies(args);
+    for (auto& a : copies) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    if (!std::freopen(out_path.c_str(), "w", stdout) || !std::freopen(err_path.c_str(), "w", stderr)) _exit(127);
+    ::execv(program.c_str(), argv.data());
+    _exit(127);
+  }
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), read_text(out_path), read_text(err_path)};
+}
+
+GcsimRun run_simulation(const std::string& cluster, const std::string& workload, const std::string& out_dir,
+                        const std::vector<std::string>& extra, const std::string& policy) {
+  std::vector<std::string> args{"run", "--cluster", cluster, "--workload", workload, "--policy", policy,
+                                "--out", out_dir, "--quiet"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return run_gcsim(args);
+}
+
+namespace {
+
+std::vector<std::string> split_csv_line(const std::string& line) {
+  std::vector<std::string> fields(1);
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+        fields.back() += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        fields.back() += c;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      fields.emplace_back();
+    } else {
+      fields.back() += c;
+    }
+  }
+  return fields;
+}
+
+double number_or(const std::string& text, double fallback) { return text.empty() ? fallback : std::stod(text); }
+
+}  // namespace
+
+std::map<std::string, JobRow> read_jobs_csv(const std::string& out_dir) {
+  std::istringstream in(read_text(out_dir + "/jobs.csv"));
+  std::string line;
+  std::getline(in, line);
+  const auto header = split_csv_line(line);
+  std::map<std::string, JobRow> rows;
+  while (std::getline(in, line)) {
+    const auto fields = split_csv_line(line);
+    std::map<std::string, std::string> f;
+    for (std::size_t i = 0; i < header.size() && i < fields.size(); ++i) f[header[i]] = fields[i];
+    JobRow row;
+    row.id = f["id"];
+    row.state = f["state"];
+    row.placement = f["placement"];
+    row.gpus = std::stoi(f["gpus"]);
+    row.submit = number_or(f["submit"], -1);
+    row.start = number_or(f["start"], -1);
+    row.end = number_or(f["end"], -1);
+    row.wait = number_or(f["wait"], -1);
+    row.jct = number_or(f["jct"], -1);
+    rows[row.id] = row;
+  }
+  return rows;
+}
+
+nlohmann::json read_summary(const std::string& out_dir) { return nlohmann::json::parse(read_text(out_dir + "/summary.json")); }
+
+std::vector<std::string> files_in(const std::string& dir) {
+  std::vector<std::string> names;
+  std::error_code ec;
+  if (!fs::exists(dir, ec)) return names;
+  for (const auto& entry : fs::directory_iterator(dir)) names.push_back(entry.path().filename().string());
+  return names;
+}
+
+std::string CraftedCluster::to_json() const {
+  nlohmann::json doc;
+  doc["name"] = "crafted";
+  doc["gpu_types"] = {{{"name", "GPU"}, {"flops", gpu_flops}, {"memory", gpu_memory}}};
+  doc["node_groups"] = {{{"name", "n"},
+                         {"count", nodes},
+                         {"gpus_per_node", gpus_per_node},
+                         {"gpu_type", "GPU"},
+                         {"cpu_cores", 16},
+                         {"memory", 256e9},
+                         {"intra_node", {{"kind", "nvlink"}, {"bandwidth", intra_bandwidth}, {"latency", intra_latency}}},
+                         {"nic", {{"bandwidth", nic_bandwidth}, {"latency", nic_latency}}}}};
+  doc["fabric"] = {{"nodes_per_rack", nodes_per_rack > 0 ? nodes_per_rack : nodes},
+                   {"oversubscription", oversubscription},
+                   {"uplink_latency", uplink_latency}};
+  return doc.dump(2);
+}
+
+nlohmann::json training_job(const std::string& id, double submit, int gpus, double flops_per_iteration,
+                            double gradient_bytes, int iterations) {
+  return {{"id", id},
+          {"submit", submit},
+          {"gpus", gpus},
+          {"training",
+           {{"flops_per_iteration", flops_per_iteration}, {"gradient_bytes", gradient_bytes}, {"iterations", iterations}}}};
+}
+
+nlohmann::json measured_job(const std::string& id, double submit, int gpus, double seconds) {
+  return {{"id", id}, {"submit", submit}, {"gpus", gpus}, {"duration", {{"seconds", seconds}, {"gpu_type", "GPU"}}}};
+}
+
+std::string workload_json(const std::vector<nlohmann::json>& jobs) {
+  nlohmann::json doc;
+  doc["jobs"] = jobs;
+  return doc.dump(2);
+}
+
+}  // namespace gcsim::testing

@@ -1,0 +1,85 @@
+// gcsim_runner.hpp: end-to-end test support: run the gcsim executable on
+// crafted inputs in a temporary directory and read back what it wrote.
+//
+//   ScratchDir dir;
+//   dir.write("cluster.json", one_node_cluster(8));
+//   GcsimRun run = run_gcsim({"run", "--cluster", dir / "cluster.json", ...});
+//   auto jobs = read_jobs_csv(dir / "out");
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace gcsim::testing {
+
+class ScratchDir {
+ public:
+  ScratchDir();
+  ~ScratchDir();
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+
+  std::string operator/(const std::string& name) const { return path_ + "/" + name; }
+  const std::string& path() const { return path_; }
+  /// Writes `content` to `name` inside the directory and returns its path.
+  std::string write(const std::string& name, const std::string& content) const;
+
+ private:
+  std::string path_;
+};
+
+struct GcsimRun {
+  int exit_code;
+  std::string out;  // standard output
+  std::string err;  // standard error
+};
+
+/// Runs the gcsim executable with these arguments (no shell involved).
+GcsimRun run_gcsim(const std::vector<std::string>& args);
+
+/// `gcsim run` with the usual flags; extra flags appended.
+GcsimRun run_simulation(const std::string& cluster, const std::string& workload, const std::string& out_dir,
+                        const std::vector<std::string>& extra = {}, const std::string& policy = "fifo");
+
+struct JobRow {
+  std::string id, state, placement;
+  int gpus = 0;
+  double submit = 0, start = -1, end = -1, wait = -1, jct = -1;
+};
+
+/// jobs.csv by job id.
+std::map<std::string, JobRow> read_jobs_csv(const std::string& out_dir);
+nlohmann::json read_summary(const std::string& out_dir);
+std::string read_text(const std::string& path);
+/// Names of the regular files in a directory (empty when it does not exist).
+std::vector<std::string> files_in(const std::string& dir);
+
+/// One JSON cluster description of `nodes` identical nodes of V100-like GPUs
+/// (1e12 FLOP/s so FLOPs read as seconds), all in one rack unless
+/// `nodes_per_rack` says otherwise. Bandwidths in bytes/s, latencies in s.
+struct CraftedCluster {
+  int nodes = 1;
+  int gpus_per_node = 8;
+  double gpu_flops = 1e12;
+  double gpu_memory = 32e9;
+  double intra_bandwidth = 100e9;
+  double intra_latency = 2e-6;
+  double nic_bandwidth = 10e9;
+  double nic_latency = 5e-6;
+  int nodes_per_rack = 0;  // 0: one rack
+  double oversubscription = 1;
+  double uplink_latency = 1e-6;
+  std::string to_json() const;
+};
+
+/// A training job line for a native workload.
+nlohmann::json training_job(const std::string& id, double submit, int gpus, double flops_per_iteration,
+                            double gradient_bytes, int iterations);
+/// A measured-duration job on GPU type "GPU" (the crafted clusters' type).
+nlohmann::json measured_job(const std::string& id, double submit, int gpus, double seconds);
+std::string workload_json(const std::vector<nlohmann::json>& jobs);
+
+}  // namespace gcsim::testing

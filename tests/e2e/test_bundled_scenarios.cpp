@@ -1,0 +1,78 @@
+// The bundled scenarios run to completion and their outputs are consistent.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <sstream>
+
+#include "tests/e2e/gcsim_runner.hpp"
+
+namespace gcsim::testing {
+namespace {
+
+std::string scenario(const std::string& relative) { return std::string(GCSIM_SOURCE_DIR) + "/scenarios/" + relative; }
+
+TEST(BundledScenarios, DefaultScenarioFinishesEveryJobAndPrintsASummary) {
+  ScratchDir dir;
+  const GcsimRun run = run_gcsim({"run", "--cluster", scenario("clusters/rack-32gpu.json"), "--workload",
+                                  scenario("workloads/default.json"), "--policy", "fifo", "--out", dir / "out"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find("makespan"), std::string::npos);
+  const nlohmann::json summary = read_summary(dir / "out");
+  const auto rows = read_jobs_csv(dir / "out");
+  EXPECT_EQ(summary["jobs"]["total"].get<std::size_t>(), rows.size());
+  EXPECT_EQ(summary["jobs"]["finished"].get<std::size_t>(), rows.size());
+  double last_end = 0;
+  for (const auto& [id, row] : rows) {
+    SCOPED_TRACE(id);
+    EXPECT_GE(row.start, row.submit);
+    EXPECT_GT(row.end, row.start);
+    EXPECT_NEAR(row.jct, row.end - row.submit, 1e-5);
+    last_end = std::max(last_end, row.end);
+  }
+  EXPECT_NEAR(summary["makespan_s"].get<double>(), last_end, 1e-5);
+  const double allocated = summary["gpu_utilization"]["allocated_share"].get<double>();
+  const double busy = summary["gpu_utilization"]["busy_share"].get<double>();
+  EXPECT_GT(allocated, 0);
+  EXPECT_LE(allocated, 1.0 + 1e-12);
+  EXPECT_LE(busy, allocated + 1e-12);
+}
+
+TEST(BundledScenarios, TimelineNeverExceedsTheClusterAndEndsIdle) {
+  ScratchDir dir;
+  ASSERT_EQ(run_simulation(scenario("clusters/rack-32gpu.json"), scenario("workloads/default.json"), dir / "out")
+                .exit_code,
+            0);
+  std::istringstream timeline(read_text(dir / "out/timeline.csv"));
+  std::string line;
+  std::getline(timeline, line);
+  EXPECT_EQ(line, "time,allocated_gpus,busy_gpus");
+  double previous = -1;
+  int allocated = -1, busy = -1;
+  while (std::getline(timeline, line)) {
+    double time = 0;
+    ASSERT_EQ(std::sscanf(line.c_str(), "%lf,%d,%d", &time, &allocated, &busy), 3) << line;
+    EXPECT_GT(time, previous);
+    EXPECT_LE(allocated, 32);
+    EXPECT_LE(busy, allocated);
+    previous = time;
+  }
+  EXPECT_EQ(allocated, 0);
+}
+
+TEST(BundledScenarios, EveryBundledClusterRunsASmallWorkload) {
+  for (const std::string cluster : {"node-8gpu-nvlink.json", "rack-32gpu.json", "cluster-512gpu.json",
+                                    "hetero-2types.json"}) {
+    SCOPED_TRACE(cluster);
+    ScratchDir dir;
+    const std::string cluster_file = scenario("clusters/" + cluster);
+    const std::string type = nlohmann::json::parse(read_text(cluster_file))["gpu_types"][0]["name"];
+    std::vector<nlohmann::json> jobs{measured_job("a", 0, 4, 60), measured_job("b", 10, 8, 60)};
+    for (auto& job : jobs) job["duration"]["gpu_type"] = type;
+    const GcsimRun run = run_simulation(cluster_file, dir.write("w.json", workload_json(jobs)), dir / "out");
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_EQ(read_summary(dir / "out")["jobs"]["finished"].get<int>(), 2);
+  }
+}
+
+}  // namespace
+}  // namespace gcsim::testing
