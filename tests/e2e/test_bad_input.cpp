@@ -2,6 +2,8 @@
 // field; a non-zero exit; and no output files.
 #include <gtest/gtest.h>
 
+#include <ostream>
+
 #include "tests/e2e/gcsim_runner.hpp"
 
 namespace gcsim::testing {
@@ -18,6 +20,8 @@ struct BadInputCase {
 
 std::string good_cluster() { return CraftedCluster{}.to_json(); }  // one node, 8 GPUs of 32 GB
 std::string good_workload() { return workload_json({measured_job("ok", 0, 2, 10)}); }
+
+void PrintTo(const BadInputCase& c, std::ostream* os) { *os << c.name; }
 
 class BadInput : public ::testing::TestWithParam<BadInputCase> {};
 
@@ -62,7 +66,7 @@ INSTANTIATE_TEST_SUITE_P(
                         "nic": {"bandwidth": 1e10, "latency": 1e-6}}]})",
                      good_workload(), "fifo", 1, {"cluster.json", "node_groups[0]", "gpus_per_node"}},
         BadInputCase{"negative_submit_time", good_cluster(), workload_json({measured_job("early", -5, 1, 10)}),
-                     "fifo", 1, {"workload.json", "early", "submit", "negative"}},
+                     "fifo", 1, {"workload.json", "early", "submit", ">= 0"}},
         BadInputCase{"negative_duration", good_cluster(), workload_json({measured_job("backwards", 0, 1, -3)}), "fifo",
                      1, {"workload.json", "backwards", "seconds"}},
         BadInputCase{"unknown_gpu_type_for_measured_job", good_cluster(),

@@ -2,6 +2,8 @@
 // fidelity (every iteration simulated) within 5%.
 #include <gtest/gtest.h>
 
+#include <ostream>
+
 #include <cmath>
 
 #include "tests/e2e/gcsim_runner.hpp"
@@ -21,6 +23,8 @@ CraftedCluster nodes(int count, int gpus) {
   c.gpus_per_node = gpus;
   return c;
 }
+
+void PrintTo(const AgreementCase& c, std::ostream* os) { *os << c.name; }
 
 class FidelityAgreement : public ::testing::TestWithParam<AgreementCase> {};
 

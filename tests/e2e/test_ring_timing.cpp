@@ -2,6 +2,8 @@
 // 2(N-1)(alpha + S/(N*B)): the ring's messages really cross the simulated links.
 #include <gtest/gtest.h>
 
+#include <ostream>
+
 #include "tests/e2e/gcsim_runner.hpp"
 
 namespace gcsim::testing {
@@ -13,6 +15,8 @@ struct RingCase {
   double flops_per_iteration, gradient_bytes;
   int iterations;
 };
+
+void PrintTo(const RingCase& c, std::ostream* os) { *os << c.name; }
 
 class RingTiming : public ::testing::TestWithParam<RingCase> {};
 

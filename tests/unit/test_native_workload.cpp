@@ -1,0 +1,311 @@
+// Specification of gcsim's native workload format: what it reads, what it
+// writes back, and the errors a user sees for each kind of mistake.
+#include "workloads/native_workload.hpp"
+
+#include <set>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "sim/core/input_error.hpp"
+#include "sim/io/json_input.hpp"
+
+namespace gcsim {
+namespace {
+
+const std::string kLabel = "workload.json";
+
+std::string bundled(const std::string& name) { return std::string(GCSIM_SOURCE_DIR) + "/scenarios/workloads/" + name; }
+
+// Two valid jobs, one of each kind; tests break one field at a time.
+nlohmann::json two_jobs() {
+  return nlohmann::json::parse(R"({"jobs": [
+    {"id": "resnet50-a", "user": "alice", "queue": "research", "submit": 0, "gpus": 8, "gpu_memory": "12GB",
+     "training": {"flops_per_iteration": 1.2e13, "gradient_bytes": "100MB", "iterations": 1000}},
+    {"id": "trace-17", "submit": "2h", "gpus": 2, "duration": {"seconds": 3600, "gpu_type": "V100"}}]})");
+}
+
+// Parsing `doc` throws an InputError whose message names the file, every
+// fragment given (the job, the field) and nothing is silently accepted.
+void expect_rejected(const nlohmann::json& doc, const std::vector<std::string>& fragments) {
+  try {
+    parse_native_workload(doc, kLabel);
+    ADD_FAILURE() << "accepted: " << doc.dump();
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find(kLabel), std::string::npos) << what;
+    for (const std::string& fragment : fragments) EXPECT_NE(what.find(fragment), std::string::npos) << what;
+  }
+}
+
+void expect_same_jobs(const std::vector<JobSpec>& a, const std::vector<JobSpec>& b) {
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    SCOPED_TRACE(a[i].id);
+    EXPECT_EQ(a[i].id, b[i].id);
+    EXPECT_EQ(a[i].user, b[i].user);
+    EXPECT_EQ(a[i].queue, b[i].queue);
+    EXPECT_EQ(a[i].submit, b[i].submit);
+    EXPECT_EQ(a[i].gpus, b[i].gpus);
+    EXPECT_EQ(a[i].gpu_memory_bytes, b[i].gpu_memory_bytes);
+    ASSERT_EQ(a[i].work.index(), b[i].work.index());
+    if (const auto* t = std::get_if<TrainingWork>(&a[i].work)) {
+      const auto& u = std::get<TrainingWork>(b[i].work);
+      EXPECT_EQ(t->flops_per_iteration, u.flops_per_iteration);
+      EXPECT_EQ(t->gradient_bytes, u.gradient_bytes);
+      EXPECT_EQ(t->iterations, u.iterations);
+    } else {
+      const auto& m = std::get<MeasuredWork>(a[i].work);
+      const auto& n = std::get<MeasuredWork>(b[i].work);
+      EXPECT_EQ(m.seconds, n.seconds);
+      EXPECT_EQ(m.gpu_type, n.gpu_type);
+    }
+  }
+}
+
+TEST(NativeWorkload, ReadsBothKindsOfJobWithUnits) {
+  const auto jobs = parse_native_workload(two_jobs(), kLabel);
+  ASSERT_EQ(jobs.size(), 2u);
+  EXPECT_EQ(jobs[0].id, "resnet50-a");
+  EXPECT_EQ(jobs[0].user, "alice");
+  EXPECT_EQ(jobs[0].queue, "research");
+  EXPECT_EQ(jobs[0].gpus, 8u);
+  EXPECT_EQ(jobs[0].gpu_memory_bytes, 12e9);
+  const auto& training = std::get<TrainingWork>(jobs[0].work);
+  EXPECT_EQ(training.flops_per_iteration, 1.2e13);
+  EXPECT_EQ(training.gradient_bytes, 100e6);
+  EXPECT_EQ(training.iterations, 1000u);
+
+  EXPECT_EQ(jobs[1].submit, 7200.0);
+  const auto& measured = std::get<MeasuredWork>(jobs[1].work);
+  EXPECT_EQ(measured.seconds, 3600.0);
+  EXPECT_EQ(measured.gpu_type, "V100");
+}
+
+TEST(NativeWorkload, UserQueueAndMemoryHaveDefaults) {
+  const auto jobs = parse_native_workload(two_jobs(), kLabel);
+  EXPECT_EQ(jobs[1].user, "default");
+  EXPECT_EQ(jobs[1].queue, "default");
+  EXPECT_EQ(jobs[1].gpu_memory_bytes, 0.0);
+}
+
+TEST(NativeWorkload, KeepsFileOrderEvenWhenSubmitTimesAreNotSorted) {
+  auto doc = two_jobs();
+  doc["jobs"][0]["submit"] = "3h";
+  const auto jobs = parse_native_workload(doc, kLabel);
+  EXPECT_EQ(jobs[0].id, "resnet50-a");
+  EXPECT_EQ(jobs[1].id, "trace-17");
+}
+
+TEST(NativeWorkload, ReadsTheBundledDefaultWorkload) {
+  const auto jobs = read_native_workload(bundled("default.json"));
+  EXPECT_GE(jobs.size(), 35u);
+  EXPECT_LE(jobs.size(), 45u);
+  std::set<std::uint32_t> gpu_counts;
+  std::set<std::string> users, queues;
+  std::size_t training = 0;
+  for (const JobSpec& job : jobs) {
+    gpu_counts.insert(job.gpus);
+    users.insert(job.user);
+    queues.insert(job.queue);
+    if (std::holds_alternative<TrainingWork>(job.work)) {
+      ++training;
+      const auto& work = std::get<TrainingWork>(job.work);
+      EXPECT_GE(work.iterations, 100u) << job.id;
+      EXPECT_LE(work.iterations, 5000u) << job.id;
+    } else {
+      EXPECT_EQ(std::get<MeasuredWork>(job.work).gpu_type, "V100") << job.id;
+    }
+  }
+  EXPECT_EQ(gpu_counts, (std::set<std::uint32_t>{1, 2, 4, 8, 16}));
+  EXPECT_EQ(users, (std::set<std::string>{"alice", "bob", "carol"}));
+  EXPECT_GE(queues.size(), 2u);
+  EXPECT_GT(training, 0u);
+  EXPECT_LT(training, jobs.size());
+}
+
+TEST(NativeWorkload, ReadsTheBundledHeadOfLineExample) {
+  const auto jobs = read_native_workload(bundled("fifo-hol.json"));
+  ASSERT_GE(jobs.size(), 3u);
+  EXPECT_EQ(jobs[1].gpus, 8u);  // the head of the queue once jobs[0] runs
+  for (std::size_t i = 2; i < jobs.size(); ++i) EXPECT_LT(jobs[i].gpus, 8u);
+}
+
+TEST(NativeWorkload, RoundTripGivesIdenticalJobs) {
+  JobSpec awkward;
+  awkward.id = "awkward";
+  awkward.user = "bob";
+  awkward.queue = "q";
+  awkward.submit = 0.1 + 0.2;
+  awkward.gpus = 3;
+  awkward.gpu_memory_bytes = 1.0 / 3.0 * 1e10;
+  awkward.work = TrainingWork{1e13 / 7.0, 123456789.123456789, 18446744073709551615ull};
+  JobSpec measured;
+  measured.id = "measured";
+  measured.submit = 1e-300;
+  measured.work = MeasuredWork{2.0 / 3.0, "A100"};
+
+  std::vector<JobSpec> jobs = read_native_workload(bundled("default.json"));
+  jobs.push_back(awkward);
+  jobs.push_back(measured);
+  const nlohmann::json written = native_workload_json(jobs);
+  // Through text, as a file would be.
+  const auto reread = parse_native_workload(nlohmann::json::parse(written.dump()), kLabel);
+  expect_same_jobs(jobs, reread);
+}
+
+TEST(NativeWorkload, RejectsEmptyId) {
+  auto doc = two_jobs();
+  doc["jobs"][1]["id"] = "";
+  expect_rejected(doc, {"jobs[1]", "'id'", "empty"});
+}
+
+TEST(NativeWorkload, RejectsMissingId) {
+  auto doc = two_jobs();
+  doc["jobs"][1].erase("id");
+  expect_rejected(doc, {"jobs[1]", "'id'", "missing"});
+}
+
+TEST(NativeWorkload, RejectsDuplicateIds) {
+  auto doc = two_jobs();
+  doc["jobs"][1]["id"] = "resnet50-a";
+  expect_rejected(doc, {"jobs[1] (id 'resnet50-a')", "'id'", "duplicate", "jobs[0]"});
+}
+
+TEST(NativeWorkload, RejectsNegativeSubmitTime) {
+  auto doc = two_jobs();
+  doc["jobs"][1]["submit"] = -5;
+  expect_rejected(doc, {"(id 'trace-17')", "'submit'", ">= 0"});
+}
+
+TEST(NativeWorkload, RejectsNegativeSubmitTimeWithUnit) {
+  auto doc = two_jobs();
+  doc["jobs"][1]["submit"] = "-2h";
+  expect_rejected(doc, {"(id 'trace-17')", "'submit'", ">= 0"});
+}
+
+TEST(NativeWorkload, RejectsMalformedSubmitTime) {
+  auto doc = two_jobs();
+  doc["jobs"][1]["submit"] = "soon";
+  expect_rejected(doc, {"(id 'trace-17')", "'submit'", "time"});
+}
+
+TEST(NativeWorkload, RejectsZeroGpus) {
+  auto doc = two_jobs();
+  doc["jobs"][0]["gpus"] = 0;
+  expect_rejected(doc, {"(id 'resnet50-a')", "'gpus'", ">= 1"});
+}
+
+TEST(NativeWorkload, RejectsFractionalGpus) {
+  auto doc = two_jobs();
+  doc["jobs"][0]["gpus"] = 1.5;
+  expect_rejected(doc, {"(id 'resnet50-a')", "'gpus'", "integer"});
+}
+
+TEST(NativeWorkload, RejectsZeroIterations) {
+  auto doc = two_jobs();
+  doc["jobs"][0]["training"]["iterations"] = 0;
+  expect_rejected(doc, {"(id 'resnet50-a')", "training", "'iterations'"});
+}
+
+TEST(NativeWorkload, RejectsZeroFlops) {
+  auto doc = two_jobs();
+  doc["jobs"][0]["training"]["flops_per_iteration"] = 0;
+  expect_rejected(doc, {"(id 'resnet50-a')", "'flops_per_iteration'", "greater than zero"});
+}
+
+TEST(NativeWorkload, RejectsNegativeFlops) {
+  auto doc = two_jobs();
+  doc["jobs"][0]["training"]["flops_per_iteration"] = -1e12;
+  expect_rejected(doc, {"(id 'resnet50-a')", "'flops_per_iteration'", "negative"});
+}
+
+TEST(NativeWorkload, AcceptsZeroGradientBytes) {
+  auto doc = two_jobs();
+  doc["jobs"][0]["training"]["gradient_bytes"] = 0;
+  EXPECT_EQ(std::get<TrainingWork>(parse_native_workload(doc, kLabel)[0].work).gradient_bytes, 0.0);
+}
+
+TEST(NativeWorkload, RejectsNegativeGradientBytes) {
+  auto doc = two_jobs();
+  doc["jobs"][0]["training"]["gradient_bytes"] = -1;
+  expect_rejected(doc, {"(id 'resnet50-a')", "'gradient_bytes'", "negative"});
+}
+
+TEST(NativeWorkload, RejectsZeroDuration) {
+  auto doc = two_jobs();
+  doc["jobs"][1]["duration"]["seconds"] = 0;
+  expect_rejected(doc, {"(id 'trace-17')", "duration", "'seconds'", "greater than zero"});
+}
+
+TEST(NativeWorkload, RejectsMissingDurationGpuType) {
+  auto doc = two_jobs();
+  doc["jobs"][1]["duration"].erase("gpu_type");
+  expect_rejected(doc, {"(id 'trace-17')", "'gpu_type'", "missing"});
+}
+
+TEST(NativeWorkload, RejectsMisspelledJobField) {
+  auto doc = two_jobs();
+  doc["jobs"][1]["gpu"] = 2;
+  expect_rejected(doc, {"(id 'trace-17')", "'gpu'", "unknown field"});
+}
+
+TEST(NativeWorkload, RejectsMisspelledTrainingField) {
+  auto doc = two_jobs();
+  doc["jobs"][0]["training"]["iteration"] = 5;
+  expect_rejected(doc, {"(id 'resnet50-a')", "'iteration'", "unknown field"});
+}
+
+TEST(NativeWorkload, RejectsMisspelledDurationField) {
+  auto doc = two_jobs();
+  doc["jobs"][1]["duration"]["second"] = 5;
+  expect_rejected(doc, {"(id 'trace-17')", "'second'", "unknown field"});
+}
+
+TEST(NativeWorkload, RejectsJobWithBothTrainingAndDuration) {
+  auto doc = two_jobs();
+  doc["jobs"][1]["training"] = doc["jobs"][0]["training"];
+  expect_rejected(doc, {"(id 'trace-17')", "'training'", "both"});
+}
+
+TEST(NativeWorkload, RejectsJobWithNeitherTrainingNorDuration) {
+  auto doc = two_jobs();
+  doc["jobs"][1].erase("duration");
+  expect_rejected(doc, {"(id 'trace-17')", "'training'", "'duration'"});
+}
+
+TEST(NativeWorkload, RejectsJobsThatIsNotAnArray) {
+  expect_rejected(nlohmann::json::parse(R"({"jobs": {"id": "a"}})"), {"'jobs'", "array"});
+}
+
+TEST(NativeWorkload, RejectsMissingJobs) {
+  expect_rejected(nlohmann::json::parse(R"({"job": []})"), {"'job'", "unknown field"});
+  expect_rejected(nlohmann::json::object(), {"'jobs'", "missing"});
+}
+
+TEST(NativeWorkload, RejectsEmptyJobList) {
+  expect_rejected(nlohmann::json::parse(R"({"jobs": []})"), {"'jobs'", "no jobs"});
+}
+
+TEST(NativeWorkload, RejectsJobThatIsNotAnObject) {
+  expect_rejected(nlohmann::json::parse(R"({"jobs": [42]})"), {"jobs[0]", "object"});
+}
+
+TEST(NativeWorkload, MissingFileNamesThePath) {
+  try {
+    read_native_workload("/nonexistent/w.json");
+    ADD_FAILURE() << "no error for a missing file";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("/nonexistent/w.json"), std::string::npos) << e.what();
+  }
+}
+
+TEST(NativeWorkload, WriterOmitsZeroGpuMemory) {
+  const auto jobs = parse_native_workload(two_jobs(), kLabel);
+  const nlohmann::json doc = native_workload_json(jobs);
+  EXPECT_TRUE(doc["jobs"][0].contains("gpu_memory"));
+  EXPECT_FALSE(doc["jobs"][1].contains("gpu_memory"));
+}
+
+}  // namespace
+}  // namespace gcsim

@@ -1,0 +1,90 @@
+#include "workloads/workload_validation.hpp"
+
+#include <cstdio>
+#include <variant>
+
+#include "sim/core/input_error.hpp"
+
+namespace gcsim {
+namespace {
+
+std::string job_where(std::size_t index, const JobSpec& job) {
+  return "jobs[" + std::to_string(index) + "] (id '" + job.id + "')";
+}
+
+// "17.2 GB (17179869184 bytes)": readable, and exact for the user comparing
+// with the figure written in the files.
+std::string describe_bytes(double bytes) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.3g GB (%.0f bytes)", bytes / 1e9, bytes);
+  return text;
+}
+
+std::string known_gpu_types(const ClusterSpec& cluster) {
+  std::string list;
+  for (const GpuType& type : cluster.gpu_types) list += (list.empty() ? "" : ", ") + type.name;
+  return list.empty() ? "none" : list;
+}
+
+// GPUs in the cluster whose type has at least `bytes` of memory.
+std::size_t gpus_with_memory(const ClusterLayout& layout, double bytes) {
+  std::size_t count = 0;
+  for (NodeId node = 0; node < layout.node_count(); ++node) {
+    const NodeInfo& info = layout.node(node);
+    if (layout.spec().gpu_types[info.gpu_type].memory_bytes >= bytes) count += info.gpus.size();
+  }
+  return count;
+}
+
+// The largest memory among the GPU types that nodes actually carry.
+const GpuType* largest_memory_gpu(const ClusterLayout& layout) {
+  const GpuType* largest = nullptr;
+  for (NodeId node = 0; node < layout.node_count(); ++node) {
+    const GpuType& type = layout.spec().gpu_types[layout.node(node).gpu_type];
+    if (largest == nullptr || type.memory_bytes > largest->memory_bytes) largest = &type;
+  }
+  return largest;
+}
+
+}  // namespace
+
+void validate_workload_against_cluster(const std::vector<JobSpec>& jobs, const ClusterLayout& layout,
+                                       const std::string& file_label) {
+  const ClusterSpec& cluster = layout.spec();
+  const std::string cluster_name = "cluster '" + cluster.name + "'";
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    const JobSpec& job = jobs[i];
+    const std::string where = job_where(i, job);
+
+    if (job.gpus > layout.gpu_count())
+      throw InputError(file_label, where, "gpus",
+                       "needs " + std::to_string(job.gpus) + " GPUs, " + cluster_name + " has " +
+                           std::to_string(layout.gpu_count()));
+
+    if (job.gpu_memory_bytes > 0) {
+      const std::size_t fitting = gpus_with_memory(layout, job.gpu_memory_bytes);
+      if (fitting == 0) {
+        const GpuType* largest = largest_memory_gpu(layout);
+        throw InputError(file_label, where, "gpu_memory",
+                         "needs " + describe_bytes(job.gpu_memory_bytes) + " per GPU, but the largest GPU memory in " +
+                             cluster_name + " is " +
+                             (largest ? largest->name + "'s " + describe_bytes(largest->memory_bytes)
+                                      : std::string("0 (it has no GPUs)")));
+      }
+      if (fitting < job.gpus)
+        throw InputError(file_label, where, "gpu_memory",
+                         "needs " + std::to_string(job.gpus) + " GPUs with at least " +
+                             describe_bytes(job.gpu_memory_bytes) + " each, " + cluster_name + " has only " +
+                             std::to_string(fitting));
+    }
+
+    if (const auto* measured = std::get_if<MeasuredWork>(&job.work)) {
+      if (layout.find_gpu_type(measured->gpu_type) < 0)
+        throw InputError(file_label, where, "duration.gpu_type",
+                         "unknown GPU type '" + measured->gpu_type + "'; " + cluster_name +
+                             " defines: " + known_gpu_types(cluster));
+    }
+  }
+}
+
+}  // namespace gcsim

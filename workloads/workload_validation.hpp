@@ -1,0 +1,31 @@
+// workload_validation.hpp: can this workload run on this cluster at all?
+//
+// A workload file is valid on its own once read (native_workload.hpp); this
+// check pairs it with a cluster and rejects, before any simulation starts,
+// the jobs that could never be placed, so a run does not end with jobs
+// waiting forever:
+//   - a job asks for more GPUs than the cluster has;
+//   - a job asks for more GPUs with at least `gpu_memory` each than exist;
+//   - a measured-duration job names a GPU type the cluster does not define
+//     (its run time could not be scaled to the cluster's GPUs).
+//
+//   ClusterLayout layout(read_cluster_file("rack.json"));
+//   auto jobs = read_native_workload("default.json");
+//   validate_workload_against_cluster(jobs, layout, "default.json");
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/core/cluster_layout.hpp"
+#include "sim/core/job_spec.hpp"
+
+namespace gcsim {
+
+/// Throws InputError naming `file_label`, the first offending job
+/// ("jobs[3] (id 'x')") and the field at fault ("gpus", "gpu_memory",
+/// "duration.gpu_type").
+void validate_workload_against_cluster(const std::vector<JobSpec>& jobs, const ClusterLayout& layout,
+                                       const std::string& file_label);
+
+}  // namespace gcsim
