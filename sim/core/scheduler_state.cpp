@@ -57,6 +57,7 @@ void SchedulerState::check(const Plan& plan) const {
   // GPUs for a later allocation, and nothing is given twice.
   std::unordered_map<GpuId, JobIndex> owner_after;
   std::unordered_map<JobIndex, JobState> state_after;
+  std::unordered_map<JobIndex, std::vector<GpuId>> held_after;  // GPUs a job holds at this point of the plan
   auto owner_of = [&](GpuId g) {
     auto it = owner_after.find(g);
     return it == owner_after.end() ? owner_[g] : it->second;
@@ -72,7 +73,9 @@ void SchedulerState::check(const Plan& plan) const {
     if (d.job >= jobs_.size()) throw PlanRejected(where + ": no such job");
     if (d.kind == Decision::Kind::kPreempt) {
       if (state_of(d.job) != JobState::kRunning) throw PlanRejected(where + ": preempting a job that is not running");
-      for (GpuId g : runtime_[d.job].gpus) owner_after[g] = kNoJob;
+      auto held = held_after.find(d.job);
+      for (GpuId g : held == held_after.end() ? runtime_[d.job].gpus : held->second) owner_after[g] = kNoJob;
+      held_after[d.job].clear();
       state_after[d.job] = JobState::kWaiting;
       continue;
     }
@@ -90,6 +93,7 @@ void SchedulerState::check(const Plan& plan) const {
         throw PlanRejected(where + ": GPU " + layout_.gpu_label(g) + " has less memory than the job needs");
       owner_after[g] = d.job;
     }
+    held_after[d.job] = d.gpus;
     state_after[d.job] = JobState::kRunning;
   }
 }

@@ -42,7 +42,10 @@ void OutputSet::stage(const std::string& name, const std::string& content) {
   if (ec) throw std::runtime_error("cannot create output directory " + directory_ + ": " + ec.message());
   const fs::path final_path = fs::path(directory_) / name;
   const std::string temporary = temporary_name(final_path);
-  staged_.emplace_back(temporary, final_path.string());
+  // Staging a name again replaces its content; it is still renamed once.
+  bool already_staged = false;
+  for (const auto& entry : staged_) already_staged |= entry.first == temporary;
+  if (!already_staged) staged_.emplace_back(temporary, final_path.string());
   write_whole(temporary, content);
 }
 

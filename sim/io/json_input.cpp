@@ -43,7 +43,7 @@ const std::vector<UnitScale>& units_for(Quantity kind) {
       {"TB", 1e12},             {"GB", 1e9},           {"MB", 1e6},        {"kB", 1e3},
       {"KB", 1e3},              {"B", 1.0}};
   static const std::vector<UnitScale> bandwidth = {
-      {"TB/s", 1e12}, {"GB/s", 1e9}, {"MB/s", 1e6}, {"kB/s", 1e3}, {"B/s", 1.0},
+      {"TB/s", 1e12}, {"GB/s", 1e9}, {"MB/s", 1e6}, {"kB/s", 1e3}, {"KB/s", 1e3}, {"B/s", 1.0},
       {"TBps", 1e12}, {"GBps", 1e9}, {"MBps", 1e6}, {"kBps", 1e3}, {"Bps", 1.0},
       {"Tbps", 1e12 / 8}, {"Gbps", 1e9 / 8}, {"Mbps", 1e6 / 8}, {"kbps", 1e3 / 8}, {"bps", 1.0 / 8}};
   static const std::vector<UnitScale> time = {{"ns", 1e-9}, {"us", 1e-6}, {"ms", 1e-3}, {"min", 60.0},

@@ -1,0 +1,228 @@
+// Specification of JobActivityPlan: the steps a running job executes at each
+// fidelity, and the promise that, uncontended, both fidelities take the same
+// time.
+//
+// The training job used throughout, on N = 4 GPUs:
+//   3 iterations of 2 TFLOP per GPU, then a ring allreduce of 8 MB gradients
+//   (2(N-1) = 6 ring steps of S/N = 2 MB each).
+#include "sim/model/job_activity_plan.hpp"
+
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "sim/model/ring_allreduce_cost.hpp"
+
+namespace gcsim {
+namespace {
+
+constexpr double kFlopsPerIteration = 2e12;
+constexpr double kGradientBytes = 8e6;
+constexpr std::uint64_t kIterations = 3;
+constexpr double kRingLatency = 5e-6;
+
+JobSpec training_job(std::uint32_t gpus, std::uint64_t iterations = kIterations) {
+  JobSpec job;
+  job.id = "train";
+  job.gpus = gpus;
+  job.work = TrainingWork{kFlopsPerIteration, kGradientBytes, iterations};
+  return job;
+}
+
+JobSpec measured_job(std::uint32_t gpus, double seconds) {
+  JobSpec job;
+  job.id = "trace";
+  job.gpus = gpus;
+  job.work = MeasuredWork{seconds, "V100"};
+  return job;
+}
+
+std::vector<JobStep> steps_of(const JobActivityPlan& plan) {
+  std::vector<JobStep> steps;
+  for (std::uint64_t k = 0; k < plan.step_count(); ++k) steps.push_back(plan.step(k));
+  return steps;
+}
+
+// Uncontended duration of the steps, by the step model: a computation takes
+// amount / flops; a ring step pays the edge latency then amount / B; a delay
+// takes its amount.
+double uncontended_seconds(const JobActivityPlan& plan, double gpu_flops, double latency, double bandwidth) {
+  double seconds = 0;
+  for (const JobStep& step : steps_of(plan)) {
+    switch (step.kind) {
+      case JobStep::Kind::kCompute: seconds += step.amount / gpu_flops; break;
+      case JobStep::Kind::kRingStep: seconds += latency + step.amount / bandwidth; break;
+      case JobStep::Kind::kDelay: seconds += step.amount; break;
+    }
+  }
+  return seconds;
+}
+
+// ---- iteration fidelity ---------------------------------------------------------------
+
+TEST(IterationFidelity, HasOneComputeAndTwoNMinusOneRingStepsPerIteration) {
+  const JobActivityPlan plan(training_job(4), Fidelity::kIteration, 0, kRingLatency);
+  EXPECT_EQ(plan.step_count(), 3u * (1u + 6u));
+}
+
+TEST(IterationFidelity, EachIterationIsComputeThenRingSteps) {
+  const JobActivityPlan plan(training_job(4), Fidelity::kIteration, 0, kRingLatency);
+  const auto steps = steps_of(plan);
+  ASSERT_EQ(steps.size(), 21u);
+  for (std::size_t k = 0; k < steps.size(); ++k) {
+    if (k % 7 == 0) {
+      EXPECT_EQ(steps[k].kind, JobStep::Kind::kCompute) << "step " << k;
+      EXPECT_DOUBLE_EQ(steps[k].amount, kFlopsPerIteration) << "step " << k;
+    } else {
+      EXPECT_EQ(steps[k].kind, JobStep::Kind::kRingStep) << "step " << k;
+      EXPECT_DOUBLE_EQ(steps[k].amount, kGradientBytes / 4) << "step " << k;
+    }
+  }
+}
+
+TEST(IterationFidelity, HasNoDelayStep) {
+  const JobActivityPlan plan(training_job(4), Fidelity::kIteration, 0, kRingLatency);
+  for (const JobStep& step : steps_of(plan)) EXPECT_NE(step.kind, JobStep::Kind::kDelay);
+}
+
+TEST(IterationFidelity, StepsOfAHugeRunAreComputedOnDemand) {
+  const JobActivityPlan plan(training_job(8, 1'000'000'000), Fidelity::kIteration, 0, kRingLatency);
+  EXPECT_EQ(plan.step_count(), 1'000'000'000ull * 15);
+  const std::uint64_t last = plan.step_count() - 1;
+  EXPECT_EQ(plan.step(last).kind, JobStep::Kind::kRingStep);
+  EXPECT_EQ(plan.step(last - 14).kind, JobStep::Kind::kCompute);
+}
+
+TEST(IterationFidelity, SingleGpuJobHasOnlyComputeSteps) {
+  const JobActivityPlan plan(training_job(1), Fidelity::kIteration, 0, kRingLatency);
+  ASSERT_EQ(plan.step_count(), kIterations);
+  for (const JobStep& step : steps_of(plan)) {
+    EXPECT_EQ(step.kind, JobStep::Kind::kCompute);
+    EXPECT_DOUBLE_EQ(step.amount, kFlopsPerIteration);
+  }
+}
+
+// ---- job fidelity ---------------------------------------------------------------------
+
+TEST(JobFidelity, IsComputeThenRingThenDelay) {
+  const JobActivityPlan plan(training_job(4), Fidelity::kJob, 0, kRingLatency);
+  const auto steps = steps_of(plan);
+  ASSERT_EQ(steps.size(), 3u);
+  EXPECT_EQ(steps[0].kind, JobStep::Kind::kCompute);
+  EXPECT_EQ(steps[1].kind, JobStep::Kind::kRingStep);
+  EXPECT_EQ(steps[2].kind, JobStep::Kind::kDelay);
+}
+
+TEST(JobFidelity, ComputeCarriesEveryIterationsFlops) {
+  const JobActivityPlan plan(training_job(4), Fidelity::kJob, 0, kRingLatency);
+  EXPECT_DOUBLE_EQ(plan.step(0).amount, 3 * 2e12);
+}
+
+TEST(JobFidelity, RingCarriesEveryIterationsTrafficPerEdge) {
+  const JobActivityPlan plan(training_job(4), Fidelity::kJob, 0, kRingLatency);
+  // iterations * 2(N-1) * S/N = 3 * 6 * 2 MB
+  EXPECT_DOUBLE_EQ(plan.step(1).amount, 36e6);
+}
+
+TEST(JobFidelity, DelayAddsTheLatenciesTheMergedFlowDoesNotPay) {
+  const JobActivityPlan plan(training_job(4), Fidelity::kJob, 0, kRingLatency);
+  // 3 * 6 = 18 messages; the merged flow pays one latency, the delay the other 17.
+  EXPECT_DOUBLE_EQ(plan.step(2).amount, 17 * 5e-6);
+}
+
+TEST(JobFidelity, NoDelayStepWhenTheRingHasNoLatency) {
+  const JobActivityPlan plan(training_job(4), Fidelity::kJob, 0, 0.0);
+  const auto steps = steps_of(plan);
+  ASSERT_EQ(steps.size(), 2u);
+  EXPECT_EQ(steps[0].kind, JobStep::Kind::kCompute);
+  EXPECT_EQ(steps[1].kind, JobStep::Kind::kRingStep);
+}
+
+TEST(JobFidelity, SingleGpuJobIsOneComputeStep) {
+  const JobActivityPlan plan(training_job(1), Fidelity::kJob, 0, kRingLatency);
+  ASSERT_EQ(plan.step_count(), 1u);
+  EXPECT_EQ(plan.step(0).kind, JobStep::Kind::kCompute);
+  EXPECT_DOUBLE_EQ(plan.step(0).amount, 3 * 2e12);
+}
+
+TEST(JobFidelity, StepCountDoesNotGrowWithIterations) {
+  const JobActivityPlan plan(training_job(8, 1'000'000'000), Fidelity::kJob, 0, kRingLatency);
+  EXPECT_EQ(plan.step_count(), 3u);
+}
+
+// ---- both fidelities agree ----------------------------------------------------------------
+
+struct AgreementCase {
+  std::string name;
+  std::uint32_t gpus;
+  std::uint64_t iterations;
+  double latency;
+  double seconds;  // by hand
+};
+
+std::ostream& operator<<(std::ostream& out, const AgreementCase& c) { return out << c.name; }
+
+// GPUs of 100 TFLOP/s, ring edges of 10 GB/s. Per iteration: 2 TFLOP take
+// 20 ms; each of the 2(N-1) ring steps takes latency + (8 MB / N) / 10 GB/s.
+const AgreementCase kAgreement[] = {
+    // 3 * (20 ms + 6 * (5 us + 0.2 ms)) = 3 * 21.23 ms
+    {"FourGpus", 4, 3, 5e-6, 63.69e-3},
+    // 1 * (20 ms + 2 * (5 us + 0.4 ms)) = 20.81 ms
+    {"TwoGpusOneIteration", 2, 1, 5e-6, 20.81e-3},
+    // 10 * (20 ms + 14 * (1 us + 0.1 ms)) = 10 * 21.414 ms
+    {"EightGpus", 8, 10, 1e-6, 214.14e-3},
+    // 3 * (20 ms + 6 * 0.2 ms)
+    {"ZeroLatency", 4, 3, 0, 63.6e-3},
+    // 3 * 20 ms
+    {"SingleGpu", 1, 3, 5e-6, 60e-3},
+};
+
+class FidelityAgreement : public ::testing::TestWithParam<AgreementCase> {};
+
+TEST_P(FidelityAgreement, IterationFidelityTakesTheHandWorkedTime) {
+  const AgreementCase& c = GetParam();
+  const JobActivityPlan plan(training_job(c.gpus, c.iterations), Fidelity::kIteration, 0, c.latency);
+  EXPECT_NEAR(uncontended_seconds(plan, 100e12, c.latency, 10e9), c.seconds, 1e-12);
+}
+
+TEST_P(FidelityAgreement, JobFidelityTakesTheSameTime) {
+  const AgreementCase& c = GetParam();
+  const JobActivityPlan plan(training_job(c.gpus, c.iterations), Fidelity::kJob, 0, c.latency);
+  EXPECT_NEAR(uncontended_seconds(plan, 100e12, c.latency, 10e9), c.seconds, 1e-12);
+}
+
+TEST_P(FidelityAgreement, MatchesTheClosedFormPerIteration) {
+  const AgreementCase& c = GetParam();
+  const double per_iteration = training_iteration_seconds(kFlopsPerIteration, 100e12, c.gpus, kGradientBytes,
+                                                          c.latency, 10e9);
+  EXPECT_NEAR(static_cast<double>(c.iterations) * per_iteration, c.seconds, 1e-12);
+}
+
+INSTANTIATE_TEST_SUITE_P(HandWorked, FidelityAgreement, ::testing::ValuesIn(kAgreement),
+                         [](const ::testing::TestParamInfo<AgreementCase>& info) { return info.param.name; });
+
+// ---- measured work ----------------------------------------------------------------------
+
+TEST(MeasuredWork, IsOneComputeStepOfSecondsTimesTheMeasuredTypesFlops) {
+  for (Fidelity fidelity : {Fidelity::kJob, Fidelity::kIteration}) {
+    const JobActivityPlan plan(measured_job(4, 120.0), fidelity, 15e12, kRingLatency);
+    ASSERT_EQ(plan.step_count(), 1u) << to_string(fidelity);
+    EXPECT_EQ(plan.step(0).kind, JobStep::Kind::kCompute) << to_string(fidelity);
+    EXPECT_DOUBLE_EQ(plan.step(0).amount, 120.0 * 15e12) << to_string(fidelity);
+  }
+}
+
+TEST(MeasuredWork, RunsForItsMeasuredTimeOnItsOwnTypeAndScalesOnOthers) {
+  const JobActivityPlan plan(measured_job(2, 100.0), Fidelity::kJob, 15e12, kRingLatency);
+  EXPECT_DOUBLE_EQ(uncontended_seconds(plan, 15e12, kRingLatency, 10e9), 100.0);
+  EXPECT_DOUBLE_EQ(uncontended_seconds(plan, 30e12, kRingLatency, 10e9), 50.0);
+}
+
+TEST(FidelityNames, AreLowerCase) {
+  EXPECT_EQ(to_string(Fidelity::kJob), "job");
+  EXPECT_EQ(to_string(Fidelity::kIteration), "iteration");
+}
+
+}  // namespace
+}  // namespace gcsim

@@ -1,0 +1,196 @@
+// Specification of PolicyRegistry: policies and placements found by name,
+// each policy handed its placement (chosen, or its default), and every
+// unknown or duplicated name reported.
+#include "sim/core/policy_registry.hpp"
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+namespace gcsim {
+namespace {
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// A placement that only knows its name.
+class NamedPlacement final : public PlacementPolicy {
+ public:
+  explicit NamedPlacement(std::string name) : name_(std::move(name)) {}
+  std::string_view name() const override { return name_; }
+  std::optional<std::vector<GpuId>> place(const JobSpec&, const ClusterView&, const std::vector<bool>&) const override {
+    return std::nullopt;
+  }
+
+ private:
+  std::string name_;
+};
+
+// A policy that keeps what its factory was given, so tests can look at it.
+class RecordingPolicy final : public SchedulingPolicy {
+ public:
+  RecordingPolicy(std::string name, PolicyOptions options, std::unique_ptr<PlacementPolicy> placement)
+      : name_(std::move(name)), options_(std::move(options)), placement_(std::move(placement)) {}
+  std::string_view name() const override { return name_; }
+  void schedule(const SchedulingContext&, Plan&) override {}
+
+  const PolicyOptions& options() const { return options_; }
+  const PlacementPolicy* placement() const { return placement_.get(); }
+
+ private:
+  std::string name_;
+  PolicyOptions options_;
+  std::unique_ptr<PlacementPolicy> placement_;
+};
+
+PolicyRegistry::PlacementFactory placement_named(const std::string& name) {
+  return [name](const PolicyOptions&) { return std::make_unique<NamedPlacement>(name); };
+}
+
+PolicyRegistry::PolicyFactory policy_named(const std::string& name) {
+  return [name](const PolicyOptions& options, std::unique_ptr<PlacementPolicy> placement) {
+    return std::make_unique<RecordingPolicy>(name, options, std::move(placement));
+  };
+}
+
+// Policies "alpha" (default placement "near") and "beta" (no default);
+// placements "near" and "far".
+PolicyRegistry sample_registry() {
+  PolicyRegistry registry;
+  registry.add_placement("near", "same node first", placement_named("near"));
+  registry.add_placement("far", "spread out", placement_named("far"));
+  registry.add_policy("alpha", "first policy", "near", policy_named("alpha"));
+  registry.add_policy("beta", "second policy", "", policy_named("beta"));
+  return registry;
+}
+
+const RecordingPolicy& as_recording(const std::unique_ptr<SchedulingPolicy>& policy) {
+  return dynamic_cast<const RecordingPolicy&>(*policy);
+}
+
+// ---- lookup by name ---------------------------------------------------------------
+
+TEST(PolicyRegistry, MakesThePolicyRegisteredUnderTheName) {
+  const PolicyRegistry registry = sample_registry();
+  const auto policy = registry.make_policy("beta", {});
+  ASSERT_NE(policy, nullptr);
+  EXPECT_EQ(policy->name(), "beta");
+}
+
+TEST(PolicyRegistry, UnknownPolicyErrorNamesItAndListsTheKnownPolicies) {
+  const PolicyRegistry registry = sample_registry();
+  try {
+    registry.make_policy("gamma", {});
+    FAIL() << "an unknown policy was made";
+  } catch (const UnknownPolicy& e) {
+    EXPECT_TRUE(contains(e.what(), "'gamma'")) << e.what();
+    EXPECT_TRUE(contains(e.what(), "alpha, beta")) << e.what();
+  }
+}
+
+TEST(PolicyRegistry, UnknownPlacementErrorNamesItAndListsTheKnownPlacements) {
+  const PolicyRegistry registry = sample_registry();
+  try {
+    registry.make_placement("nowhere", {});
+    FAIL() << "an unknown placement was made";
+  } catch (const UnknownPolicy& e) {
+    EXPECT_TRUE(contains(e.what(), "'nowhere'")) << e.what();
+    EXPECT_TRUE(contains(e.what(), "far, near")) << e.what();
+  }
+}
+
+TEST(PolicyRegistry, UnknownPlacementChosenForAPolicyIsReported) {
+  const PolicyRegistry registry = sample_registry();
+  EXPECT_THROW(registry.make_policy("alpha", {}, "nowhere"), UnknownPolicy);
+}
+
+TEST(PolicyRegistry, EmptyRegistryReportsNoKnownNames) {
+  const PolicyRegistry registry;
+  EXPECT_THROW(registry.make_policy("fifo", {}), UnknownPolicy);
+  EXPECT_TRUE(registry.policies().empty());
+  EXPECT_TRUE(registry.placements().empty());
+}
+
+// ---- registration --------------------------------------------------------------------
+
+TEST(PolicyRegistry, RegisteringAPolicyNameTwiceThrows) {
+  PolicyRegistry registry = sample_registry();
+  EXPECT_THROW(registry.add_policy("alpha", "again", "", policy_named("impostor")), std::logic_error);
+}
+
+TEST(PolicyRegistry, RegisteringAPlacementNameTwiceThrows) {
+  PolicyRegistry registry = sample_registry();
+  EXPECT_THROW(registry.add_placement("near", "again", placement_named("impostor")), std::logic_error);
+}
+
+TEST(PolicyRegistry, DuplicateRegistrationKeepsTheFirstEntry) {
+  PolicyRegistry registry = sample_registry();
+  EXPECT_ANY_THROW(registry.add_policy("alpha", "again", "", policy_named("impostor")));
+  EXPECT_EQ(registry.make_policy("alpha", {})->name(), "alpha");
+  ASSERT_EQ(registry.policies().size(), 2u);
+  EXPECT_EQ(registry.policies()[0].summary, "first policy");
+}
+
+TEST(PolicyRegistry, ListsPoliciesAndPlacementsByNameWithSummaries) {
+  const PolicyRegistry registry = sample_registry();
+  const auto policies = registry.policies();
+  ASSERT_EQ(policies.size(), 2u);
+  EXPECT_EQ(policies[0].name, "alpha");
+  EXPECT_EQ(policies[0].summary, "first policy");
+  EXPECT_EQ(policies[1].name, "beta");
+  const auto placements = registry.placements();
+  ASSERT_EQ(placements.size(), 2u);
+  EXPECT_EQ(placements[0].name, "far");
+  EXPECT_EQ(placements[1].name, "near");
+  EXPECT_EQ(placements[1].summary, "same node first");
+}
+
+// ---- placements handed to policies -------------------------------------------------
+
+TEST(PolicyRegistry, DefaultPlacementIsHandedToTheFactory) {
+  const PolicyRegistry registry = sample_registry();
+  const auto policy = registry.make_policy("alpha", {});
+  const PlacementPolicy* placement = as_recording(policy).placement();
+  ASSERT_NE(placement, nullptr);
+  EXPECT_EQ(placement->name(), "near");
+}
+
+TEST(PolicyRegistry, ChosenPlacementOverridesTheDefault) {
+  const PolicyRegistry registry = sample_registry();
+  const auto policy = registry.make_policy("alpha", {}, "far");
+  const PlacementPolicy* placement = as_recording(policy).placement();
+  ASSERT_NE(placement, nullptr);
+  EXPECT_EQ(placement->name(), "far");
+}
+
+TEST(PolicyRegistry, PolicyWithoutDefaultPlacementGetsNoneUnlessOneIsChosen) {
+  const PolicyRegistry registry = sample_registry();
+  EXPECT_EQ(as_recording(registry.make_policy("beta", {})).placement(), nullptr);
+  const auto chosen = registry.make_policy("beta", {}, "near");
+  ASSERT_NE(as_recording(chosen).placement(), nullptr);
+  EXPECT_EQ(as_recording(chosen).placement()->name(), "near");
+}
+
+TEST(PolicyRegistry, OptionsReachThePolicyFactory) {
+  const PolicyRegistry registry = sample_registry();
+  const PolicyOptions options{{"quantum", "60"}};
+  const auto policy = registry.make_policy("alpha", options);
+  EXPECT_EQ(as_recording(policy).options(), options);
+}
+
+TEST(PolicyRegistry, OptionsReachThePlacementFactory) {
+  PolicyRegistry registry;
+  PolicyOptions seen;
+  registry.add_placement("spy", "", [&seen](const PolicyOptions& options) {
+    seen = options;
+    return std::make_unique<NamedPlacement>("spy");
+  });
+  registry.add_policy("p", "", "spy", policy_named("p"));
+  registry.make_policy("p", {{"racks", "2"}});
+  EXPECT_EQ(seen, (PolicyOptions{{"racks", "2"}}));
+}
+
+}  // namespace
+}  // namespace gcsim

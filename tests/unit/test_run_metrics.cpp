@@ -1,0 +1,232 @@
+// Specification of the run metrics: percentiles interpolated linearly
+// between order statistics, JCT and waiting time over finished jobs, job
+// outcomes counted, and utilization integrated over time by hand-checkable
+// step functions.
+#include "sim/report/run_metrics.hpp"
+
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+namespace gcsim {
+namespace {
+
+// ---- percentiles -----------------------------------------------------------------
+
+TEST(Summarize, PercentilesOfOneToFourInterpolateLinearly) {
+  const Distribution d = summarize({4, 1, 3, 2});
+  EXPECT_EQ(d.count, 4u);
+  EXPECT_DOUBLE_EQ(d.mean, 2.5);
+  EXPECT_DOUBLE_EQ(d.p50, 2.5);   // rank 1.5: halfway between 2 and 3
+  EXPECT_DOUBLE_EQ(d.p95, 3.85);  // rank 2.85
+  EXPECT_DOUBLE_EQ(d.p99, 3.97);  // rank 2.97
+  EXPECT_DOUBLE_EQ(d.max, 4);
+}
+
+TEST(Summarize, SingleValueIsEveryPercentile) {
+  const Distribution d = summarize({7.5});
+  EXPECT_EQ(d.count, 1u);
+  EXPECT_DOUBLE_EQ(d.mean, 7.5);
+  EXPECT_DOUBLE_EQ(d.p50, 7.5);
+  EXPECT_DOUBLE_EQ(d.p95, 7.5);
+  EXPECT_DOUBLE_EQ(d.p99, 7.5);
+  EXPECT_DOUBLE_EQ(d.max, 7.5);
+}
+
+TEST(Summarize, EmptyIsAllZero) {
+  const Distribution d = summarize({});
+  EXPECT_EQ(d.count, 0u);
+  EXPECT_EQ(d.mean, 0);
+  EXPECT_EQ(d.p50, 0);
+  EXPECT_EQ(d.p99, 0);
+  EXPECT_EQ(d.max, 0);
+}
+
+struct PercentileCase {
+  double q;
+  double expected;
+};
+
+std::ostream& operator<<(std::ostream& out, const PercentileCase& c) { return out << "p" << c.q; }
+
+// Sorted values 10, 20, 30, 40, 50: rank = q/100 * 4.
+const PercentileCase kPercentiles[] = {
+    {0, 10}, {25, 20}, {50, 30}, {60, 34}, {90, 46}, {100, 50},
+};
+
+class PercentileOfSorted : public ::testing::TestWithParam<PercentileCase> {};
+
+TEST_P(PercentileOfSorted, InterpolatesBetweenOrderStatistics) {
+  EXPECT_DOUBLE_EQ(percentile_of_sorted({10, 20, 30, 40, 50}, GetParam().q), GetParam().expected);
+}
+
+INSTANTIATE_TEST_SUITE_P(FiveValues, PercentileOfSorted, ::testing::ValuesIn(kPercentiles));
+
+TEST(PercentileOfSortedValues, EmptyIsZero) { EXPECT_EQ(percentile_of_sorted({}, 50), 0); }
+
+// ---- run records ------------------------------------------------------------------------
+
+JobSpec submitted_at(Time submit) {
+  JobSpec job;
+  job.id = "j";
+  job.submit = submit;
+  return job;
+}
+
+JobOutcome outcome(JobState state, Time start, Time end) {
+  JobOutcome o;
+  o.state = state;
+  o.start = start;
+  o.end = end;
+  return o;
+}
+
+// Three finished jobs:
+//   job  submit  start  end    wait  JCT
+//   0    0       2      10     2     10
+//   1    1       5      20     4     19
+//   2    4       4      31     0     27
+struct ThreeFinishedJobs {
+  std::vector<JobSpec> jobs{submitted_at(0), submitted_at(1), submitted_at(4)};
+  RunRecord record;
+  ThreeFinishedJobs() {
+    record.total_gpus = 4;
+    record.outcomes = {outcome(JobState::kFinished, 2, 10), outcome(JobState::kFinished, 5, 20),
+                       outcome(JobState::kFinished, 4, 31)};
+    record.simulated_time = 31;
+  }
+};
+
+TEST(RunMetrics, JobCompletionTimeIsEndMinusSubmit) {
+  const ThreeFinishedJobs run;
+  const RunMetrics m = compute_run_metrics(run.jobs, run.record);
+  EXPECT_EQ(m.jct.count, 3u);
+  EXPECT_DOUBLE_EQ(m.jct.mean, (10 + 19 + 27) / 3.0);
+  EXPECT_DOUBLE_EQ(m.jct.p50, 19);
+  EXPECT_DOUBLE_EQ(m.jct.max, 27);
+}
+
+TEST(RunMetrics, WaitIsStartMinusSubmit) {
+  const ThreeFinishedJobs run;
+  const RunMetrics m = compute_run_metrics(run.jobs, run.record);
+  EXPECT_EQ(m.wait.count, 3u);
+  EXPECT_DOUBLE_EQ(m.wait.mean, 2);
+  EXPECT_DOUBLE_EQ(m.wait.p50, 2);
+  EXPECT_DOUBLE_EQ(m.wait.max, 4);
+}
+
+TEST(RunMetrics, MakespanRunsFromFirstSubmitToLastEnd) {
+  ThreeFinishedJobs run;
+  run.jobs[0].submit = 0.5;
+  const RunMetrics m = compute_run_metrics(run.jobs, run.record);
+  EXPECT_DOUBLE_EQ(m.first_submit, 0.5);
+  EXPECT_DOUBLE_EQ(m.last_end, 31);
+  EXPECT_DOUBLE_EQ(m.makespan, 30.5);
+}
+
+TEST(RunMetrics, CountsFinishedFailedAndUnfinishedJobs) {
+  const std::vector<JobSpec> jobs{submitted_at(0), submitted_at(0), submitted_at(0), submitted_at(0),
+                                  submitted_at(0)};
+  RunRecord record;
+  record.total_gpus = 4;
+  record.outcomes = {outcome(JobState::kFinished, 1, 5), outcome(JobState::kFailed, 2, 3),
+                     outcome(JobState::kRunning, 4, kNever), outcome(JobState::kWaiting, kNever, kNever),
+                     outcome(JobState::kPending, kNever, kNever)};
+  record.simulated_time = 50;
+  const RunMetrics m = compute_run_metrics(jobs, record);
+  EXPECT_EQ(m.jobs, 5u);
+  EXPECT_EQ(m.finished, 1u);
+  EXPECT_EQ(m.failed, 1u);
+  EXPECT_EQ(m.unfinished, 3u);
+  // Only the finished job has a JCT and a wait.
+  EXPECT_EQ(m.jct.count, 1u);
+  EXPECT_DOUBLE_EQ(m.jct.mean, 5);
+  EXPECT_EQ(m.wait.count, 1u);
+  EXPECT_DOUBLE_EQ(m.wait.mean, 1);
+}
+
+TEST(RunMetrics, FailedJobsEndExtendsTheMakespan) {
+  const std::vector<JobSpec> jobs{submitted_at(0), submitted_at(0)};
+  RunRecord record;
+  record.outcomes = {outcome(JobState::kFinished, 0, 5), outcome(JobState::kFailed, 1, 12)};
+  record.simulated_time = 40;
+  const RunMetrics m = compute_run_metrics(jobs, record);
+  EXPECT_DOUBLE_EQ(m.last_end, 12);
+  EXPECT_DOUBLE_EQ(m.makespan, 12);
+}
+
+TEST(RunMetrics, WithoutAnyEndTheMakespanRunsToTheEndOfTheSimulation) {
+  const std::vector<JobSpec> jobs{submitted_at(2)};
+  RunRecord record;
+  record.outcomes = {outcome(JobState::kRunning, 3, kNever)};
+  record.simulated_time = 40;
+  const RunMetrics m = compute_run_metrics(jobs, record);
+  EXPECT_DOUBLE_EQ(m.last_end, 40);
+  EXPECT_DOUBLE_EQ(m.makespan, 38);
+  EXPECT_EQ(m.jct.count, 0u);
+}
+
+TEST(RunMetrics, NoJobsGiveZeroMetrics) {
+  const RunMetrics m = compute_run_metrics({}, RunRecord{});
+  EXPECT_EQ(m.jobs, 0u);
+  EXPECT_EQ(m.makespan, 0);
+  EXPECT_EQ(m.allocated_share, 0);
+  EXPECT_EQ(m.busy_share, 0);
+}
+
+// ---- utilization -------------------------------------------------------------------------
+
+// 4 GPUs over a 20 s makespan: 2 allocated (1 busy) for 10 s, then 4
+// allocated (3 busy) for 10 s.
+//   allocated: (2*10 + 4*10) / (4*20) = 60/80 = 0.75
+//   busy:      (1*10 + 3*10) / (4*20) = 40/80 = 0.5
+RunRecord two_phase_record() {
+  RunRecord record;
+  record.total_gpus = 4;
+  record.outcomes = {outcome(JobState::kFinished, 0, 20)};
+  record.timeline = {{0, 2, 1}, {10, 4, 3}, {20, 0, 0}};
+  record.simulated_time = 20;
+  return record;
+}
+
+TEST(Utilization, AllocatedShareIsTimeWeighted) {
+  const RunMetrics m = compute_run_metrics({submitted_at(0)}, two_phase_record());
+  EXPECT_DOUBLE_EQ(m.allocated_share, 0.75);
+}
+
+TEST(Utilization, BusyShareIsTimeWeighted) {
+  const RunMetrics m = compute_run_metrics({submitted_at(0)}, two_phase_record());
+  EXPECT_DOUBLE_EQ(m.busy_share, 0.5);
+}
+
+TEST(Utilization, GpuHoursAreGpuSecondsOver3600) {
+  const RunMetrics m = compute_run_metrics({submitted_at(0)}, two_phase_record());
+  EXPECT_DOUBLE_EQ(m.gpu_hours_allocated, 60.0 / 3600);
+  EXPECT_DOUBLE_EQ(m.gpu_hours_busy, 40.0 / 3600);
+}
+
+TEST(Utilization, LastPointHoldsUntilTheLastEnd) {
+  RunRecord record = two_phase_record();
+  record.timeline.pop_back();  // 4 allocated from 10 s on, with no closing point
+  const RunMetrics m = compute_run_metrics({submitted_at(0)}, record);
+  EXPECT_DOUBLE_EQ(m.allocated_share, 0.75);
+}
+
+// Only [first submit, last end] = [10, 30] counts: the 4 GPUs held from 0 s
+// to 10 s and after 30 s are outside the window.
+//   allocated: (2*10 + 1*10) / (4*20) = 30/80
+TEST(Utilization, OnlyTheMakespanWindowCounts) {
+  RunRecord record;
+  record.total_gpus = 4;
+  record.outcomes = {outcome(JobState::kFinished, 10, 30)};
+  record.timeline = {{0, 4, 4}, {10, 2, 2}, {20, 1, 1}, {30, 4, 4}, {50, 0, 0}};
+  record.simulated_time = 50;
+  const RunMetrics m = compute_run_metrics({submitted_at(10)}, record);
+  EXPECT_DOUBLE_EQ(m.makespan, 20);
+  EXPECT_DOUBLE_EQ(m.allocated_share, 30.0 / 80);
+  EXPECT_DOUBLE_EQ(m.busy_share, 30.0 / 80);
+}
+
+}  // namespace
+}  // namespace gcsim
