@@ -1,6 +1,7 @@
 #include "sim/engine/simulation.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <chrono>
 #include <cmath>
 #include <exception>
@@ -17,24 +18,39 @@ namespace gcsim {
 namespace sg4 = simgrid::s4u;
 namespace {
 
+constexpr std::size_t kNoSlot = static_cast<std::size_t>(-1);
+
 struct RunningJob {
+  explicit RunningJob(JobActivityPlan activity_plan) : plan(std::move(activity_plan)) {}
   JobActivityPlan plan;
   std::vector<sg4::Host*> hosts;  // ring order
   std::uint64_t step = 0;
-  std::uint32_t pending = 0;      // activities of the current step not yet complete
+  // The activities of the current step. Only one of them, the sentinel, is
+  // waited on: a step is done when all are, so the others are merely tested
+  // once the sentinel completes. The wait set then holds one activity per
+  // running job, not one per GPU.
+  std::vector<sg4::ActivityPtr> activities;
+  std::size_t sentinel = 0;
+  std::size_t slot = kNoSlot;  // index of the sentinel in the wait set
+  // Busy intervals of the current computation step, for a preemption.
+  Time compute_start = 0;
+  std::vector<Time> compute_ends;
 };
 
-struct InFlight {
-  JobIndex job;
-  std::uint32_t epoch;  // the job's epoch when started; a preemption bumps it
-  bool is_exec;
+// A change of the allocated or busy GPU counts. Busy intervals are known when
+// a computation starts (a GPU runs only its own job's work), so changes may be
+// recorded ahead of time; the timeline is assembled from them at the end.
+struct TimelineChange {
+  Time time;
+  std::int64_t allocated;
+  std::int64_t busy;
 };
 
 struct Timer {
   Time at;
   std::uint64_t sequence;  // FIFO among equal times, for determinism
   JobIndex job;            // kNoJob: a wake-up the policy asked for
-  std::uint32_t epoch;
+  std::uint32_t epoch;     // the job's epoch when set; a preemption bumps it
   bool operator>(const Timer& other) const {
     return at != other.at ? at > other.at : sequence > other.sequence;
   }
@@ -63,9 +79,10 @@ class Scheduler {
     } catch (...) {
       failure_ = std::current_exception();
     }
-    for (auto& activity : inflight_) activity->cancel();
-    inflight_.clear();
-    owners_.clear();
+    for (JobIndex job = 0; job < running_.size(); ++job)
+      if (running_[job]) cancel_step(*running_[job]);
+    wait_set_.clear();
+    slot_job_.clear();
   }
 
   RunRecord finish_record() {
@@ -77,6 +94,7 @@ class Scheduler {
       if (!state_.runtime(j).gpus.empty()) o.gpus = state_.runtime(j).gpus;
     }
     record_.simulated_time = now_;
+    record_.timeline = assemble_timeline();
     return std::move(record_);
   }
 
@@ -103,10 +121,10 @@ class Scheduler {
       }
       if (changed) {
         // Everything else completing at this instant reaches the policy in the same call.
-        while (!inflight_.empty()) {
-          const ssize_t index = sg4::Activity::wait_any_for(inflight_, 0);
+        while (!wait_set_.empty()) {
+          const ssize_t index = sg4::Activity::wait_any_for(wait_set_, 0);
           if (index < 0) break;
-          changed |= activity_completed(static_cast<std::size_t>(index));
+          changed |= sentinel_completed(static_cast<std::size_t>(index));
         }
         call_policy();
         changed = false;
@@ -115,16 +133,16 @@ class Scheduler {
       Time next = in_.options.until;
       if (next_arrival_ < arrivals_.size()) next = std::min(next, in_.jobs[arrivals_[next_arrival_]].submit);
       if (!timers_.empty()) next = std::min(next, timers_.top().at);
-      if (inflight_.empty()) {
+      if (wait_set_.empty()) {
         if (next == kNever) return;  // nothing can happen any more
         sg4::this_actor::sleep_until(next);
         now_ = std::max(sg4::Engine::get_clock(), next);
         continue;
       }
       const double timeout = next == kNever ? -1.0 : std::max(0.0, next - now_);
-      const ssize_t index = sg4::Activity::wait_any_for(inflight_, timeout);
+      const ssize_t index = sg4::Activity::wait_any_for(wait_set_, timeout);
       if (index >= 0) {
-        changed = activity_completed(static_cast<std::size_t>(index));
+        changed = sentinel_completed(static_cast<std::size_t>(index));
       } else {
         // Timed out: `next` is due, whatever rounding the clock went through.
         now_ = std::max(sg4::Engine::get_clock(), next);
@@ -132,35 +150,34 @@ class Scheduler {
     }
   }
 
-  // Returns true when the completion ended a job (the policy must run).
-  bool activity_completed(std::size_t index) {
-    const InFlight owner = owners_[index];
-    inflight_[index] = std::move(inflight_.back());
-    inflight_.pop_back();
-    owners_[index] = owners_.back();
-    owners_.pop_back();
-    ++record_.events;
+  // The waited-on activity of a job's step completed. Returns true when that
+  // ended the job (the policy must run).
+  bool sentinel_completed(std::size_t slot) {
+    const JobIndex job = slot_job_[slot];
+    RunningJob& run = *running_[job];
     now_ = std::max(now_, sg4::Engine::get_clock());
-    if (owner.epoch != epoch_[owner.job]) return false;
-    if (owner.is_exec) {
-      --busy_;
-      note_timeline();
+    ++record_.events;
+    // The rest of the step's activities that are already done need no wait.
+    while (++run.sentinel < run.activities.size() && run.activities[run.sentinel]->test()) ++record_.events;
+    if (run.sentinel < run.activities.size()) {
+      wait_set_[slot] = run.activities[run.sentinel];
+      return false;
     }
-    if (--running_[owner.job]->pending > 0) return false;
-    return step_completed(owner.job);
+    return step_completed(job);
   }
 
   bool step_completed(JobIndex job) {
     RunningJob& run = *running_[job];
+    run.activities.clear();
     if (++run.step < run.plan.step_count()) {
       start_step(job);
       return false;
     }
+    leave_wait_set(run);
     state_.finish(job, now_);
     record_.outcomes[job].end = now_;
-    allocated_ -= static_cast<std::uint32_t>(run.hosts.size());
+    changes_.push_back({now_, -static_cast<std::int64_t>(run.hosts.size()), 0});
     running_[job].reset();
-    note_timeline();
     return true;
   }
 
@@ -168,35 +185,66 @@ class Scheduler {
     RunningJob& run = *running_[job];
     const JobStep step = run.plan.step(run.step);
     const std::size_t n = run.hosts.size();
+    run.sentinel = 0;
+    run.compute_ends.clear();
     switch (step.kind) {
       case JobStep::Kind::kCompute:
+        run.compute_start = now_;
         for (sg4::Host* host : run.hosts) {
           sg4::ExecPtr exec = sg4::Exec::init();
           exec->set_flops_amount(step.amount)->set_host(host);
           exec->start();
-          track(exec, job, true);
+          run.activities.push_back(exec);
+          // The GPU runs nothing else, so its busy interval is known now.
+          const Time end = now_ + step.amount / host->get_speed();
+          run.compute_ends.push_back(end);
+          changes_.push_back({now_, 0, 1});
+          changes_.push_back({end, 0, -1});
         }
-        run.pending = static_cast<std::uint32_t>(n);
-        busy_ += static_cast<std::uint32_t>(n);
-        note_timeline();
         break;
       case JobStep::Kind::kRingStep: {
         const auto bytes = static_cast<std::uint64_t>(std::llround(step.amount));
         for (std::size_t i = 0; i < n; ++i)
-          track(sg4::Comm::sendto_async(run.hosts[i], run.hosts[(i + 1) % n], bytes), job, false);
-        run.pending = static_cast<std::uint32_t>(n);
+          run.activities.push_back(sg4::Comm::sendto_async(run.hosts[i], run.hosts[(i + 1) % n], bytes));
         break;
       }
       case JobStep::Kind::kDelay:
+        leave_wait_set(run);
         timers_.push({now_ + step.amount, timer_sequence_++, job, epoch_[job]});
-        run.pending = 1;
-        break;
+        return;
+    }
+    if (run.slot == kNoSlot) {
+      run.slot = wait_set_.size();
+      wait_set_.push_back(run.activities.front());
+      slot_job_.push_back(job);
+    } else {
+      wait_set_[run.slot] = run.activities.front();
     }
   }
 
-  void track(sg4::ActivityPtr activity, JobIndex job, bool is_exec) {
-    inflight_.push_back(std::move(activity));
-    owners_.push_back({job, epoch_[job], is_exec});
+  void leave_wait_set(RunningJob& run) {
+    if (run.slot == kNoSlot) return;
+    const std::size_t last = wait_set_.size() - 1;
+    if (run.slot != last) {
+      wait_set_[run.slot] = std::move(wait_set_[last]);
+      slot_job_[run.slot] = slot_job_[last];
+      running_[slot_job_[run.slot]]->slot = run.slot;
+    }
+    wait_set_.pop_back();
+    slot_job_.pop_back();
+    run.slot = kNoSlot;
+  }
+
+  // Cancels what the job's current step still runs, and ends its busy intervals now.
+  void cancel_step(RunningJob& run) {
+    for (const auto& activity : run.activities) activity->cancel();
+    for (Time end : run.compute_ends) {
+      if (end <= now_) continue;
+      changes_.push_back({end, 0, 1});  // undo the recorded end
+      changes_.push_back({now_, 0, -1});
+    }
+    run.activities.clear();
+    run.compute_ends.clear();
   }
 
   void call_policy() {
@@ -208,7 +256,6 @@ class Scheduler {
     for (JobIndex job : applied.started) launch(job);
     if (plan.wake_time() > now_ && plan.wake_time() != kNever)
       timers_.push({plan.wake_time(), timer_sequence_++, kNoJob, 0});
-    note_timeline();
   }
 
   void launch(JobIndex job) {
@@ -225,47 +272,39 @@ class Scheduler {
       ring_latency = std::max(ring_latency, in_.locality.path_latency(gpus[i], gpus[(i + 1) % gpus.size()]));
     ring_latency *= in_.layout.spec().network.latency_factor;
 
-    RunningJob run{JobActivityPlan(spec, in_.options.fidelity, measured_flops, ring_latency), {}, 0, 0};
+    RunningJob run(JobActivityPlan(spec, in_.options.fidelity, measured_flops, ring_latency));
     for (GpuId g : gpus) run.hosts.push_back(platform_.gpu_hosts[g]);
     JobOutcome& outcome = record_.outcomes[job];
     if (outcome.start == kNever) outcome.start = now_;
     outcome.gpus = gpus;
-    allocated_ += static_cast<std::uint32_t>(gpus.size());
+    changes_.push_back({now_, static_cast<std::int64_t>(gpus.size()), 0});
     running_[job].emplace(std::move(run));
-    if (running_[job]->plan.step_count() == 0) {
-      step_completed(job);
-      return;
-    }
     start_step(job);
   }
 
   void stop(JobIndex job) {
-    ++epoch_[job];
-    for (std::size_t i = inflight_.size(); i-- > 0;) {
-      if (owners_[i].job != job) continue;
-      if (owners_[i].is_exec) --busy_;
-      inflight_[i]->cancel();
-      inflight_[i] = std::move(inflight_.back());
-      inflight_.pop_back();
-      owners_[i] = owners_.back();
-      owners_.pop_back();
-    }
-    allocated_ -= static_cast<std::uint32_t>(running_[job]->hosts.size());
+    ++epoch_[job];  // its pending timer, if any, is now stale
+    RunningJob& run = *running_[job];
+    cancel_step(run);
+    leave_wait_set(run);
+    changes_.push_back({now_, -static_cast<std::int64_t>(run.hosts.size()), 0});
     running_[job].reset();
   }
 
-  void note_timeline() {
-    auto& timeline = record_.timeline;
-    if (!timeline.empty() && timeline.back().allocated == allocated_ && timeline.back().busy == busy_) return;
-    if (!timeline.empty() && timeline.back().time == now_) {
-      timeline.back().allocated = allocated_;
-      timeline.back().busy = busy_;
-      if (timeline.size() > 1 && timeline[timeline.size() - 2].allocated == allocated_ &&
-          timeline[timeline.size() - 2].busy == busy_)
-        timeline.pop_back();
-      return;
+  std::vector<TimelinePoint> assemble_timeline() {
+    std::stable_sort(changes_.begin(), changes_.end(),
+                     [](const TimelineChange& a, const TimelineChange& b) { return a.time < b.time; });
+    std::vector<TimelinePoint> timeline;
+    std::int64_t allocated = 0, busy = 0;
+    for (std::size_t i = 0; i < changes_.size(); ++i) {
+      allocated += changes_[i].allocated;
+      busy += changes_[i].busy;
+      if (i + 1 < changes_.size() && changes_[i + 1].time == changes_[i].time) continue;
+      assert(allocated >= 0 && busy >= 0 && busy <= allocated && "GPU counts stay consistent");
+      if (!timeline.empty() && timeline.back().allocated == allocated && timeline.back().busy == busy) continue;
+      timeline.push_back({changes_[i].time, static_cast<std::uint32_t>(allocated), static_cast<std::uint32_t>(busy)});
     }
-    timeline.push_back({now_, allocated_, busy_});
+    return timeline;
   }
 
   const SimulationInput& in_;
@@ -275,11 +314,11 @@ class Scheduler {
   std::vector<std::uint32_t> epoch_;
   std::vector<JobIndex> arrivals_;
   std::size_t next_arrival_ = 0;
-  std::vector<sg4::ActivityPtr> inflight_;
-  std::vector<InFlight> owners_;
+  std::vector<sg4::ActivityPtr> wait_set_;  // one sentinel per running job in a step with activities
+  std::vector<JobIndex> slot_job_;          // the job of each wait-set entry
   std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timers_;
   std::uint64_t timer_sequence_ = 0;
-  std::uint32_t allocated_ = 0, busy_ = 0;
+  std::vector<TimelineChange> changes_;
   Time now_ = 0;
   RunRecord record_;
   std::exception_ptr failure_;
