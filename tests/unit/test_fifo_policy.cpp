@@ -14,6 +14,7 @@
 #include "policies/placement/pack_placement.hpp"
 #include "policies/register_builtin.hpp"
 #include "sim/core/cluster_layout.hpp"
+#include "tests/support/crafted_specs.hpp"
 #include "sim/core/plan.hpp"
 #include "sim/core/scheduler_state.hpp"
 #include "sim/topology/cluster_graph.hpp"
@@ -26,19 +27,10 @@ using Jobs = std::vector<JobIndex>;
 
 // One rack of `nodes` nodes with 4 GPUs each.
 ClusterSpec rack_of(std::uint32_t nodes) {
-  NodeGroup g;
-  g.name = "n";
-  g.count = nodes;
-  g.gpus_per_node = 4;
-  g.gpu_type = "A100";
-  g.cpu_cores = 32;
-  g.memory_bytes = 512e9;
-  g.intra = {150e9, 2e-6};
-  g.nic = {12.5e9, 5e-6};
   ClusterSpec spec;
   spec.name = "rack";
   spec.gpu_types = {GpuType{"A100", 312e12, 80e9}};
-  spec.node_groups = {g};
+  spec.node_groups = {testing::crafted_node_group("n", nodes, 4, "A100")};
   spec.fabric.nodes_per_rack = nodes;
   return spec;
 }

@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/support/crafted_specs.hpp"
 #include "sim/core/cluster_layout.hpp"
 #include "sim/core/plan.hpp"
 #include "sim/core/scheduler_state.hpp"
@@ -21,20 +22,9 @@
 namespace gcsim {
 namespace {
 
-using Gpus = std::vector<GpuId>;
+using testing::crafted_node_group;
 
-NodeGroup group(const std::string& name, std::uint32_t count, std::uint32_t gpus, const std::string& type) {
-  NodeGroup g;
-  g.name = name;
-  g.count = count;
-  g.gpus_per_node = gpus;
-  g.gpu_type = type;
-  g.cpu_cores = 32;
-  g.memory_bytes = 512e9;
-  g.intra = {150e9, 2e-6};
-  g.nic = {12.5e9, 5e-6};
-  return g;
-}
+using Gpus = std::vector<GpuId>;
 
 // Nodes of 4 GPUs each, `nodes_per_rack` to a rack.
 ClusterSpec cluster(std::vector<NodeGroup> groups, std::uint32_t nodes_per_rack) {
@@ -138,7 +128,7 @@ void expect_placements(const OccupiedCluster& c, const std::vector<PlacementCase
 //   node 1: GPUs 4 5 held   free 6 7
 //   node 2:                 free 8 9 10 11
 TEST(PackPlacement, SingleNodeBestFitChoosesTheFullestNodeThatFits) {
-  const OccupiedCluster c(cluster({group("n", 3, 4, "A100")}, 4), {{0}, {4, 5}});
+  const OccupiedCluster c(cluster({crafted_node_group("n", 3, 4, "A100")}, 4), {{0}, {4, 5}});
   expect_placements(c, {
                            {1, 0, Gpus{6}},
                            {2, 0, Gpus{6, 7}},
@@ -148,7 +138,7 @@ TEST(PackPlacement, SingleNodeBestFitChoosesTheFullestNodeThatFits) {
 }
 
 TEST(PackPlacement, EquallyFullNodesGoToTheLowestIndex) {
-  const OccupiedCluster c(cluster({group("n", 3, 4, "A100")}, 4), {{8, 9}, {4, 5}});
+  const OccupiedCluster c(cluster({crafted_node_group("n", 3, 4, "A100")}, 4), {{8, 9}, {4, 5}});
   EXPECT_EQ(c.place(2), (Gpus{6, 7}));
   EXPECT_EQ(c.place(3), (Gpus{0, 1, 2}));
 }
@@ -163,7 +153,7 @@ TEST(PackPlacement, EquallyFullNodesGoToTheLowestIndex) {
 // Taking nodes in index order would need four nodes for 7 GPUs; the largest
 // first need two, the last one the smallest that covers what remains.
 TEST(PackPlacement, JobTooBigForAnyNodeUsesTheFewestNodes) {
-  const OccupiedCluster c(cluster({group("n", 4, 4, "A100")}, 4), {{0, 1, 2}, {4, 5}, {8}});
+  const OccupiedCluster c(cluster({crafted_node_group("n", 4, 4, "A100")}, 4), {{0, 1, 2}, {4, 5}, {8}});
   expect_placements(c, {
                            {5, 0, Gpus{3, 12, 13, 14, 15}},          // 4 + 1: node 0 is the tightest fit
                            {6, 0, Gpus{6, 7, 12, 13, 14, 15}},       // 4 + 2
@@ -174,7 +164,7 @@ TEST(PackPlacement, JobTooBigForAnyNodeUsesTheFewestNodes) {
 }
 
 TEST(PackPlacement, FewestNodesTakesTwoNodesWhereIndexOrderWouldTakeFour) {
-  const OccupiedCluster c(cluster({group("n", 4, 4, "A100")}, 4), {{0, 1, 2}, {4, 5}, {8}});
+  const OccupiedCluster c(cluster({crafted_node_group("n", 4, 4, "A100")}, 4), {{0, 1, 2}, {4, 5}, {8}});
   const auto gpus = c.place(7);
   ASSERT_TRUE(gpus.has_value());
   EXPECT_EQ(nodes_of(c.layout(), *gpus), (std::set<NodeId>{2, 3}));
@@ -186,7 +176,7 @@ TEST(PackPlacement, FewestNodesTakesTwoNodesWhereIndexOrderWouldTakeFour) {
 //   rack 0: node 0 free 1 2 3 (3), node 1 free 5 6 7 (3)     6 free
 //   rack 1: node 2 free 8..11 (4), node 3 free 15 (1)         5 free
 TEST(PackPlacement, RackThatCanHostTheJobIsPreferredOverSpanningRacks) {
-  const OccupiedCluster c(cluster({group("n", 4, 4, "A100")}, 2), {{0}, {4}, {12, 13, 14}});
+  const OccupiedCluster c(cluster({crafted_node_group("n", 4, 4, "A100")}, 2), {{0}, {4}, {12, 13, 14}});
   // Fewest nodes over the whole cluster would also be two nodes, 8..11 plus
   // three GPUs of rack 0, crossing the spine.
   const auto gpus = c.place(6);
@@ -196,7 +186,7 @@ TEST(PackPlacement, RackThatCanHostTheJobIsPreferredOverSpanningRacks) {
 }
 
 TEST(PackPlacement, SpansRacksOnlyWhenNoRackCanHostTheJob) {
-  const OccupiedCluster c(cluster({group("n", 4, 4, "A100")}, 2), {{0}, {4}, {12, 13, 14}});
+  const OccupiedCluster c(cluster({crafted_node_group("n", 4, 4, "A100")}, 2), {{0}, {4}, {12, 13, 14}});
   // 8 GPUs: rack 0 has 6, rack 1 has 5. Largest first: node 2 (4), node 0 (3),
   // then node 3 is the tightest fit for the last GPU.
   expect_placements(c, {{8, 0, Gpus{1, 2, 3, 8, 9, 10, 11, 15}}});
@@ -206,7 +196,7 @@ TEST(PackPlacement, SpansRacksOnlyWhenNoRackCanHostTheJob) {
 //   rack 0: nodes 0, 1, 2 with 2 free each        (5 GPUs need 3 nodes)
 //   rack 1: node 3 free 13 14 15, node 4 free 18 19, node 5 full   (2 nodes)
 TEST(PackPlacement, AmongRacksTheOneNeedingFewestNodesWins) {
-  const OccupiedCluster c(cluster({group("n", 6, 4, "A100")}, 3),
+  const OccupiedCluster c(cluster({crafted_node_group("n", 6, 4, "A100")}, 3),
                           {{0, 1}, {4, 5}, {8, 9}, {12}, {16, 17}, {20, 21, 22, 23}});
   expect_placements(c, {{5, 0, Gpus{13, 14, 15, 18, 19}}});
 }
@@ -215,7 +205,7 @@ TEST(PackPlacement, AmongRacksTheOneNeedingFewestNodesWins) {
 
 // One rack: node 0 has four 16 GB V100 (0 and 1 held), node 1 four 80 GB A100.
 TEST(PackPlacement, GpusWithTooLittleMemoryAreSkipped) {
-  const OccupiedCluster c(cluster({group("v", 1, 4, "V100"), group("a", 1, 4, "A100")}, 2), {{0, 1}});
+  const OccupiedCluster c(cluster({crafted_node_group("v", 1, 4, "V100"), crafted_node_group("a", 1, 4, "A100")}, 2), {{0, 1}});
   expect_placements(c, {
                            {2, 0, Gpus{2, 3}},      // best fit, any memory
                            {2, 16e9, Gpus{2, 3}},   // exactly enough memory
@@ -233,7 +223,7 @@ TEST(PackPlacement, GpusWithTooLittleMemoryAreSkipped) {
 // One rack of two free 4-GPU nodes; GPUs 0 and 2 are promised to an earlier
 // job of the same plan.
 TEST(PackPlacement, TakenGpusAreExcluded) {
-  const OccupiedCluster c(cluster({group("n", 2, 4, "A100")}, 2), {});
+  const OccupiedCluster c(cluster({crafted_node_group("n", 2, 4, "A100")}, 2), {});
   std::vector<bool> taken(8, false);
   taken[0] = taken[2] = true;
   const std::vector<PlacementCase> cases = {
@@ -251,20 +241,20 @@ TEST(PackPlacement, TakenGpusAreExcluded) {
 }
 
 TEST(PackPlacement, EmptyTakenVectorTakesNothing) {
-  const OccupiedCluster c(cluster({group("n", 2, 4, "A100")}, 2), {});
+  const OccupiedCluster c(cluster({crafted_node_group("n", 2, 4, "A100")}, 2), {});
   EXPECT_EQ(c.place(8, 0, {}), (Gpus{0, 1, 2, 3, 4, 5, 6, 7}));
 }
 
 // ---- not enough ------------------------------------------------------------------------
 
 TEST(PackPlacement, ReturnsNulloptWhenNotEnoughGpusAreFree) {
-  const OccupiedCluster c(cluster({group("n", 2, 4, "A100")}, 2), {{0, 1, 2, 3, 4}});
+  const OccupiedCluster c(cluster({crafted_node_group("n", 2, 4, "A100")}, 2), {{0, 1, 2, 3, 4}});
   EXPECT_EQ(c.place(4), std::nullopt);
   EXPECT_EQ(c.place(3), (Gpus{5, 6, 7}));
 }
 
 TEST(PackPlacement, FullClusterPlacesNothing) {
-  const OccupiedCluster c(cluster({group("n", 1, 4, "A100")}, 1), {{0, 1, 2, 3}});
+  const OccupiedCluster c(cluster({crafted_node_group("n", 1, 4, "A100")}, 1), {{0, 1, 2, 3}});
   EXPECT_EQ(c.place(1), std::nullopt);
 }
 
@@ -273,7 +263,7 @@ TEST(PackPlacement, FullClusterPlacesNothing) {
 // Node 3 is chosen first (largest) and node 1 second, yet node 1's GPUs come
 // first: the ring visits nodes in index order, GPUs by local index.
 TEST(PackPlacement, ReturnsGpusInRingOrderByNodeThenLocalIndex) {
-  const OccupiedCluster c(cluster({group("n", 4, 4, "A100")}, 4), {{0, 1, 2}, {4, 5}, {8}});
+  const OccupiedCluster c(cluster({crafted_node_group("n", 4, 4, "A100")}, 4), {{0, 1, 2}, {4, 5}, {8}});
   const auto gpus = c.place(6);
   ASSERT_TRUE(gpus.has_value());
   EXPECT_EQ(*gpus, (Gpus{6, 7, 12, 13, 14, 15}));

@@ -6,6 +6,7 @@
 //   node 0  big-0    GPUs 0, 1   80 GB each
 //   node 1  big-1    GPUs 2, 3   80 GB each
 //   node 2  small-0  GPUs 4, 5   16 GB each
+#include "tests/support/crafted_specs.hpp"
 #include "sim/core/scheduler_state.hpp"
 
 #include <string>
@@ -22,6 +23,8 @@
 namespace gcsim {
 namespace {
 
+using testing::crafted_node_group;
+
 using Jobs = std::vector<JobIndex>;
 using Gpus = std::vector<GpuId>;
 
@@ -35,24 +38,11 @@ class FlatLocality final : public Locality {
   double path_latency(GpuId, GpuId) const override { return 0; }
 };
 
-NodeGroup node_group(const std::string& name, std::uint32_t count, std::uint32_t gpus, const std::string& type) {
-  NodeGroup group;
-  group.name = name;
-  group.count = count;
-  group.gpus_per_node = gpus;
-  group.gpu_type = type;
-  group.cpu_cores = 16;
-  group.memory_bytes = 128e9;
-  group.intra = {100e9, 2e-6};
-  group.nic = {12.5e9, 5e-6};
-  return group;
-}
-
 ClusterSpec three_node_cluster() {
   ClusterSpec spec;
   spec.name = "three-nodes";
   spec.gpu_types = {GpuType{"big", 100e12, 80e9}, GpuType{"small", 10e12, 16e9}};
-  spec.node_groups = {node_group("big", 2, 2, "big"), node_group("small", 1, 2, "small")};
+  spec.node_groups = {crafted_node_group("big", 2, 2, "big"), crafted_node_group("small", 1, 2, "small")};
   spec.fabric.nodes_per_rack = 4;
   return spec;
 }

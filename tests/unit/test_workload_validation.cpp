@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/support/crafted_specs.hpp"
 #include "sim/core/input_error.hpp"
 #include "sim/topology/cluster_reader.hpp"
 #include "workloads/native_workload.hpp"
@@ -14,28 +15,16 @@
 namespace gcsim {
 namespace {
 
-const std::string kLabel = "jobs.json";
+using testing::crafted_node_group;
 
-NodeGroup group(const std::string& name, std::uint32_t count, std::uint32_t gpus_per_node,
-                const std::string& gpu_type) {
-  NodeGroup g;
-  g.name = name;
-  g.count = count;
-  g.gpus_per_node = gpus_per_node;
-  g.gpu_type = gpu_type;
-  g.cpu_cores = 32;
-  g.memory_bytes = 256e9;
-  g.intra = {150e9, 2e-6};
-  g.nic = {12.5e9, 5e-6};
-  return g;
-}
+const std::string kLabel = "jobs.json";
 
 // 4 nodes x 8 V100 (32 GB): 32 GPUs.
 ClusterSpec rack_of_v100() {
   ClusterSpec spec;
   spec.name = "rack";
   spec.gpu_types = {{"V100", 15.7e12, 32e9}};
-  spec.node_groups = {group("dgx", 4, 8, "V100")};
+  spec.node_groups = {crafted_node_group("dgx", 4, 8, "V100")};
   spec.fabric.nodes_per_rack = 4;
   return spec;
 }
@@ -45,7 +34,7 @@ ClusterSpec mixed() {
   ClusterSpec spec;
   spec.name = "mixed";
   spec.gpu_types = {{"V100", 15.7e12, 32e9}, {"K80", 4.37e12, 12e9}, {"A100", 19.5e12, 80e9}};
-  spec.node_groups = {group("dgx", 1, 8, "V100"), group("old", 2, 4, "K80")};
+  spec.node_groups = {crafted_node_group("dgx", 1, 8, "V100"), crafted_node_group("old", 2, 4, "K80")};
   return spec;
 }
 
