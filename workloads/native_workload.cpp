@@ -13,7 +13,11 @@ namespace gcsim {
 namespace {
 
 const std::set<std::string> kTopLevelFields = {"jobs"};
-const std::set<std::string> kJobFields = {"id", "user", "queue", "submit", "gpus", "gpu_memory", "training", "duration"};
+const std::set<std::string> kJobFields = {"id",        "user",     "queue",    "submit",
+                                          "gpus",      "gpu_memory", "cpu_cores", "memory",
+                                          "priority",  "runtime_estimate", "checkpoint", "training",
+                                          "duration"};
+const std::set<std::string> kCheckpointFields = {"interval", "save_cost", "restore_cost"};
 const std::set<std::string> kTrainingFields = {"flops_per_iteration", "gradient_bytes", "iterations"};
 const std::set<std::string> kDurationFields = {"seconds", "gpu_type"};
 
@@ -78,6 +82,17 @@ JobSpec read_job(const nlohmann::json& value, std::size_t index, const std::stri
   spec.submit = read_submit_time(job);
   spec.gpus = read_gpu_count(job);
   spec.gpu_memory_bytes = job.optional_quantity("gpu_memory", Quantity::kBytes, 0);
+  spec.cpu_cores = static_cast<std::uint32_t>(job.optional_uint("cpu_cores", 0));
+  spec.memory_bytes = job.optional_quantity("memory", Quantity::kBytes, 0);
+  spec.priority = job.optional_int("priority", 0);
+  spec.runtime_estimate = job.optional_quantity("runtime_estimate", Quantity::kTime, 0);
+  if (job.has("checkpoint")) {
+    const JsonObject checkpoint = job.required_object("checkpoint");
+    checkpoint.reject_unknown_fields(kCheckpointFields);
+    spec.checkpoint.interval = checkpoint.required_quantity("interval", Quantity::kTime, true);
+    spec.checkpoint.save_cost = checkpoint.optional_quantity("save_cost", Quantity::kTime, 0);
+    spec.checkpoint.restore_cost = checkpoint.optional_quantity("restore_cost", Quantity::kTime, 0);
+  }
 
   const bool training = job.has("training");
   const bool duration = job.has("duration");
@@ -124,6 +139,14 @@ nlohmann::json native_workload_json(const std::vector<JobSpec>& jobs) {
     nlohmann::json entry = {
         {"id", job.id}, {"user", job.user}, {"queue", job.queue}, {"submit", job.submit}, {"gpus", job.gpus}};
     if (job.gpu_memory_bytes != 0) entry["gpu_memory"] = job.gpu_memory_bytes;
+    if (job.cpu_cores != 0) entry["cpu_cores"] = job.cpu_cores;
+    if (job.memory_bytes != 0) entry["memory"] = job.memory_bytes;
+    if (job.priority != 0) entry["priority"] = job.priority;
+    if (job.runtime_estimate != 0) entry["runtime_estimate"] = job.runtime_estimate;
+    if (job.checkpoint.interval != 0)
+      entry["checkpoint"] = {{"interval", job.checkpoint.interval},
+                             {"save_cost", job.checkpoint.save_cost},
+                             {"restore_cost", job.checkpoint.restore_cost}};
     if (const auto* training = std::get_if<TrainingWork>(&job.work)) {
       entry["training"] = {{"flops_per_iteration", training->flops_per_iteration},
                            {"gradient_bytes", training->gradient_bytes},

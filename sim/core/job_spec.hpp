@@ -36,6 +36,15 @@ struct MeasuredWork {
 
 using JobWork = std::variant<TrainingWork, MeasuredWork>;
 
+/// Periodic checkpoints: a preempted job resumes from its last checkpoint,
+/// losing the work done since, and pays `restore_cost` when it restarts.
+/// Without checkpoints (interval 0) a preempted job starts over.
+struct CheckpointSpec {
+  Time interval = 0;      // seconds of progress between checkpoints; 0: none
+  Time save_cost = 0;     // seconds each checkpoint adds to the run
+  Time restore_cost = 0;  // seconds a restart from a checkpoint takes
+};
+
 struct JobSpec {
   std::string id;
   std::string user = "default";
@@ -43,6 +52,11 @@ struct JobSpec {
   Time submit = 0;
   std::uint32_t gpus = 1;
   double gpu_memory_bytes = 0;  // per GPU; 0 means "any GPU fits"
+  std::uint32_t cpu_cores = 0;  // host cores for the whole job (input pipeline, workers)
+  double memory_bytes = 0;      // host memory for the whole job
+  std::int64_t priority = 0;    // larger is more important
+  Time runtime_estimate = 0;    // the user's estimate of the run time, seconds; 0: none given
+  CheckpointSpec checkpoint;
   JobWork work;
 };
 

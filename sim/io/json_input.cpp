@@ -1,6 +1,7 @@
 #include "sim/io/json_input.hpp"
 
 #include <cmath>
+#include <cstdint>
 #include <fstream>
 #include <sstream>
 #include <utility>
@@ -165,6 +166,15 @@ std::uint64_t JsonObject::required_uint(const std::string& field, std::uint64_t 
 
 std::uint64_t JsonObject::optional_uint(const std::string& field, std::uint64_t fallback, std::uint64_t min) const {
   return has(field) ? required_uint(field, min) : fallback;
+}
+
+std::int64_t JsonObject::optional_int(const std::string& field, std::int64_t fallback) const {
+  if (!has(field)) return fallback;
+  const auto& v = value_.at(field);
+  if (v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX))
+    fail(field, "integer out of range, got " + describe(v));
+  if (!v.is_number_integer()) fail(field, "expected an integer, got " + describe(v));
+  return v.get<std::int64_t>();
 }
 
 double JsonObject::required_quantity(const std::string& field, Quantity kind, bool strictly_positive) const {

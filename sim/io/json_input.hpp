@@ -51,6 +51,7 @@ class JsonObject {
   std::string optional_string(const std::string& field, const std::string& fallback) const;
   std::uint64_t required_uint(const std::string& field, std::uint64_t min = 0) const;
   std::uint64_t optional_uint(const std::string& field, std::uint64_t fallback, std::uint64_t min = 0) const;
+  std::int64_t optional_int(const std::string& field, std::int64_t fallback) const;
   /// Non-negative unless `allow_negative`; must be > 0 when `strictly_positive`.
   double required_quantity(const std::string& field, Quantity kind, bool strictly_positive = false) const;
   double optional_quantity(const std::string& field, Quantity kind, double fallback,

@@ -48,6 +48,13 @@ void expect_same_jobs(const std::vector<JobSpec>& a, const std::vector<JobSpec>&
     EXPECT_EQ(a[i].submit, b[i].submit);
     EXPECT_EQ(a[i].gpus, b[i].gpus);
     EXPECT_EQ(a[i].gpu_memory_bytes, b[i].gpu_memory_bytes);
+    EXPECT_EQ(a[i].cpu_cores, b[i].cpu_cores);
+    EXPECT_EQ(a[i].memory_bytes, b[i].memory_bytes);
+    EXPECT_EQ(a[i].priority, b[i].priority);
+    EXPECT_EQ(a[i].runtime_estimate, b[i].runtime_estimate);
+    EXPECT_EQ(a[i].checkpoint.interval, b[i].checkpoint.interval);
+    EXPECT_EQ(a[i].checkpoint.save_cost, b[i].checkpoint.save_cost);
+    EXPECT_EQ(a[i].checkpoint.restore_cost, b[i].checkpoint.restore_cost);
     ASSERT_EQ(a[i].work.index(), b[i].work.index());
     if (const auto* t = std::get_if<TrainingWork>(&a[i].work)) {
       const auto& u = std::get<TrainingWork>(b[i].work);
@@ -140,6 +147,11 @@ TEST(NativeWorkload, RoundTripGivesIdenticalJobs) {
   awkward.gpus = 3;
   awkward.gpu_memory_bytes = 1.0 / 3.0 * 1e10;
   awkward.work = TrainingWork{1e13 / 7.0, 123456789.123456789, 18446744073709551615ull};
+  awkward.cpu_cores = 12;
+  awkward.memory_bytes = 64e9 / 3;
+  awkward.priority = -4;
+  awkward.runtime_estimate = 7200.5;
+  awkward.checkpoint = {600, 12.5, 30};
   JobSpec measured;
   measured.id = "measured";
   measured.submit = 1e-300;
@@ -152,6 +164,36 @@ TEST(NativeWorkload, RoundTripGivesIdenticalJobs) {
   // Through text, as a file would be.
   const auto reread = parse_native_workload(nlohmann::json::parse(written.dump()), kLabel);
   expect_same_jobs(jobs, reread);
+}
+
+TEST(NativeWorkload, ReadsSchedulingHintsAndCheckpoints) {
+  auto doc = two_jobs();
+  doc["jobs"][0]["cpu_cores"] = 16;
+  doc["jobs"][0]["memory"] = "64GB";
+  doc["jobs"][0]["priority"] = -2;
+  doc["jobs"][0]["runtime_estimate"] = "2h";
+  doc["jobs"][0]["checkpoint"] = {{"interval", "30min"}, {"save_cost", 20}, {"restore_cost", "1min"}};
+  const auto jobs = parse_native_workload(doc, kLabel);
+  EXPECT_EQ(jobs[0].cpu_cores, 16u);
+  EXPECT_DOUBLE_EQ(jobs[0].memory_bytes, 64e9);
+  EXPECT_EQ(jobs[0].priority, -2);
+  EXPECT_DOUBLE_EQ(jobs[0].runtime_estimate, 7200);
+  EXPECT_DOUBLE_EQ(jobs[0].checkpoint.interval, 1800);
+  EXPECT_DOUBLE_EQ(jobs[0].checkpoint.save_cost, 20);
+  EXPECT_DOUBLE_EQ(jobs[0].checkpoint.restore_cost, 60);
+  EXPECT_EQ(jobs[1].checkpoint.interval, 0);  // none given
+}
+
+TEST(NativeWorkload, RejectsCheckpointWithoutInterval) {
+  auto doc = two_jobs();
+  doc["jobs"][1]["checkpoint"] = {{"save_cost", 5}};
+  expect_rejected(doc, {"jobs[1]", "checkpoint", "'interval'", "missing"});
+}
+
+TEST(NativeWorkload, RejectsFractionalPriority) {
+  auto doc = two_jobs();
+  doc["jobs"][0]["priority"] = 1.5;
+  expect_rejected(doc, {"jobs[0]", "'priority'", "integer"});
 }
 
 TEST(NativeWorkload, RejectsEmptyId) {
