@@ -10,6 +10,7 @@ inline constexpr int kInputError = 1;  // bad cluster, workload or configuration
 inline constexpr int kUsage = 2;       // bad command line, unknown policy
 inline constexpr int kPolicyBug = 3;   // a policy returned an invalid plan
 inline constexpr int kOutputError = 4; // outputs could not be written
+inline constexpr int kDeadlock = 5;    // the run ended in a deadlock (outputs are written)
 }  // namespace exit_codes
 
 int run_command(int argc, char** argv);

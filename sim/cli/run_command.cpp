@@ -46,7 +46,9 @@ Options:
   --no-wall-time      leave wall time out of summary.json (byte-identical reruns)
   --quiet             do not print the summary
 Exit status: 0 success, 1 bad input file, 2 bad command line or unknown policy,
-3 a policy returned an invalid plan, 4 outputs could not be written.
+3 a policy returned an invalid plan, 4 outputs could not be written, 5 the run
+ended in a deadlock (jobs holding GPUs wait on each other; outputs are written
+and summary.json names them).
 )";
 
 Fidelity parse_fidelity(const std::string& text) {
@@ -104,7 +106,7 @@ int run_command(int argc, char** argv) {
 
     try {
       OutputSet out(out_dir);
-      out.stage("summary.json", summary_json(record, metrics, {!args.has("no-wall-time")}));
+      out.stage("summary.json", summary_json(jobs, layout, record, metrics, {!args.has("no-wall-time")}));
       out.stage("jobs.csv", jobs_csv(jobs, layout, record));
       out.stage("timeline.csv", timeline_csv(record));
       out.commit();
@@ -113,6 +115,10 @@ int run_command(int argc, char** argv) {
       return exit_codes::kOutputError;
     }
     if (!args.has("quiet")) std::cout << human_summary(record, metrics) << "  outputs     " << out_dir << "/\n";
+    if (record.deadlock) {
+      std::cerr << "gcsim: " << deadlock_diagnosis(jobs, layout, record);
+      return exit_codes::kDeadlock;
+    }
     return exit_codes::kOk;
   } catch (const UsageError& e) {
     std::cerr << "gcsim run: " << e.what() << "\n";

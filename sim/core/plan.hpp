@@ -9,6 +9,11 @@
 //
 //   plan.allocate(job, {0, 1, 2, 3});
 //   plan.wake_at(now + 60);  // ask to be called again even if nothing happens
+//
+// A job starts once it holds all the GPUs it asked for. A policy without gang
+// semantics may allocate fewer: the job then holds them, idle, until later
+// allocations complete its set (or it releases them), which is how jobs end
+// up waiting on each other forever.
 #pragma once
 
 #include <vector>
@@ -18,22 +23,26 @@
 namespace gcsim {
 
 struct Decision {
-  enum class Kind { kAllocate, kPreempt };
+  enum class Kind { kAllocate, kPreempt, kRelease };
   Kind kind;
   JobIndex job;
-  std::vector<GpuId> gpus;  // kAllocate only: the GPUs, in ring order
+  std::vector<GpuId> gpus;  // kAllocate only: the GPUs added, in ring order
 };
 
 class Plan {
  public:
-  /// Start waiting job `job` on exactly these GPUs (they must be free and
-  /// distinct; their count must equal the job's request).
+  /// Give waiting job `job` these GPUs (free and distinct), after those it
+  /// already holds; it may not hold more than it asked for. It starts when it
+  /// holds all of them, in the order they were given (the ring order).
   void allocate(JobIndex job, std::vector<GpuId> gpus) {
     decisions_.push_back({Decision::Kind::kAllocate, job, std::move(gpus)});
   }
   /// Stop running job `job`, release its GPUs and put it back in the queue.
   void preempt(JobIndex job) { decisions_.push_back({Decision::Kind::kPreempt, job, {}}); }
-  /// Ask the engine to call the policy again at time `t` (the earliest request wins).
+  /// A waiting job gives back every GPU it holds.
+  void release(JobIndex job) { decisions_.push_back({Decision::Kind::kRelease, job, {}}); }
+  /// Ask the engine to call the policy again at time `t` (the earliest
+  /// request wins; a time not after now is ignored).
   void wake_at(Time t) {
     if (t < wake_at_) wake_at_ = t;
   }

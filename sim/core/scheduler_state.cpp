@@ -7,10 +7,11 @@
 namespace gcsim {
 
 SchedulerState::SchedulerState(const ClusterLayout& layout, const Locality& locality,
-                               const std::vector<JobSpec>& jobs)
+                               const std::vector<JobSpec>& jobs, std::vector<Time> oracle_durations)
     : layout_(layout),
       locality_(locality),
       jobs_(jobs),
+      oracle_durations_(std::move(oracle_durations)),
       runtime_(jobs.size()),
       owner_(layout.gpu_count(), kNoJob),
       free_per_node_(layout.node_count()),
@@ -31,17 +32,24 @@ void SchedulerState::finish(JobIndex job, Time now) {
   runtime_[job].end = now;
 }
 
+// Adds GPUs to those a waiting job holds.
 void SchedulerState::take(JobIndex job, const std::vector<GpuId>& gpus) {
   for (GpuId g : gpus) {
     owner_[g] = job;
     --free_per_node_[layout_.node_of(g)];
   }
   free_total_ -= gpus.size();
-  runtime_[job].gpus = gpus;
+  runtime_[job].gpus.insert(runtime_[job].gpus.end(), gpus.begin(), gpus.end());
+}
+
+void SchedulerState::start(JobIndex job, Time now) {
+  runtime_[job].state = JobState::kRunning;
+  runtime_[job].start = now;
   running_.push_back(job);
   waiting_.erase(std::find(waiting_.begin(), waiting_.end(), job));
 }
 
+// Frees every GPU the job holds; a running job leaves the running list.
 void SchedulerState::release(JobIndex job) {
   for (GpuId g : runtime_[job].gpus) {
     owner_[g] = kNoJob;
@@ -49,7 +57,14 @@ void SchedulerState::release(JobIndex job) {
   }
   free_total_ += runtime_[job].gpus.size();
   runtime_[job].gpus.clear();
-  running_.erase(std::find(running_.begin(), running_.end(), job));
+  if (runtime_[job].state == JobState::kRunning) running_.erase(std::find(running_.begin(), running_.end(), job));
+}
+
+std::vector<JobIndex> SchedulerState::holding() const {
+  std::vector<JobIndex> jobs;
+  for (JobIndex job : waiting_)
+    if (!runtime_[job].gpus.empty()) jobs.push_back(job);
+  return jobs;
 }
 
 void SchedulerState::check(const Plan& plan) const {
@@ -71,19 +86,25 @@ void SchedulerState::check(const Plan& plan) const {
     const std::string where = "decision " + std::to_string(i) + " (job " +
                               (d.job < jobs_.size() ? "'" + jobs_[d.job].id + "'" : std::to_string(d.job)) + ")";
     if (d.job >= jobs_.size()) throw PlanRejected(where + ": no such job");
-    if (d.kind == Decision::Kind::kPreempt) {
-      if (state_of(d.job) != JobState::kRunning) throw PlanRejected(where + ": preempting a job that is not running");
-      auto held = held_after.find(d.job);
-      for (GpuId g : held == held_after.end() ? runtime_[d.job].gpus : held->second) owner_after[g] = kNoJob;
-      held_after[d.job].clear();
+    auto held = held_after.find(d.job);
+    std::vector<GpuId>& holds =
+        held == held_after.end() ? held_after.emplace(d.job, runtime_[d.job].gpus).first->second : held->second;
+    if (d.kind != Decision::Kind::kAllocate) {
+      if (d.kind == Decision::Kind::kPreempt && state_of(d.job) != JobState::kRunning)
+        throw PlanRejected(where + ": preempting a job that is not running");
+      if (d.kind == Decision::Kind::kRelease && state_of(d.job) != JobState::kWaiting)
+        throw PlanRejected(where + ": releasing the GPUs of a job that is not waiting");
+      for (GpuId g : holds) owner_after[g] = kNoJob;
+      holds.clear();
       state_after[d.job] = JobState::kWaiting;
       continue;
     }
     if (state_of(d.job) != JobState::kWaiting) throw PlanRejected(where + ": allocating to a job that is not waiting");
     const JobSpec& spec = jobs_[d.job];
-    if (d.gpus.size() != spec.gpus)
-      throw PlanRejected(where + ": allocates " + std::to_string(d.gpus.size()) + " GPUs, the job needs " +
-                         std::to_string(spec.gpus));
+    if (d.gpus.empty()) throw PlanRejected(where + ": allocates no GPU");
+    if (holds.size() + d.gpus.size() > spec.gpus)
+      throw PlanRejected(where + ": allocates " + std::to_string(d.gpus.size()) + " GPUs to a job holding " +
+                         std::to_string(holds.size()) + ", the job needs " + std::to_string(spec.gpus));
     for (GpuId g : d.gpus) {
       if (g >= layout_.gpu_count()) throw PlanRejected(where + ": GPU " + std::to_string(g) + " does not exist");
       if (owner_of(g) != kNoJob)
@@ -93,8 +114,8 @@ void SchedulerState::check(const Plan& plan) const {
         throw PlanRejected(where + ": GPU " + layout_.gpu_label(g) + " has less memory than the job needs");
       owner_after[g] = d.job;
     }
-    held_after[d.job] = d.gpus;
-    state_after[d.job] = JobState::kRunning;
+    holds.insert(holds.end(), d.gpus.begin(), d.gpus.end());
+    if (holds.size() == spec.gpus) state_after[d.job] = JobState::kRunning;
   }
 }
 
@@ -103,17 +124,31 @@ SchedulerState::Applied SchedulerState::apply(const Plan& plan, Time now) {
   Applied applied;
   for (const Decision& d : plan.decisions()) {
     JobRuntime& rt = runtime_[d.job];
-    if (d.kind == Decision::Kind::kPreempt) {
-      release(d.job);
-      rt.state = JobState::kWaiting;
-      ++rt.preemptions;
-      enqueue(d.job);
-      applied.preempted.push_back(d.job);
-    } else {
-      take(d.job, d.gpus);
-      rt.state = JobState::kRunning;
-      rt.start = now;
-      applied.started.push_back(d.job);
+    switch (d.kind) {
+      case Decision::Kind::kPreempt: {
+        release(d.job);
+        rt.state = JobState::kWaiting;
+        enqueue(d.job);
+        // A job started earlier in this same plan never ran: nothing to stop.
+        auto started = std::find(applied.started.begin(), applied.started.end(), d.job);
+        if (started != applied.started.end()) {
+          applied.started.erase(started);
+        } else {
+          ++rt.preemptions;
+          applied.preempted.push_back(d.job);
+        }
+        break;
+      }
+      case Decision::Kind::kRelease:
+        release(d.job);
+        break;
+      case Decision::Kind::kAllocate:
+        take(d.job, d.gpus);
+        if (rt.gpus.size() == jobs_[d.job].gpus) {
+          start(d.job, now);
+          applied.started.push_back(d.job);
+        }
+        break;
     }
   }
   return applied;

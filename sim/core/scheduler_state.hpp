@@ -35,7 +35,9 @@ struct JobRuntime {
   JobState state = JobState::kPending;
   Time start = kNever;  // last start
   Time end = kNever;
-  std::vector<GpuId> gpus;  // while running, in ring order
+  /// GPUs held, in ring order: all of them while running; while waiting, the
+  /// ones a non-gang policy gave it so far (idle until the set is complete).
+  std::vector<GpuId> gpus;
   std::uint32_t preemptions = 0;
 };
 
@@ -63,11 +65,16 @@ class QueueView {
   virtual const JobSpec& spec(JobIndex job) const = 0;
   virtual const JobRuntime& runtime(JobIndex job) const = 0;
   virtual std::size_t job_count() const = 0;
+  /// How long the job would run alone on an empty cluster
+  /// (sim/model/duration_oracle.hpp): a lower bound, for oracle policies.
+  virtual Time oracle_duration(JobIndex job) const = 0;
 };
 
 class SchedulerState final : public ClusterView, public QueueView {
  public:
-  SchedulerState(const ClusterLayout& layout, const Locality& locality, const std::vector<JobSpec>& jobs);
+  /// `oracle_durations`: one per job, or empty (then every oracle answer is kNever).
+  SchedulerState(const ClusterLayout& layout, const Locality& locality, const std::vector<JobSpec>& jobs,
+                 std::vector<Time> oracle_durations = {});
 
   // ClusterView
   const ClusterLayout& layout() const override { return layout_; }
@@ -83,6 +90,9 @@ class SchedulerState final : public ClusterView, public QueueView {
   const JobSpec& spec(JobIndex job) const override { return jobs_[job]; }
   const JobRuntime& runtime(JobIndex job) const override { return runtime_[job]; }
   std::size_t job_count() const override { return jobs_.size(); }
+  Time oracle_duration(JobIndex job) const override {
+    return job < oracle_durations_.size() ? oracle_durations_[job] : kNever;
+  }
 
   /// A pending job enters the queue (keeps the queue in submit order).
   void submit(JobIndex job);
@@ -93,6 +103,8 @@ class SchedulerState final : public ClusterView, public QueueView {
     std::vector<JobIndex> started;
     std::vector<JobIndex> preempted;
   };
+  /// Waiting jobs holding some GPUs (a non-gang policy's partial allocations).
+  std::vector<JobIndex> holding() const;
   /// Validates every decision of `plan` against the current state, then
   /// applies them all; on an invalid decision nothing changes and
   /// PlanRejected says which decision broke which rule.
@@ -103,12 +115,14 @@ class SchedulerState final : public ClusterView, public QueueView {
  private:
   void check(const Plan& plan) const;
   void take(JobIndex job, const std::vector<GpuId>& gpus);
+  void start(JobIndex job, Time now);
   void release(JobIndex job);
   void enqueue(JobIndex job);
 
   const ClusterLayout& layout_;
   const Locality& locality_;
   const std::vector<JobSpec>& jobs_;
+  std::vector<Time> oracle_durations_;
   std::vector<JobRuntime> runtime_;
   std::vector<JobIndex> owner_;
   std::vector<std::size_t> free_per_node_;

@@ -13,6 +13,7 @@
 
 #include "sim/core/scheduler_state.hpp"
 #include "sim/engine/platform_builder.hpp"
+#include "sim/model/duration_oracle.hpp"
 
 namespace gcsim {
 namespace sg4 = simgrid::s4u;
@@ -62,7 +63,7 @@ class Scheduler {
   Scheduler(const SimulationInput& input, const SimGridPlatform& platform)
       : in_(input),
         platform_(platform),
-        state_(input.layout, input.locality, input.jobs),
+        state_(input.layout, input.locality, input.jobs, uncontended_durations(input.jobs, input.layout)),
         running_(input.jobs.size()),
         epoch_(input.jobs.size(), 0) {
     record_.total_gpus = input.layout.gpu_count();
@@ -128,6 +129,7 @@ class Scheduler {
         }
         call_policy();
         changed = false;
+        if (deadlocked()) return;
       }
 
       Time next = in_.options.until;
@@ -247,11 +249,27 @@ class Scheduler {
     run.compute_ends.clear();
   }
 
+  // Jobs hold GPUs while waiting for more, no job runs and no timer is set:
+  // no GPU will ever be freed (later submissions only take GPUs), so they wait
+  // on each other forever. A policy that resolves such waits does it with a
+  // wake-up (a timeout), which keeps this from firing.
+  bool deadlocked() {
+    if (!state_.running().empty() || !timers_.empty()) return false;
+    std::vector<JobIndex> holders = state_.holding();
+    if (holders.empty()) return false;
+    record_.deadlock = DeadlockReport{now_, std::move(holders)};
+    return true;
+  }
+
   void call_policy() {
     Plan plan;
     SchedulingContext context{now_, state_, state_};
     in_.policy.schedule(context, plan);
+    const std::size_t allocated_before = state_.allocated_gpu_count();
     const SchedulerState::Applied applied = state_.apply(plan, now_);
+    // Starts, partial holds, releases and preemptions, all at once.
+    changes_.push_back({now_, static_cast<std::int64_t>(state_.allocated_gpu_count()) -
+                                  static_cast<std::int64_t>(allocated_before), 0});
     for (JobIndex job : applied.preempted) stop(job);
     for (JobIndex job : applied.started) launch(job);
     if (plan.wake_time() > now_ && plan.wake_time() != kNever)
@@ -277,7 +295,6 @@ class Scheduler {
     JobOutcome& outcome = record_.outcomes[job];
     if (outcome.start == kNever) outcome.start = now_;
     outcome.gpus = gpus;
-    changes_.push_back({now_, static_cast<std::int64_t>(gpus.size()), 0});
     running_[job].emplace(std::move(run));
     start_step(job);
   }
@@ -287,7 +304,6 @@ class Scheduler {
     RunningJob& run = *running_[job];
     cancel_step(run);
     leave_wait_set(run);
-    changes_.push_back({now_, -static_cast<std::int64_t>(run.hosts.size()), 0});
     running_[job].reset();
   }
 

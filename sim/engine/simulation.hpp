@@ -42,7 +42,9 @@ struct SimulationInput {
   SimulationOptions options;
 };
 
-/// Throws PlanRejected when the policy's plan breaks an invariant.
+/// Throws PlanRejected when the policy's plan breaks an invariant. A deadlock
+/// (jobs holding GPUs and waiting on each other) ends the run early with
+/// RunRecord::deadlock set.
 RunRecord simulate(const SimulationInput& input);
 
 }  // namespace gcsim

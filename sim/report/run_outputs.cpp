@@ -42,7 +42,18 @@ std::string csv_field(const std::string& text) {
 
 std::string format_seconds(double seconds) { return seconds == kNever ? "" : fixed(seconds, 6); }
 
-std::string summary_json(const RunRecord& record, const RunMetrics& m, const SummaryOptions& options) {
+namespace {
+
+std::string gpu_labels(const ClusterLayout& layout, const std::vector<GpuId>& gpus) {
+  std::string labels;
+  for (GpuId g : gpus) labels += (labels.empty() ? "" : ";") + layout.gpu_label(g);
+  return labels;
+}
+
+}  // namespace
+
+std::string summary_json(const std::vector<JobSpec>& jobs, const ClusterLayout& layout, const RunRecord& record,
+                         const RunMetrics& m, const SummaryOptions& options) {
   nlohmann::ordered_json j;
   j["cluster"] = record.cluster_name;
   j["policy"] = record.policy;
@@ -57,6 +68,17 @@ std::string summary_json(const RunRecord& record, const RunMetrics& m, const Sum
                           {"busy_share", m.busy_share},
                           {"allocated_gpu_hours", m.gpu_hours_allocated},
                           {"busy_gpu_hours", m.gpu_hours_busy}};
+  if (record.deadlock) {
+    nlohmann::ordered_json stuck = nlohmann::ordered_json::array();
+    for (JobIndex job : record.deadlock->jobs)
+      stuck.push_back({{"id", jobs[job].id},
+                       {"holds", record.outcomes[job].gpus.size()},
+                       {"needs", jobs[job].gpus},
+                       {"gpus", gpu_labels(layout, record.outcomes[job].gpus)}});
+    j["deadlock"] = {{"detected_at_s", record.deadlock->at}, {"jobs", std::move(stuck)}};
+  } else {
+    j["deadlock"] = nullptr;
+  }
   j["simulated_time_s"] = record.simulated_time;
   j["events_processed"] = record.events;
   if (options.include_wall_time) j["wall_time_s"] = record.wall_seconds;
@@ -71,8 +93,7 @@ std::string jobs_csv(const std::vector<JobSpec>& jobs, const ClusterLayout& layo
     const JobOutcome& o = record.outcomes[i];
     const bool started = o.start != kNever;
     const bool ended = o.end != kNever;
-    std::string placement;
-    for (GpuId g : o.gpus) placement += (placement.empty() ? "" : ";") + layout.gpu_label(g);
+    const std::string placement = gpu_labels(layout, o.gpus);
     out << csv_field(job.id) << ',' << csv_field(job.user) << ',' << csv_field(job.queue) << ',' << job.gpus << ','
         << format_seconds(job.submit) << ',' << (started ? format_seconds(o.start) : "") << ','
         << (ended ? format_seconds(o.end) : "") << ',' << (started ? format_seconds(o.start - job.submit) : "")
@@ -87,6 +108,17 @@ std::string timeline_csv(const RunRecord& record) {
   out << "time,allocated_gpus,busy_gpus\n";
   for (const TimelinePoint& p : record.timeline)
     out << format_seconds(p.time) << ',' << p.allocated << ',' << p.busy << '\n';
+  return out.str();
+}
+
+std::string deadlock_diagnosis(const std::vector<JobSpec>& jobs, const ClusterLayout& layout, const RunRecord& record) {
+  if (!record.deadlock) return "";
+  std::ostringstream out;
+  out << "deadlock at t=" << fixed(record.deadlock->at, 6) << " s: " << record.deadlock->jobs.size()
+      << " jobs hold GPUs while waiting for more, and nothing running can free any:\n";
+  for (JobIndex job : record.deadlock->jobs)
+    out << "  job '" << jobs[job].id << "' holds " << record.outcomes[job].gpus.size() << " of " << jobs[job].gpus
+        << " GPUs (" << gpu_labels(layout, record.outcomes[job].gpus) << ")\n";
   return out.str();
 }
 

@@ -26,11 +26,14 @@ struct SummaryOptions {
   bool include_wall_time = true;
 };
 
-std::string summary_json(const RunRecord& record, const RunMetrics& metrics, const SummaryOptions& options);
+std::string summary_json(const std::vector<JobSpec>& jobs, const ClusterLayout& layout, const RunRecord& record,
+                         const RunMetrics& metrics, const SummaryOptions& options);
 std::string jobs_csv(const std::vector<JobSpec>& jobs, const ClusterLayout& layout, const RunRecord& record);
 std::string timeline_csv(const RunRecord& record);
 /// A few lines for the terminal.
 std::string human_summary(const RunRecord& record, const RunMetrics& metrics);
+/// Which jobs deadlocked and what each holds; empty when the run had no deadlock.
+std::string deadlock_diagnosis(const std::vector<JobSpec>& jobs, const ClusterLayout& layout, const RunRecord& record);
 
 /// RFC 4180 quoting when the field holds a comma, a quote or a newline.
 std::string csv_field(const std::string& text);

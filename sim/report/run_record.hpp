@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,13 @@ struct TimelinePoint {
   std::uint32_t busy;
 };
 
+/// Jobs holding GPUs while waiting for more, with nothing left that could
+/// free any: the run stopped at `at` instead of waiting forever.
+struct DeadlockReport {
+  Time at = 0;
+  std::vector<JobIndex> jobs;  // each holds outcomes[job].gpus
+};
+
 struct RunRecord {
   std::string cluster_name;
   std::string policy;
@@ -36,6 +44,7 @@ struct RunRecord {
   std::size_t total_gpus = 0;
   std::vector<JobOutcome> outcomes;  // one per job, in workload order
   std::vector<TimelinePoint> timeline;
+  std::optional<DeadlockReport> deadlock;
   Time simulated_time = 0;        // clock when the simulation ended
   std::uint64_t events = 0;       // activity completions, arrivals and timers handled
   double wall_seconds = 0;        // host time spent simulating

@@ -182,7 +182,8 @@ Decision preempt(JobIndex j) { return {Decision::Kind::kPreempt, j, {}}; }
 const RejectedPlanCase kRejectedPlans[] = {
     {"GpuGivenTwiceAcrossDecisions", {allocate(0, {0, 1}), allocate(1, {1, 2})}, "is not free"},
     {"GpuGivenTwiceInOneDecision", {allocate(1, {2, 3}), allocate(0, {0, 0})}, "is not free"},
-    {"TooFewGpus", {allocate(1, {2, 3}), allocate(0, {0})}, "needs 2"},
+    {"TooManyGpusAcrossDecisions", {allocate(0, {0}), allocate(0, {1, 2})}, "needs 2"},
+    {"NoGpuAtAll", {allocate(1, {2, 3}), allocate(0, {})}, "no GPU"},
     {"TooManyGpus", {allocate(1, {2, 3}), allocate(0, {0, 1, 4})}, "needs 2"},
     {"GpuWithLessMemoryThanRequested", {allocate(0, {0, 1}), allocate(3, {4, 5})}, "less memory"},
     {"GpuThatDoesNotExist", {allocate(1, {2, 3}), allocate(0, {0, 6})}, "does not exist"},
@@ -337,11 +338,64 @@ TEST_F(SchedulerStateTest, PreemptingAJobStartedEarlierInThePlanFreesItsGpusForL
   plan.preempt(1);
   plan.allocate(0, {2, 3});
   const auto applied = state_.apply(plan, 1.0);
-  EXPECT_EQ(applied.started, (Jobs{1, 0}));
-  EXPECT_EQ(applied.preempted, (Jobs{1}));
+  // Job 1 never ran: the engine has nothing to start or stop for it.
+  EXPECT_EQ(applied.started, (Jobs{0}));
+  EXPECT_TRUE(applied.preempted.empty());
+  EXPECT_EQ(state_.runtime(1).preemptions, 0u);
   EXPECT_EQ(state_.owner(2), 0u);
   EXPECT_EQ(state_.waiting(), (Jobs{1}));
   EXPECT_EQ(state_.free_gpu_count(), 4u);
+}
+
+TEST_F(SchedulerStateTest, PartialAllocationHoldsGpusWithoutStarting) {
+  state_.submit(0);  // needs 2
+  Plan plan;
+  plan.allocate(0, {1});
+  const auto applied = state_.apply(plan, 1.0);
+  EXPECT_TRUE(applied.started.empty());
+  EXPECT_EQ(state_.runtime(0).state, JobState::kWaiting);
+  EXPECT_EQ(state_.runtime(0).gpus, (Gpus{1}));
+  EXPECT_EQ(state_.owner(1), 0u);
+  EXPECT_EQ(state_.holding(), (Jobs{0}));
+  EXPECT_EQ(state_.allocated_gpu_count(), 1u);
+  EXPECT_TRUE(state_.running().empty());
+}
+
+TEST_F(SchedulerStateTest, CompletingAHeldSetStartsTheJobInTheOrderGiven) {
+  state_.submit(0);
+  Plan first;
+  first.allocate(0, {3});
+  state_.apply(first, 1.0);
+  Plan second;
+  second.allocate(0, {0});
+  const auto applied = state_.apply(second, 2.0);
+  EXPECT_EQ(applied.started, (Jobs{0}));
+  EXPECT_EQ(state_.runtime(0).gpus, (Gpus{3, 0}));
+  EXPECT_DOUBLE_EQ(state_.runtime(0).start, 2.0);
+  EXPECT_TRUE(state_.holding().empty());
+}
+
+TEST_F(SchedulerStateTest, ReleaseGivesBackEveryHeldGpu) {
+  state_.submit(0);
+  Plan hold;
+  hold.allocate(0, {2});
+  state_.apply(hold, 1.0);
+  Plan release;
+  release.release(0);
+  state_.apply(release, 2.0);
+  EXPECT_TRUE(state_.runtime(0).gpus.empty());
+  EXPECT_TRUE(state_.is_free(2));
+  EXPECT_EQ(state_.free_gpu_count(), 6u);
+  EXPECT_EQ(state_.waiting(), (Jobs{0}));
+}
+
+TEST_F(SchedulerStateTest, ReleasingARunningJobIsRejected) {
+  state_.submit(0);
+  start(0, {0, 1});
+  Plan plan;
+  plan.release(0);
+  EXPECT_THROW(state_.apply(plan, 2.0), PlanRejected);
+  EXPECT_EQ(state_.runtime(0).state, JobState::kRunning);
 }
 
 // A job preempted, restarted elsewhere and preempted again within one plan

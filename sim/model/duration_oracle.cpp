@@ -1,0 +1,65 @@
+#include "sim/model/duration_oracle.hpp"
+
+#include <algorithm>
+#include <variant>
+
+#include "sim/model/ring_allreduce_cost.hpp"
+
+namespace gcsim {
+namespace {
+
+struct RingEdge {
+  double latency, bandwidth;
+};
+
+// The slowest ring edge of a packed placement of `gpus` GPUs on nodes of `group`.
+RingEdge packed_ring_edge(const NodeGroup& group, const FabricSpec& fabric, std::uint32_t gpus,
+                          std::size_t gpus_per_rack, double rack_uplink) {
+  if (gpus <= group.gpus_per_node) return {group.intra.latency, group.intra.bandwidth};
+  RingEdge edge{group.intra.latency + 2 * group.nic.latency, std::min(group.intra.bandwidth, group.nic.bandwidth)};
+  if (gpus > gpus_per_rack) {
+    edge.latency += 2 * fabric.uplink_latency;
+    edge.bandwidth = std::min(edge.bandwidth, rack_uplink);
+  }
+  return edge;
+}
+
+}  // namespace
+
+Time uncontended_duration(const JobSpec& job, const ClusterLayout& layout) {
+  const ClusterSpec& spec = layout.spec();
+  // The fastest group whose GPUs have enough memory.
+  const NodeGroup* best = nullptr;
+  double best_flops = 0;
+  for (const NodeGroup& group : spec.node_groups) {
+    const GpuType& type = spec.gpu_types[static_cast<std::size_t>(layout.find_gpu_type(group.gpu_type))];
+    if (type.memory_bytes < job.gpu_memory_bytes || type.flops <= best_flops) continue;
+    best = &group;
+    best_flops = type.flops;
+  }
+  if (!best) return kNever;
+
+  if (const auto* measured = std::get_if<MeasuredWork>(&job.work)) {
+    const int type = layout.find_gpu_type(measured->gpu_type);
+    const double measured_flops = type >= 0 ? spec.gpu_types[static_cast<std::size_t>(type)].flops : best_flops;
+    return measured->seconds * measured_flops / best_flops;
+  }
+  const auto& training = std::get<TrainingWork>(job.work);
+  const std::size_t nodes_per_rack = spec.fabric.nodes_per_rack == 0 ? 1 : spec.fabric.nodes_per_rack;
+  const double rack_uplink =
+      static_cast<double>(nodes_per_rack) * best->nic.bandwidth / spec.fabric.oversubscription;
+  const RingEdge edge =
+      packed_ring_edge(*best, spec.fabric, job.gpus, nodes_per_rack * best->gpus_per_node, rack_uplink);
+  return static_cast<double>(training.iterations) *
+         training_iteration_seconds(training.flops_per_iteration, best_flops, job.gpus, training.gradient_bytes,
+                                    edge.latency, edge.bandwidth);
+}
+
+std::vector<Time> uncontended_durations(const std::vector<JobSpec>& jobs, const ClusterLayout& layout) {
+  std::vector<Time> durations;
+  durations.reserve(jobs.size());
+  for (const JobSpec& job : jobs) durations.push_back(uncontended_duration(job, layout));
+  return durations;
+}
+
+}  // namespace gcsim
