@@ -28,8 +28,9 @@ when the run succeeds (nothing is left in DIR when it fails):
                      and busy shares, time-weighted), simulated time, events
                      processed, wall time
   DIR/jobs.csv       one row per job: id, user, queue, gpus, submit, start, end,
-                     wait, jct, state, preemptions, placement (node:gpu;...)
-  DIR/timeline.csv   allocated and busy GPUs, one row per change
+                     wait, jct, state, preemptions, uncontended (run time alone
+                     on an empty cluster), placement (node:gpu;...)
+  DIR/timeline.csv   allocated and busy GPUs and queued jobs, one row per change
 
 Options:
   --cluster FILE      cluster description (JSON, see docs/cluster-format.md)

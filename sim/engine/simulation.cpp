@@ -33,6 +33,7 @@ struct RunningJob {
   std::vector<sg4::ActivityPtr> activities;
   std::size_t sentinel = 0;
   std::size_t slot = kNoSlot;  // index of the sentinel in the wait set
+  Time started = 0;
   // Busy intervals of the current computation step, for a preemption.
   Time compute_start = 0;
   std::vector<Time> compute_ends;
@@ -45,6 +46,7 @@ struct TimelineChange {
   Time time;
   std::int64_t allocated;
   std::int64_t busy;
+  std::int64_t queued = 0;
 };
 
 struct Timer {
@@ -92,6 +94,7 @@ class Scheduler {
       JobOutcome& o = record_.outcomes[j];
       o.state = state_.runtime(j).state;
       o.preemptions = state_.runtime(j).preemptions;
+      o.uncontended = state_.oracle_duration(j);
       if (!state_.runtime(j).gpus.empty()) o.gpus = state_.runtime(j).gpus;
     }
     record_.simulated_time = now_;
@@ -107,6 +110,7 @@ class Scheduler {
       if (now_ >= in_.options.until) return;
       while (next_arrival_ < arrivals_.size() && in_.jobs[arrivals_[next_arrival_]].submit <= now_) {
         state_.submit(arrivals_[next_arrival_++]);
+        changes_.push_back({now_, 0, 0, 1});
         ++record_.events;
         changed = true;
       }
@@ -266,10 +270,14 @@ class Scheduler {
     SchedulingContext context{now_, state_, state_};
     in_.policy.schedule(context, plan);
     const std::size_t allocated_before = state_.allocated_gpu_count();
+    const std::size_t queued_before = state_.waiting().size();
     const SchedulerState::Applied applied = state_.apply(plan, now_);
     // Starts, partial holds, releases and preemptions, all at once.
-    changes_.push_back({now_, static_cast<std::int64_t>(state_.allocated_gpu_count()) -
-                                  static_cast<std::int64_t>(allocated_before), 0});
+    changes_.push_back({now_,
+                        static_cast<std::int64_t>(state_.allocated_gpu_count()) -
+                            static_cast<std::int64_t>(allocated_before),
+                        0,
+                        static_cast<std::int64_t>(state_.waiting().size()) - static_cast<std::int64_t>(queued_before)});
     for (JobIndex job : applied.preempted) stop(job);
     for (JobIndex job : applied.started) launch(job);
     if (plan.wake_time() > now_ && plan.wake_time() != kNever)
@@ -295,6 +303,7 @@ class Scheduler {
     JobOutcome& outcome = record_.outcomes[job];
     if (outcome.start == kNever) outcome.start = now_;
     outcome.gpus = gpus;
+    run.started = now_;
     running_[job].emplace(std::move(run));
     start_step(job);
   }
@@ -302,6 +311,8 @@ class Scheduler {
   void stop(JobIndex job) {
     ++epoch_[job];  // its pending timer, if any, is now stale
     RunningJob& run = *running_[job];
+    // Its work so far is lost: it starts over.
+    record_.lost_gpu_seconds += (now_ - run.started) * static_cast<double>(run.hosts.size());
     cancel_step(run);
     leave_wait_set(run);
     running_[job].reset();
@@ -311,14 +322,19 @@ class Scheduler {
     std::stable_sort(changes_.begin(), changes_.end(),
                      [](const TimelineChange& a, const TimelineChange& b) { return a.time < b.time; });
     std::vector<TimelinePoint> timeline;
-    std::int64_t allocated = 0, busy = 0;
+    std::int64_t allocated = 0, busy = 0, queued = 0;
     for (std::size_t i = 0; i < changes_.size(); ++i) {
       allocated += changes_[i].allocated;
       busy += changes_[i].busy;
+      queued += changes_[i].queued;
       if (i + 1 < changes_.size() && changes_[i + 1].time == changes_[i].time) continue;
-      assert(allocated >= 0 && busy >= 0 && busy <= allocated && "GPU counts stay consistent");
-      if (!timeline.empty() && timeline.back().allocated == allocated && timeline.back().busy == busy) continue;
-      timeline.push_back({changes_[i].time, static_cast<std::uint32_t>(allocated), static_cast<std::uint32_t>(busy)});
+      assert(allocated >= 0 && busy >= 0 && busy <= allocated && queued >= 0 && "counts stay consistent");
+      const TimelinePoint point{changes_[i].time, static_cast<std::uint32_t>(allocated),
+                                static_cast<std::uint32_t>(busy), static_cast<std::uint32_t>(queued)};
+      if (!timeline.empty() && timeline.back().allocated == point.allocated && timeline.back().busy == point.busy &&
+          timeline.back().queued == point.queued)
+        continue;
+      timeline.push_back(point);
     }
     return timeline;
   }

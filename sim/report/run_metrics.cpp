@@ -37,6 +37,7 @@ RunMetrics compute_run_metrics(const std::vector<JobSpec>& jobs, const RunRecord
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     const JobOutcome& o = record.outcomes[i];
     m.first_submit = std::min(m.first_submit, jobs[i].submit);
+    m.preemptions += o.preemptions;
     switch (o.state) {
       case JobState::kFinished:
         ++m.finished;

@@ -31,6 +31,7 @@ double percentile_of_sorted(const std::vector<double>& sorted, double q);
 
 struct RunMetrics {
   std::size_t jobs = 0, finished = 0, failed = 0, unfinished = 0;
+  std::size_t preemptions = 0;
   Time first_submit = 0, last_end = 0, makespan = 0;
   Distribution jct, wait;
   double allocated_share = 0, busy_share = 0;

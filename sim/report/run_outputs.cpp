@@ -79,6 +79,7 @@ std::string summary_json(const std::vector<JobSpec>& jobs, const ClusterLayout& 
   } else {
     j["deadlock"] = nullptr;
   }
+  j["preemptions"] = {{"count", m.preemptions}, {"lost_gpu_hours", record.lost_gpu_seconds / 3600.0}};
   j["simulated_time_s"] = record.simulated_time;
   j["events_processed"] = record.events;
   if (options.include_wall_time) j["wall_time_s"] = record.wall_seconds;
@@ -87,7 +88,7 @@ std::string summary_json(const std::vector<JobSpec>& jobs, const ClusterLayout& 
 
 std::string jobs_csv(const std::vector<JobSpec>& jobs, const ClusterLayout& layout, const RunRecord& record) {
   std::ostringstream out;
-  out << "id,user,queue,gpus,submit,start,end,wait,jct,state,preemptions,placement\n";
+  out << "id,user,queue,gpus,submit,start,end,wait,jct,state,preemptions,uncontended,placement\n";
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     const JobSpec& job = jobs[i];
     const JobOutcome& o = record.outcomes[i];
@@ -98,16 +99,16 @@ std::string jobs_csv(const std::vector<JobSpec>& jobs, const ClusterLayout& layo
         << format_seconds(job.submit) << ',' << (started ? format_seconds(o.start) : "") << ','
         << (ended ? format_seconds(o.end) : "") << ',' << (started ? format_seconds(o.start - job.submit) : "")
         << ',' << (ended ? format_seconds(o.end - job.submit) : "") << ',' << to_string(o.state) << ','
-        << o.preemptions << ',' << csv_field(placement) << '\n';
+        << o.preemptions << ',' << format_seconds(o.uncontended) << ',' << csv_field(placement) << '\n';
   }
   return out.str();
 }
 
 std::string timeline_csv(const RunRecord& record) {
   std::ostringstream out;
-  out << "time,allocated_gpus,busy_gpus\n";
+  out << "time,allocated_gpus,busy_gpus,queued_jobs\n";
   for (const TimelinePoint& p : record.timeline)
-    out << format_seconds(p.time) << ',' << p.allocated << ',' << p.busy << '\n';
+    out << format_seconds(p.time) << ',' << p.allocated << ',' << p.busy << ',' << p.queued << '\n';
   return out.str();
 }
 

@@ -3,7 +3,7 @@
 //   summary.json  counts, makespan, JCT and queueing-delay distributions,
 //                 utilization, simulated time, events, wall time
 //   jobs.csv      one row per job (placement as "node:gpu" labels, ';'-separated)
-//   timeline.csv  allocated and busy GPUs, one row per change
+//   timeline.csv  allocated and busy GPUs and queued jobs, one row per change
 //
 // Every number is printed the same way on every machine, so the same inputs
 // give byte-identical files (wall time aside, see SummaryOptions).

@@ -20,13 +20,16 @@ struct JobOutcome {
   Time end = kNever;
   std::vector<GpuId> gpus;  // last placement, in ring order
   std::uint32_t preemptions = 0;
+  Time uncontended = kNever;  // run time alone on an empty cluster (sim/model/duration_oracle.hpp)
 };
 
-/// Allocated and busy (computing) GPUs from `time` until the next point.
+/// From `time` until the next point: GPUs held by jobs, GPUs computing, and
+/// jobs submitted but not running.
 struct TimelinePoint {
   Time time;
   std::uint32_t allocated;
   std::uint32_t busy;
+  std::uint32_t queued = 0;
 };
 
 /// Jobs holding GPUs while waiting for more, with nothing left that could
@@ -45,6 +48,7 @@ struct RunRecord {
   std::vector<JobOutcome> outcomes;  // one per job, in workload order
   std::vector<TimelinePoint> timeline;
   std::optional<DeadlockReport> deadlock;
+  double lost_gpu_seconds = 0;    // GPU time of preempted runs that was thrown away
   Time simulated_time = 0;        // clock when the simulation ended
   std::uint64_t events = 0;       // activity completions, arrivals and timers handled
   double wall_seconds = 0;        // host time spent simulating

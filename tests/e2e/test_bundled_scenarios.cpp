@@ -45,18 +45,20 @@ TEST(BundledScenarios, TimelineNeverExceedsTheClusterAndEndsIdle) {
   std::istringstream timeline(read_text(dir / "out/timeline.csv"));
   std::string line;
   std::getline(timeline, line);
-  EXPECT_EQ(line, "time,allocated_gpus,busy_gpus");
+  EXPECT_EQ(line, "time,allocated_gpus,busy_gpus,queued_jobs");
   double previous = -1;
-  int allocated = -1, busy = -1;
+  int allocated = -1, busy = -1, queued = -1;
   while (std::getline(timeline, line)) {
     double time = 0;
-    ASSERT_EQ(std::sscanf(line.c_str(), "%lf,%d,%d", &time, &allocated, &busy), 3) << line;
+    ASSERT_EQ(std::sscanf(line.c_str(), "%lf,%d,%d,%d", &time, &allocated, &busy, &queued), 4) << line;
+    EXPECT_GE(queued, 0);
     EXPECT_GT(time, previous);
     EXPECT_LE(allocated, 32);
     EXPECT_LE(busy, allocated);
     previous = time;
   }
   EXPECT_EQ(allocated, 0);
+  EXPECT_EQ(queued, 0);
 }
 
 TEST(BundledScenarios, EveryBundledClusterRunsASmallWorkload) {
