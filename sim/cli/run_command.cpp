@@ -95,8 +95,15 @@ int run_command(int argc, char** argv) {
     // Everything that can be wrong with the inputs is found before simulating.
     PolicyRegistry registry;
     register_builtin(registry);
-    auto policy = registry.make_policy(policy_name, parse_policy_options(args.all("policy-opt"), options.seed),
-                                       args.value_or("placement", ""));
+    std::unique_ptr<SchedulingPolicy> policy;
+    try {
+      policy = registry.make_policy(policy_name, parse_policy_options(args.all("policy-opt"), options.seed),
+                                    args.value_or("placement", ""));
+    } catch (const UnknownPolicy&) {
+      throw;
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(std::string("invalid policy option: ") + e.what());
+    }
     const ClusterLayout layout(read_cluster_file(cluster_path));
     const ClusterGraph graph(layout);
     const std::vector<JobSpec> jobs = read_native_workload(workload_path);

@@ -1,0 +1,56 @@
+// gang_policy.hpp: all-or-nothing (gang) scheduling.
+//
+// Semantics: distributed training needs all its GPUs at once, so a job gets
+// every GPU it asked for in one transaction or none. For each waiting job in
+// submission order the policy reserves a full set from the placement; if the
+// reservation reaches the job's size it is committed to the plan, otherwise it
+// is rolled back and nothing is held (the rule of Kubernetes coscheduling:
+// reserve, wait for quorum, then permit all or reject all). A job that cannot
+// be placed whole does not block later jobs that can, so large jobs may wait
+// longer than under fifo; `--policy-opt head_blocking=true` makes the head of
+// the queue block the rest as fifo does.
+// Assumptions: no preemption, no priorities.
+//
+//   GangPolicy gang(std::make_unique<PackPlacement>(), /*head_blocking=*/false);
+#pragma once
+
+#include <memory>
+
+#include "sim/core/policy.hpp"
+#include "sim/core/policy_registry.hpp"
+
+namespace gcsim {
+
+/// A full set of GPUs reserved for one job inside one scheduling call; it
+/// becomes an allocation only if it reaches the job's size.
+class GangReservation {
+ public:
+  GangReservation(JobIndex job, std::uint32_t size) : job_(job), size_(size) {}
+  void reserve(const std::vector<GpuId>& gpus) { gpus_.insert(gpus_.end(), gpus.begin(), gpus.end()); }
+  bool has_quorum() const { return gpus_.size() == size_; }
+  /// Commits into `plan` and marks the GPUs taken when the quorum is met;
+  /// otherwise drops the reservation. Returns whether it committed.
+  bool commit_or_roll_back(Plan& plan, std::vector<bool>& taken);
+
+ private:
+  JobIndex job_;
+  std::uint32_t size_;
+  std::vector<GpuId> gpus_;
+};
+
+class GangPolicy final : public SchedulingPolicy {
+ public:
+  GangPolicy(std::unique_ptr<PlacementPolicy> placement, bool head_blocking);
+  /// Reads `head_blocking` (true/false, default false); throws std::invalid_argument otherwise.
+  static std::unique_ptr<SchedulingPolicy> create(const PolicyOptions& options,
+                                                  std::unique_ptr<PlacementPolicy> placement);
+
+  std::string_view name() const override { return "gang"; }
+  void schedule(const SchedulingContext& ctx, Plan& plan) override;
+
+ private:
+  std::unique_ptr<PlacementPolicy> placement_;
+  bool head_blocking_;
+};
+
+}  // namespace gcsim

@@ -1,0 +1,99 @@
+#include "policies/piecemeal/piecemeal_policy.hpp"
+
+#include <algorithm>
+#include <set>
+#include <stdexcept>
+
+namespace gcsim {
+
+PiecemealPolicy::PiecemealPolicy(Time hold_timeout) : hold_timeout_(hold_timeout) {}
+
+std::unique_ptr<SchedulingPolicy> PiecemealPolicy::create(const PolicyOptions& options) {
+  Time timeout = kNever;
+  if (auto it = options.find("hold_timeout"); it != options.end()) {
+    std::size_t used = 0;
+    try {
+      timeout = std::stod(it->second, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != it->second.size() || !(timeout > 0))
+      throw std::invalid_argument("piecemeal: option hold_timeout must be a number of seconds > 0, got '" +
+                                  it->second + "'");
+  }
+  return std::make_unique<PiecemealPolicy>(timeout);
+}
+
+void PiecemealPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
+  const ClusterLayout& layout = ctx.cluster.layout();
+  // Forget jobs that started or were given nothing back.
+  for (auto it = holding_since_.begin(); it != holding_since_.end();) {
+    const JobRuntime& rt = ctx.jobs.runtime(it->first);
+    it = rt.state == JobState::kWaiting && !rt.gpus.empty() ? std::next(it) : holding_since_.erase(it);
+  }
+
+  std::vector<bool> taken(layout.gpu_count(), false);
+  std::set<JobIndex> backing_off;
+  for (auto it = holding_since_.begin(); it != holding_since_.end();) {
+    if (ctx.now - it->second >= hold_timeout_) {
+      plan.release(it->first);
+      backing_off.insert(it->first);
+      it = holding_since_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+
+  // GPUs that are free now or freed by this plan's releases.
+  std::vector<GpuId> free;
+  std::vector<bool> released(layout.gpu_count(), false);
+  for (JobIndex job : backing_off)
+    for (GpuId g : ctx.jobs.runtime(job).gpus) released[g] = true;
+  for (GpuId g = 0; g < layout.gpu_count(); ++g)
+    if (ctx.cluster.is_free(g) || released[g]) free.push_back(g);
+
+  struct Request {
+    JobIndex job;
+    std::size_t held, need;
+    std::vector<GpuId> granted;
+  };
+  std::vector<Request> requests;
+  for (JobIndex job : ctx.jobs.waiting()) {
+    if (backing_off.count(job)) continue;
+    const std::size_t held = ctx.jobs.runtime(job).gpus.size();
+    requests.push_back({job, held, ctx.jobs.spec(job).gpus, {}});
+  }
+
+  std::size_t next_free = 0;
+  while (next_free < free.size()) {
+    // The request holding the fewest GPUs (ties: submission order) gets the next GPU it can use.
+    Request* neediest = nullptr;
+    for (Request& r : requests)
+      if (r.held + r.granted.size() < r.need && (!neediest || r.held + r.granted.size() <
+                                                                  neediest->held + neediest->granted.size()))
+        neediest = &r;
+    if (!neediest) break;
+    const double memory = ctx.jobs.spec(neediest->job).gpu_memory_bytes;
+    auto fits = std::find_if(free.begin() + static_cast<std::ptrdiff_t>(next_free), free.end(),
+                             [&](GpuId g) { return !taken[g] && layout.gpu_type_of(g).memory_bytes >= memory; });
+    if (fits == free.end()) {
+      neediest->need = neediest->held + neediest->granted.size();  // nothing here fits it
+      continue;
+    }
+    taken[*fits] = true;
+    neediest->granted.push_back(*fits);
+    while (next_free < free.size() && taken[free[next_free]]) ++next_free;
+  }
+
+  for (const Request& r : requests) {
+    if (r.granted.empty()) continue;
+    plan.allocate(r.job, r.granted);
+    if (r.held + r.granted.size() < ctx.jobs.spec(r.job).gpus) holding_since_.emplace(r.job, ctx.now);
+  }
+  if (hold_timeout_ == kNever) return;
+  Time earliest_timeout = kNever;
+  for (const auto& [job, since] : holding_since_) earliest_timeout = std::min(earliest_timeout, since + hold_timeout_);
+  if (earliest_timeout != kNever) plan.wake_at(earliest_timeout);
+}
+
+}  // namespace gcsim

@@ -1,0 +1,42 @@
+// piecemeal_policy.hpp: the non-gang baseline, which can deadlock.
+//
+// Semantics: a scheduler without gang support sees a distributed job as one
+// request per worker, each for one GPU, and grants them as GPUs free up
+// (YARN before gang scheduling, a Kubernetes cluster without coscheduling).
+// At each call the free GPUs go one at a time to the waiting job that holds
+// the fewest so far (ties: submission order), on the lowest-numbered free
+// GPU, so concurrent requests interleave. A job holds what it got, idle,
+// until it has all it asked for; then it runs. Two jobs that each hold part
+// of the GPUs they need wait on each other forever: the engine detects it
+// and ends the run with a diagnosis.
+// Option `--policy-opt hold_timeout=SECONDS`: a job that has held GPUs that
+// long without starting releases them all and takes none in that call (it
+// backs off), which breaks such deadlocks at the cost of idle GPU-time.
+// Assumptions: no preemption, no priorities, GPU memory respected.
+//
+//   PiecemealPolicy baseline(/*hold_timeout=*/kNever);
+#pragma once
+
+#include <map>
+#include <memory>
+
+#include "sim/core/policy.hpp"
+#include "sim/core/policy_registry.hpp"
+
+namespace gcsim {
+
+class PiecemealPolicy final : public SchedulingPolicy {
+ public:
+  explicit PiecemealPolicy(Time hold_timeout);
+  /// Reads `hold_timeout` (seconds > 0); throws std::invalid_argument otherwise.
+  static std::unique_ptr<SchedulingPolicy> create(const PolicyOptions& options);
+
+  std::string_view name() const override { return "piecemeal"; }
+  void schedule(const SchedulingContext& ctx, Plan& plan) override;
+
+ private:
+  Time hold_timeout_;
+  std::map<JobIndex, Time> holding_since_;  // when each holding job got its first GPU
+};
+
+}  // namespace gcsim

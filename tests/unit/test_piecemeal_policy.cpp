@@ -1,0 +1,75 @@
+// Piecemeal: the non-gang baseline grants GPUs one at a time and holds them.
+#include <gtest/gtest.h>
+
+#include "policies/piecemeal/piecemeal_policy.hpp"
+#include "tests/support/policy_bench.hpp"
+
+namespace gcsim {
+namespace {
+
+using testing::crafted_cluster;
+using testing::measured_job;
+using testing::PolicyBench;
+using Gpus = std::vector<GpuId>;
+using Jobs = std::vector<JobIndex>;
+
+TEST(PiecemealPolicy, InterleavesGrantsBetweenWaitingJobs) {
+  // Two 4-GPU jobs and 4 free GPUs: each gets two, alternately, and neither runs.
+  PolicyBench bench(crafted_cluster(1, 4), {measured_job("a", 4, 0), measured_job("b", 4, 1)});
+  bench.submit_all();
+  PiecemealPolicy policy(kNever);
+  const auto applied = bench.step(policy);
+  EXPECT_TRUE(applied.started.empty());
+  EXPECT_EQ(bench.state().runtime(0).gpus, (Gpus{0, 2}));
+  EXPECT_EQ(bench.state().runtime(1).gpus, (Gpus{1, 3}));
+  EXPECT_EQ(bench.state().holding(), (Jobs{0, 1}));
+}
+
+TEST(PiecemealPolicy, AJobStartsWhenItsSetIsComplete) {
+  PolicyBench bench(crafted_cluster(1, 4), {measured_job("small", 1, 0), measured_job("pair", 2, 1)});
+  bench.submit_all();
+  PiecemealPolicy policy(kNever);
+  const auto applied = bench.step(policy);
+  EXPECT_EQ(applied.started, (Jobs{0, 1}));
+  EXPECT_TRUE(bench.state().holding().empty());
+}
+
+TEST(PiecemealPolicy, TheJobHoldingTheFewestGetsTheNextFreeGpu) {
+  PolicyBench bench(crafted_cluster(1, 4),
+                    {measured_job("x", 2, 0), measured_job("a", 4, 1), measured_job("b", 4, 2)});
+  bench.submit_all();
+  PiecemealPolicy policy(kNever);
+  // Grants go x, a, b (all at zero), then x again (one each): x runs on 0 and 3.
+  EXPECT_EQ(bench.step(policy).started, (Jobs{0}));
+  EXPECT_EQ(bench.state().runtime(0).gpus, (Gpus{0, 3}));
+  EXPECT_EQ(bench.state().runtime(1).gpus, (Gpus{1}));
+  EXPECT_EQ(bench.state().runtime(2).gpus, (Gpus{2}));
+  bench.finish(0);
+  bench.step(policy);  // a and b hold one each: a (older) gets 0, then b gets 3
+  EXPECT_EQ(bench.state().runtime(1).gpus, (Gpus{1, 0}));
+  EXPECT_EQ(bench.state().runtime(2).gpus, (Gpus{2, 3}));
+}
+
+TEST(PiecemealPolicy, HoldTimeoutReleasesAndBacksOff) {
+  PolicyBench bench(crafted_cluster(1, 4), {measured_job("a", 4, 0), measured_job("b", 4, 0)});
+  bench.submit_all();
+  PiecemealPolicy policy(/*hold_timeout=*/30);
+  Plan first = bench.schedule(policy);
+  EXPECT_DOUBLE_EQ(first.wake_time(), 30);  // asks to be called when the timeout falls due
+  bench.apply(first);
+  bench.now = 30;
+  const auto applied = bench.step(policy);
+  // Both timed out together: both release, neither takes GPUs in this call.
+  EXPECT_TRUE(applied.started.empty());
+  EXPECT_TRUE(bench.state().holding().empty());
+  EXPECT_EQ(bench.state().free_gpu_count(), 4u);
+}
+
+TEST(PiecemealPolicy, CreateValidatesTheTimeout) {
+  EXPECT_THROW(PiecemealPolicy::create({{"hold_timeout", "-1"}}), std::invalid_argument);
+  EXPECT_THROW(PiecemealPolicy::create({{"hold_timeout", "soon"}}), std::invalid_argument);
+  EXPECT_NO_THROW(PiecemealPolicy::create({{"hold_timeout", "90"}}));
+}
+
+}  // namespace
+}  // namespace gcsim
