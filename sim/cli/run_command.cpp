@@ -4,6 +4,7 @@
 #include "policies/register_builtin.hpp"
 #include "sim/cli/arguments.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/cli/plugin_loader.hpp"
 #include "sim/core/input_error.hpp"
 #include "sim/engine/simulation.hpp"
 #include "sim/io/atomic_output.hpp"
@@ -19,7 +20,8 @@ namespace {
 
 constexpr const char* kRunUsage = R"(usage: gcsim run --cluster CLUSTER.json --workload WORKLOAD.json --policy NAME --out DIR
                  [--seed N] [--fidelity job|iteration] [--placement NAME]
-                 [--policy-opt KEY=VALUE ...] [--until SECONDS] [--no-wall-time] [--quiet]
+                 [--policy-opt KEY=VALUE ...] [--plugin LIB.so ...] [--until SECONDS]
+                 [--no-wall-time] [--quiet]
 
 Simulates the workload on the cluster under the policy and writes, all at once
 when the run succeeds (nothing is left in DIR when it fails):
@@ -43,6 +45,8 @@ Options:
                       ring steps, exact, for validation and small runs
   --placement NAME    placement combined with the policy (default: the policy's own)
   --policy-opt K=V    an option for the policy; repeatable
+  --plugin LIB.so     load policies from a library built against gcsim's
+                      installed headers (sim/core/plugin_api.hpp); repeatable
   --until SECONDS     stop the simulation at this time; later jobs are unfinished
   --no-wall-time      leave wall time out of summary.json (byte-identical reruns)
   --quiet             do not print the summary
@@ -81,7 +85,8 @@ int run_command(int argc, char** argv) {
   try {
     const Arguments args(argc, argv,
                          {{"cluster"}, {"workload"}, {"policy"}, {"out"}, {"seed"}, {"fidelity"}, {"placement"},
-                          {"policy-opt", true, true}, {"until"}, {"no-wall-time", false}, {"quiet", false}});
+                          {"policy-opt", true, true}, {"until"}, {"no-wall-time", false}, {"quiet", false},
+                          {"plugin", true, true}});
     const std::string cluster_path = args.required("cluster");
     const std::string workload_path = args.required("workload");
     const std::string policy_name = args.required("policy");
@@ -95,6 +100,7 @@ int run_command(int argc, char** argv) {
     // Everything that can be wrong with the inputs is found before simulating.
     PolicyRegistry registry;
     register_builtin(registry);
+    for (const std::string& plugin : args.all("plugin")) load_policy_plugin(plugin, registry);
     std::unique_ptr<SchedulingPolicy> policy;
     try {
       policy = registry.make_policy(policy_name, parse_policy_options(args.all("policy-opt"), options.seed),
@@ -143,9 +149,16 @@ int run_command(int argc, char** argv) {
   }
 }
 
-int policies_command(int, char**) {
+int policies_command(int argc, char** argv) {
   PolicyRegistry registry;
   register_builtin(registry);
+  try {
+    const Arguments args(argc, argv, {{"plugin", true, true}});
+    for (const std::string& plugin : args.all("plugin")) load_policy_plugin(plugin, registry);
+  } catch (const UsageError& e) {
+    std::cerr << "gcsim policies: " << e.what() << "\n";
+    return exit_codes::kUsage;
+  }
   std::cout << "policies:\n";
   for (const auto& entry : registry.policies()) std::cout << "  " << entry.name << "\t" << entry.summary << "\n";
   std::cout << "placements:\n";
