@@ -27,6 +27,7 @@ void SchedulerState::submit(JobIndex job) {
 
 void SchedulerState::finish(JobIndex job, Time now) {
   assert(runtime_[job].state == JobState::kRunning && "only a running job can finish");
+  runtime_[job].attained_gpu_seconds += (now - runtime_[job].start) * static_cast<double>(runtime_[job].gpus.size());
   release(job);
   runtime_[job].state = JobState::kFinished;
   runtime_[job].end = now;
@@ -126,6 +127,7 @@ SchedulerState::Applied SchedulerState::apply(const Plan& plan, Time now) {
     JobRuntime& rt = runtime_[d.job];
     switch (d.kind) {
       case Decision::Kind::kPreempt: {
+        rt.attained_gpu_seconds += (now - rt.start) * static_cast<double>(rt.gpus.size());
         release(d.job);
         rt.state = JobState::kWaiting;
         enqueue(d.job);

@@ -39,6 +39,12 @@ struct JobRuntime {
   /// ones a non-gang policy gave it so far (idle until the set is complete).
   std::vector<GpuId> gpus;
   std::uint32_t preemptions = 0;
+  /// GPU-seconds of service received in runs that ended (preempted or
+  /// finished); a running job has also received (now - start) * gpus.size().
+  double attained_gpu_seconds = 0;
+  /// Share of the job's work kept by its last checkpoint before a preemption
+  /// (0 without checkpoints); its next run does only the rest.
+  double saved_fraction = 0;
 };
 
 /// Read-only cluster occupancy and locality.
@@ -98,6 +104,8 @@ class SchedulerState final : public ClusterView, public QueueView {
   void submit(JobIndex job);
   /// A running job completed: it releases its GPUs.
   void finish(JobIndex job, Time now);
+  /// The engine records how much of a preempted job's work its checkpoints kept.
+  void set_saved_fraction(JobIndex job, double fraction) { runtime_[job].saved_fraction = fraction; }
 
   struct Applied {
     std::vector<JobIndex> started;
