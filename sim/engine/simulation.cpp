@@ -13,6 +13,7 @@
 
 #include "sim/core/scheduler_state.hpp"
 #include "sim/engine/platform_builder.hpp"
+#include "sim/model/checkpoint_model.hpp"
 #include "sim/model/duration_oracle.hpp"
 
 namespace gcsim {
@@ -34,6 +35,8 @@ struct RunningJob {
   std::size_t sentinel = 0;
   std::size_t slot = kNoSlot;  // index of the sentinel in the wait set
   Time started = 0;
+  Time work_started = 0;  // after the restore delay, if any
+  Time work_seconds = 0;  // the run's work alone on its GPUs, for checkpoint accounting
   // Busy intervals of the current computation step, for a preemption.
   Time compute_start = 0;
   std::vector<Time> compute_ends;
@@ -298,7 +301,23 @@ class Scheduler {
       ring_latency = std::max(ring_latency, in_.locality.path_latency(gpus[i], gpus[(i + 1) % gpus.size()]));
     ring_latency *= in_.layout.spec().network.latency_factor;
 
-    RunningJob run(JobActivityPlan(spec, in_.options.fidelity, measured_flops, ring_latency));
+    // A job resuming from a checkpoint runs the rest of its work after restoring.
+    const double saved = state_.runtime(job).saved_fraction;
+    const Time restore = saved > 0 ? spec.checkpoint.restore_cost : 0;
+    JobActivityPlan plan(spec, in_.options.fidelity, measured_flops, ring_latency, 1 - saved, restore);
+    double slowest_gpu = kNever, bottleneck = kNever;
+    for (std::size_t i = 0; i < gpus.size(); ++i) {
+      slowest_gpu = std::min(slowest_gpu, in_.layout.gpu_type_of(gpus[i]).flops);
+      if (gpus.size() > 1)
+        bottleneck = std::min(bottleneck, in_.locality.bottleneck_bandwidth(gpus[i], gpus[(i + 1) % gpus.size()]));
+    }
+    const Time work_seconds =
+        plan.uncontended_work_seconds(slowest_gpu, bottleneck * in_.layout.spec().network.bandwidth_factor);
+    plan.add_trailing_delay(checkpoint_overhead(spec.checkpoint, work_seconds));
+
+    RunningJob run(std::move(plan));
+    run.work_seconds = work_seconds;
+    run.work_started = now_ + restore;
     for (GpuId g : gpus) run.hosts.push_back(platform_.gpu_hosts[g]);
     JobOutcome& outcome = record_.outcomes[job];
     if (outcome.start == kNever) outcome.start = now_;
@@ -311,8 +330,14 @@ class Scheduler {
   void stop(JobIndex job) {
     ++epoch_[job];  // its pending timer, if any, is now stale
     RunningJob& run = *running_[job];
-    // Its work so far is lost: it starts over.
-    record_.lost_gpu_seconds += (now_ - run.started) * static_cast<double>(run.hosts.size());
+    // It keeps the work up to its last checkpoint (none: it starts over).
+    const JobSpec& spec = in_.jobs[job];
+    const RunProgress progress = progress_at_preemption(spec.checkpoint, run.work_seconds, now_ - run.work_started);
+    const double saved_before = state_.runtime(job).saved_fraction;
+    // No checkpoint is taken at the very end of the work, so some work always remains.
+    const double kept_of_run = run.work_seconds > 0 ? progress.kept_work_seconds / run.work_seconds : 0;
+    state_.set_saved_fraction(job, saved_before + (1 - saved_before) * kept_of_run);
+    record_.lost_gpu_seconds += progress.lost_seconds * static_cast<double>(run.hosts.size());
     cancel_step(run);
     leave_wait_set(run);
     running_[job].reset();

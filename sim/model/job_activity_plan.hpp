@@ -15,6 +15,10 @@
 //   merged flow does not pay: (iterations * 2(N-1) - 1) * ring latency.
 //   Uncontended, both fidelities give the same duration.
 //
+// A job restarted from a checkpoint runs only the part of its work the
+// checkpoint did not keep, after a leading delay for the restore; delays can
+// also be appended (the time its own checkpoints take).
+//
 //   JobActivityPlan plan(spec, Fidelity::kJob, /*flops_per_gpu_unit=*/0, ring_latency);
 //   for (std::uint64_t k = 0; k < plan.step_count(); ++k) run(plan.step(k));
 #pragma once
@@ -40,22 +44,37 @@ class JobActivityPlan {
  public:
   /// `measured_type_flops`: FLOP/s of the GPU type a MeasuredWork was
   /// measured on (ignored for training jobs). `ring_latency`: latency of the
-  /// slowest edge of the job's ring, seconds.
-  JobActivityPlan(const JobSpec& job, Fidelity fidelity, double measured_type_flops, double ring_latency);
+  /// slowest edge of the job's ring, seconds. `remaining_fraction`: the share
+  /// of the work left (training jobs run that share of their iterations,
+  /// rounded up). `restore_delay`: seconds before the work starts.
+  JobActivityPlan(const JobSpec& job, Fidelity fidelity, double measured_type_flops, double ring_latency,
+                  double remaining_fraction = 1.0, Time restore_delay = 0);
 
-  std::uint64_t step_count() const { return step_count_; }
+  /// Appends `seconds` of delay after the work.
+  void add_trailing_delay(Time seconds);
+
+  std::uint64_t step_count() const { return leading_ + core_steps_ + (trailing_delay_ > 0 ? 1 : 0); }
   /// Step k (0-based), computed on demand: iteration fidelity has millions of steps.
   JobStep step(std::uint64_t k) const;
+
+  /// Duration of the work alone on GPUs of `gpu_flops` FLOP/s whose ring
+  /// edges all have `edge_bandwidth` (restore and appended delays excluded).
+  Time uncontended_work_seconds(double gpu_flops, double edge_bandwidth) const;
 
  private:
   Fidelity fidelity_;
   std::uint32_t ranks_;
-  double compute_flops_;     // per GPU, per iteration (job fidelity: whole run)
-  double chunk_bytes_;       // per ring step (job fidelity: whole run)
-  double delay_seconds_;     // job fidelity only
+  double ring_latency_;
+  double compute_flops_;      // per GPU, per iteration (job fidelity: whole run)
+  double chunk_bytes_;        // per ring step (job fidelity: whole run)
+  double latency_delay_ = 0;  // job fidelity: the per-message latencies the merged flow skips
+  std::uint64_t iterations_;  // iterations in this plan (job fidelity: 1)
   std::uint64_t ring_steps_;  // per iteration (job fidelity: 1 or 0)
   std::uint64_t steps_per_iteration_;
-  std::uint64_t step_count_;
+  std::uint64_t core_steps_;  // the work, latency delay included
+  std::uint64_t leading_ = 0; // 1 when there is a restore delay
+  Time restore_delay_ = 0;
+  Time trailing_delay_ = 0;
 };
 
 }  // namespace gcsim
