@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <variant>
 
@@ -45,6 +46,15 @@ struct CheckpointSpec {
   Time restore_cost = 0;  // seconds a restart from a checkpoint takes
 };
 
+/// A trial of a hyperparameter-search study. The trials of one study share
+/// the study's GPU bounds: it should hold at least `min_gpus` while it has
+/// work (as soon as they are free) and never more than `max_gpus` at once.
+struct StudyMembership {
+  std::string id;
+  std::uint32_t min_gpus = 1;
+  std::uint32_t max_gpus = 1;
+};
+
 struct JobSpec {
   std::string id;
   std::string user = "default";
@@ -57,6 +67,7 @@ struct JobSpec {
   std::int64_t priority = 0;    // larger is more important
   Time runtime_estimate = 0;    // the user's estimate of the run time, seconds; 0: none given
   CheckpointSpec checkpoint;
+  std::optional<StudyMembership> study;  // set for the trials of a study
   JobWork work;
 };
 

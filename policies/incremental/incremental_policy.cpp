@@ -1,0 +1,126 @@
+#include "policies/incremental/incremental_policy.hpp"
+
+#include <algorithm>
+#include <map>
+#include <stdexcept>
+#include <tuple>
+
+#include "sim/core/tentative_cluster.hpp"
+
+namespace gcsim {
+namespace {
+
+// A unit of service: one job that is not a trial, or one study.
+struct Unit {
+  std::int64_t priority;
+  Time submit;
+  JobIndex first;              // workload order breaks ties
+  std::vector<JobIndex> jobs;  // the job, or the study's trials in trial order
+  bool is_study;
+};
+
+struct StudyUse {
+  std::uint32_t min_gpus = 0, max_gpus = 0, used = 0;  // used: GPUs of its running trials
+  std::int64_t priority = 0;
+};
+
+}  // namespace
+
+IncrementalPolicy::IncrementalPolicy(std::unique_ptr<PlacementPolicy> placement) : placement_(std::move(placement)) {
+  if (!placement_) throw std::invalid_argument("incremental needs a placement policy");
+}
+
+void IncrementalPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
+  const QueueView& jobs = ctx.jobs;
+  std::map<std::string, StudyUse> studies;
+  std::map<std::string, std::size_t> unit_of_study;
+  std::vector<Unit> units;
+  auto note = [&](JobIndex job, bool running) {
+    const JobSpec& spec = jobs.spec(job);
+    if (!spec.study) {
+      if (!running) units.push_back({spec.priority, spec.submit, job, {job}, false});
+      return;
+    }
+    StudyUse& use = studies[spec.study->id];
+    use.min_gpus = spec.study->min_gpus;
+    use.max_gpus = spec.study->max_gpus;
+    use.priority = spec.priority;
+    if (running) {
+      use.used += spec.gpus;
+      return;
+    }
+    auto [it, inserted] = unit_of_study.emplace(spec.study->id, units.size());
+    if (inserted) units.push_back({spec.priority, spec.submit, job, {}, true});
+    units[it->second].jobs.push_back(job);
+  };
+  for (JobIndex job : jobs.running()) note(job, true);
+  for (JobIndex job : jobs.waiting()) note(job, false);
+  std::stable_sort(units.begin(), units.end(), [](const Unit& a, const Unit& b) {
+    return std::make_tuple(-a.priority, a.submit, a.first) < std::make_tuple(-b.priority, b.submit, b.first);
+  });
+
+  TentativeCluster cluster(ctx.cluster);
+  const std::vector<bool> none_taken(cluster.layout().gpu_count(), false);
+  std::vector<JobIndex> preempted;
+  auto start = [&](JobIndex job, std::vector<GpuId> gpus) {
+    cluster.take(gpus);
+    plan.allocate(job, std::move(gpus));
+  };
+
+  for (const Unit& unit : units) {
+    if (unit.is_study) {
+      StudyUse& use = studies[jobs.spec(unit.first).study->id];
+      for (JobIndex trial : unit.jobs) {
+        const JobSpec& spec = jobs.spec(trial);
+        if (use.used + spec.gpus > use.max_gpus) break;
+        auto gpus = placement_->place(spec, cluster, none_taken);
+        if (!gpus) break;
+        use.used += spec.gpus;
+        start(trial, std::move(*gpus));
+      }
+      continue;
+    }
+    const JobIndex job = unit.first;
+    const JobSpec& spec = jobs.spec(job);
+    if (auto gpus = placement_->place(spec, cluster, none_taken)) {
+      start(job, std::move(*gpus));
+      continue;
+    }
+    // Take trials back from lower-priority studies above their minimum, youngest first.
+    // Latest started first; among equals, the one that started last in order.
+    std::vector<JobIndex> victims;
+    for (auto it = jobs.running().rbegin(); it != jobs.running().rend(); ++it) {
+      const JobIndex running = *it;
+      const JobSpec& trial = jobs.spec(running);
+      if (trial.study && trial.priority < spec.priority &&
+          std::find(preempted.begin(), preempted.end(), running) == preempted.end())
+        victims.push_back(running);
+    }
+    std::stable_sort(victims.begin(), victims.end(),
+                     [&](JobIndex a, JobIndex b) { return jobs.runtime(a).start > jobs.runtime(b).start; });
+    TentativeCluster what_if = cluster;
+    std::map<std::string, std::uint32_t> used_after;
+    std::vector<JobIndex> chosen;
+    std::optional<std::vector<GpuId>> gpus;
+    for (JobIndex victim : victims) {
+      const JobSpec& trial = jobs.spec(victim);
+      const StudyUse& use = studies[trial.study->id];
+      auto [it, inserted] = used_after.emplace(trial.study->id, use.used);
+      if (it->second < use.min_gpus + trial.gpus) continue;  // would drop below its minimum
+      it->second -= trial.gpus;
+      what_if.free(jobs.runtime(victim).gpus);
+      chosen.push_back(victim);
+      if ((gpus = placement_->place(spec, what_if, none_taken))) break;
+    }
+    if (!gpus) continue;  // even the studies' spare GPUs would not make room
+    for (JobIndex victim : chosen) {
+      plan.preempt(victim);
+      preempted.push_back(victim);
+      cluster.free(jobs.runtime(victim).gpus);
+      studies[jobs.spec(victim).study->id].used -= jobs.spec(victim).gpus;
+    }
+    start(job, std::move(*gpus));
+  }
+}
+
+}  // namespace gcsim

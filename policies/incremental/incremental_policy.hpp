@@ -1,0 +1,35 @@
+// incremental_policy.hpp: elastic allocation for hyperparameter-search studies.
+//
+// Semantics: a study (the trials of one search, JobSpec::study) starts as
+// soon as one trial fits, instead of waiting for its whole width like a gang;
+// it receives more GPUs for further trials as they free up, up to the study's
+// max_gpus; and it gives GPUs back, down to its min_gpus, when work of higher
+// priority waits: its youngest trials are preempted (they resume from their
+// checkpoints later). Jobs that are not trials are gang-scheduled whole.
+// Everything is served by priority (higher first), then submission time;
+// a job or study that cannot be served does not block those after it.
+// A study only yields to strictly higher priority: give studies a lower
+// priority than the jobs they should make room for.
+// Assumptions: trials of one study are interchangeable, served in trial
+// order; preemption only takes GPUs from studies above their minimum.
+//
+//   IncrementalPolicy incremental(std::make_unique<PackPlacement>());
+#pragma once
+
+#include <memory>
+
+#include "sim/core/policy.hpp"
+
+namespace gcsim {
+
+class IncrementalPolicy final : public SchedulingPolicy {
+ public:
+  explicit IncrementalPolicy(std::unique_ptr<PlacementPolicy> placement);
+  std::string_view name() const override { return "incremental"; }
+  void schedule(const SchedulingContext& ctx, Plan& plan) override;
+
+ private:
+  std::unique_ptr<PlacementPolicy> placement_;
+};
+
+}  // namespace gcsim
