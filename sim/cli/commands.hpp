@@ -11,10 +11,13 @@ inline constexpr int kUsage = 2;       // bad command line, unknown policy
 inline constexpr int kPolicyBug = 3;   // a policy returned an invalid plan
 inline constexpr int kOutputError = 4; // outputs could not be written
 inline constexpr int kDeadlock = 5;    // the run ended in a deadlock (outputs are written)
+inline constexpr int kPlotError = 6;   // compare --plots yes: the plots could not be drawn
+inline constexpr int kRunFailed = 7;   // compare: a run could not be started or was killed
 }  // namespace exit_codes
 
 int run_command(int argc, char** argv);
 int synth_command(int argc, char** argv);
 int policies_command(int argc, char** argv);
+int compare_command(int argc, char** argv);
 
 }  // namespace gcsim

@@ -13,6 +13,7 @@ Commands:
   run        simulate a workload on a cluster under a scheduling policy
   synth      generate a synthetic workload (native JSON)
   policies   list the scheduling policies and placements
+  compare    run a workload under several policies and tabulate the results
 Run 'gcsim COMMAND --help' for a command's options.
 )";
 
@@ -27,6 +28,7 @@ int main(int argc, char** argv) {
   if (command == "run") return gcsim::run_command(argc - 2, argv + 2);
   if (command == "synth") return gcsim::synth_command(argc - 2, argv + 2);
   if (command == "policies") return gcsim::policies_command(argc - 2, argv + 2);
+  if (command == "compare") return gcsim::compare_command(argc - 2, argv + 2);
   std::cerr << "gcsim: unknown command '" << command << "'\n" << kUsage;
   return gcsim::exit_codes::kUsage;
 }

@@ -1,0 +1,216 @@
+#!/usr/bin/env python3
+"""Plots of a `gcsim compare` output directory.
+
+Reads only what compare wrote: DIR/comparison.csv (the policies, in order)
+and each policy's DIR/runs/POLICY/{summary.json,jobs.csv,timeline.csv}.
+Writes, next to them:
+
+  jct_cdf.png         CDF of job completion time (end - submit), finished jobs, per policy
+  wait_cdf.png        CDF of queueing delay (first start - submit), finished jobs, per policy
+  utilization.png     GPUs allocated to jobs over time, per policy (step plot)
+  gantt_POLICY.png    one row per GPU (labels from jobs.csv's placement), a bar from
+                      first start to end for each job on each GPU of its last
+                      placement, one colour per job; only for runs of at most 200 jobs
+
+Usage: python3 scripts/plot_comparison.py DIR
+"""
+
+import csv
+import json
+import os
+import re
+import sys
+
+try:
+    import matplotlib
+except ImportError:
+    sys.exit(f"plot_comparison.py: {sys.executable} cannot import matplotlib "
+             "(Debian: apt-get install python3-matplotlib; or run it with a Python that has it)")
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402  (the backend is chosen first)
+
+GANTT_MAX_JOBS = 200
+DPI = 100
+# Policies often tie; a line style per policy keeps curves that coincide visible.
+LINE_STYLES = ["-", "--", ":", "-."]
+
+
+def style(index):
+    return {"linestyle": LINE_STYLES[index % len(LINE_STYLES)], "linewidth": 2.0 if index % 2 == 0 else 1.6}
+
+
+def read_csv(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def number(text):
+    return float(text) if text not in ("", "n/a") else None
+
+
+def time_unit(largest_seconds):
+    """The unit to print times in: the same rule as comparison.md."""
+    if largest_seconds >= 7200:
+        return "h", 3600.0
+    if largest_seconds >= 120:
+        return "min", 60.0
+    return "s", 1.0
+
+
+class Run:
+    def __init__(self, directory, policy):
+        base = os.path.join(directory, "runs", policy)
+        self.policy = policy
+        with open(os.path.join(base, "summary.json")) as f:
+            self.summary = json.load(f)
+        self.jobs = read_csv(os.path.join(base, "jobs.csv"))
+        self.timeline = [
+            (float(r["time"]), int(r["allocated_gpus"]), int(r["busy_gpus"]), int(r["queued_jobs"]))
+            for r in read_csv(os.path.join(base, "timeline.csv"))
+        ]
+        finished = [j for j in self.jobs if j["state"] == "finished"]
+        self.jct = sorted(float(j["jct"]) for j in finished)
+        self.wait = sorted(float(j["wait"]) for j in finished)
+        self.first_submit = min((float(j["submit"]) for j in self.jobs), default=0.0)
+        self.end = self.first_submit + float(self.summary["makespan_s"])
+
+
+def plot_cdf(runs, values_of, title, xlabel, unit, path):
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    name, seconds = unit
+    every = [v for r in runs for v in values_of(r)]
+    for index, r in enumerate(runs):
+        values = values_of(r)
+        if not values:
+            ax.plot([], [], label=f"{r.policy} (no finished jobs)", **style(index))
+            continue
+        xs = [v / seconds for v in values]
+        ys = [(i + 1) / len(xs) for i in range(len(xs))]
+        # A run that left jobs unfinished (a deadlock, --until) is judged on fewer jobs: say so.
+        label = r.policy if len(values) == len(r.jobs) else f"{r.policy} ({len(values)}/{len(r.jobs)} finished)"
+        ax.step([xs[0]] + xs, [0.0] + ys, where="post", label=label, **style(index))
+    # Completion times often span orders of magnitude; a log axis keeps the short ones visible.
+    if every and min(every) > 0 and max(every) / min(every) > 100:
+        ax.set_xscale("log")
+    ax.set_xlabel(f"{xlabel} ({name})")
+    ax.set_ylabel("fraction of finished jobs")
+    ax.set_ylim(0, 1.02)
+    ax.set_title(title)
+    ax.grid(True, alpha=0.3)
+    ax.legend(loc="lower right")
+    fig.tight_layout()
+    fig.savefig(path, dpi=DPI)
+    plt.close(fig)
+
+
+def plot_utilization(runs, unit, path):
+    name, seconds = unit
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    total = max(int(r.summary["gpus"]) for r in runs)
+    for index, r in enumerate(runs):
+        points = [(t, a) for (t, a, _, _) in r.timeline if t <= r.end]
+        if not points:
+            continue
+        xs = [t / seconds for t, _ in points] + [r.end / seconds]
+        ys = [a for _, a in points] + [points[-1][1]]
+        ax.step(xs, ys, where="post", label=r.policy, **style(index))
+    ax.axhline(total, color="grey", linestyle="--", linewidth=1, label=f"cluster ({total} GPUs)")
+    ax.set_xlabel(f"simulated time ({name})")
+    ax.set_ylabel("GPUs allocated to jobs")
+    ax.set_ylim(0, total * 1.08)
+    ax.set_title("GPU allocation over time")
+    ax.grid(True, alpha=0.3)
+    ax.legend(loc="best")
+    fig.tight_layout()
+    fig.savefig(path, dpi=DPI)
+    plt.close(fig)
+
+
+def gpu_sort_key(label):
+    """node-10:3 after node-2:7: compare digit runs as numbers."""
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", label)]
+
+
+def plot_gantt(run, unit, path):
+    name, seconds = unit
+    bars = []  # (gpu label, start, end, job index, unfinished)
+    for index, job in enumerate(run.jobs):
+        start = number(job["start"])
+        if start is None or not job["placement"]:
+            continue
+        end = number(job["end"])
+        unfinished = end is None
+        if unfinished:
+            end = max(run.end, start)
+        for gpu in job["placement"].split(";"):
+            bars.append((gpu, start, end, index, unfinished))
+    gpus = sorted({b[0] for b in bars}, key=gpu_sort_key)
+    row = {gpu: i for i, gpu in enumerate(gpus)}
+    height = min(30.0, max(3.0, 0.28 * len(gpus) + 1.6))
+    fig, ax = plt.subplots(figsize=(9, height))
+    colours = plt.get_cmap("tab20")
+    span = max((run.end - run.first_submit) / seconds, 1e-9)
+    labelled = set()
+    for gpu, start, end, index, unfinished in bars:
+        width = (end - start) / seconds
+        ax.barh(row[gpu], width, left=start / seconds, height=0.8, color=colours(index % 20),
+                edgecolor="black", linewidth=0.3, hatch="//" if unfinished else None)
+        if index not in labelled and width > 0.08 * span and len(gpus) <= 64:
+            ax.text((start / seconds) + width / 2, row[gpu], run.jobs[index]["id"], ha="center", va="center",
+                    fontsize=7, clip_on=True)
+            labelled.add(index)
+    ax.set_yticks(range(len(gpus)))
+    ax.set_yticklabels(gpus, fontsize=7 if len(gpus) <= 64 else 4)
+    ax.invert_yaxis()
+    ax.set_xlabel(f"simulated time ({name})")
+    ax.set_ylabel("GPU (node:gpu)")
+    note = " (hatched: not finished)" if any(b[4] for b in bars) else ""
+    ax.set_title(f"{run.policy}: jobs on GPUs, one colour per job{note}")
+    ax.grid(True, axis="x", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=DPI)
+    plt.close(fig)
+
+
+def main(argv):
+    if len(argv) == 2 and argv[1] in ("-h", "--help"):
+        print(__doc__.strip())
+        return 0
+    if len(argv) != 2:
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    directory = argv[1]
+    table = os.path.join(directory, "comparison.csv")
+    if not os.path.isfile(table):
+        print(f"plot_comparison.py: {table} not found (run gcsim compare first)", file=sys.stderr)
+        return 1
+    runs = [Run(directory, row["policy"]) for row in read_csv(table)]
+    if not runs:
+        print(f"plot_comparison.py: {table} has no policies", file=sys.stderr)
+        return 1
+    largest = max([r.end - r.first_submit for r in runs] + [v for r in runs for v in r.jct] + [0.0])
+    unit = time_unit(largest)
+    written = []
+
+    def out(name):
+        path = os.path.join(directory, name)
+        written.append(path)
+        return path
+
+    plot_cdf(runs, lambda r: r.jct, "Job completion time", "JCT", unit, out("jct_cdf.png"))
+    plot_cdf(runs, lambda r: r.wait, "Queueing delay", "queueing delay", unit, out("wait_cdf.png"))
+    plot_utilization(runs, unit, out("utilization.png"))
+    for r in runs:
+        if len(r.jobs) <= GANTT_MAX_JOBS:
+            plot_gantt(r, unit, out(f"gantt_{r.policy}.png"))
+    for path in written:
+        print(f"  plot        {path}")
+    skipped = [r.policy for r in runs if len(r.jobs) > GANTT_MAX_JOBS]
+    if skipped:
+        print(f"  (no Gantt chart for {', '.join(skipped)}: more than {GANTT_MAX_JOBS} jobs)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

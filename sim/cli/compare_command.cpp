@@ -1,0 +1,345 @@
+// `gcsim compare`: run one workload on one cluster under several policies and
+// tabulate the results side by side.
+//
+// SimGrid allows one engine per process, so each policy runs in a child
+// `gcsim run` (this executable again, no shell), one after the other; compare
+// then reads back what each run wrote.
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <set>
+#include <sstream>
+
+#include "policies/register_builtin.hpp"
+#include "sim/cli/arguments.hpp"
+#include "sim/cli/child_process.hpp"
+#include "sim/cli/commands.hpp"
+#include "sim/cli/plugin_loader.hpp"
+#include "sim/core/input_error.hpp"
+#include "sim/io/atomic_output.hpp"
+#include "sim/report/comparison_table.hpp"
+#include "sim/report/run_output_reader.hpp"
+#include "sim/topology/cluster_reader.hpp"
+#include "workloads/native_workload.hpp"
+#include "workloads/workload_validation.hpp"
+
+#ifndef GCSIM_SOURCE_DIR
+#define GCSIM_SOURCE_DIR "."
+#endif
+
+namespace gcsim {
+namespace {
+namespace fs = std::filesystem;
+
+constexpr const char* kCompareUsage = R"(usage: gcsim compare --policies NAME,NAME,... --cluster CLUSTER.json
+                     --workload WORKLOAD.json --out DIR [--seed N]
+                     [--fidelity job|iteration] [--placement NAME]
+                     [--policy-opt KEY=VALUE ...] [--plugin LIB.so ...] [--plots auto|yes|no]
+                     [--quiet]
+
+Runs the workload on the cluster once per policy, in the order given, each as
+its own `gcsim run` writing DIR/runs/POLICY/ (summary.json, jobs.csv,
+timeline.csv), then writes one row per policy to
+  DIR/comparison.csv   every figure in its shortest exact form ("n/a" where undefined)
+  DIR/comparison.md    the same as a Markdown table, with a key to the columns
+and, with matplotlib, plots of them (see --plots). Policy names, the
+placement, the options and the input files are all checked before any run
+starts; nothing is written when one is wrong.
+
+Options:
+  --policies LIST     comma-separated policies, each at most once (gcsim policies lists them)
+  --cluster FILE      cluster description (JSON, see docs/cluster-format.md)
+  --workload FILE     jobs (gcsim's native JSON, see docs/workload-format.md)
+  --out DIR           output directory (created if missing)
+  --seed N            seed handed to every run (default 0)
+  --fidelity F        job (default) or iteration, for every run (see gcsim run --help)
+  --placement NAME    placement for every policy (default: each policy's own)
+  --policy-opt K=V    an option handed to every policy; repeatable
+  --plugin LIB.so     load policies from a library (see gcsim run --help); repeatable
+  --plots WHEN        auto (default): draw the plots when a Python with matplotlib
+                      is found, otherwise say so and go on; yes: fail (exit 6)
+                      without one; no: do not plot
+  --quiet             print only errors and notices
+
+Columns (comparison.csv; times in seconds, over finished jobs):
+  policy, jobs, finished, failed, unfinished
+  jct_mean_s, jct_p50_s, jct_p95_s, jct_p99_s     job completion time = end - submit
+  wait_mean_s, wait_p50_s, wait_p95_s, wait_p99_s queueing delay = first start - submit
+  makespan_s                  first submission to last completion
+  gpu_util_allocated          time-weighted share of GPUs held by jobs over the makespan
+  gpu_util_busy               time-weighted share of GPUs computing over the makespan
+  fragmentation               time-weighted share of GPUs free while at least one job
+                              waits: integral of (total - allocated) * [queued > 0] dt
+                              / (total * makespan), from timeline.csv
+  preemptions, lost_gpu_hours from summary.json: preemptions and the GPU time of
+                              preempted runs that was thrown away
+  jain_fairness_slowdown      Jain's index (sum x)^2 / (n sum x^2) over users of each
+                              user's mean slowdown (slowdown = jct / uncontended run
+                              time); 1 = every user slowed down alike
+  ftf_rho_max, ftf_rho_mean   finish-time fairness rho (Themis, NSDI'20): shared over
+                              isolated finish time, the isolated time approximated by
+                              the uncontended run time, so rho = jct / uncontended
+  queue_guarantee_attainment  per-queue attainment of guarantees: n/a (no capacity queues)
+  deadlocks, deadlock_at_s    1 and the detection time when the run deadlocked, else 0, n/a
+  wall_time_s                 host time the run spent simulating
+
+Plots (scripts/plot_comparison.py, which reads only the files above and also
+runs alone: python3 scripts/plot_comparison.py DIR):
+  DIR/jct_cdf.png, DIR/wait_cdf.png   CDFs of JCT and queueing delay per policy
+  DIR/utilization.png                 allocated GPUs over time per policy
+  DIR/gantt_POLICY.png                GPUs over time, one bar per job (runs of at
+                                      most 200 jobs)
+The interpreter is the first that can `import matplotlib` of: $GCSIM_PYTHON,
+/usr/bin/python3, python3 on PATH. The script is looked for in
+$GCSIM_SCRIPTS_DIR, else in the scripts/ folder of the source tree gcsim was
+built from.
+
+Exit status: 0 success (a run that deadlocked is reported in the table, not a
+failure), 1 bad input file, 2 bad command line, unknown or repeated policy,
+3 a policy returned an invalid plan, 4 outputs could not be read or written
+(for 1, 3 and 4 the failing run's messages are shown), 6 --plots yes and the
+plots could not be drawn, 7 a run could not be started or was killed.
+)";
+
+enum class PlotMode { kAuto, kYes, kNo };
+
+PlotMode parse_plot_mode(const std::string& text) {
+  if (text == "auto") return PlotMode::kAuto;
+  if (text == "yes") return PlotMode::kYes;
+  if (text == "no") return PlotMode::kNo;
+  throw UsageError("option '--plots' must be 'auto', 'yes' or 'no', got '" + text + "'");
+}
+
+std::vector<std::string> parse_policy_list(const std::string& text) {
+  std::vector<std::string> names;
+  std::set<std::string> seen;
+  std::istringstream in(text);
+  std::string name;
+  while (std::getline(in, name, ',')) {
+    if (name.empty()) throw UsageError("option '--policies' has an empty name in '" + text + "'");
+    if (name == "." || name == ".." || name.find('/') != std::string::npos)
+      throw UsageError("policy name '" + name + "' cannot name a run directory");
+    if (!seen.insert(name).second)
+      throw UsageError("policy '" + name + "' is listed twice in '--policies'; each policy runs once");
+    names.push_back(name);
+  }
+  if (names.empty() || text.back() == ',')
+    throw UsageError("option '--policies' expects NAME,NAME,..., got '" + text + "'");
+  return names;
+}
+
+PolicyOptions parse_policy_options(const std::vector<std::string>& pairs, std::uint64_t seed) {
+  PolicyOptions options;
+  for (const std::string& pair : pairs) {
+    const auto eq = pair.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw UsageError("option '--policy-opt' expects KEY=VALUE, got '" + pair + "'");
+    options[pair.substr(0, eq)] = pair.substr(eq + 1);
+  }
+  options.emplace("seed", std::to_string(seed));
+  return options;
+}
+
+std::string read_whole_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+RunOutputs read_run_outputs(const std::string& dir) {
+  RunOutputs run;
+  const std::string summary = dir + "/summary.json", jobs = dir + "/jobs.csv", timeline = dir + "/timeline.csv";
+  run.summary = parse_summary_json(read_whole_file(summary), summary);
+  run.jobs = parse_jobs_csv(read_whole_file(jobs), jobs);
+  run.timeline = parse_timeline_csv(read_whole_file(timeline), timeline);
+  return run;
+}
+
+/// Runs one policy as a child `gcsim run` (this executable, no shell) and
+/// returns kOk, a deadlock included, or the exit status compare should end with.
+int run_policy(const std::string& policy, const std::vector<std::string>& common_args, const std::string& run_dir) {
+  std::vector<std::string> args{"run", "--policy", policy, "--out", run_dir, "--quiet"};
+  args.insert(args.end(), common_args.begin(), common_args.end());
+  const ChildResult result = run_child("/proc/self/exe", args);
+  if (result.exit_code == exit_codes::kOk) return exit_codes::kOk;
+  if (result.exit_code == exit_codes::kDeadlock) {
+    std::cerr << "gcsim compare: notice: policy '" << policy << "' ended in a deadlock (reported in the table):\n"
+              << result.output;
+    return exit_codes::kOk;
+  }
+  std::cerr << "gcsim compare: error: the run of policy '" << policy << "' failed (exit status " << result.exit_code
+            << "); its messages:\n"
+            << result.output;
+  const bool known = result.exit_code == exit_codes::kInputError || result.exit_code == exit_codes::kUsage ||
+                     result.exit_code == exit_codes::kPolicyBug || result.exit_code == exit_codes::kOutputError;
+  return known ? result.exit_code : exit_codes::kRunFailed;
+}
+
+// ---- plots ------------------------------------------------------------------------------
+
+std::string scripts_dir() {
+  const char* from_env = std::getenv("GCSIM_SCRIPTS_DIR");
+  if (from_env && *from_env) return from_env;
+  return std::string(GCSIM_SOURCE_DIR) + "/scripts";
+}
+
+/// The first interpreter that imports matplotlib, or what was tried and why each failed.
+struct PythonSearch {
+  std::optional<std::string> interpreter;
+  std::string tried;
+};
+
+PythonSearch find_python_with_matplotlib() {
+  std::vector<std::pair<std::string, std::optional<std::string>>> candidates;  // label, path
+  const char* from_env = std::getenv("GCSIM_PYTHON");
+  candidates.emplace_back("$GCSIM_PYTHON", from_env && *from_env ? std::optional<std::string>(from_env) : std::nullopt);
+  candidates.emplace_back("/usr/bin/python3", "/usr/bin/python3");
+  candidates.emplace_back("python3 on PATH", find_in_path("python3"));
+
+  PythonSearch search;
+  std::set<std::string> checked;
+  for (const auto& [label, path] : candidates) {
+    search.tried += search.tried.empty() ? "" : "; ";
+    search.tried += label;
+    if (!path) {
+      search.tried += label == "$GCSIM_PYTHON" ? ": not set" : ": not found";
+      continue;
+    }
+    if (label != *path) search.tried += " (" + *path + ")";
+    std::error_code ec;
+    const std::string canonical = fs::exists(*path, ec) ? fs::canonical(*path, ec).string() : *path;
+    if (!checked.insert(canonical).second) {
+      search.tried += ": same as above";
+      continue;
+    }
+    if (!fs::exists(*path, ec)) {
+      search.tried += ": not found";
+      continue;
+    }
+    if (run_child(*path, {"-c", "import matplotlib"}, ChildOutput::kDiscard).exit_code != 0) {
+      search.tried += ": cannot import matplotlib";
+      continue;
+    }
+    search.interpreter = *path;
+    return search;
+  }
+  return search;
+}
+
+/// Draws the plots; returns an explanation when they could not be drawn.
+std::optional<std::string> draw_plots(const std::string& out_dir, bool quiet) {
+  const std::string script = scripts_dir() + "/plot_comparison.py";
+  std::error_code ec;
+  if (!fs::is_regular_file(script, ec))
+    return "the plot script " + script + " is missing (set GCSIM_SCRIPTS_DIR to the folder that holds it)";
+  const PythonSearch search = find_python_with_matplotlib();
+  if (!search.interpreter)
+    return "no Python interpreter that can import matplotlib (tried " + search.tried +
+           "); install matplotlib (Debian: python3-matplotlib) or set GCSIM_PYTHON";
+  const ChildResult result = run_child(*search.interpreter, {script, out_dir});
+  if (result.exit_code != 0)
+    return script + " failed (exit status " + std::to_string(result.exit_code) + "):\n" + result.output;
+  if (!quiet) std::cout << result.output;
+  return std::nullopt;
+}
+
+}  // namespace
+
+int compare_command(int argc, char** argv) {
+  for (int i = 0; i < argc; ++i)
+    if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
+      std::cout << kCompareUsage;
+      return exit_codes::kOk;
+    }
+  try {
+    const Arguments args(argc, argv,
+                         {{"policies"}, {"cluster"}, {"workload"}, {"out"}, {"seed"}, {"fidelity"}, {"placement"},
+                          {"policy-opt", true, true}, {"plugin", true, true}, {"plots"}, {"quiet", false}});
+    const std::vector<std::string> policies = parse_policy_list(args.required("policies"));
+    const std::string cluster_path = args.required("cluster");
+    const std::string workload_path = args.required("workload");
+    const std::string out_dir = args.required("out");
+    const std::uint64_t seed = args.uint_or("seed", 0);
+    const std::string fidelity = args.value_or("fidelity", "job");
+    if (fidelity != "job" && fidelity != "iteration")
+      throw UsageError("option '--fidelity' must be 'job' or 'iteration', got '" + fidelity + "'");
+    const PlotMode plots = parse_plot_mode(args.value_or("plots", "auto"));
+    const bool quiet = args.has("quiet");
+
+    // Everything the runs would reject is found before the first one starts.
+    PolicyRegistry registry;
+    register_builtin(registry);
+    for (const std::string& plugin : args.all("plugin")) load_policy_plugin(plugin, registry);
+    const PolicyOptions options = parse_policy_options(args.all("policy-opt"), seed);
+    for (const std::string& policy : policies) {
+      try {
+        registry.make_policy(policy, options, args.value_or("placement", ""));
+      } catch (const UnknownPolicy&) {
+        throw;
+      } catch (const std::invalid_argument& e) {
+        throw UsageError("invalid policy option for '" + policy + "': " + e.what());
+      }
+    }
+    const ClusterLayout layout(read_cluster_file(cluster_path));
+    validate_workload_against_cluster(read_native_workload(workload_path), layout, workload_path);
+
+    std::vector<std::string> common{"--cluster", cluster_path, "--workload", workload_path,
+                                    "--seed", std::to_string(seed), "--fidelity", fidelity};
+    if (args.has("placement")) common.insert(common.end(), {"--placement", args.required("placement")});
+    for (const std::string& pair : args.all("policy-opt")) common.insert(common.end(), {"--policy-opt", pair});
+    for (const std::string& plugin : args.all("plugin")) common.insert(common.end(), {"--plugin", plugin});
+
+    for (std::size_t i = 0; i < policies.size(); ++i) {
+      if (!quiet)
+        std::cout << "gcsim compare: [" << i + 1 << "/" << policies.size() << "] " << policies[i] << std::endl;
+      if (const int status = run_policy(policies[i], common, out_dir + "/runs/" + policies[i]);
+          status != exit_codes::kOk)
+        return status;
+    }
+
+    std::vector<ComparisonRow> rows;
+    try {
+      for (const std::string& policy : policies)
+        rows.push_back(comparison_row(policy, read_run_outputs(out_dir + "/runs/" + policy)));
+      OutputSet out(out_dir);
+      out.stage("comparison.csv", comparison_csv(rows));
+      out.stage("comparison.md", comparison_markdown(rows));
+      out.commit();
+    } catch (const std::runtime_error& e) {  // InputError included: a run's file did not parse
+      std::cerr << "gcsim compare: error: " << e.what() << "\n";
+      return exit_codes::kOutputError;
+    }
+    if (!quiet) std::cout << "\n" << comparison_markdown(rows) << "\n";
+
+    if (plots != PlotMode::kNo) {
+      if (const auto problem = draw_plots(out_dir, quiet)) {
+        if (plots == PlotMode::kYes) {
+          std::cerr << "gcsim compare: error: cannot draw the plots: " << *problem << "\n";
+          return exit_codes::kPlotError;
+        }
+        std::cerr << "gcsim compare: notice: plots skipped: " << *problem << "\n"
+                  << "gcsim compare: the table is written (" << out_dir << "/comparison.csv, comparison.md)\n";
+      }
+    }
+    if (!quiet) std::cout << "  outputs     " << out_dir << "/\n";
+    return exit_codes::kOk;
+  } catch (const UsageError& e) {
+    std::cerr << "gcsim compare: " << e.what() << "\n";
+    return exit_codes::kUsage;
+  } catch (const UnknownPolicy& e) {
+    std::cerr << "gcsim compare: " << e.what() << "\n";
+    return exit_codes::kUsage;
+  } catch (const InputError& e) {
+    std::cerr << "gcsim: error: " << e.what() << "\n";
+    return exit_codes::kInputError;
+  } catch (const std::runtime_error& e) {  // a process could not be created
+    std::cerr << "gcsim compare: error: " << e.what() << "\n";
+    return exit_codes::kRunFailed;
+  }
+}
+
+}  // namespace gcsim

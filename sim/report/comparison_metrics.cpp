@@ -1,0 +1,72 @@
+#include "sim/report/comparison_metrics.hpp"
+
+#include <algorithm>
+
+namespace gcsim {
+
+std::optional<double> slowdown(const FinishedJobTimes& job) {
+  if (!(job.uncontended > 0) || job.uncontended == kNever) return std::nullopt;
+  return job.jct / job.uncontended;
+}
+
+SlowdownSummary summarize_slowdowns(const std::vector<FinishedJobTimes>& jobs) {
+  SlowdownSummary s;
+  double sum = 0;
+  for (const FinishedJobTimes& job : jobs) {
+    const auto x = slowdown(job);
+    if (!x) continue;
+    s.max = s.count == 0 ? *x : std::max(s.max, *x);
+    sum += *x;
+    ++s.count;
+  }
+  s.mean = s.count > 0 ? sum / static_cast<double>(s.count) : 0;
+  return s;
+}
+
+std::map<std::string, double> mean_slowdown_by_user(const std::vector<FinishedJobTimes>& jobs) {
+  std::map<std::string, std::pair<double, std::size_t>> sums;
+  for (const FinishedJobTimes& job : jobs)
+    if (const auto x = slowdown(job)) {
+      auto& [sum, count] = sums[job.user];
+      sum += *x;
+      ++count;
+    }
+  std::map<std::string, double> means;
+  for (const auto& [user, sum_count] : sums)
+    means[user] = sum_count.first / static_cast<double>(sum_count.second);
+  return means;
+}
+
+std::vector<double> user_values(const std::map<std::string, double>& by_user) {
+  std::vector<double> values;
+  values.reserve(by_user.size());
+  for (const auto& [user, value] : by_user) values.push_back(value);
+  return values;
+}
+
+std::optional<double> jain_index(const std::vector<double>& values) {
+  double sum = 0, sum_of_squares = 0;
+  for (double x : values) {
+    sum += x;
+    sum_of_squares += x * x;
+  }
+  if (values.empty() || sum_of_squares == 0) return std::nullopt;
+  return sum * sum / (static_cast<double>(values.size()) * sum_of_squares);
+}
+
+double fragmentation_share(const std::vector<TimelinePoint>& timeline, std::size_t total_gpus, Time from, Time to) {
+  if (total_gpus == 0 || !(to > from)) return 0;
+  double idle_while_waiting = 0;  // GPU-seconds
+  for (std::size_t i = 0; i < timeline.size(); ++i) {
+    const TimelinePoint& p = timeline[i];
+    if (p.queued == 0) continue;
+    const Time begin = std::max(p.time, from);
+    const Time end = std::min(i + 1 < timeline.size() ? timeline[i + 1].time : to, to);
+    if (end <= begin) continue;
+    const double free_gpus = static_cast<double>(total_gpus) - std::min<double>(p.allocated, total_gpus);
+    idle_while_waiting += free_gpus * (end - begin);
+  }
+  return idle_while_waiting / (static_cast<double>(total_gpus) * (to - from));
+}
+
+}  // namespace gcsim

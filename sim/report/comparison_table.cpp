@@ -1,0 +1,146 @@
+#include "sim/report/comparison_table.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdio>
+#include <sstream>
+#include <system_error>
+
+#include "sim/report/run_outputs.hpp"
+
+namespace gcsim {
+namespace {
+
+constexpr const char* kNotAvailable = "n/a";
+
+std::string fixed(double value, int decimals) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+  return buffer;
+}
+
+std::string significant(double value, int digits) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.*g", digits, value);
+  return buffer;
+}
+
+std::string exact_or_na(const std::optional<double>& value) { return value ? exact_number(*value) : kNotAvailable; }
+
+/// The unit a Markdown table prints its times in, chosen from the largest one.
+struct TimeUnit {
+  const char* name;
+  double seconds;
+  int decimals;
+};
+
+TimeUnit unit_for(const std::vector<ComparisonRow>& rows) {
+  double largest = 0;
+  for (const ComparisonRow& r : rows) largest = std::max({largest, r.makespan, r.jct.p99, r.wait.p99});
+  if (largest >= 7200) return {"h", 3600, 2};
+  if (largest >= 120) return {"min", 60, 1};
+  return {"s", 1, 2};
+}
+
+}  // namespace
+
+std::string exact_number(double value) {
+  char buffer[64];
+  const auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, value);
+  if (error != std::errc()) return fixed(value, 17);
+  return std::string(buffer, end);
+}
+
+ComparisonRow comparison_row(const std::string& policy, const RunOutputs& run) {
+  const RunSummaryFigures& s = run.summary;
+  ComparisonRow row;
+  row.policy = policy;
+  row.jobs = s.jobs;
+  row.finished = s.finished;
+  row.failed = s.failed;
+  row.unfinished = s.unfinished;
+  row.jct = s.jct;
+  row.wait = s.wait;
+  row.makespan = s.makespan;
+  row.allocated_share = s.allocated_share;
+  row.busy_share = s.busy_share;
+  row.preemptions = s.preemptions;
+  row.lost_gpu_hours = s.lost_gpu_hours;
+  row.deadlock_at = s.deadlock_at;
+  row.wall_seconds = s.wall_seconds;
+
+  std::vector<FinishedJobTimes> finished;
+  Time first_submit = run.jobs.empty() ? 0 : kNever;
+  for (const JobsCsvRow& job : run.jobs) {
+    first_submit = std::min(first_submit, job.submit);
+    if (job.state == "finished" && job.jct != kNever) finished.push_back({job.user, job.jct, job.uncontended});
+  }
+  row.finish_time_fairness = summarize_slowdowns(finished);
+  row.jain_slowdown = jain_index(user_values(mean_slowdown_by_user(finished)));
+  row.fragmentation = fragmentation_share(run.timeline, s.gpus, first_submit, first_submit + s.makespan);
+  return row;
+}
+
+std::string comparison_csv(const std::vector<ComparisonRow>& rows) {
+  std::ostringstream out;
+  out << "policy,jobs,finished,failed,unfinished,jct_mean_s,jct_p50_s,jct_p95_s,jct_p99_s,"
+         "wait_mean_s,wait_p50_s,wait_p95_s,wait_p99_s,makespan_s,gpu_util_allocated,gpu_util_busy,"
+         "fragmentation,preemptions,lost_gpu_hours,jain_fairness_slowdown,ftf_rho_max,ftf_rho_mean,"
+         "queue_guarantee_attainment,deadlocks,deadlock_at_s,wall_time_s\n";
+  for (const ComparisonRow& r : rows) {
+    const bool has_slowdowns = r.finish_time_fairness.count > 0;
+    out << csv_field(r.policy) << ',' << r.jobs << ',' << r.finished << ',' << r.failed << ',' << r.unfinished
+        << ',' << exact_number(r.jct.mean) << ',' << exact_number(r.jct.p50) << ',' << exact_number(r.jct.p95) << ','
+        << exact_number(r.jct.p99) << ',' << exact_number(r.wait.mean) << ',' << exact_number(r.wait.p50) << ','
+        << exact_number(r.wait.p95) << ',' << exact_number(r.wait.p99) << ',' << exact_number(r.makespan) << ','
+        << exact_number(r.allocated_share) << ',' << exact_number(r.busy_share) << ','
+        << exact_number(r.fragmentation) << ',' << r.preemptions << ',' << exact_number(r.lost_gpu_hours) << ','
+        << exact_or_na(r.jain_slowdown) << ','
+        << (has_slowdowns ? exact_number(r.finish_time_fairness.max) : kNotAvailable) << ','
+        << (has_slowdowns ? exact_number(r.finish_time_fairness.mean) : kNotAvailable) << ',' << kNotAvailable
+        << ',' << (r.deadlock_at ? 1 : 0) << ',' << exact_or_na(r.deadlock_at) << ','
+        << exact_or_na(r.wall_seconds) << '\n';
+  }
+  return out.str();
+}
+
+std::string comparison_markdown(const std::vector<ComparisonRow>& rows) {
+  const TimeUnit unit = unit_for(rows);
+  const auto time = [&](double seconds) { return fixed(seconds / unit.seconds, unit.decimals); };
+  const auto percent = [](double share) { return fixed(100 * share, 1) + "%"; };
+  const std::string u = std::string(" (") + unit.name + ")";
+  const std::vector<std::string> header{
+      "policy", "finished", "JCT mean" + u, "JCT p50" + u, "JCT p95" + u, "JCT p99" + u, "wait p50" + u,
+      "wait p95" + u, "wait p99" + u, "makespan" + u, "GPU allocated", "GPU busy", "fragmentation", "preemptions",
+      "lost GPU-h", "Jain (slowdown)", "FTF rho max", "FTF rho mean", "queue guarantee", "deadlock", "wall (s)"};
+  std::ostringstream out;
+  out << '|';
+  for (const std::string& h : header) out << ' ' << h << " |";
+  out << "\n|---|";
+  for (std::size_t i = 1; i < header.size(); ++i) out << "---:|";
+  out << '\n';
+  for (const ComparisonRow& r : rows) {
+    const bool has_slowdowns = r.finish_time_fairness.count > 0;
+    std::string policy = r.policy;
+    for (std::size_t at = policy.find('|'); at != std::string::npos; at = policy.find('|', at + 2))
+      policy.replace(at, 1, "\\|");
+    out << "| " << policy << " | " << r.finished << '/' << r.jobs << " | " << time(r.jct.mean) << " | "
+        << time(r.jct.p50) << " | " << time(r.jct.p95) << " | " << time(r.jct.p99) << " | " << time(r.wait.p50)
+        << " | " << time(r.wait.p95) << " | " << time(r.wait.p99) << " | " << time(r.makespan) << " | "
+        << percent(r.allocated_share) << " | " << percent(r.busy_share) << " | " << percent(r.fragmentation)
+        << " | " << r.preemptions << " | " << fixed(r.lost_gpu_hours, 2) << " | "
+        << (r.jain_slowdown ? fixed(*r.jain_slowdown, 3) : kNotAvailable) << " | "
+        << (has_slowdowns ? fixed(r.finish_time_fairness.max, 2) : kNotAvailable) << " | "
+        << (has_slowdowns ? fixed(r.finish_time_fairness.mean, 2) : kNotAvailable) << " | " << kNotAvailable
+        << " | " << (r.deadlock_at ? "at " + time(*r.deadlock_at) + " " + unit.name : std::string("no")) << " | "
+        << (r.wall_seconds ? significant(*r.wall_seconds, 3) : kNotAvailable) << " |\n";
+  }
+  out << "\nTimes are over finished jobs. GPU allocated / busy: time-weighted shares of the cluster's GPUs held by\n"
+         "jobs / computing, over the makespan. Fragmentation: time-weighted share of GPUs free while at least one\n"
+         "job waits. Slowdown = JCT / uncontended run time; Jain (slowdown): Jain's index of the users' mean\n"
+         "slowdowns (1 = equal). FTF rho: finish-time fairness (Themis), JCT / uncontended run time, max and mean\n"
+         "over finished jobs. Queue guarantee: per-queue attainment, n/a without capacity queues.\n";
+  return out.str();
+}
+
+}  // namespace gcsim

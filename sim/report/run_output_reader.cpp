@@ -1,0 +1,224 @@
+#include "sim/report/run_output_reader.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <map>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/core/input_error.hpp"
+
+namespace gcsim {
+namespace {
+
+using nlohmann::json;
+
+// ---- summary.json ----------------------------------------------------------------------
+
+const json& member(const json& object, const std::string& key, const std::string& file, const std::string& where) {
+  if (!object.is_object() || !object.contains(key))
+    throw InputError(file, where, key, "missing (is this a summary.json written by gcsim run?)");
+  return object.at(key);
+}
+
+double number(const json& object, const std::string& key, const std::string& file, const std::string& where = "") {
+  const json& value = member(object, key, file, where);
+  if (!value.is_number()) throw InputError(file, where, key, "expected a number, got " + value.dump());
+  return value.get<double>();
+}
+
+std::size_t count(const json& object, const std::string& key, const std::string& file, const std::string& where = "") {
+  const json& value = member(object, key, file, where);
+  if (!value.is_number_unsigned()) throw InputError(file, where, key, "expected a count, got " + value.dump());
+  return value.get<std::size_t>();
+}
+
+Distribution distribution(const json& summary, const std::string& key, const std::string& file) {
+  const json& d = member(summary, key, file, "");
+  Distribution out;
+  out.count = count(d, "count", file, key);
+  out.mean = number(d, "mean", file, key);
+  out.p50 = number(d, "p50", file, key);
+  out.p95 = number(d, "p95", file, key);
+  out.p99 = number(d, "p99", file, key);
+  out.max = number(d, "max", file, key);
+  return out;
+}
+
+// ---- CSV -------------------------------------------------------------------------------
+
+/// Column positions by header name; every required column must be present.
+class CsvColumns {
+ public:
+  CsvColumns(const CsvRecord& header, const std::vector<std::string>& required, const std::string& file)
+      : file_(file) {
+    for (std::size_t i = 0; i < header.fields.size(); ++i) index_[header.fields[i]] = i;
+    for (const std::string& name : required)
+      if (!index_.count(name)) throw InputError(file, "line 1", name, "missing column in the header");
+  }
+
+  const std::string& text(const CsvRecord& record, const std::string& name) const {
+    const std::size_t i = index_.at(name);
+    if (i >= record.fields.size())
+      throw InputError(file_, "line " + std::to_string(record.line), name,
+                       "missing: the row has " + std::to_string(record.fields.size()) + " fields");
+    return record.fields[i];
+  }
+
+  double number(const CsvRecord& record, const std::string& name) const {
+    const std::string& t = text(record, name);
+    char* end = nullptr;
+    errno = 0;
+    const double value = t.empty() ? 0 : std::strtod(t.c_str(), &end);
+    if (t.empty() || *end != '\0' || errno == ERANGE || !std::isfinite(value))
+      throw InputError(file_, "line " + std::to_string(record.line), name, "expected a number, got '" + t + "'");
+    return value;
+  }
+
+  /// Empty means "never" (a job not started or not ended).
+  Time time_or_never(const CsvRecord& record, const std::string& name) const {
+    return text(record, name).empty() ? kNever : number(record, name);
+  }
+
+  std::uint32_t unsigned_int(const CsvRecord& record, const std::string& name) const {
+    const double value = number(record, name);
+    if (value < 0 || value != std::floor(value) || value > 4294967295.0)
+      throw InputError(file_, "line " + std::to_string(record.line), name,
+                       "expected a non-negative integer, got '" + text(record, name) + "'");
+    return static_cast<std::uint32_t>(value);
+  }
+
+ private:
+  std::string file_;
+  std::map<std::string, std::size_t> index_;
+};
+
+std::vector<CsvRecord> records_with_header(const std::string& text, const std::string& file) {
+  std::vector<CsvRecord> records = parse_csv(text);
+  if (records.empty()) throw InputError(file, "line 1", "", "empty file: expected a header line");
+  return records;
+}
+
+}  // namespace
+
+std::vector<CsvRecord> parse_csv(const std::string& text) {
+  std::vector<CsvRecord> records;
+  std::size_t line = 1;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    CsvRecord record;
+    record.line = line;
+    record.fields.emplace_back();
+    bool quoted = false;
+    const std::size_t first = i;
+    bool blank = false;
+    for (; i < text.size(); ++i) {
+      const char c = text[i];
+      if (quoted) {
+        if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
+          record.fields.back() += '"';
+          ++i;
+        } else if (c == '"') {
+          quoted = false;
+        } else {
+          if (c == '\n') ++line;
+          record.fields.back() += c;
+        }
+      } else if (c == '"') {
+        quoted = true;
+      } else if (c == ',') {
+        record.fields.emplace_back();
+      } else if (c == '\n' || c == '\r') {
+        blank = i == first;
+        if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
+        ++i;
+        ++line;
+        break;
+      } else {
+        record.fields.back() += c;
+      }
+    }
+    if (!blank) records.push_back(std::move(record));
+  }
+  return records;
+}
+
+RunSummaryFigures parse_summary_json(const std::string& text, const std::string& file) {
+  json summary;
+  try {
+    summary = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw InputError(file, "byte " + std::to_string(e.byte), "", "not valid JSON");
+  }
+  RunSummaryFigures s;
+  const json& policy = member(summary, "policy", file, "");
+  s.policy = policy.is_string() ? policy.get<std::string>() : policy.dump();
+  s.gpus = count(summary, "gpus", file);
+  const json& jobs = member(summary, "jobs", file, "");
+  s.jobs = count(jobs, "total", file, "jobs");
+  s.finished = count(jobs, "finished", file, "jobs");
+  s.failed = count(jobs, "failed", file, "jobs");
+  s.unfinished = count(jobs, "unfinished", file, "jobs");
+  s.makespan = number(summary, "makespan_s", file);
+  s.jct = distribution(summary, "jct_s", file);
+  s.wait = distribution(summary, "queueing_delay_s", file);
+  const json& utilization = member(summary, "gpu_utilization", file, "");
+  s.allocated_share = number(utilization, "allocated_share", file, "gpu_utilization");
+  s.busy_share = number(utilization, "busy_share", file, "gpu_utilization");
+  const json& preemptions = member(summary, "preemptions", file, "");
+  s.preemptions = count(preemptions, "count", file, "preemptions");
+  s.lost_gpu_hours = number(preemptions, "lost_gpu_hours", file, "preemptions");
+  const json& deadlock = member(summary, "deadlock", file, "");
+  if (!deadlock.is_null()) s.deadlock_at = number(deadlock, "detected_at_s", file, "deadlock");
+  if (summary.contains("wall_time_s")) s.wall_seconds = number(summary, "wall_time_s", file);
+  return s;
+}
+
+std::vector<JobsCsvRow> parse_jobs_csv(const std::string& text, const std::string& file) {
+  const std::vector<CsvRecord> records = records_with_header(text, file);
+  const CsvColumns columns(records.front(),
+                           {"id", "user", "queue", "gpus", "submit", "start", "end", "wait", "jct", "state",
+                            "preemptions", "uncontended", "placement"},
+                           file);
+  std::vector<JobsCsvRow> rows;
+  rows.reserve(records.size() - 1);
+  for (std::size_t r = 1; r < records.size(); ++r) {
+    const CsvRecord& record = records[r];
+    JobsCsvRow row;
+    row.id = columns.text(record, "id");
+    row.user = columns.text(record, "user");
+    row.queue = columns.text(record, "queue");
+    row.gpus = columns.unsigned_int(record, "gpus");
+    row.submit = columns.number(record, "submit");
+    row.start = columns.time_or_never(record, "start");
+    row.end = columns.time_or_never(record, "end");
+    row.wait = columns.time_or_never(record, "wait");
+    row.jct = columns.time_or_never(record, "jct");
+    row.state = columns.text(record, "state");
+    row.preemptions = columns.unsigned_int(record, "preemptions");
+    row.uncontended = columns.time_or_never(record, "uncontended");
+    row.placement = columns.text(record, "placement");
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+std::vector<TimelinePoint> parse_timeline_csv(const std::string& text, const std::string& file) {
+  const std::vector<CsvRecord> records = records_with_header(text, file);
+  const CsvColumns columns(records.front(), {"time", "allocated_gpus", "busy_gpus", "queued_jobs"}, file);
+  std::vector<TimelinePoint> points;
+  points.reserve(records.size() - 1);
+  for (std::size_t r = 1; r < records.size(); ++r) {
+    const CsvRecord& record = records[r];
+    TimelinePoint p{columns.number(record, "time"), columns.unsigned_int(record, "allocated_gpus"),
+                    columns.unsigned_int(record, "busy_gpus"), columns.unsigned_int(record, "queued_jobs")};
+    if (!points.empty() && p.time < points.back().time)
+      throw InputError(file, "line " + std::to_string(record.line), "time",
+                       "times must not decrease (previous row has " + std::to_string(points.back().time) + ")");
+    points.push_back(p);
+  }
+  return points;
+}
+
+}  // namespace gcsim

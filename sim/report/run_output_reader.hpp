@@ -1,0 +1,59 @@
+// run_output_reader.hpp: reads back the files `gcsim run` writes
+// (sim/report/run_outputs.hpp), for tools that compare runs.
+//
+// Each parser takes the file's text and the name to use in errors; anything
+// that does not match the format is an InputError naming the file, the line
+// (or JSON field) and what was expected.
+//
+//   RunSummaryFigures s = parse_summary_json(read_text(dir + "/summary.json"), dir + "/summary.json");
+//   std::vector<JobsCsvRow> jobs = parse_jobs_csv(text, "runs/fifo/jobs.csv");
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/core/ids.hpp"
+#include "sim/report/run_metrics.hpp"
+#include "sim/report/run_record.hpp"
+
+namespace gcsim {
+
+/// The figures of summary.json that comparisons use.
+struct RunSummaryFigures {
+  std::string policy;
+  std::size_t gpus = 0;
+  std::size_t jobs = 0, finished = 0, failed = 0, unfinished = 0;
+  double makespan = 0;
+  Distribution jct, wait;
+  double allocated_share = 0, busy_share = 0;
+  std::size_t preemptions = 0;
+  double lost_gpu_hours = 0;
+  std::optional<Time> deadlock_at;       // set when the run ended in a deadlock
+  std::optional<double> wall_seconds;    // absent when the run was told --no-wall-time
+};
+
+/// One row of jobs.csv; times that are empty in the file are kNever.
+struct JobsCsvRow {
+  std::string id, user, queue, state, placement;
+  std::uint32_t gpus = 0;
+  Time submit = 0, start = kNever, end = kNever, wait = kNever, jct = kNever;
+  std::uint32_t preemptions = 0;
+  Time uncontended = kNever;
+};
+
+RunSummaryFigures parse_summary_json(const std::string& text, const std::string& file);
+std::vector<JobsCsvRow> parse_jobs_csv(const std::string& text, const std::string& file);
+std::vector<TimelinePoint> parse_timeline_csv(const std::string& text, const std::string& file);
+
+/// RFC 4180 records (quoted fields may hold commas, quotes and newlines); a
+/// final line break does not start an empty record, and blank lines are
+/// skipped. Each record keeps the line it starts on (1-based).
+struct CsvRecord {
+  std::size_t line = 0;
+  std::vector<std::string> fields;
+};
+std::vector<CsvRecord> parse_csv(const std::string& text);
+
+}  // namespace gcsim

@@ -1,0 +1,236 @@
+// `gcsim compare` runs each policy as its own `gcsim run`, tabulates what the
+// runs wrote without changing a figure, adds fairness and fragmentation
+// figures that can be checked by hand, reports a deadlocked run instead of
+// failing, rejects bad policy lists before running anything, and draws plots
+// when a Python with matplotlib is at hand.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <optional>
+#include <sstream>
+
+#include "tests/e2e/gcsim_runner.hpp"
+
+namespace gcsim::testing {
+namespace {
+namespace fs = std::filesystem;
+
+// One node of four GPUs. Four one-GPU jobs end at 60, 120, 180 and 240 s;
+// two four-GPU jobs of 1200 s arrive at 30 and 40 s. Gang scheduling (and
+// FIFO) run train-a 240-1440 and train-b 1440-2640; the piecemeal baseline
+// hands each freed GPU to one of them and deadlocks at 240 s.
+struct DeadlockScenario {
+  ScratchDir dir;
+  std::string cluster, workload;
+  DeadlockScenario() {
+    CraftedCluster c;
+    c.gpus_per_node = 4;
+    cluster = dir.write("cluster.json", c.to_json());
+    auto with_user = [](nlohmann::json job, const std::string& user) {
+      job["user"] = user;
+      return job;
+    };
+    workload = dir.write("workload.json",
+                         workload_json({with_user(measured_job("short-1", 0, 1, 60), "carol"),
+                                        with_user(measured_job("short-2", 0, 1, 120), "carol"),
+                                        with_user(measured_job("short-3", 0, 1, 180), "carol"),
+                                        with_user(measured_job("short-4", 0, 1, 240), "carol"),
+                                        with_user(measured_job("train-a", 30, 4, 1200), "alice"),
+                                        with_user(measured_job("train-b", 40, 4, 1200), "bob")}));
+  }
+  GcsimRun compare(const std::string& policies, const std::vector<std::string>& extra = {}) const {
+    std::vector<std::string> args{"compare", "--policies", policies, "--cluster", cluster, "--workload", workload,
+                                  "--out", dir / "cmp", "--quiet"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run_gcsim(args);
+  }
+};
+
+/// comparison.csv as one column-name-to-text map per row (no quoted fields in it here).
+std::vector<std::map<std::string, std::string>> read_comparison(const std::string& dir) {
+  std::istringstream in(read_text(dir + "/comparison.csv"));
+  auto split = [](const std::string& line) {
+    std::vector<std::string> fields;
+    std::istringstream cells(line);
+    for (std::string cell; std::getline(cells, cell, ',');) fields.push_back(cell);
+    if (!line.empty() && line.back() == ',') fields.emplace_back();
+    return fields;
+  };
+  std::string line;
+  std::getline(in, line);
+  const std::vector<std::string> header = split(line);
+  std::vector<std::map<std::string, std::string>> rows;
+  while (std::getline(in, line)) {
+    const std::vector<std::string> fields = split(line);
+    std::map<std::string, std::string>& row = rows.emplace_back();
+    for (std::size_t i = 0; i < header.size() && i < fields.size(); ++i) row[header[i]] = fields[i];
+  }
+  return rows;
+}
+
+double cell(const std::map<std::string, std::string>& row, const std::string& column) {
+  return std::stod(row.at(column));
+}
+
+bool is_png(const std::string& path) { return read_text(path).rfind("\x89PNG", 0) == 0; }
+
+/// Sets an environment variable for the lifetime of the object (children inherit it).
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const std::string& value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    ::setenv(name, value.c_str(), 1);
+  }
+  ~ScopedEnv() {
+    if (old_) ::setenv(name_, old_->c_str(), 1);
+    else ::unsetenv(name_);
+  }
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+TEST(Compare, WritesOneRowPerPolicyEqualToEachRunsSummary) {
+  const DeadlockScenario s;
+  const GcsimRun run = s.compare("fifo,gang,piecemeal", {"--plots", "no"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const auto rows = read_comparison(s.dir / "cmp");
+  ASSERT_EQ(rows.size(), 3u);
+  const std::vector<std::string> policies{"fifo", "gang", "piecemeal"};
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    SCOPED_TRACE(policies[i]);
+    const auto& row = rows[i];
+    EXPECT_EQ(row.at("policy"), policies[i]);
+    const nlohmann::json summary = read_summary(s.dir / ("cmp/runs/" + policies[i]));
+    EXPECT_EQ(summary["policy"], policies[i]);
+    EXPECT_EQ(cell(row, "jobs"), summary["jobs"]["total"].get<double>());
+    EXPECT_EQ(cell(row, "finished"), summary["jobs"]["finished"].get<double>());
+    EXPECT_EQ(cell(row, "unfinished"), summary["jobs"]["unfinished"].get<double>());
+    for (const char* q : {"mean", "p50", "p95", "p99"}) {
+      EXPECT_EQ(cell(row, std::string("jct_") + q + "_s"), summary["jct_s"][q].get<double>()) << q;
+      EXPECT_EQ(cell(row, std::string("wait_") + q + "_s"), summary["queueing_delay_s"][q].get<double>()) << q;
+    }
+    EXPECT_EQ(cell(row, "makespan_s"), summary["makespan_s"].get<double>());
+    EXPECT_EQ(cell(row, "gpu_util_allocated"), summary["gpu_utilization"]["allocated_share"].get<double>());
+    EXPECT_EQ(cell(row, "gpu_util_busy"), summary["gpu_utilization"]["busy_share"].get<double>());
+    EXPECT_EQ(cell(row, "preemptions"), summary["preemptions"]["count"].get<double>());
+    EXPECT_EQ(cell(row, "lost_gpu_hours"), summary["preemptions"]["lost_gpu_hours"].get<double>());
+    EXPECT_EQ(cell(row, "wall_time_s"), summary["wall_time_s"].get<double>());
+    EXPECT_EQ(row.at("queue_guarantee_attainment"), "n/a");
+  }
+  const std::string md = read_text(s.dir / "cmp/comparison.md");
+  for (const std::string& p : policies) EXPECT_NE(md.find("\n| " + p + " |"), std::string::npos) << md;
+}
+
+TEST(Compare, FairnessAndFragmentationMatchTheHandComputation) {
+  const DeadlockScenario s;
+  const GcsimRun run = s.compare("gang", {"--plots", "no"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const auto row = read_comparison(s.dir / "cmp").at(0);
+  EXPECT_DOUBLE_EQ(cell(row, "makespan_s"), 2640);
+  // From 60 s, 1, 2, then 3 GPUs are free for 60 s each while the big jobs
+  // wait: 360 GPU-s over 4 GPUs * 2640 s.
+  EXPECT_NEAR(cell(row, "fragmentation"), 360.0 / (4 * 2640), 1e-12);
+  // Slowdowns: the short jobs 1; train-a (1440 - 30) / 1200; train-b (2640 - 40) / 1200.
+  const double a = 1410.0 / 1200, b = 2600.0 / 1200;
+  EXPECT_NEAR(cell(row, "ftf_rho_max"), b, 1e-9);
+  EXPECT_NEAR(cell(row, "ftf_rho_mean"), (4 + a + b) / 6, 1e-9);
+  // Users' mean slowdowns: alice a, bob b, carol 1.
+  EXPECT_NEAR(cell(row, "jain_fairness_slowdown"), (a + b + 1) * (a + b + 1) / (3 * (a * a + b * b + 1)), 1e-9);
+  EXPECT_EQ(row.at("deadlocks"), "0");
+  EXPECT_EQ(row.at("deadlock_at_s"), "n/a");
+}
+
+TEST(Compare, ADeadlockedRunIsReportedNotAFailure) {
+  const DeadlockScenario s;
+  const GcsimRun run = s.compare("piecemeal", {"--plots", "no"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.err.find("'piecemeal' ended in a deadlock"), std::string::npos) << run.err;
+  const auto row = read_comparison(s.dir / "cmp").at(0);
+  EXPECT_EQ(row.at("deadlocks"), "1");
+  EXPECT_DOUBLE_EQ(cell(row, "deadlock_at_s"), 240);
+  EXPECT_EQ(row.at("unfinished"), "2");
+}
+
+TEST(Compare, AnUnknownPolicyIsRejectedBeforeAnythingRuns) {
+  const DeadlockScenario s;
+  const GcsimRun run = s.compare("fifo,no-such-policy");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_NE(run.err.find("unknown policy 'no-such-policy'"), std::string::npos) << run.err;
+  EXPECT_FALSE(fs::exists(s.dir / "cmp"));
+}
+
+TEST(Compare, APolicyListedTwiceIsRejectedBeforeAnythingRuns) {
+  const DeadlockScenario s;
+  const GcsimRun run = s.compare("fifo,gang,fifo");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_NE(run.err.find("policy 'fifo' is listed twice"), std::string::npos) << run.err;
+  EXPECT_FALSE(fs::exists(s.dir / "cmp"));
+}
+
+TEST(Compare, ABadInputFileIsRejectedBeforeAnythingRuns) {
+  const DeadlockScenario s;
+  const std::string huge = s.dir.write("huge.json", workload_json({measured_job("huge", 0, 64, 10)}));
+  const GcsimRun run = run_gcsim({"compare", "--policies", "fifo", "--cluster", s.cluster, "--workload", huge,
+                                  "--out", s.dir / "cmp"});
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_NE(run.err.find("huge"), std::string::npos) << run.err;
+  EXPECT_FALSE(fs::exists(s.dir / "cmp"));
+}
+
+TEST(Compare, AnInvalidPolicyOptionIsRejectedBeforeAnythingRuns) {
+  const DeadlockScenario s;
+  const GcsimRun run = s.compare("fifo,piecemeal", {"--policy-opt", "hold_timeout=-1"});
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_NE(run.err.find("invalid policy option for 'piecemeal'"), std::string::npos) << run.err;
+  EXPECT_FALSE(fs::exists(s.dir / "cmp"));
+}
+
+TEST(Compare, AFailedRunFailsTheComparisonWithTheRunsMessages) {
+  const DeadlockScenario s;
+  // A file where the run's output directory should be: the run cannot write (exit 4).
+  fs::create_directories(s.dir / "cmp/runs");
+  s.dir.write("cmp/runs/gang", "in the way");
+  const GcsimRun run = s.compare("fifo,gang", {"--plots", "no"});
+  EXPECT_EQ(run.exit_code, 4);
+  EXPECT_NE(run.err.find("the run of policy 'gang' failed (exit status 4)"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("cmp/runs/gang"), std::string::npos) << run.err;
+  EXPECT_FALSE(fs::exists(s.dir / "cmp/comparison.csv"));
+}
+
+TEST(Compare, DrawsThePlotsWithAPythonThatHasMatplotlib) {
+  if (std::system("/usr/bin/python3 -c 'import matplotlib' >/dev/null 2>&1") != 0)
+    GTEST_SKIP() << "/usr/bin/python3 cannot import matplotlib (Debian: python3-matplotlib)";
+  const DeadlockScenario s;
+  const ScopedEnv python("GCSIM_PYTHON", "/usr/bin/python3");
+  const GcsimRun run = s.compare("fifo,piecemeal", {"--plots", "yes"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  for (const char* png : {"jct_cdf.png", "wait_cdf.png", "utilization.png", "gantt_fifo.png", "gantt_piecemeal.png"})
+    EXPECT_TRUE(is_png(s.dir / (std::string("cmp/") + png))) << png;
+}
+
+TEST(Compare, WithoutThePlotScriptAutoWritesTheTableAndYesFails) {
+  const DeadlockScenario s;
+  const ScopedEnv scripts("GCSIM_SCRIPTS_DIR", s.dir / "no-scripts-here");
+  const GcsimRun automatic = s.compare("fifo");
+  ASSERT_EQ(automatic.exit_code, 0) << automatic.err;
+  EXPECT_NE(automatic.err.find("plots skipped"), std::string::npos) << automatic.err;
+  EXPECT_NE(automatic.err.find("no-scripts-here"), std::string::npos) << automatic.err;
+  EXPECT_EQ(read_comparison(s.dir / "cmp").size(), 1u);
+
+  const GcsimRun required = s.compare("fifo", {"--plots", "yes"});
+  EXPECT_EQ(required.exit_code, 6);
+  EXPECT_NE(required.err.find("cannot draw the plots"), std::string::npos) << required.err;
+}
+
+TEST(Compare, PlotsNoDrawsNothing) {
+  const DeadlockScenario s;
+  const GcsimRun run = s.compare("fifo", {"--plots", "no"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  for (const std::string& name : files_in(s.dir / "cmp")) EXPECT_EQ(name.find(".png"), std::string::npos) << name;
+}
+
+}  // namespace
+}  // namespace gcsim::testing

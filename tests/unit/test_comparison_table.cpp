@@ -1,0 +1,185 @@
+// Specification of the comparison table: a run's files read back as written,
+// summary figures copied exactly, the added figures computed from jobs.csv
+// and timeline.csv, and undefined figures written "n/a".
+#include "sim/report/comparison_table.hpp"
+
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "sim/core/cluster_layout.hpp"
+#include "sim/core/input_error.hpp"
+#include "sim/report/run_outputs.hpp"
+#include "tests/support/crafted_specs.hpp"
+
+namespace gcsim {
+namespace {
+
+JobSpec job(const std::string& id, const std::string& user, Time submit, std::uint32_t gpus) {
+  JobSpec spec;
+  spec.id = id;
+  spec.user = user;
+  spec.submit = submit;
+  spec.gpus = gpus;
+  return spec;
+}
+
+// One node of four GPUs. "a" (2 GPUs, user "alice, jr": a comma to quote)
+// runs 0-20, uncontended 10: slowdown 2. "b" (4 GPUs, bob) waits 10-20 while
+// two GPUs are free, runs 20-40, uncontended 20: JCT 30, slowdown 1.5. "c"
+// (bob) waits from 15 and never starts.
+struct SmallRun {
+  ClusterLayout layout{[] {
+    ClusterSpec spec;
+    spec.name = "crafted";
+    spec.gpu_types = {{"GPU", 1e12, 32e9}};
+    spec.node_groups = {testing::crafted_node_group("n", 1, 4, "GPU")};
+    return spec;
+  }()};
+  std::vector<JobSpec> jobs{job("a", "alice, jr", 0, 2), job("b", "bob", 10, 4), job("c", "bob", 15, 4)};
+  RunRecord record;
+  SmallRun() {
+    record.cluster_name = "crafted";
+    record.policy = "fifo";
+    record.total_gpus = 4;
+    record.outcomes.resize(3);
+    record.outcomes[0] = {JobState::kFinished, 0, 20, {0, 1}, 0, 10};
+    record.outcomes[1] = {JobState::kFinished, 20, 40, {0, 1, 2, 3}, 1, 20};
+    record.outcomes[2] = {JobState::kWaiting, kNever, kNever, {}, 0, 5};
+    record.timeline = {{0, 2, 2, 0}, {10, 2, 2, 1}, {15, 2, 2, 2}, {20, 4, 4, 1}, {40, 0, 0, 1}};
+    record.simulated_time = 40;
+    record.lost_gpu_seconds = 1800;
+    record.wall_seconds = 0.25;
+  }
+  RunOutputs read_back() const {
+    const RunMetrics metrics = compute_run_metrics(jobs, record);
+    return {parse_summary_json(summary_json(jobs, layout, record, metrics, {true}), "summary.json"),
+            parse_jobs_csv(jobs_csv(jobs, layout, record), "jobs.csv"),
+            parse_timeline_csv(timeline_csv(record), "timeline.csv")};
+  }
+};
+
+std::map<std::string, std::string> csv_row_by_column(const std::string& csv, std::size_t row) {
+  const std::vector<CsvRecord> records = parse_csv(csv);
+  std::map<std::string, std::string> by_column;
+  for (std::size_t i = 0; i < records.front().fields.size(); ++i)
+    by_column[records.front().fields[i]] = records.at(row).fields.at(i);
+  return by_column;
+}
+
+// ---- reading a run's files back --------------------------------------------------------------
+
+TEST(RunOutputReader, ReadsJobsAsWrittenIncludingQuotedFieldsAndEmptyTimes) {
+  const RunOutputs run = SmallRun().read_back();
+  ASSERT_EQ(run.jobs.size(), 3u);
+  EXPECT_EQ(run.jobs[0].user, "alice, jr");
+  EXPECT_EQ(run.jobs[0].placement, "n-0:0;n-0:1");
+  EXPECT_DOUBLE_EQ(run.jobs[1].jct, 30);
+  EXPECT_EQ(run.jobs[1].preemptions, 1u);
+  EXPECT_DOUBLE_EQ(run.jobs[1].uncontended, 20);
+  EXPECT_EQ(run.jobs[2].state, "waiting");
+  EXPECT_EQ(run.jobs[2].start, kNever);
+  EXPECT_EQ(run.jobs[2].jct, kNever);
+}
+
+TEST(RunOutputReader, ReadsTheSummaryAndTheTimeline) {
+  const RunOutputs run = SmallRun().read_back();
+  EXPECT_EQ(run.summary.gpus, 4u);
+  EXPECT_EQ(run.summary.finished, 2u);
+  EXPECT_EQ(run.summary.unfinished, 1u);
+  EXPECT_DOUBLE_EQ(run.summary.makespan, 40);
+  EXPECT_DOUBLE_EQ(run.summary.jct.mean, 25);
+  EXPECT_DOUBLE_EQ(run.summary.lost_gpu_hours, 0.5);
+  EXPECT_FALSE(run.summary.deadlock_at.has_value());
+  EXPECT_DOUBLE_EQ(*run.summary.wall_seconds, 0.25);
+  ASSERT_EQ(run.timeline.size(), 5u);
+  EXPECT_EQ(run.timeline[2].queued, 2u);
+}
+
+TEST(RunOutputReader, AMissingColumnIsNamed) {
+  try {
+    parse_timeline_csv("time,allocated_gpus,busy_gpus\n0,1,1\n", "runs/x/timeline.csv");
+    FAIL() << "expected an InputError";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.file(), "runs/x/timeline.csv");
+    EXPECT_EQ(e.where(), "line 1");
+    EXPECT_EQ(e.field(), "queued_jobs");
+  }
+}
+
+TEST(RunOutputReader, ABadNumberNamesItsLine) {
+  try {
+    parse_timeline_csv("time,allocated_gpus,busy_gpus,queued_jobs\n0,1,1,0\n5,two,1,0\n", "timeline.csv");
+    FAIL() << "expected an InputError";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.where(), "line 3");
+    EXPECT_EQ(e.field(), "allocated_gpus");
+  }
+}
+
+TEST(ParseCsv, QuotedFieldsHoldCommasQuotesAndLineBreaks) {
+  const auto records = parse_csv("a,b\n\"x, \"\"y\"\"\",\"two\nlines\"\nlast,row\n");
+  ASSERT_EQ(records.size(), 3u);
+  EXPECT_EQ(records[1].fields, (std::vector<std::string>{"x, \"y\"", "two\nlines"}));
+  EXPECT_EQ(records[2].line, 4u);
+}
+
+// ---- the table -----------------------------------------------------------------------------
+
+TEST(ComparisonRow, AddsFairnessAndFragmentationToTheSummary) {
+  const ComparisonRow row = comparison_row("fifo", SmallRun().read_back());
+  EXPECT_EQ(row.policy, "fifo");
+  // Slowdowns 2 (alice, jr) and 1.5 (bob): max 2, mean 1.75.
+  EXPECT_DOUBLE_EQ(row.finish_time_fairness.max, 2);
+  EXPECT_DOUBLE_EQ(row.finish_time_fairness.mean, 1.75);
+  // Jain over users {2, 1.5}: 3.5^2 / (2 * (4 + 2.25)) = 12.25 / 12.5.
+  EXPECT_DOUBLE_EQ(*row.jain_slowdown, 0.98);
+  // 2 GPUs free while jobs wait during [10, 20): 20 GPU-s over 4 GPUs * 40 s.
+  EXPECT_DOUBLE_EQ(row.fragmentation, 20.0 / 160.0);
+}
+
+TEST(ComparisonCsv, CopiesSummaryFiguresExactly) {
+  SmallRun run;
+  run.record.outcomes[0].end = 20.1;  // JCT mean (20.1 + 30) / 2: not a short decimal in binary
+  const RunOutputs outputs = run.read_back();
+  const auto row = csv_row_by_column(comparison_csv({comparison_row("fifo", outputs)}), 1);
+  EXPECT_EQ(std::stod(row.at("jct_mean_s")), outputs.summary.jct.mean);
+  EXPECT_EQ(std::stod(row.at("gpu_util_allocated")), outputs.summary.allocated_share);
+  EXPECT_EQ(row.at("lost_gpu_hours"), "0.5");
+  EXPECT_EQ(row.at("wall_time_s"), "0.25");
+  EXPECT_EQ(row.at("deadlocks"), "0");
+  EXPECT_EQ(row.at("deadlock_at_s"), "n/a");
+  EXPECT_EQ(row.at("queue_guarantee_attainment"), "n/a");
+}
+
+TEST(ComparisonCsv, UndefinedFiguresAreNotAvailable) {
+  SmallRun run;
+  run.record.deadlock = DeadlockReport{35, {2}};
+  for (JobOutcome& o : run.record.outcomes) o.uncontended = kNever;
+  const auto row = csv_row_by_column(comparison_csv({comparison_row("x", run.read_back())}), 1);
+  EXPECT_EQ(row.at("jain_fairness_slowdown"), "n/a");
+  EXPECT_EQ(row.at("ftf_rho_max"), "n/a");
+  EXPECT_EQ(row.at("ftf_rho_mean"), "n/a");
+  EXPECT_EQ(row.at("deadlocks"), "1");
+  EXPECT_EQ(row.at("deadlock_at_s"), "35");
+}
+
+TEST(ComparisonMarkdown, OneRowPerPolicyInOrderWithTimesInOneUnit) {
+  const RunOutputs outputs = SmallRun().read_back();
+  const std::string md = comparison_markdown({comparison_row("srtf", outputs), comparison_row("fifo", outputs)});
+  EXPECT_NE(md.find("| policy | finished | JCT mean (s) |"), std::string::npos) << md;
+  const auto srtf = md.find("\n| srtf | 2/3 | 25.00 |");
+  const auto fifo = md.find("\n| fifo | 2/3 | 25.00 |");
+  EXPECT_NE(srtf, std::string::npos) << md;
+  EXPECT_NE(fifo, std::string::npos) << md;
+  EXPECT_LT(srtf, fifo);
+}
+
+TEST(ExactNumber, ReadsBackAsTheSameDouble) {
+  for (double x : {0.1, 1.0 / 3.0, 2640.0, 1e-7, 123456789.123})
+    EXPECT_EQ(std::stod(exact_number(x)), x) << exact_number(x);
+  EXPECT_EQ(exact_number(2640), "2640");
+}
+
+}  // namespace
+}  // namespace gcsim
