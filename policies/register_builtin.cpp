@@ -1,21 +1,37 @@
 #include "policies/register_builtin.hpp"
 
+#include "policies/backfill/easy_backfill_policy.hpp"
+#include "policies/drf/drf_policy.hpp"
 #include "policies/fifo/fifo_policy.hpp"
 #include "policies/gang/gang_policy.hpp"
 #include "policies/incremental/incremental_policy.hpp"
 #include "policies/piecemeal/piecemeal_policy.hpp"
 #include "policies/placement/pack_placement.hpp"
+#include "policies/placement/spread_placement.hpp"
+#include "policies/placement/topology_placement.hpp"
+#include "policies/srtf/shortest_remaining_policy.hpp"
+#include "policies/tiresias/tiresias_policy.hpp"
 
 namespace gcsim {
 
 void register_builtin(PolicyRegistry& registry) {
   registry.add_placement("pack", "fewest nodes, then fewest racks; best fit on a single node",
                          [](const PolicyOptions&) { return std::make_unique<PackPlacement>(); });
+  registry.add_placement("spread", "one GPU per node, round-robin over the nodes with the most free GPUs",
+                         [](const PolicyOptions&) { return std::make_unique<SpreadPlacement>(); });
+  registry.add_placement("topology", "highest ring bottleneck bandwidth, then fewest nodes",
+                         [](const PolicyOptions&) { return std::make_unique<TopologyPlacement>(); });
 
   registry.add_policy("fifo", "strict submission order, head-of-line blocking", "pack",
                       [](const PolicyOptions&, std::unique_ptr<PlacementPolicy> placement) {
                         return std::make_unique<FifoPolicy>(std::move(placement));
                       });
+  registry.add_policy("fifo-backfill", "FIFO with EASY backfilling: later jobs start if they do not delay the head",
+                      "pack", [](const PolicyOptions&, std::unique_ptr<PlacementPolicy> placement) {
+                        return std::make_unique<EasyBackfillPolicy>(std::move(placement));
+                      });
+  registry.add_policy("srtf", "shortest remaining time first on oracle durations, preemptive (preemptive=false: never)",
+                      "pack", ShortestRemainingPolicy::create);
   registry.add_policy("gang", "all-or-nothing: a job gets its whole GPU set in one transaction or nothing", "pack",
                       GangPolicy::create);
   registry.add_policy("incremental",
@@ -28,6 +44,12 @@ void register_builtin(PolicyRegistry& registry) {
                       [](const PolicyOptions& options, std::unique_ptr<PlacementPolicy>) {
                         return PiecemealPolicy::create(options);
                       });
+  registry.add_policy("tiresias",
+                      "discretized 2D-LAS: queues by attained GPU-seconds, higher queues preempt lower ones "
+                      "(thresholds=3600, promote_knob=8)",
+                      "pack", TiresiasPolicy::create);
+  registry.add_policy("drf", "dominant resource fairness across users over GPUs, CPU cores and memory; non-preemptive",
+                      "pack", DrfPolicy::create);
 }
 
 }  // namespace gcsim

@@ -10,11 +10,17 @@ struct Candidate {
   std::vector<GpuId> free;  // usable GPUs on the node, by local index
 };
 
+// A node of the placement and how many of its usable GPUs the job takes.
+struct Share {
+  const Candidate* node;
+  std::size_t count;
+};
+
 // Fewest-nodes selection among `nodes`; empty when they cannot hold `need`.
-std::vector<const Candidate*> fewest_nodes(std::vector<const Candidate*> nodes, std::size_t need) {
+std::vector<Share> fewest_nodes(std::vector<const Candidate*> nodes, std::size_t need) {
   std::stable_sort(nodes.begin(), nodes.end(),
                    [](const Candidate* a, const Candidate* b) { return a->free.size() > b->free.size(); });
-  std::vector<const Candidate*> chosen;
+  std::vector<Share> chosen;
   std::size_t remaining = need;
   for (std::size_t i = 0; i < nodes.size() && remaining > 0; ++i) {
     if (nodes[i]->free.size() >= remaining) {
@@ -22,11 +28,11 @@ std::vector<const Candidate*> fewest_nodes(std::vector<const Candidate*> nodes, 
       // order) that still covers it.
       std::size_t best = i;
       for (std::size_t j = i + 1; j < nodes.size() && nodes[j]->free.size() >= remaining; ++j) best = j;
-      chosen.push_back(nodes[best]);
+      chosen.push_back({nodes[best], remaining});
       remaining = 0;
       break;
     }
-    chosen.push_back(nodes[i]);
+    chosen.push_back({nodes[i], nodes[i]->free.size()});
     remaining -= nodes[i]->free.size();
   }
   if (remaining > 0) chosen.clear();
@@ -50,10 +56,11 @@ std::optional<std::vector<GpuId>> PackPlacement::place(const JobSpec& job, const
   }
   const std::size_t need = job.gpus;
 
-  std::vector<const Candidate*> chosen;
+  std::vector<Share> chosen;
   // One node: the fullest node that fits.
   for (const Candidate& c : candidates)
-    if (c.free.size() >= need && (chosen.empty() || c.free.size() < chosen.front()->free.size())) chosen = {&c};
+    if (c.free.size() >= need && (chosen.empty() || c.free.size() < chosen.front().node->free.size()))
+      chosen = {{&c, need}};
 
   if (chosen.empty()) {
     // Several nodes: the rack that needs the fewest nodes, else the whole cluster.
@@ -71,11 +78,11 @@ std::optional<std::vector<GpuId>> PackPlacement::place(const JobSpec& job, const
   }
   if (chosen.empty()) return std::nullopt;
 
-  std::sort(chosen.begin(), chosen.end(), [](const Candidate* a, const Candidate* b) { return a->node < b->node; });
+  std::sort(chosen.begin(), chosen.end(), [](const Share& a, const Share& b) { return a.node->node < b.node->node; });
   std::vector<GpuId> gpus;
-  for (const Candidate* c : chosen)
-    for (GpuId g : c->free)
-      if (gpus.size() < need) gpus.push_back(g);
+  for (const Share& share : chosen)
+    gpus.insert(gpus.end(), share.node->free.begin(),
+                share.node->free.begin() + static_cast<std::ptrdiff_t>(share.count));
   return gpus;
 }
 

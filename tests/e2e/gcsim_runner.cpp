@@ -112,6 +112,7 @@ std::map<std::string, JobRow> read_jobs_csv(const std::string& out_dir) {
     row.state = f["state"];
     row.placement = f["placement"];
     row.gpus = std::stoi(f["gpus"]);
+    row.preemptions = f["preemptions"].empty() ? 0 : std::stoi(f["preemptions"]);
     row.submit = number_or(f["submit"], -1);
     row.start = number_or(f["start"], -1);
     row.end = number_or(f["end"], -1);

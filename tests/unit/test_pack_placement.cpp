@@ -212,7 +212,7 @@ TEST(PackPlacement, GpusWithTooLittleMemoryAreSkipped) {
                            {2, 40e9, Gpus{4, 5}},   // the V100 are too small
                            {2, 80e9, Gpus{4, 5}},
                            {4, 40e9, Gpus{4, 5, 6, 7}},
-                           {5, 0, Gpus{2, 3, 4, 5, 6}},
+                           {5, 0, Gpus{2, 4, 5, 6, 7}},  // node a whole, the remainder from node v
                            {5, 40e9, std::nullopt},  // 6 free, but only 4 large enough
                            {1, 100e9, std::nullopt},
                        });

@@ -1,0 +1,117 @@
+#include "policies/backfill/easy_backfill_policy.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <utility>
+
+namespace gcsim {
+
+HeadReservation reserve_for_head(Time now, std::size_t free_now, std::size_t need,
+                                 std::vector<ExpectedRelease> releases) {
+  if (free_now >= need) return {now, free_now - need};  // only the placement blocks the head
+  std::stable_sort(releases.begin(), releases.end(),
+                   [](const ExpectedRelease& a, const ExpectedRelease& b) { return a.end < b.end; });
+  std::size_t free_then = free_now;
+  for (std::size_t i = 0; i < releases.size() && releases[i].end != kNever; ++i) {
+    free_then += releases[i].gpus;
+    // Releases at the same instant all count at the shadow time.
+    if (i + 1 < releases.size() && releases[i + 1].end == releases[i].end) continue;
+    if (free_then >= need) return {releases[i].end, free_then - need};
+  }
+  return {kNever, 0};
+}
+
+EasyBackfillPolicy::EasyBackfillPolicy(std::unique_ptr<PlacementPolicy> placement)
+    : placement_(std::move(placement)) {
+  if (!placement_) throw std::invalid_argument("fifo-backfill needs a placement policy");
+}
+
+Time EasyBackfillPolicy::estimate(const QueueView& jobs, JobIndex job) {
+  const Time given = jobs.spec(job).runtime_estimate;
+  return given > 0 ? given : jobs.oracle_duration(job);
+}
+
+void EasyBackfillPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
+  const ClusterLayout& layout = ctx.cluster.layout();
+  const std::vector<JobIndex>& waiting = ctx.jobs.waiting();
+  std::vector<bool> taken(layout.gpu_count(), false);
+  std::size_t free_count = ctx.cluster.free_gpu_count();  // free and not promised in this plan
+  std::vector<std::pair<JobIndex, std::vector<GpuId>>> started;  // in this call
+
+  auto start = [&](JobIndex job, std::vector<GpuId> gpus) {
+    for (GpuId g : gpus) taken[g] = true;
+    free_count -= gpus.size();
+    started.emplace_back(job, gpus);
+    plan.allocate(job, std::move(gpus));
+  };
+
+  // FIFO until the first job that cannot be placed: the head.
+  std::size_t head_at = 0;
+  for (; head_at < waiting.size(); ++head_at) {
+    auto gpus = placement_->place(ctx.jobs.spec(waiting[head_at]), ctx.cluster, taken);
+    if (!gpus) break;
+    start(waiting[head_at], std::move(*gpus));
+  }
+  if (head_at == waiting.size()) return;
+  const JobSpec& head = ctx.jobs.spec(waiting[head_at]);
+
+  // The reservation, counting only GPUs the head can use.
+  auto usable_by_head = [&](GpuId g) { return layout.gpu_type_of(g).memory_bytes >= head.gpu_memory_bytes; };
+  auto count_usable = [&](const std::vector<GpuId>& gpus) {
+    return static_cast<std::size_t>(std::count_if(gpus.begin(), gpus.end(), usable_by_head));
+  };
+  std::size_t free_usable = 0;
+  for (GpuId g = 0; g < layout.gpu_count(); ++g)
+    if (ctx.cluster.is_free(g) && !taken[g] && usable_by_head(g)) ++free_usable;
+  std::size_t free_unusable = free_count - free_usable;  // free GPUs the head cannot use
+  auto expected_end = [&](JobIndex job, Time start_time) {
+    const Time est = estimate(ctx.jobs, job);
+    return est == kNever ? kNever : std::max(ctx.now, start_time + est);
+  };
+  std::vector<ExpectedRelease> releases;
+  for (JobIndex job : ctx.jobs.running()) {
+    const JobRuntime& rt = ctx.jobs.runtime(job);
+    releases.push_back({expected_end(job, rt.start), count_usable(rt.gpus)});
+  }
+  for (const auto& [job, gpus] : started) releases.push_back({expected_end(job, ctx.now), count_usable(gpus)});
+  HeadReservation reservation = reserve_for_head(ctx.now, free_usable, head.gpus, releases);
+
+  // Backfill the later jobs, in submission order.
+  bool refused_for_reservation = false;
+  for (std::size_t i = head_at + 1; i < waiting.size() && free_count > 0; ++i) {
+    const JobIndex job = waiting[i];
+    const JobSpec& spec = ctx.jobs.spec(job);
+    if (spec.gpus > free_count) continue;
+    const Time est = estimate(ctx.jobs, job);
+    const bool ends_before_shadow = reservation.shadow_time != kNever && ctx.now + est <= reservation.shadow_time;
+    if (!ends_before_shadow && spec.gpus > reservation.extra + free_unusable) {
+      // Wherever it goes it takes more GPUs the head can use than are extra.
+      refused_for_reservation = true;
+      continue;
+    }
+    auto gpus = placement_->place(spec, ctx.cluster, taken);
+    if (!gpus) continue;
+    const std::size_t used = count_usable(*gpus);
+    if (!ends_before_shadow) {
+      if (used > reservation.extra) {
+        refused_for_reservation = true;
+        continue;
+      }
+      reservation.extra -= used;
+    }
+    releases.push_back({ctx.now + est, used});
+    free_unusable -= gpus->size() - used;
+    start(job, std::move(*gpus));
+  }
+
+  // A job refused for the reservation may fit on extra GPUs once a running
+  // job passes an expected end later than the shadow time (see the file
+  // comment); releases up to the shadow time are counted already.
+  if (!refused_for_reservation || reservation.shadow_time == kNever) return;
+  Time next_end = kNever;
+  for (const ExpectedRelease& release : releases)
+    if (release.end > std::max(ctx.now, reservation.shadow_time)) next_end = std::min(next_end, release.end);
+  if (next_end != kNever) plan.wake_at(next_end);
+}
+
+}  // namespace gcsim

@@ -1,0 +1,106 @@
+#include "policies/drf/drf_policy.hpp"
+
+#include <algorithm>
+#include <map>
+#include <stdexcept>
+#include <vector>
+
+namespace gcsim {
+
+DrfResources DrfResources::demand_of(const JobSpec& job) {
+  return {static_cast<double>(job.gpus), static_cast<double>(job.cpu_cores), job.memory_bytes};
+}
+
+DrfResources DrfResources::cluster_total(const ClusterSpec& cluster) {
+  DrfResources total;
+  for (const NodeGroup& group : cluster.node_groups) {
+    const double nodes = group.count;
+    total.gpus += nodes * group.gpus_per_node;
+    total.cpu_cores += nodes * group.cpu_cores;
+    total.memory_bytes += nodes * group.memory_bytes;
+  }
+  return total;
+}
+
+DrfResources& DrfResources::operator+=(const DrfResources& other) {
+  gpus += other.gpus;
+  cpu_cores += other.cpu_cores;
+  memory_bytes += other.memory_bytes;
+  return *this;
+}
+
+double DrfResources::dominant_share(const DrfResources& total) const {
+  double share = 0;
+  if (total.gpus > 0) share = std::max(share, gpus / total.gpus);
+  if (total.cpu_cores > 0) share = std::max(share, cpu_cores / total.cpu_cores);
+  if (total.memory_bytes > 0) share = std::max(share, memory_bytes / total.memory_bytes);
+  return share;
+}
+
+DrfPolicy::DrfPolicy(std::unique_ptr<PlacementPolicy> placement) : placement_(std::move(placement)) {
+  if (!placement_) throw std::invalid_argument("drf needs a placement policy");
+}
+
+std::unique_ptr<SchedulingPolicy> DrfPolicy::create(const PolicyOptions&, std::unique_ptr<PlacementPolicy> placement) {
+  return std::make_unique<DrfPolicy>(std::move(placement));
+}
+
+void DrfPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
+  const QueueView& jobs = ctx.jobs;
+  if (jobs.waiting().empty()) return;
+  const DrfResources total = DrfResources::cluster_total(ctx.cluster.layout().spec());
+
+  // What each user's running jobs hold, and what all of them hold together.
+  std::map<std::string, DrfResources> held;
+  DrfResources in_use;
+  for (JobIndex job : jobs.running()) {
+    const DrfResources demand = DrfResources::demand_of(jobs.spec(job));
+    held[jobs.spec(job).user] += demand;
+    in_use += demand;
+  }
+  // Each user's waiting jobs, oldest first (the queue's order).
+  std::map<std::string, std::vector<JobIndex>> waiting;
+  for (JobIndex job : jobs.waiting()) waiting[jobs.spec(job).user].push_back(job);
+
+  std::vector<bool> taken(ctx.cluster.layout().gpu_count(), false);
+  std::size_t spare = ctx.cluster.free_gpu_count();
+  auto pooled_fit = [&](const DrfResources& demand) {
+    return (total.cpu_cores == 0 || in_use.cpu_cores + demand.cpu_cores <= total.cpu_cores) &&
+           (total.memory_bytes == 0 || in_use.memory_bytes + demand.memory_bytes <= total.memory_bytes);
+  };
+
+  while (!waiting.empty()) {
+    // The user with the lowest dominant share; the map's order breaks ties by name.
+    auto user = waiting.begin();
+    double lowest = held[user->first].dominant_share(total);
+    for (auto it = std::next(waiting.begin()); it != waiting.end(); ++it) {
+      const double share = held[it->first].dominant_share(total);
+      if (share < lowest) {
+        lowest = share;
+        user = it;
+      }
+    }
+
+    std::vector<JobIndex>& queue = user->second;
+    bool served = false;
+    for (auto job = queue.begin(); job != queue.end(); ++job) {
+      const JobSpec& spec = jobs.spec(*job);
+      const DrfResources demand = DrfResources::demand_of(spec);
+      if (spec.gpus > spare || !pooled_fit(demand)) continue;
+      auto gpus = placement_->place(spec, ctx.cluster, taken);
+      if (!gpus) continue;
+      for (GpuId g : *gpus) taken[g] = true;
+      spare -= gpus->size();
+      plan.allocate(*job, std::move(*gpus));
+      held[user->first] += demand;
+      in_use += demand;
+      queue.erase(job);
+      served = true;
+      break;
+    }
+    // A user with nothing left that fits drops out of this call.
+    if (!served || queue.empty()) waiting.erase(user);
+  }
+}
+
+}  // namespace gcsim

@@ -1,0 +1,73 @@
+// drf_policy.hpp: Dominant Resource Fairness across users (`drf`).
+//
+// Source semantics: Ghodsi et al., "Dominant Resource Fairness: Fair
+// Allocation of Multiple Resource Types", NSDI 2011 (§4, Algorithm 1,
+// progressive filling), with jobs in the role of the paper's tasks and the
+// workload's `user` field as the paper's users:
+// - Resources: GPUs, CPU cores and host memory. The cluster totals are summed
+//   over the node groups (count x gpus_per_node, cpu_cores, memory_bytes); a
+//   job demands its `gpus`, `cpu_cores` and `memory_bytes`.
+// - A user's share of a resource is what its running jobs hold over the
+//   cluster total; its dominant share is the largest of the three.
+// - Each call repeatedly picks, among users with a waiting job that fits, the
+//   one with the lowest dominant share (ties: user name, in byte order),
+//   starts that user's oldest fitting job (queue order: submission, then
+//   workload order), adds its demand to the user's shares, and picks again,
+//   until no waiting job of any user fits. A user none of whose waiting jobs
+//   fits is skipped; the others are still served.
+// - A job fits when the placement finds all its GPUs (gang, in one
+//   transaction) among those free and not promised earlier in the call, and
+//   its CPU cores and memory are at most what running jobs and jobs started
+//   earlier in the call leave of the cluster totals.
+// Non-preemptive: running jobs keep their resources whatever the shares; the
+// policy never asks to be woken (only arrivals and completions change what
+// fits).
+// Assumptions: CPU cores and host memory are pooled over the cluster, as the
+// paper's single resource pool (the engine does not place them on nodes, so
+// a job's cores may exceed what the nodes of its GPUs have); a resource whose
+// cluster total is 0 is not described and neither counts in shares nor
+// limits fits; a job asking for more CPU cores or memory than the whole
+// cluster has never starts. Job priorities and queues are ignored; a waiting
+// job holds no GPUs.
+// Options: none. Placement is delegated (default: pack).
+//
+//   DrfPolicy drf(std::make_unique<PackPlacement>());
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "sim/core/policy.hpp"
+#include "sim/core/policy_registry.hpp"
+
+namespace gcsim {
+
+/// An amount of each resource DRF divides: GPUs, CPU cores, host memory bytes.
+struct DrfResources {
+  double gpus = 0;
+  double cpu_cores = 0;
+  double memory_bytes = 0;
+
+  static DrfResources demand_of(const JobSpec& job);
+  /// Totals over the node groups of the cluster.
+  static DrfResources cluster_total(const ClusterSpec& cluster);
+  DrfResources& operator+=(const DrfResources& other);
+  /// The largest of the shares amount / total, over the resources whose total is not 0.
+  double dominant_share(const DrfResources& total) const;
+};
+
+class DrfPolicy final : public SchedulingPolicy {
+ public:
+  explicit DrfPolicy(std::unique_ptr<PlacementPolicy> placement);
+  /// Takes no options (keys meant for the placement are left to it).
+  static std::unique_ptr<SchedulingPolicy> create(const PolicyOptions& options,
+                                                  std::unique_ptr<PlacementPolicy> placement);
+
+  std::string_view name() const override { return "drf"; }
+  void schedule(const SchedulingContext& ctx, Plan& plan) override;
+
+ private:
+  std::unique_ptr<PlacementPolicy> placement_;
+};
+
+}  // namespace gcsim

@@ -1,0 +1,280 @@
+#include "policies/tiresias/tiresias_policy.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <tuple>
+
+namespace gcsim {
+namespace {
+
+// The cluster as it will be once the chosen victims are preempted: their GPUs
+// read as free, so that the placement can choose among them.
+class ClusterAfterPreemptions final : public ClusterView {
+ public:
+  explicit ClusterAfterPreemptions(const ClusterView& base)
+      : base_(base),
+        freed_(base.layout().gpu_count(), false),
+        free_per_node_(base.layout().node_count()),
+        free_total_(base.free_gpu_count()) {
+    for (NodeId n = 0; n < free_per_node_.size(); ++n) free_per_node_[n] = base.free_gpus_on_node(n);
+  }
+
+  const ClusterLayout& layout() const override { return base_.layout(); }
+  const Locality& locality() const override { return base_.locality(); }
+  bool is_free(GpuId gpu) const override { return freed_[gpu] || base_.is_free(gpu); }
+  JobIndex owner(GpuId gpu) const override { return freed_[gpu] ? kNoJob : base_.owner(gpu); }
+  std::size_t free_gpu_count() const override { return free_total_; }
+  std::size_t free_gpus_on_node(NodeId node) const override { return free_per_node_[node]; }
+
+  /// Shows the GPUs of a running job as free (`freed`) or held again.
+  void set_freed(const std::vector<GpuId>& gpus, bool freed) {
+    for (GpuId g : gpus) {
+      if (freed_[g] == freed) continue;
+      freed_[g] = freed;
+      const NodeId node = base_.layout().node_of(g);
+      if (freed) {
+        ++free_per_node_[node];
+        ++free_total_;
+      } else {
+        --free_per_node_[node];
+        --free_total_;
+      }
+    }
+  }
+
+ private:
+  const ClusterView& base_;
+  std::vector<bool> freed_;
+  std::vector<std::size_t> free_per_node_;
+  std::size_t free_total_;
+};
+
+// A waiting job's place in the call's order: queue, then last arrival into
+// it, then workload order.
+struct QueueKey {
+  std::size_t queue;
+  Time arrival;
+  JobIndex job;
+  bool operator<(const QueueKey& other) const {
+    return std::tie(queue, arrival, job) < std::tie(other.queue, other.arrival, other.job);
+  }
+};
+
+double parse_number(const std::string& option, const std::string& text) {
+  std::size_t used = 0;
+  double value = 0;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size() || !std::isfinite(value))
+    throw std::invalid_argument("tiresias: option " + option + ": '" + text + "' is not a number");
+  return value;
+}
+
+std::vector<double> parse_thresholds(const std::string& text) {
+  std::vector<double> thresholds;
+  std::size_t begin = 0;
+  while (true) {
+    const std::size_t comma = text.find(',', begin);
+    const std::string item = text.substr(begin, comma == std::string::npos ? std::string::npos : comma - begin);
+    const double value = parse_number("thresholds", item);
+    if (!(value > 0))
+      throw std::invalid_argument("tiresias: option thresholds: " + item + " is not a GPU-seconds value > 0");
+    if (!thresholds.empty() && !(value > thresholds.back()))
+      throw std::invalid_argument("tiresias: option thresholds must be strictly increasing, got '" + text + "'");
+    thresholds.push_back(value);
+    if (comma == std::string::npos) break;
+    begin = comma + 1;
+  }
+  return thresholds;
+}
+
+}  // namespace
+
+TiresiasPolicy::TiresiasPolicy(std::unique_ptr<PlacementPolicy> placement, TiresiasSettings settings)
+    : placement_(std::move(placement)), settings_(std::move(settings)) {
+  if (!placement_) throw std::invalid_argument("tiresias needs a placement policy");
+}
+
+TiresiasSettings TiresiasPolicy::parse_settings(const PolicyOptions& options) {
+  TiresiasSettings settings;
+  if (auto it = options.find("thresholds"); it != options.end()) settings.thresholds = parse_thresholds(it->second);
+  if (auto it = options.find("promote_knob"); it != options.end()) {
+    settings.promote_knob = parse_number("promote_knob", it->second);
+    if (settings.promote_knob < 0)
+      throw std::invalid_argument("tiresias: option promote_knob must be >= 0 (0: no promotion), got '" +
+                                  it->second + "'");
+  }
+  return settings;
+}
+
+std::unique_ptr<SchedulingPolicy> TiresiasPolicy::create(const PolicyOptions& options,
+                                                         std::unique_ptr<PlacementPolicy> placement) {
+  return std::make_unique<TiresiasPolicy>(std::move(placement), parse_settings(options));
+}
+
+Time TiresiasPolicy::crossing_time(Time start, double service_at_start, double threshold, std::size_t gpus) {
+  return start + (threshold - service_at_start) / static_cast<double>(gpus);
+}
+
+double TiresiasPolicy::queue_service(const QueueView& jobs, JobIndex job, Time now) const {
+  const JobRuntime& rt = jobs.runtime(job);
+  double attained = rt.attained_gpu_seconds;
+  if (rt.state == JobState::kRunning) attained += (now - rt.start) * static_cast<double>(rt.gpus.size());
+  return attained - track_[job].service_base;
+}
+
+Time TiresiasPolicy::promotion_time(JobIndex job) const {
+  const JobTrack& t = track_[job];
+  if (settings_.promote_knob <= 0 || t.queue == 0 || t.preempted_at == kNever) return kNever;
+  return t.preempted_at + settings_.promote_knob * t.last_run;
+}
+
+void TiresiasPolicy::refresh(const QueueView& jobs, JobIndex job, Time now) {
+  JobTrack& t = track_[job];
+  const JobRuntime& rt = jobs.runtime(job);
+  if (t.arrival == kNever) t.arrival = jobs.spec(job).submit;  // first seen: it entered Q1 on submission
+
+  if (rt.state == JobState::kWaiting) {
+    const Time due = promotion_time(job);
+    if (due <= now) {
+      t.queue = 0;
+      t.arrival = due;
+      t.service_base = rt.attained_gpu_seconds;
+      t.preempted_at = kNever;
+    }
+  }
+
+  // Demotions. A running job crossed a threshold at a known instant (the
+  // wake-up asked for it); the queue never moves up here, so rounding in the
+  // service of a job just preempted cannot undo a demotion.
+  const bool running = rt.state == JobState::kRunning;
+  const double service_at_start = rt.attained_gpu_seconds - t.service_base;
+  while (t.queue < settings_.thresholds.size()) {
+    const double threshold = settings_.thresholds[t.queue];
+    Time crossed_at = now;
+    if (running) {
+      crossed_at = crossing_time(rt.start, service_at_start, threshold, rt.gpus.size());
+      if (crossed_at > now) break;
+      crossed_at = std::max(crossed_at, rt.start);
+    } else if (queue_service(jobs, job, now) < threshold) {
+      break;
+    }
+    ++t.queue;
+    t.arrival = crossed_at;
+  }
+}
+
+void TiresiasPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
+  const QueueView& jobs = ctx.jobs;
+  if (track_.size() != jobs.job_count()) track_.resize(jobs.job_count());
+  const std::vector<JobIndex> running = jobs.running();  // the possible victims, in start order
+  for (JobIndex job : running) refresh(jobs, job, ctx.now);
+  for (JobIndex job : jobs.waiting()) refresh(jobs, job, ctx.now);
+
+  ClusterAfterPreemptions cluster(ctx.cluster);
+  std::vector<bool> taken(ctx.cluster.layout().gpu_count(), false);
+  std::size_t spare = ctx.cluster.free_gpu_count();  // free (or freed) and not promised in this plan
+  std::vector<bool> preempted(running.size(), false);
+  std::vector<bool> started(jobs.job_count(), false);
+
+  std::set<QueueKey> order;
+  for (JobIndex job : jobs.waiting()) order.insert({track_[job].queue, track_[job].arrival, job});
+  std::vector<JobIndex> still_waiting;
+
+  auto allocate = [&](JobIndex job, std::vector<GpuId> gpus) {
+    for (GpuId g : gpus) taken[g] = true;
+    spare -= gpus.size();
+    started[job] = true;
+    plan.allocate(job, std::move(gpus));
+  };
+
+  while (!order.empty()) {
+    const QueueKey key = *order.begin();
+    order.erase(order.begin());
+    const JobSpec& spec = jobs.spec(key.job);
+    if (spec.gpus <= spare) {
+      if (auto gpus = placement_->place(spec, cluster, taken)) {
+        allocate(key.job, std::move(*gpus));
+        continue;
+      }
+    }
+
+    // Victims: running jobs not preempted yet, of strictly lower-priority queues.
+    std::vector<std::size_t> victims;
+    std::size_t victim_gpus = 0;
+    for (std::size_t i = 0; i < running.size(); ++i) {
+      if (preempted[i] || track_[running[i]].queue <= key.queue) continue;
+      victims.push_back(i);
+      victim_gpus += jobs.runtime(running[i]).gpus.size();
+    }
+    if (spec.gpus > spare + victim_gpus) {
+      still_waiting.push_back(key.job);
+      continue;
+    }
+    // Lowest-priority queue first, then the most recently started.
+    std::sort(victims.begin(), victims.end(), [&](std::size_t a, std::size_t b) {
+      const JobIndex ja = running[a], jb = running[b];
+      return std::make_tuple(track_[ja].queue, jobs.runtime(ja).start, ja) >
+             std::make_tuple(track_[jb].queue, jobs.runtime(jb).start, jb);
+    });
+
+    // Free them one by one until the job can be placed.
+    std::size_t tried = 0, room = spare;
+    std::optional<std::vector<GpuId>> gpus;
+    while (tried < victims.size() && !gpus) {
+      const std::vector<GpuId>& held = jobs.runtime(running[victims[tried++]]).gpus;
+      cluster.set_freed(held, true);
+      room += held.size();
+      if (room >= spec.gpus) gpus = placement_->place(spec, cluster, taken);
+    }
+    for (std::size_t k = 0; k < tried; ++k) {
+      const std::size_t i = victims[k];
+      const JobIndex victim = running[i];
+      const JobRuntime& rt = jobs.runtime(victim);
+      const bool used = gpus && std::any_of(rt.gpus.begin(), rt.gpus.end(), [&](GpuId g) {
+                          return std::find(gpus->begin(), gpus->end(), g) != gpus->end();
+                        });
+      if (!used) {
+        cluster.set_freed(rt.gpus, false);
+        continue;
+      }
+      plan.preempt(victim);
+      preempted[i] = true;
+      spare += rt.gpus.size();
+      JobTrack& t = track_[victim];
+      t.preempted_at = ctx.now;
+      t.last_run = ctx.now - rt.start;
+      order.insert({t.queue, t.arrival, victim});  // waits again at its place; may restart below
+    }
+    if (gpus) {
+      allocate(key.job, std::move(*gpus));
+    } else {
+      still_waiting.push_back(key.job);
+    }
+  }
+
+  // Wake-ups: the next threshold crossing of every job running after the
+  // plan, and the promotion of every job still waiting.
+  const std::size_t last_queue = settings_.thresholds.size();
+  for (std::size_t i = 0; i < running.size(); ++i) {
+    const JobIndex job = running[i];
+    if (preempted[i] || started[job] || track_[job].queue >= last_queue) continue;
+    const JobRuntime& rt = jobs.runtime(job);
+    plan.wake_at(crossing_time(rt.start, rt.attained_gpu_seconds - track_[job].service_base,
+                               settings_.thresholds[track_[job].queue], rt.gpus.size()));
+  }
+  for (JobIndex job = 0; job < started.size(); ++job) {
+    if (!started[job] || track_[job].queue >= last_queue) continue;
+    plan.wake_at(crossing_time(ctx.now, queue_service(jobs, job, ctx.now), settings_.thresholds[track_[job].queue],
+                               jobs.spec(job).gpus));
+  }
+  for (JobIndex job : still_waiting) plan.wake_at(promotion_time(job));
+}
+
+}  // namespace gcsim

@@ -1,0 +1,168 @@
+// DRF: the user with the lowest dominant share over GPUs, CPU cores and
+// memory is served next, with its oldest job that fits; shares computed by
+// hand on small crafted clusters.
+#include <gtest/gtest.h>
+
+#include "policies/drf/drf_policy.hpp"
+#include "policies/placement/pack_placement.hpp"
+#include "policies/register_builtin.hpp"
+#include "tests/support/policy_bench.hpp"
+
+namespace gcsim {
+namespace {
+
+using testing::crafted_cluster;
+using testing::measured_job;
+using testing::PolicyBench;
+using Jobs = std::vector<JobIndex>;
+
+DrfPolicy drf() { return DrfPolicy(std::make_unique<PackPlacement>()); }
+
+JobSpec user_job(const std::string& id, const std::string& user, std::uint32_t gpus, Time submit,
+                 double memory_bytes = 0, std::uint32_t cpu_cores = 0) {
+  JobSpec job = measured_job(id, gpus, submit);
+  job.user = user;
+  job.memory_bytes = memory_bytes;
+  job.cpu_cores = cpu_cores;
+  return job;
+}
+
+// Jobs in the order the plan allocates them.
+Jobs allocation_order(const Plan& plan) {
+  Jobs jobs;
+  for (const Decision& d : plan.decisions()) {
+    EXPECT_EQ(d.kind, Decision::Kind::kAllocate);
+    jobs.push_back(d.job);
+  }
+  return jobs;
+}
+
+// Gives `job` these GPUs by hand: it runs from then on.
+void run_by_hand(PolicyBench& bench, JobIndex job, std::vector<GpuId> gpus) {
+  Plan plan;
+  plan.allocate(job, std::move(gpus));
+  bench.apply(plan);
+}
+
+TEST(DrfResources, DominantShareIsTheLargestShareOfADescribedResource) {
+  const DrfResources total{8, 0, 100e9};  // no CPU cores described
+  EXPECT_DOUBLE_EQ((DrfResources{2, 64, 10e9}.dominant_share(total)), 0.25);
+  EXPECT_DOUBLE_EQ((DrfResources{1, 0, 50e9}.dominant_share(total)), 0.5);
+  EXPECT_DOUBLE_EQ((DrfResources{}.dominant_share(total)), 0);
+}
+
+TEST(DrfResources, ClusterTotalsSumTheNodeGroups) {
+  ClusterSpec spec = crafted_cluster(3, 4);  // 32 cores and 256 GB per node
+  NodeGroup second = spec.node_groups[0];
+  second.count = 2;
+  second.gpus_per_node = 8;
+  second.cpu_cores = 64;
+  second.memory_bytes = 512e9;
+  spec.node_groups.push_back(second);
+  const DrfResources total = DrfResources::cluster_total(spec);
+  EXPECT_DOUBLE_EQ(total.gpus, 3 * 4 + 2 * 8);
+  EXPECT_DOUBLE_EQ(total.cpu_cores, 3 * 32 + 2 * 64);
+  EXPECT_DOUBLE_EQ(total.memory_bytes, 3 * 256e9 + 2 * 512e9);
+}
+
+TEST(DrfPolicy, ReproducesThePapersExampleWithGpusForCpus) {
+  // The paper's example: 9 CPUs and 18 GB; user A's tasks need <1 CPU, 4 GB>,
+  // B's <3 CPUs, 1 GB>. Here: 3 nodes of 3 GPUs and 6 GB (9 GPUs, 18 GB);
+  // A's jobs need <1 GPU, 4 GB>, B's <3 GPUs, 1 GB>.
+  //   pick  A's shares (GPU, mem) dominant  B's shares (GPU, mem) dominant
+  //   A     1/9, 4/18             2/9       0, 0                  0      (tie at 0: by name)
+  //   B     1/9, 4/18             2/9       3/9, 1/18             1/3
+  //   A     2/9, 8/18             4/9       3/9, 1/18             1/3
+  //   B     2/9, 8/18             4/9       6/9, 2/18             2/3
+  //   A     3/9, 12/18            2/3       6/9, 2/18             2/3
+  // All 9 GPUs are then taken: A ends with <3 GPUs, 12 GB> and B with
+  // <6 GPUs, 2 GB>, equal dominant shares of 2/3, the paper's allocation.
+  ClusterSpec spec = crafted_cluster(3, 3);
+  spec.node_groups[0].memory_bytes = 6e9;
+  PolicyBench bench(spec, {user_job("a1", "A", 1, 0, 4e9), user_job("a2", "A", 1, 0, 4e9),
+                           user_job("a3", "A", 1, 0, 4e9), user_job("a4", "A", 1, 0, 4e9),
+                           user_job("b1", "B", 3, 0, 1e9), user_job("b2", "B", 3, 0, 1e9),
+                           user_job("b3", "B", 3, 0, 1e9)});
+  bench.submit_all();
+  DrfPolicy policy = drf();
+  const Plan plan = bench.schedule(policy);
+  EXPECT_EQ(allocation_order(plan), (Jobs{0, 4, 1, 5, 2}));
+  EXPECT_EQ(plan.wake_time(), kNever);
+  bench.apply(plan);
+  EXPECT_EQ(bench.state().waiting(), (Jobs{3, 6}));
+  EXPECT_EQ(bench.state().free_gpu_count(), 0u);
+}
+
+TEST(DrfPolicy, UsersWithEqualSharesAreServedByName) {
+  // One GPU; bob submitted first, but both hold nothing: alice goes first.
+  PolicyBench bench(crafted_cluster(1, 1), {user_job("b", "bob", 1, 0), user_job("a", "alice", 1, 5)});
+  bench.submit_all();
+  DrfPolicy policy = drf();
+  EXPECT_EQ(bench.step(policy).started, (Jobs{1}));
+}
+
+TEST(DrfPolicy, RunningJobsCountInTheShares) {
+  // Four GPUs, alice runs 2 (share 1/2). bob (0) is served, then again
+  // (1/4 < 1/2); at 1/2 each the tie goes to alice, but no GPU is left.
+  PolicyBench bench(crafted_cluster(1, 4), {user_job("a-run", "alice", 2, 0), user_job("a-wait", "alice", 1, 1),
+                                            user_job("b1", "bob", 1, 2), user_job("b2", "bob", 1, 3)});
+  bench.submit_all();
+  run_by_hand(bench, 0, {0, 1});
+  DrfPolicy policy = drf();
+  EXPECT_EQ(allocation_order(bench.schedule(policy)), (Jobs{2, 3}));
+}
+
+TEST(DrfPolicy, AUserWhoseJobsDoNotFitIsSkipped) {
+  // Two of four GPUs busy (carol). alice (share 0, first by name) only has a
+  // 4-GPU job: skipped. bob's 2-GPU job starts.
+  PolicyBench bench(crafted_cluster(1, 4), {user_job("c", "carol", 2, 0), user_job("a-wide", "alice", 4, 1),
+                                            user_job("b", "bob", 2, 2)});
+  bench.submit_all();
+  run_by_hand(bench, 0, {0, 1});
+  DrfPolicy policy = drf();
+  EXPECT_EQ(allocation_order(bench.schedule(policy)), (Jobs{2}));
+}
+
+TEST(DrfPolicy, TheUsersOldestJobThatFitsStarts) {
+  // alice's oldest job needs 4 GPUs with 2 free; her next one (1 GPU) starts
+  // before bob, whose share is also 0 but whose name comes later.
+  PolicyBench bench(crafted_cluster(1, 4), {user_job("c", "carol", 2, 0), user_job("a-wide", "alice", 4, 1),
+                                            user_job("a-small", "alice", 1, 2), user_job("b", "bob", 1, 3)});
+  bench.submit_all();
+  run_by_hand(bench, 0, {0, 1});
+  DrfPolicy policy = drf();
+  EXPECT_EQ(allocation_order(bench.schedule(policy)), (Jobs{2, 3}));
+}
+
+TEST(DrfPolicy, CpuCoresAndMemoryAreDominantWhenScarcerAndLimitWhatFits) {
+  // One node: 4 GPUs, 32 cores. alice runs <1 GPU, 24 cores>: dominant share
+  // 24/32 = 3/4 (cores). bob runs <2 GPUs, 0 cores>: 2/4 = 1/2. bob is served
+  // first although alice holds fewer GPUs; bob's <1 GPU, 16 cores> job does
+  // not fit the 8 cores left, so alice's <1 GPU, 8 cores> job starts.
+  PolicyBench bench(crafted_cluster(1, 4),
+                    {user_job("a-run", "alice", 1, 0, 0, 24), user_job("b-run", "bob", 2, 0),
+                     user_job("a-next", "alice", 1, 1, 0, 8), user_job("b-next", "bob", 1, 2, 0, 16)});
+  bench.submit_all();
+  run_by_hand(bench, 0, {0});
+  run_by_hand(bench, 1, {1, 2});
+  DrfPolicy policy = drf();
+  EXPECT_EQ(allocation_order(bench.schedule(policy)), (Jobs{2}));
+}
+
+TEST(DrfPolicy, NeverPreemptsWhateverTheShares) {
+  // alice holds the whole node; bob, at share 0, waits for a completion.
+  PolicyBench bench(crafted_cluster(1, 4), {user_job("a", "alice", 4, 0), user_job("b", "bob", 1, 1)});
+  bench.submit_all();
+  run_by_hand(bench, 0, {0, 1, 2, 3});
+  DrfPolicy policy = drf();
+  EXPECT_TRUE(bench.schedule(policy).empty());
+}
+
+TEST(DrfPolicy, IsRegisteredUnderItsName) {
+  PolicyRegistry registry;
+  register_builtin(registry);
+  EXPECT_EQ(registry.make_policy("drf", {})->name(), "drf");
+}
+
+}  // namespace
+}  // namespace gcsim
