@@ -1,6 +1,7 @@
 #include "policies/register_builtin.hpp"
 
 #include "policies/backfill/easy_backfill_policy.hpp"
+#include "policies/capacity/capacity_policy.hpp"
 #include "policies/drf/drf_policy.hpp"
 #include "policies/fifo/fifo_policy.hpp"
 #include "policies/gang/gang_policy.hpp"
@@ -50,6 +51,10 @@ void register_builtin(PolicyRegistry& registry) {
                       "pack", TiresiasPolicy::create);
   registry.add_policy("drf", "dominant resource fairness across users over GPUs, CPU cores and memory; non-preemptive",
                       "pack", DrfPolicy::create);
+  registry.add_policy("capacity",
+                      "YARN CapacityScheduler: hierarchical queues with guaranteed and maximum capacity, user "
+                      "limits, preemption, reservations (config=FILE of YARN properties)",
+                      "pack", CapacityPolicy::create);
 }
 
 }  // namespace gcsim

@@ -59,7 +59,7 @@ struct DrfResources {
 class DrfPolicy final : public SchedulingPolicy {
  public:
   explicit DrfPolicy(std::unique_ptr<PlacementPolicy> placement);
-  /// Takes no options (keys meant for the placement are left to it).
+  /// Reads no option.
   static std::unique_ptr<SchedulingPolicy> create(const PolicyOptions& options,
                                                   std::unique_ptr<PlacementPolicy> placement);
 

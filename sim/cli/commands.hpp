@@ -19,5 +19,6 @@ int run_command(int argc, char** argv);
 int synth_command(int argc, char** argv);
 int policies_command(int argc, char** argv);
 int compare_command(int argc, char** argv);
+int trace_command(int argc, char** argv);
 
 }  // namespace gcsim

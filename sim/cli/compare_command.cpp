@@ -4,9 +4,11 @@
 // SimGrid allows one engine per process, so each policy runs in a child
 // `gcsim run` (this executable again, no shell), one after the other; compare
 // then reads back what each run wrote.
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <iostream>
 #include <optional>
 #include <set>
@@ -16,6 +18,7 @@
 #include "sim/cli/arguments.hpp"
 #include "sim/cli/child_process.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/cli/policy_option_flags.hpp"
 #include "sim/cli/plugin_loader.hpp"
 #include "sim/core/input_error.hpp"
 #include "sim/io/atomic_output.hpp"
@@ -128,18 +131,6 @@ std::vector<std::string> parse_policy_list(const std::string& text) {
   if (names.empty() || text.back() == ',')
     throw UsageError("option '--policies' expects NAME,NAME,..., got '" + text + "'");
   return names;
-}
-
-PolicyOptions parse_policy_options(const std::vector<std::string>& pairs, std::uint64_t seed) {
-  PolicyOptions options;
-  for (const std::string& pair : pairs) {
-    const auto eq = pair.find('=');
-    if (eq == std::string::npos || eq == 0)
-      throw UsageError("option '--policy-opt' expects KEY=VALUE, got '" + pair + "'");
-    options[pair.substr(0, eq)] = pair.substr(eq + 1);
-  }
-  options.emplace("seed", std::to_string(seed));
-  return options;
 }
 
 std::string read_whole_file(const std::string& path) {
@@ -274,29 +265,44 @@ int compare_command(int argc, char** argv) {
     PolicyRegistry registry;
     register_builtin(registry);
     for (const std::string& plugin : args.all("plugin")) load_policy_plugin(plugin, registry);
-    const PolicyOptions options = parse_policy_options(args.all("policy-opt"), seed);
+    // Options go to the policies that take them; one that no policy takes is a mistake.
+    const PolicyOptions given = policy_options(args.all("policy-opt"), seed);
+    std::map<std::string, std::vector<std::string>> own_options;  // policy -> its --policy-opt pairs
+    std::set<std::string> taken;
     for (const std::string& policy : policies) {
+      std::vector<std::string> unused;
       try {
-        registry.make_policy(policy, options, args.value_or("placement", ""));
+        registry.make_policy_reporting_unused(policy, PolicyOptions(given), args.value_or("placement", ""), unused);
       } catch (const UnknownPolicy&) {
         throw;
       } catch (const std::invalid_argument& e) {
         throw UsageError("invalid policy option for '" + policy + "': " + e.what());
       }
+      for (const std::string& pair : args.all("policy-opt")) {
+        const std::string key = pair.substr(0, pair.find('='));
+        if (std::find(unused.begin(), unused.end(), key) != unused.end()) continue;
+        own_options[policy].push_back(pair);
+        taken.insert(key);
+      }
     }
+    for (const std::string& pair : args.all("policy-opt"))
+      if (!taken.count(pair.substr(0, pair.find('='))))
+        throw UsageError("no policy of '--policies' takes the option '" + pair + "'");
     const ClusterLayout layout(read_cluster_file(cluster_path));
     validate_workload_against_cluster(read_native_workload(workload_path), layout, workload_path);
 
     std::vector<std::string> common{"--cluster", cluster_path, "--workload", workload_path,
                                     "--seed", std::to_string(seed), "--fidelity", fidelity};
     if (args.has("placement")) common.insert(common.end(), {"--placement", args.required("placement")});
-    for (const std::string& pair : args.all("policy-opt")) common.insert(common.end(), {"--policy-opt", pair});
     for (const std::string& plugin : args.all("plugin")) common.insert(common.end(), {"--plugin", plugin});
 
     for (std::size_t i = 0; i < policies.size(); ++i) {
       if (!quiet)
         std::cout << "gcsim compare: [" << i + 1 << "/" << policies.size() << "] " << policies[i] << std::endl;
-      if (const int status = run_policy(policies[i], common, out_dir + "/runs/" + policies[i]);
+      std::vector<std::string> args_of_run = common;
+      for (const std::string& pair : own_options[policies[i]])
+        args_of_run.insert(args_of_run.end(), {"--policy-opt", pair});
+      if (const int status = run_policy(policies[i], args_of_run, out_dir + "/runs/" + policies[i]);
           status != exit_codes::kOk)
         return status;
     }

@@ -4,7 +4,9 @@
 #include "policies/register_builtin.hpp"
 #include "sim/cli/arguments.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/cli/policy_option_flags.hpp"
 #include "sim/cli/plugin_loader.hpp"
+#include "sim/cli/trace_options.hpp"
 #include "sim/core/input_error.hpp"
 #include "sim/engine/simulation.hpp"
 #include "sim/io/atomic_output.hpp"
@@ -36,7 +38,11 @@ when the run succeeds (nothing is left in DIR when it fails):
 
 Options:
   --cluster FILE      cluster description (JSON, see docs/cluster-format.md)
-  --workload FILE     jobs (gcsim's native JSON, see docs/workload-format.md)
+  --workload FILE     jobs (gcsim's native JSON, see docs/workload-format.md), or
+                      FORMAT:FILE to replay a trace (philly, swf, helios, pai, csv;
+                      see gcsim trace --help)
+  --trace-opt K=V     a trace reader setting (gpu_type, procs_per_gpu, map,
+                      time_unit, delimiter, epoch, strict); repeatable
   --policy NAME       scheduling policy (gcsim policies lists them)
   --out DIR           output directory (created if missing)
   --seed N            seed handed to policies that draw random numbers (default 0)
@@ -62,18 +68,6 @@ Fidelity parse_fidelity(const std::string& text) {
   throw UsageError("option '--fidelity' must be 'job' or 'iteration', got '" + text + "'");
 }
 
-PolicyOptions parse_policy_options(const std::vector<std::string>& pairs, std::uint64_t seed) {
-  PolicyOptions options;
-  for (const std::string& pair : pairs) {
-    const auto eq = pair.find('=');
-    if (eq == std::string::npos || eq == 0)
-      throw UsageError("option '--policy-opt' expects KEY=VALUE, got '" + pair + "'");
-    options[pair.substr(0, eq)] = pair.substr(eq + 1);
-  }
-  options.emplace("seed", std::to_string(seed));
-  return options;
-}
-
 }  // namespace
 
 int run_command(int argc, char** argv) {
@@ -86,7 +80,7 @@ int run_command(int argc, char** argv) {
     const Arguments args(argc, argv,
                          {{"cluster"}, {"workload"}, {"policy"}, {"out"}, {"seed"}, {"fidelity"}, {"placement"},
                           {"policy-opt", true, true}, {"until"}, {"no-wall-time", false}, {"quiet", false},
-                          {"plugin", true, true}});
+                          {"plugin", true, true}, {"trace-opt", true, true}});
     const std::string cluster_path = args.required("cluster");
     const std::string workload_path = args.required("workload");
     const std::string policy_name = args.required("policy");
@@ -103,7 +97,7 @@ int run_command(int argc, char** argv) {
     for (const std::string& plugin : args.all("plugin")) load_policy_plugin(plugin, registry);
     std::unique_ptr<SchedulingPolicy> policy;
     try {
-      policy = registry.make_policy(policy_name, parse_policy_options(args.all("policy-opt"), options.seed),
+      policy = registry.make_policy(policy_name, policy_options(args.all("policy-opt"), options.seed),
                                     args.value_or("placement", ""));
     } catch (const UnknownPolicy&) {
       throw;
@@ -112,7 +106,7 @@ int run_command(int argc, char** argv) {
     }
     const ClusterLayout layout(read_cluster_file(cluster_path));
     const ClusterGraph graph(layout);
-    const std::vector<JobSpec> jobs = read_native_workload(workload_path);
+    const std::vector<JobSpec> jobs = read_workload_argument(workload_path, args.all("trace-opt"), std::cerr);
     validate_workload_against_cluster(jobs, layout, workload_path);
 
     const RunRecord record = simulate({layout, graph, jobs, *policy, options});

@@ -12,6 +12,24 @@ std::string known_names(const Map& map) {
 
 }  // namespace
 
+PolicyOptions PolicyOptions::from_pairs(const std::vector<std::string>& pairs, std::uint64_t seed) {
+  PolicyOptions options;
+  for (const std::string& pair : pairs) {
+    const auto eq = pair.find('=');
+    if (eq == std::string::npos || eq == 0) throw std::invalid_argument("expected KEY=VALUE, got '" + pair + "'");
+    options[pair.substr(0, eq)] = pair.substr(eq + 1);
+  }
+  options.values_.emplace("seed", std::to_string(seed));
+  return options;
+}
+
+std::vector<std::string> PolicyOptions::never_looked_up() const {
+  std::vector<std::string> keys;
+  for (const auto& [key, value] : values_)
+    if (key != "seed" && !looked_up_.count(key)) keys.push_back(key);
+  return keys;
+}
+
 void PolicyRegistry::add_policy(const std::string& name, std::string summary, std::string default_placement,
                                 PolicyFactory factory) {
   if (policies_.count(name)) throw std::logic_error("policy '" + name + "' registered twice");
@@ -23,13 +41,27 @@ void PolicyRegistry::add_placement(const std::string& name, std::string summary,
   placements_[name] = {std::move(summary), std::move(factory)};
 }
 
-std::unique_ptr<SchedulingPolicy> PolicyRegistry::make_policy(const std::string& name, const PolicyOptions& options,
-                                                              const std::string& placement) const {
+std::unique_ptr<SchedulingPolicy> PolicyRegistry::make_policy_reporting_unused(const std::string& name,
+                                                                               const PolicyOptions& options,
+                                                                               const std::string& placement,
+                                                                               std::vector<std::string>& unused) const {
   auto it = policies_.find(name);
   if (it == policies_.end())
     throw UnknownPolicy("unknown policy '" + name + "' (known: " + known_names(policies_) + ")");
   const std::string& chosen = placement.empty() ? it->second.default_placement : placement;
-  return it->second.factory(options, chosen.empty() ? nullptr : make_placement(chosen, options));
+  auto policy = it->second.factory(options, chosen.empty() ? nullptr : make_placement(chosen, options));
+  unused = options.never_looked_up();
+  return policy;
+}
+
+std::unique_ptr<SchedulingPolicy> PolicyRegistry::make_policy(const std::string& name, const PolicyOptions& options,
+                                                              const std::string& placement) const {
+  std::vector<std::string> unused;
+  auto policy = make_policy_reporting_unused(name, options, placement, unused);
+  if (!unused.empty())
+    throw std::invalid_argument("policy '" + name + "'" + (placement.empty() ? "" : " with placement '" + placement + "'") +
+                                " takes no option '" + unused.front() + "'");
+  return policy;
 }
 
 std::unique_ptr<PlacementPolicy> PolicyRegistry::make_placement(const std::string& name,

@@ -10,8 +10,11 @@
 #pragma once
 
 #include <functional>
+#include <cstdint>
+#include <initializer_list>
 #include <map>
 #include <memory>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -20,8 +23,45 @@
 
 namespace gcsim {
 
-/// Free-form key=value options from the command line (`--policy-opt k=v`).
-using PolicyOptions = std::map<std::string, std::string>;
+/// Key=value options for a policy and its placement (`--policy-opt k=v`),
+/// read by the factories with find(), count() or at(). The registry rejects
+/// any option no factory looked up, so a misspelt option is an error rather
+/// than silently ignored. "seed" is always given and never required.
+class PolicyOptions {
+ public:
+  using Map = std::map<std::string, std::string>;
+  using const_iterator = Map::const_iterator;
+
+  PolicyOptions() = default;
+  PolicyOptions(std::initializer_list<Map::value_type> values) : values_(values) {}
+
+  /// Parses "KEY=VALUE" pairs; throws std::invalid_argument on a pair without '=' or key.
+  static PolicyOptions from_pairs(const std::vector<std::string>& pairs, std::uint64_t seed);
+
+  const_iterator find(const std::string& key) const {
+    looked_up_.insert(key);
+    return values_.find(key);
+  }
+  std::size_t count(const std::string& key) const {
+    looked_up_.insert(key);
+    return values_.count(key);
+  }
+  const std::string& at(const std::string& key) const {
+    looked_up_.insert(key);
+    return values_.at(key);
+  }
+  const_iterator begin() const { return values_.begin(); }
+  const_iterator end() const { return values_.end(); }
+  bool empty() const { return values_.empty(); }
+  std::string& operator[](const std::string& key) { return values_[key]; }
+
+  /// Options given but never looked up, "seed" aside.
+  std::vector<std::string> never_looked_up() const;
+
+ private:
+  Map values_;
+  mutable std::set<std::string> looked_up_;
+};
 
 class UnknownPolicy : public std::invalid_argument {
  public:
@@ -39,9 +79,15 @@ class PolicyRegistry {
                   PolicyFactory factory);
   void add_placement(const std::string& name, std::string summary, PlacementFactory factory);
 
-  /// Throws UnknownPolicy listing the known names.
+  /// Throws UnknownPolicy listing the known names, and std::invalid_argument
+  /// for an option neither the policy nor its placement takes.
   std::unique_ptr<SchedulingPolicy> make_policy(const std::string& name, const PolicyOptions& options,
                                                 const std::string& placement = "") const;
+  /// As make_policy, but options nobody looked up are returned in `unused`
+  /// instead of rejected (a comparison hands each policy only its own options).
+  std::unique_ptr<SchedulingPolicy> make_policy_reporting_unused(const std::string& name, const PolicyOptions& options,
+                                                                 const std::string& placement,
+                                                                 std::vector<std::string>& unused) const;
   std::unique_ptr<PlacementPolicy> make_placement(const std::string& name, const PolicyOptions& options) const;
 
   struct Entry {

@@ -269,6 +269,16 @@ class Scheduler {
   }
 
   void call_policy() {
+    // A policy that keeps preempting and restarting jobs without simulated
+    // time passing would spin forever: stop it with a diagnosis instead.
+    if (now_ != last_call_time_) {
+      last_call_time_ = now_;
+      calls_at_this_time_ = 0;
+    }
+    if (++calls_at_this_time_ > kMaxPolicyCallsAtOneInstant)
+      throw PlanRejected("the policy was called " + std::to_string(kMaxPolicyCallsAtOneInstant) +
+                         " times at t=" + std::to_string(now_) +
+                         " s without simulated time passing (it keeps undoing its own decisions)");
     Plan plan;
     SchedulingContext context{now_, state_, state_};
     in_.policy.schedule(context, plan);
@@ -376,6 +386,9 @@ class Scheduler {
   std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timers_;
   std::uint64_t timer_sequence_ = 0;
   std::vector<TimelineChange> changes_;
+  static constexpr std::uint64_t kMaxPolicyCallsAtOneInstant = 100000;
+  Time last_call_time_ = -1;
+  std::uint64_t calls_at_this_time_ = 0;
   Time now_ = 0;
   RunRecord record_;
   std::exception_ptr failure_;

@@ -188,6 +188,23 @@ TEST(Compare, AnInvalidPolicyOptionIsRejectedBeforeAnythingRuns) {
   EXPECT_FALSE(fs::exists(s.dir / "cmp"));
 }
 
+TEST(Compare, EachPolicyGetsOnlyTheOptionsItTakes) {
+  const DeadlockScenario s;
+  // fifo takes no hold_timeout; piecemeal does, and with it the deadlock resolves.
+  const GcsimRun run = s.compare("fifo,piecemeal", {"--policy-opt", "hold_timeout=300", "--plots", "no"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_TRUE(read_summary(s.dir / "cmp/runs/piecemeal")["deadlock"].is_null());
+}
+
+TEST(Compare, AnOptionNoPolicyTakesIsRejected) {
+  const DeadlockScenario s;
+  const GcsimRun run = s.compare("fifo,gang", {"--policy-opt", "hold_timeout=300"});
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_NE(run.err.find("no policy of '--policies' takes the option 'hold_timeout=300'"), std::string::npos)
+      << run.err;
+  EXPECT_FALSE(fs::exists(s.dir / "cmp"));
+}
+
 TEST(Compare, AFailedRunFailsTheComparisonWithTheRunsMessages) {
   const DeadlockScenario s;
   // A file where the run's output directory should be: the run cannot write (exit 4).

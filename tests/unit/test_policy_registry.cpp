@@ -174,22 +174,49 @@ TEST(PolicyRegistry, PolicyWithoutDefaultPlacementGetsNoneUnlessOneIsChosen) {
 }
 
 TEST(PolicyRegistry, OptionsReachThePolicyFactory) {
-  const PolicyRegistry registry = sample_registry();
-  const PolicyOptions options{{"quantum", "60"}};
-  const auto policy = registry.make_policy("alpha", options);
-  EXPECT_EQ(as_recording(policy).options(), options);
+  PolicyRegistry registry;
+  std::string quantum;
+  registry.add_policy("p", "", "", [&quantum](const PolicyOptions& options, std::unique_ptr<PlacementPolicy>) {
+    quantum = options.at("quantum");
+    return std::make_unique<RecordingPolicy>("p", options, nullptr);
+  });
+  registry.make_policy("p", {{"quantum", "60"}});
+  EXPECT_EQ(quantum, "60");
 }
 
 TEST(PolicyRegistry, OptionsReachThePlacementFactory) {
   PolicyRegistry registry;
-  PolicyOptions seen;
-  registry.add_placement("spy", "", [&seen](const PolicyOptions& options) {
-    seen = options;
+  std::string racks;
+  registry.add_placement("spy", "", [&racks](const PolicyOptions& options) {
+    if (auto it = options.find("racks"); it != options.end()) racks = it->second;
     return std::make_unique<NamedPlacement>("spy");
   });
   registry.add_policy("p", "", "spy", policy_named("p"));
   registry.make_policy("p", {{"racks", "2"}});
-  EXPECT_EQ(seen, (PolicyOptions{{"racks", "2"}}));
+  EXPECT_EQ(racks, "2");
+}
+
+TEST(PolicyRegistry, AnOptionNoFactoryLooksUpIsRejected) {
+  PolicyRegistry registry;
+  registry.add_policy("p", "", "", [](const PolicyOptions& options, std::unique_ptr<PlacementPolicy>) {
+    options.find("preemptive");
+    return std::make_unique<RecordingPolicy>("p", options, nullptr);
+  });
+  try {
+    registry.make_policy("p", {{"preemtive", "false"}});
+    FAIL() << "a misspelt option was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("takes no option 'preemtive'"), std::string::npos) << e.what();
+  }
+  EXPECT_NO_THROW(registry.make_policy("p", {{"preemptive", "false"}}));
+}
+
+TEST(PolicyRegistry, TheSeedIsAlwaysAccepted) {
+  PolicyRegistry registry;
+  registry.add_policy("p", "", "", policy_named("p"));
+  EXPECT_NO_THROW(registry.make_policy("p", PolicyOptions::from_pairs({}, 42)));
+  EXPECT_THROW(PolicyOptions::from_pairs({"novalue"}, 0), std::invalid_argument);
+  EXPECT_EQ(PolicyOptions::from_pairs({"a=1=2"}, 0).at("a"), "1=2");
 }
 
 }  // namespace

@@ -1,0 +1,134 @@
+#include "policies/capacity/capacity_policy.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <stdexcept>
+#include <cstdio>
+#include <cstdlib>
+
+#include "policies/capacity/capacity_config_reader.hpp"
+#include "policies/capacity/preemption_planner.hpp"
+#include "policies/capacity/user_limits.hpp"
+#include "sim/core/input_error.hpp"
+
+namespace gcsim {
+
+CapacityPolicy::CapacityPolicy(CapacityConfig config, std::unique_ptr<PlacementPolicy> placement)
+    : config_(std::move(config)), placement_(std::move(placement)), tree_(config_), monitor_(config_.preemption) {
+  if (!placement_) throw std::invalid_argument("capacity needs a placement policy");
+}
+
+std::unique_ptr<SchedulingPolicy> CapacityPolicy::create(const PolicyOptions& options,
+                                                         std::unique_ptr<PlacementPolicy> placement) {
+  auto it = options.find("config");
+  CapacityConfig config = it == options.end() ? CapacityConfig::single_default_queue() : read_capacity_config(it->second);
+  return std::make_unique<CapacityPolicy>(std::move(config), std::move(placement));
+}
+
+void CapacityPolicy::bind(const SchedulingContext& ctx) {
+  drc_.emplace(cluster_totals(ctx.cluster.layout()));
+  leaf_of_job_.assign(ctx.jobs.job_count(), -1);
+  for (JobIndex j = 0; j < ctx.jobs.job_count(); ++j) {
+    const JobSpec& spec = ctx.jobs.spec(j);
+    const LeafLookup leaf = tree_.find_leaf(spec.queue);
+    if (leaf.index < 0) throw InputError(config_.label(), "job '" + spec.id + "'", "queue", leaf.problem);
+    leaf_of_job_[j] = leaf.index;
+  }
+  reservations_ = ReservationBook::admit(config_, tree_, ctx.cluster.layout().gpu_count());
+}
+
+SchedulingRound CapacityPolicy::snapshot(const SchedulingContext& ctx) const {
+  SchedulingRound round(tree_, ctx.cluster);
+  for (JobIndex job : ctx.jobs.running()) {
+    const JobSpec& spec = ctx.jobs.spec(job);
+    round.usage.start(leaf_of_job_[job], spec.user, ResourceVector::of(spec));
+  }
+  for (JobIndex job : ctx.jobs.waiting()) {
+    const int leaf = leaf_of_job_[job];
+    round.waiting[leaf].push_back(job);
+    round.usage.add_waiting(leaf, ctx.jobs.spec(job).user);
+  }
+  for (int leaf : tree_.leaves())
+    std::stable_sort(round.waiting[leaf].begin(), round.waiting[leaf].end(),
+                     [&](JobIndex a, JobIndex b) { return serves_before(ctx.jobs, a, b); });
+  return round;
+}
+
+void CapacityPolicy::allocate(const SchedulingContext& ctx, const QueueAllocator& allocator, SchedulingRound& round,
+                              Plan& plan) {
+  allocator.serve_reservations(round, reservations_, ctx.now, plan);
+  std::size_t kept = 0;
+  for (std::size_t r = 0; r < reservations_.reservations().size(); ++r)
+    kept += reservations_.unused_gpus(r, ctx.jobs, ctx.now);
+  allocator.serve_queues(round, kept, plan);
+}
+
+std::vector<JobIndex> CapacityPolicy::select_victims(const SchedulingContext& ctx, const QueueAllocator& allocator,
+                                                     const SchedulingRound& round) const {
+  std::vector<ResourceVector> used(tree_.size()), pending(tree_.size());
+  for (std::size_t q = 0; q < tree_.size(); ++q) used[q] = round.usage.used(static_cast<int>(q));
+  for (int leaf : tree_.leaves()) {
+    std::vector<WaitingRequest> waiting;
+    for (JobIndex job : round.waiting[leaf])
+      waiting.push_back({ctx.jobs.spec(job).user, ResourceVector::of(ctx.jobs.spec(job))});
+    pending[leaf] =
+        pending_within_user_limits(*drc_, allocator.user_limit(round, leaf), round.usage.users(leaf), waiting);
+  }
+
+  // Running jobs, and those this plan starts, except those running against an active reservation.
+  std::vector<std::vector<PreemptionCandidate>> candidates(tree_.size());
+  auto add = [&](JobIndex job) {
+    if (auto r = reservations_.charged_to(job); r && reservations_.reservations()[*r].active(ctx.now)) return;
+    candidates[leaf_of_job_[job]].push_back({job, ResourceVector::of(ctx.jobs.spec(job))});
+  };
+  for (JobIndex job : ctx.jobs.running()) add(job);
+  for (JobIndex job : round.started) add(job);
+  for (auto& in_leaf : candidates)  // youngest first: the reverse of the leaf's FIFO order
+    std::sort(in_leaf.begin(), in_leaf.end(), [&](const PreemptionCandidate& a, const PreemptionCandidate& b) {
+      return serves_before(ctx.jobs, b.job, a.job);
+    });
+
+  const PreemptionPlanner planner(tree_, *drc_, config_.preemption);
+  return planner.select_victims(planner.compute_targets(used, pending), candidates);
+}
+
+void CapacityPolicy::preempt(const SchedulingContext& ctx, JobIndex job, SchedulingRound& round, Plan& plan) const {
+  assert(ctx.jobs.runtime(job).state == JobState::kRunning && "only a job marked in an earlier round is preempted");
+  const JobSpec& spec = ctx.jobs.spec(job);
+  const int leaf = leaf_of_job_[job];
+  plan.preempt(job);
+  round.usage.stop(leaf, spec.user, ResourceVector::of(spec));
+  round.usage.add_waiting(leaf, spec.user);
+  const std::vector<GpuId>& gpus = ctx.jobs.runtime(job).gpus;
+  round.cluster.release(gpus);
+  round.free_gpus += gpus.size();
+  auto& waiting = round.waiting[leaf];
+  waiting.insert(std::upper_bound(waiting.begin(), waiting.end(), job,
+                                  [&](JobIndex a, JobIndex b) { return serves_before(ctx.jobs, a, b); }),
+                 job);
+}
+
+void CapacityPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
+  if (!drc_) bind(ctx);
+  monitor_.forget_stopped(ctx.jobs);
+  reservations_.forget_stopped(ctx.jobs);
+
+  const QueueAllocator allocator(tree_, *drc_, *placement_, ctx.jobs, leaf_of_job_);
+  SchedulingRound round = snapshot(ctx);
+  allocate(ctx, allocator, round, plan);
+
+  if (monitor_.enabled()) {
+    // Computed at every call, so that a call between rounds knows whether the next round has work.
+    const std::vector<JobIndex> selected = select_victims(ctx, allocator, round);
+    if (monitor_.is_round(ctx.now)) {
+      const std::vector<JobIndex> victims = monitor_.record_round(selected, ctx.now);
+      for (JobIndex job : victims) preempt(ctx, job, round, plan);
+      if (getenv("CAPDBG")) { for (JobIndex job : victims) { fprintf(stderr, "t=%.1f kill %s q=%s | used:", ctx.now, ctx.jobs.spec(job).id.c_str(), ctx.jobs.spec(job).queue.c_str()); for (int l : tree_.leaves()) fprintf(stderr, " %s=%.3f", tree_.queue(l).path().c_str(), drc_->share(round.usage.used(l))); fprintf(stderr, " waiting:"); for (int l : tree_.leaves()) for (JobIndex w : round.waiting[l]) fprintf(stderr, " %s(%u)", ctx.jobs.spec(w).id.c_str(), ctx.jobs.spec(w).gpus); fprintf(stderr, "\n"); } }
+      if (!victims.empty()) allocate(ctx, allocator, round, plan);
+    }
+    if (!selected.empty() || monitor_.has_marks()) plan.wake_at(monitor_.next_round_after(ctx.now));
+  }
+  if (auto edge = reservations_.next_edge_after(ctx.now)) plan.wake_at(*edge);
+}
+
+}  // namespace gcsim

@@ -1,0 +1,112 @@
+// capacity_policy.hpp: Hadoop YARN's CapacityScheduler (Hadoop 3.1 and
+// later) with GPUs as a resource (`capacity`).
+//
+// Source semantics honoured, with the YARN properties that set them (read by
+// capacity_config_reader.hpp; docs/capacity-scheduler.md has the details):
+//  - Hierarchical queues: yarn.scheduler.capacity.<path>.queues. A queue is
+//    guaranteed `capacity` percent of its parent (siblings sum to 100) and may
+//    grow into idle resources up to `maximum-capacity` percent of its parent
+//    (elasticity); absolute shares multiply down the tree. Jobs are submitted
+//    to leaf queues, named by full path ("root.research.a") or by a unique
+//    short name ("a").
+//  - Resources: GPUs, CPU cores and host memory of the cluster's node groups;
+//    a job asks for JobSpec::gpus, cpu_cores and memory_bytes.
+//    yarn.scheduler.capacity.resource-calculator is DominantResourceCalculator:
+//    usages are compared by dominant share of the cluster (resource_vector.hpp).
+//  - Allocation (queue_allocator.hpp): from root, children least used first
+//    (used / guaranteed); within a leaf FIFO by priority then submission
+//    (ordering-policy fifo); a job starts whole (gang) if the leaf and its
+//    ancestors stay within their maximum capacity, its user is within the user
+//    limit and the placement given to the factory (default pack) places it.
+//  - User limits (user_limits.hpp): minimum-user-limit-percent and
+//    user-limit-factor, with YARN's formula over resource vectors.
+//  - Preemption, when yarn.resourcemanager.scheduler.monitor.enable is true
+//    (preemption_planner.hpp, preemption_monitor.hpp): every
+//    ...preemption.monitoring_interval ms the ideal share of every queue is
+//    computed by water-filling over demand; leaves over their guarantee by
+//    more than ...max_ignored_over_capacity give back what exceeds their
+//    ideal share (times ...natural_termination_factor), at most
+//    ...total_preemption_per_round of the cluster per round, youngest job
+//    first, only for pending demand of under-served queues, never from a queue
+//    within its guarantee nor one with disable_preemption. A selected job is
+//    preempted when a round selects it again at least
+//    ...max_wait_before_kill ms after it was first selected. Preempted jobs
+//    go back to their queue; the engine restarts them from their last
+//    checkpoint.
+//  - Reservations (reservations.hpp): GPUs booked for a user's jobs in a leaf
+//    for a time window, admitted against the queues' maximum capacities.
+//
+// Assumptions and simplifications:
+//  - One container per job: a job is allocated and preempted whole, so a user
+//    or a queue may end up to one job above a limit YARN would enforce per
+//    container (see user_limits.hpp and preemption_planner.hpp).
+//  - CPU cores and memory are checked against the cluster's free totals, not
+//    node by node; the placement chooses GPUs only.
+//  - Not modelled: node labels and partitions, absolute-resource capacities,
+//    queue priorities, application masters and their resource limits,
+//    container reservations on nodes, intra-queue preemption, queue states
+//    and ACLs, user weights, the fair ordering policy. Properties for them are
+//    rejected rather than ignored.
+//  - Errors the user causes are InputErrors naming the configuration file:
+//    configuration errors when the factory reads it; a job naming a queue that
+//    is not a leaf, or reservations exceeding a queue's maximum capacity in
+//    GPUs, at the first scheduling call (the cluster and the jobs are not
+//    known before), where every job of the workload is checked at once.
+//  - Options: --policy-opt config=FILE (without it: one queue root.default
+//    with the whole cluster, no preemption).
+//
+//   auto policy = CapacityPolicy::create({{"config", "yarn.json"}}, std::make_unique<PackPlacement>());
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "policies/capacity/capacity_config.hpp"
+#include "policies/capacity/preemption_monitor.hpp"
+#include "policies/capacity/queue_allocator.hpp"
+#include "policies/capacity/queue_tree.hpp"
+#include "policies/capacity/reservations.hpp"
+#include "policies/capacity/resource_vector.hpp"
+#include "sim/core/policy.hpp"
+#include "sim/core/policy_registry.hpp"
+
+namespace gcsim {
+
+class CapacityPolicy final : public SchedulingPolicy {
+ public:
+  CapacityPolicy(CapacityConfig config, std::unique_ptr<PlacementPolicy> placement);
+  /// Reads option `config` (a file path; optional). Throws InputError for a
+  /// bad configuration file.
+  static std::unique_ptr<SchedulingPolicy> create(const PolicyOptions& options,
+                                                  std::unique_ptr<PlacementPolicy> placement);
+
+  std::string_view name() const override { return "capacity"; }
+  /// Throws InputError on the first call if a job names an unknown or parent
+  /// queue, or the reservations do not fit the cluster.
+  void schedule(const SchedulingContext& ctx, Plan& plan) override;
+
+  const CapacityConfig& config() const { return config_; }
+  const QueueTree& queues() const { return tree_; }
+  /// The preemption marks and their times.
+  const PreemptionMonitor& monitor() const { return monitor_; }
+
+ private:
+  void bind(const SchedulingContext& ctx);
+  SchedulingRound snapshot(const SchedulingContext& ctx) const;
+  void allocate(const SchedulingContext& ctx, const QueueAllocator& allocator, SchedulingRound& round, Plan& plan);
+  std::vector<JobIndex> select_victims(const SchedulingContext& ctx, const QueueAllocator& allocator,
+                                       const SchedulingRound& round) const;
+  void preempt(const SchedulingContext& ctx, JobIndex job, SchedulingRound& round, Plan& plan) const;
+
+  CapacityConfig config_;
+  std::unique_ptr<PlacementPolicy> placement_;
+  QueueTree tree_;
+  PreemptionMonitor monitor_;
+  // Known from the first call on.
+  std::optional<DominantResourceCalculator> drc_;
+  std::vector<int> leaf_of_job_;
+  ReservationBook reservations_;
+};
+
+}  // namespace gcsim

@@ -1,0 +1,37 @@
+#include "policies/capacity/queue_usage.hpp"
+
+#include <cassert>
+
+namespace gcsim {
+
+QueueUsage::QueueUsage(const QueueTree& tree) : tree_(tree), used_(tree.size()), users_(tree.size()) {}
+
+void QueueUsage::start(int leaf, const std::string& user, const ResourceVector& resources) {
+  assert(tree_.queue(leaf).is_leaf() && "jobs run in leaf queues");
+  for (int q = leaf; q >= 0; q = tree_.queue(q).parent) used_[q] += resources;
+  users_[leaf][user].used += resources;
+}
+
+void QueueUsage::stop(int leaf, const std::string& user, const ResourceVector& resources) {
+  assert(users_[leaf].count(user) && "only a user holding resources can give them back");
+  for (int q = leaf; q >= 0; q = tree_.queue(q).parent) used_[q] -= resources;
+  users_[leaf][user].used -= resources;
+}
+
+void QueueUsage::add_waiting(int leaf, const std::string& user) {
+  assert(tree_.queue(leaf).is_leaf() && "jobs wait in leaf queues");
+  ++users_[leaf][user].waiting_jobs;
+}
+
+void QueueUsage::remove_waiting(int leaf, const std::string& user) {
+  UserUsage& u = users_[leaf][user];
+  assert(u.waiting_jobs > 0 && "a user stops waiting only for a job it waited for");
+  --u.waiting_jobs;
+}
+
+ResourceVector QueueUsage::user_used(int leaf, const std::string& user) const {
+  auto it = users_[leaf].find(user);
+  return it == users_[leaf].end() ? ResourceVector{} : it->second.used;
+}
+
+}  // namespace gcsim

@@ -1,0 +1,47 @@
+// queue_usage.hpp: what every queue and every user of a leaf holds and
+// waits for, within one scheduling call.
+//
+// A job's usage is charged to its leaf, to every ancestor of the leaf and to
+// its user in that leaf. A scheduling call builds one QueueUsage from the
+// running and waiting jobs and updates it as it starts and preempts jobs, so
+// that queue order, queue limits and user limits always see the call's own
+// decisions.
+//
+//   QueueUsage usage(tree);
+//   usage.start(leaf, "alice", ResourceVector::of(spec));
+//   usage.used(QueueTree::root());
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "policies/capacity/queue_tree.hpp"
+#include "policies/capacity/user_limits.hpp"
+
+namespace gcsim {
+
+class QueueUsage {
+ public:
+  explicit QueueUsage(const QueueTree& tree);
+
+  /// A job of `user` in `leaf` runs (or leaves) with `resources`.
+  void start(int leaf, const std::string& user, const ResourceVector& resources);
+  void stop(int leaf, const std::string& user, const ResourceVector& resources);
+  /// A job of `user` waits in `leaf` (or stops waiting).
+  void add_waiting(int leaf, const std::string& user);
+  void remove_waiting(int leaf, const std::string& user);
+
+  const ResourceVector& used(int queue) const { return used_[queue]; }
+  /// The users holding or waiting for something in `leaf`.
+  const std::map<std::string, UserUsage>& users(int leaf) const { return users_[leaf]; }
+  /// What `user` holds in `leaf` (zero when nothing).
+  ResourceVector user_used(int leaf, const std::string& user) const;
+
+ private:
+  const QueueTree& tree_;
+  std::vector<ResourceVector> used_;                    // per queue
+  std::vector<std::map<std::string, UserUsage>> users_;  // per queue; leaves only
+};
+
+}  // namespace gcsim

@@ -1,0 +1,297 @@
+// `gcsim trace stats|convert` and `gcsim run --workload FORMAT:FILE` on real
+// traces (counts taken from the files by the test itself) and crafted ones:
+// bad rows named by line and reason, strict mode failing, a trace replayed
+// exactly as its conversion, a job too large for the cluster rejected by
+// validation rather than shrunk, and native -> SWF -> native.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "tests/e2e/gcsim_runner.hpp"
+
+namespace gcsim::testing {
+namespace {
+
+std::string real_trace(const std::string& relative) {
+  return std::string(GCSIM_SOURCE_DIR) + "/../shared/traces/" + relative;
+}
+
+#define SKIP_UNLESS_PRESENT(path)                                                                                 \
+  do {                                                                                                            \
+    if (!std::filesystem::exists(path))                                                                           \
+      GTEST_SKIP() << "real trace not available: " << (path)                                                     \
+                   << " (the shared traces folder is expected at <repository>/../shared/traces)";                \
+  } while (0)
+
+std::vector<std::string> lines_of(const std::string& path) {
+  std::ifstream in(path);
+  std::vector<std::string> lines;
+  std::string line;
+  while (std::getline(in, line)) lines.push_back(line);
+  return lines;
+}
+
+std::vector<std::string> split(const std::string& text, char separator) {
+  std::vector<std::string> parts;
+  std::stringstream in(text);
+  std::string part;
+  while (std::getline(in, part, separator)) parts.push_back(part);
+  return parts;
+}
+
+const std::string kPhillyHeader = "timestamp,duration,num_gpus,gpu_time,cluster\n";
+
+TEST(TraceCommand, StatsOnTheRealPhillyLogMatchCountsTakenFromTheFile) {
+  const std::string path = real_trace("philly/philly_jobs_pollux.csv");
+  SKIP_UNLESS_PRESENT(path);
+  std::size_t rows = 0;
+  std::map<std::string, std::size_t> gpus_in_file;
+  double gpu_seconds = 0;
+  for (const std::string& line : lines_of(path)) {
+    if (line.empty() || line.rfind("timestamp,", 0) == 0) continue;
+    const auto f = split(line, ',');
+    ++rows;
+    ++gpus_in_file[f[2]];
+    gpu_seconds += std::stod(f[3]);
+  }
+  ScratchDir dir;
+  const GcsimRun run = run_gcsim({"trace", "stats", path, "--format", "philly", "--json", dir / "stats.json"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find(std::to_string(rows) + " jobs"), std::string::npos) << run.out;
+  const nlohmann::json stats = nlohmann::json::parse(read_text(dir / "stats.json"));
+  EXPECT_EQ(stats["rows"], rows);
+  EXPECT_EQ(stats["jobs"], rows);
+  EXPECT_EQ(stats["skipped"]["rows"], 0);
+  std::map<std::string, std::size_t> gpus_read;
+  for (const auto& [gpus, count] : stats["gpu_counts"].items()) gpus_read[gpus] = count.get<std::size_t>();
+  EXPECT_EQ(gpus_read, gpus_in_file);
+  EXPECT_NEAR(stats["gpu_hours"].get<double>(), gpu_seconds / 3600, 1e-6 * gpu_seconds / 3600);
+  EXPECT_EQ(stats["time_origin_calendar"], "2017-09-04 10:30:41");  // the earliest timestamp, per the folder README
+}
+
+TEST(TraceCommand, SelectionOnTheRealPhillyLogMatchesCountsTakenFromTheFile) {
+  const std::string path = real_trace("philly/philly_jobs_pollux.csv");
+  SKIP_UNLESS_PRESENT(path);
+  const std::string from = "2017-10-01 00:00:00", until = "2017-10-15 00:00:00";
+  std::size_t in_window = 0, selected = 0;
+  for (const std::string& line : lines_of(path)) {
+    if (line.empty() || line.rfind("timestamp,", 0) == 0) continue;
+    const auto f = split(line, ',');
+    if (f[0] < from || f[0] >= until) continue;  // calendar times sort as text
+    ++in_window;
+    if ((f[4] == "6214e9" || f[4] == "b436b2") && std::stoi(f[2]) >= 4 && std::stoi(f[2]) <= 16) ++selected;
+  }
+  ScratchDir dir;
+  const GcsimRun run = run_gcsim({"trace", "stats", path, "--format", "philly", "--from", from, "--until", until,
+                                  "--queue", "6214e9", "--queue", "b436b2", "--min-gpus", "4", "--max-gpus", "16",
+                                  "--json", dir / "stats.json"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const nlohmann::json stats = nlohmann::json::parse(read_text(dir / "stats.json"));
+  EXPECT_EQ(stats["jobs"], selected);
+  ASSERT_EQ(stats["selection"].size(), 3u);
+  EXPECT_NE(stats["selection"][0].get<std::string>().find(std::to_string(in_window) + " of "), std::string::npos)
+      << stats["selection"][0];
+  EXPECT_GE(stats["first_submit"].get<double>(), 0);
+  EXPECT_LT(stats["last_submit"].get<double>(), 14 * 86400);
+}
+
+TEST(TraceCommand, RunAppliesASelectionGivenAsTraceSettings) {
+  ScratchDir dir;
+  const std::string cluster = dir.write("cluster.json", CraftedCluster{}.to_json());
+  const std::string trace = dir.write("t.csv", kPhillyHeader +
+                                                   "2017-10-09 07:00:00,60,2,120,vcA\n"
+                                                   "2017-10-09 07:10:00,60,2,120,vcB\n"
+                                                   "2017-10-09 07:20:00,60,4,240,vcA\n"
+                                                   "2017-10-09 07:30:00,60,1,60,vcA\n");
+  const GcsimRun run = run_simulation(cluster, "philly:" + trace, dir / "out",
+                                      {"--trace-opt", "gpu_type=GPU", "--trace-opt", "queue=vcA", "--trace-opt",
+                                       "from=10min", "--trace-opt", "load_scale=2"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const auto jobs = read_jobs_csv(dir / "out");
+  ASSERT_EQ(jobs.size(), 2u);  // vcA jobs submitted from 07:10 on
+  EXPECT_EQ(jobs.at("philly-4").submit, 300);  // 10 min after the window start, halved
+  EXPECT_EQ(jobs.at("philly-5").submit, 600);
+}
+
+TEST(TraceCommand, StatsOnTheRealNasaLogNameTheSkippedLines) {
+  const std::string path = real_trace("pwa-swf/NASA-iPSC-1993-3.1-cln.swf");
+  SKIP_UNLESS_PRESENT(path);
+  // Line numbers (counting header comments) of jobs that ran for 0 s.
+  std::vector<std::size_t> zero_lines;
+  std::size_t jobs = 0, line_number = 0;
+  for (const std::string& line : lines_of(path)) {
+    ++line_number;
+    std::istringstream fields(line);
+    std::string number, submit, wait, run_time;
+    if (!(fields >> number) || number[0] == ';') continue;
+    fields >> submit >> wait >> run_time;
+    if (std::stod(run_time) == 0) zero_lines.push_back(line_number);
+    else ++jobs;
+  }
+  ScratchDir dir;
+  const GcsimRun run = run_gcsim({"trace", "stats", path, "--format", "swf", "--procs-per-gpu", "8", "--json",
+                                  dir / "stats.json"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const nlohmann::json stats = nlohmann::json::parse(read_text(dir / "stats.json"));
+  EXPECT_EQ(stats["jobs"], jobs);
+  EXPECT_EQ(stats["skipped"]["rows"], zero_lines.size());
+  ASSERT_EQ(stats["skipped"]["reasons"].size(), 1u);
+  const auto& reason = stats["skipped"]["reasons"][0];
+  EXPECT_EQ(reason["count"], zero_lines.size());
+  EXPECT_EQ(reason["first_lines"].get<std::vector<std::size_t>>(),
+            std::vector<std::size_t>(zero_lines.begin(), zero_lines.begin() + 5));
+  EXPECT_EQ(stats["capacity"]["gpus"], 128 / 8);  // "; MaxProcs: 128" at 8 processors per GPU
+}
+
+TEST(TraceCommand, StatsReportBadRowsByLineAndStrictModeFails) {
+  ScratchDir dir;
+  const std::string trace = dir.write("bad.csv", kPhillyHeader +
+                                                     "2017-10-09 07:00:00,60,1,60,vcA\n"
+                                                     "2017-10-09 07:01:00,-5,1,-5,vcA\n"
+                                                     "2017-10-09 07:02:00,10,0,0,vcA\n");
+  const GcsimRun stats = run_gcsim({"trace", "stats", trace, "--format", "philly"});
+  ASSERT_EQ(stats.exit_code, 0) << stats.err;
+  EXPECT_NE(stats.out.find("1  malformed: duration: negative run time (bad.csv line 3)"), std::string::npos)
+      << stats.out;
+  EXPECT_NE(stats.out.find("1  malformed: num_gpus: zero GPUs (bad.csv line 4)"), std::string::npos) << stats.out;
+
+  const GcsimRun strict = run_gcsim({"trace", "stats", trace, "--format", "philly", "--strict"});
+  EXPECT_EQ(strict.exit_code, 1);
+  EXPECT_NE(strict.err.find("bad.csv: line 3: field 'duration': negative run time (got -5)"), std::string::npos)
+      << strict.err;
+}
+
+TEST(TraceCommand, StatsAgainstAClusterGiveOfferedLoadAndTooLargeJobs) {
+  ScratchDir dir;
+  const std::string cluster = dir.write("cluster.json", CraftedCluster{}.to_json());  // 8 GPUs
+  // 2 GPUs x 1 h + 16 GPUs x 0.5 h = 10 GPU-hours, submissions over 1 h: load 10 / (8 x 1).
+  const std::string trace = dir.write("t.csv", kPhillyHeader +
+                                                   "2017-10-09 07:00:00,3600,2,7200,vcA\n"
+                                                   "2017-10-09 08:00:00,1800,16,28800,vcA\n");
+  const GcsimRun run = run_gcsim({"trace", "stats", trace, "--format", "philly", "--cluster", cluster, "--json",
+                                  dir / "stats.json"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const nlohmann::json stats = nlohmann::json::parse(read_text(dir / "stats.json"));
+  EXPECT_DOUBLE_EQ(stats["capacity"]["offered_load"].get<double>(), 10.0 / 8);
+  EXPECT_EQ(stats["capacity"]["jobs_larger"], 1);
+  EXPECT_EQ(stats["capacity"]["first_larger"][0], "philly-3");
+  EXPECT_NE(run.out.find("too large     1 jobs ask for more than 8 GPUs (first: philly-3)"), std::string::npos)
+      << run.out;
+}
+
+TEST(TraceCommand, RunReplaysATraceExactlyAsItsConversion) {
+  ScratchDir dir;
+  const std::string cluster = dir.write("cluster.json", CraftedCluster{}.to_json());
+  const std::string trace = dir.write("t.csv", kPhillyHeader +
+                                                   "2017-10-09 07:00:30,600,4,2400,vcA\n"
+                                                   "2017-10-09 07:00:00,300,8,2400,vcB\n"
+                                                   "2017-10-09 07:01:00,60,2,120,vcA\n"
+                                                   "2017-10-09 07:02:00,oops,2,120,vcA\n");
+  const GcsimRun convert = run_gcsim({"trace", "convert", trace, "--format", "philly", "--gpu-type", "GPU", "--to",
+                                      "native", "--out", dir / "w.json"});
+  ASSERT_EQ(convert.exit_code, 0) << convert.err;
+  EXPECT_NE(convert.out.find("wrote 3 jobs"), std::string::npos) << convert.out;
+  EXPECT_NE(convert.out.find("1 rows skipped (1 malformed)"), std::string::npos) << convert.out;
+
+  const GcsimRun native = run_simulation(cluster, dir / "w.json", dir / "native", {"--no-wall-time"});
+  ASSERT_EQ(native.exit_code, 0) << native.err;
+  const GcsimRun replay =
+      run_simulation(cluster, "philly:" + trace, dir / "replay", {"--no-wall-time", "--trace-opt", "gpu_type=GPU"});
+  ASSERT_EQ(replay.exit_code, 0) << replay.err;
+  EXPECT_NE(replay.err.find("philly trace"), std::string::npos) << replay.err;
+  EXPECT_EQ(read_text(dir / "replay/jobs.csv"), read_text(dir / "native/jobs.csv"));
+  // The 8-GPU job, submitted first, runs at once; the 4-GPU job waits for it.
+  const auto jobs = read_jobs_csv(dir / "replay");
+  EXPECT_EQ(jobs.at("philly-3").start, 0);
+  EXPECT_EQ(jobs.at("philly-2").start, 300);
+}
+
+TEST(TraceCommand, RunRejectsATraceJobLargerThanTheClusterInsteadOfShrinkingIt) {
+  ScratchDir dir;
+  const std::string cluster = dir.write("cluster.json", CraftedCluster{}.to_json());  // 8 GPUs
+  const std::string trace = dir.write("t.csv", kPhillyHeader +
+                                                   "2017-10-09 07:00:00,60,2,120,vcA\n"
+                                                   "2017-10-09 07:01:00,60,16,960,vcA\n");
+  const GcsimRun run = run_simulation(cluster, "philly:" + trace, dir / "out", {"--trace-opt", "gpu_type=GPU"});
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_NE(run.err.find("(id 'philly-3'): field 'gpus': needs 16 GPUs, cluster 'crafted' has 8"), std::string::npos)
+      << run.err;
+  EXPECT_TRUE(files_in(dir / "out").empty());
+}
+
+TEST(TraceCommand, NativeToSwfToNativeKeepsEveryJob) {
+  ScratchDir dir;
+  auto job = [](const std::string& id, double submit, int gpus, double seconds, const std::string& user,
+                const std::string& queue) {
+    nlohmann::json j = measured_job(id, submit, gpus, seconds);
+    j["user"] = user;
+    j["queue"] = queue;
+    return j;
+  };
+  const std::string workload = dir.write(
+      "w.json", workload_json({job("a", 0, 2, 3600.5, "alice", "research"), job("b", 12.25, 8, 60, "bob", "prod"),
+                               job("c", 5, 1, 7, "alice", "prod")}));
+  const GcsimRun to_swf = run_gcsim({"trace", "convert", workload, "--format", "native", "--to", "swf", "--out",
+                                     dir / "w.swf"});
+  ASSERT_EQ(to_swf.exit_code, 0) << to_swf.err;
+  const GcsimRun back = run_gcsim({"trace", "convert", dir / "w.swf", "--format", "swf", "--gpu-type", "GPU", "--to",
+                                   "native", "--out", dir / "back.json"});
+  ASSERT_EQ(back.exit_code, 0) << back.err;
+  const nlohmann::json jobs = nlohmann::json::parse(read_text(dir / "back.json"))["jobs"];
+  ASSERT_EQ(jobs.size(), 3u);
+  // In submit order: a, c, b.
+  const std::vector<std::tuple<double, int, double, std::string, std::string>> expected = {
+      {0, 2, 3600.5, "alice", "research"}, {5, 1, 7, "alice", "prod"}, {12.25, 8, 60, "bob", "prod"}};
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    const auto& [submit, gpus, seconds, user, queue] = expected[i];
+    EXPECT_EQ(jobs[i]["submit"].get<double>(), submit);
+    EXPECT_EQ(jobs[i]["gpus"], gpus);
+    EXPECT_EQ(jobs[i]["duration"]["seconds"].get<double>(), seconds);
+    EXPECT_EQ(jobs[i]["duration"]["gpu_type"], "GPU");
+    EXPECT_EQ(jobs[i]["user"], user);
+    EXPECT_EQ(jobs[i]["queue"], queue);
+  }
+}
+
+TEST(TraceCommand, APaiFolderConvertsIntoAWorkloadAndAClusterThatRunTogether) {
+  ScratchDir dir;
+  std::filesystem::create_directories(dir / "pai");
+  dir.write("pai/pai_task_table.csv",
+            "j1,worker,2.0,Terminated,100.0,400.0,600.0,29.3,50.0,T4\n"
+            "j2,worker,1.0,Terminated,150.0,250.0,800.0,8.0,800.0,V100M32\n"
+            "j3,worker,1.0,Running,150.0,,800.0,8.0,100.0,V100M32\n");
+  dir.write("pai/pai_machine_spec.csv", "m1,V100M32,96,384,8\nm2,T4,96,512,2\nm3,CPU,96,512,0\n");
+  const GcsimRun convert = run_gcsim({"trace", "convert", dir / "pai", "--format", "pai", "--to", "native", "--out",
+                                      dir / "w.json", "--cluster-out", dir / "cluster.json"});
+  ASSERT_EQ(convert.exit_code, 0) << convert.err;
+  EXPECT_NE(convert.out.find("1 CPU-only machines are left out"), std::string::npos) << convert.out;
+  const GcsimRun run = run_simulation(dir / "cluster.json", dir / "w.json", dir / "out", {"--no-wall-time"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const auto jobs = read_jobs_csv(dir / "out");
+  ASSERT_EQ(jobs.size(), 2u);
+  EXPECT_EQ(jobs.at("j1").gpus, 2);  // two half-GPU instances, each given a whole GPU
+  EXPECT_EQ(jobs.at("j2").gpus, 8);
+}
+
+TEST(TraceCommand, CommandLineMistakesExitWithStatus2) {
+  ScratchDir dir;
+  const std::string trace = dir.write("t.csv", kPhillyHeader + "2017-10-09 07:00:00,60,2,120,vcA\n");
+  EXPECT_EQ(run_gcsim({"trace", "stats", trace, "--format", "phily"}).exit_code, 2);
+  EXPECT_EQ(run_gcsim({"trace", "stats", "--format", "philly"}).exit_code, 2);
+  EXPECT_EQ(run_gcsim({"trace", "histogram", trace, "--format", "philly"}).exit_code, 2);
+  EXPECT_EQ(run_gcsim({"trace", "convert", trace, "--format", "philly", "--to", "xml", "--out", dir / "x"}).exit_code,
+            2);
+  EXPECT_EQ(run_gcsim({"trace", "stats", trace, "--format", "csv"}).exit_code, 2);
+  EXPECT_EQ(run_gcsim({"trace", "stats", trace, "--format", "csv", "--map", "submit=timestamp,gpu=num_gpus"}).exit_code,
+            2);
+  const GcsimRun missing = run_gcsim({"trace", "stats", dir / "nowhere.csv", "--format", "philly"});
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_NE(missing.err.find("nowhere.csv"), std::string::npos) << missing.err;
+}
+
+}  // namespace
+}  // namespace gcsim::testing

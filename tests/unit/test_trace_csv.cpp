@@ -1,0 +1,146 @@
+// The column-mapped CSV reader: the real Philly log read through a mapping
+// gives the same jobs as the Philly reader; crafted rows check units,
+// start/end columns, fractional GPUs, bad rows and strict mode.
+#include "workloads/traces/csv_trace.hpp"
+
+#include <sstream>
+#include <stdexcept>
+
+#include <gtest/gtest.h>
+
+#include "sim/core/input_error.hpp"
+#include "tests/support/trace_files.hpp"
+#include "workloads/traces/philly_trace.hpp"
+
+namespace gcsim {
+namespace {
+
+using testing::real_trace;
+
+TraceReadResult parse(const std::string& text, const std::string& map, TraceReadOptions options = {}) {
+  options.columns = parse_csv_column_map(map);
+  std::istringstream in(text);
+  return parse_csv_trace(in, "jobs.csv", options);
+}
+
+TEST(CsvTrace, RealPhillyLogThroughAMappingMatchesThePhillyReader) {
+  const std::string path = real_trace("philly/philly_jobs_pollux.csv");
+  GCSIM_SKIP_UNLESS_PRESENT(path);
+  TraceReadOptions options;
+  options.columns = parse_csv_column_map("submit=timestamp,gpus=num_gpus,duration=duration,queue=cluster");
+  const TraceReadResult mapped = read_csv_trace(path, options);
+  const TraceReadResult philly = read_philly_trace(path, {});
+  ASSERT_EQ(mapped.jobs.size(), philly.jobs.size());
+  EXPECT_EQ(mapped.rows, philly.rows);
+  EXPECT_TRUE(mapped.skipped.empty());
+  EXPECT_EQ(mapped.time_origin, philly.time_origin);
+  for (std::size_t i = 0; i < philly.jobs.size(); ++i) {
+    const JobSpec& a = mapped.jobs[i];
+    const JobSpec& b = philly.jobs[i];
+    ASSERT_EQ(a.id.substr(4), b.id.substr(7)) << i;  // "csv-<line>" and "philly-<line>"
+    EXPECT_EQ(a.submit, b.submit);
+    EXPECT_EQ(a.gpus, b.gpus);
+    EXPECT_EQ(a.queue, b.queue);
+    EXPECT_EQ(std::get<MeasuredWork>(a.work).seconds, std::get<MeasuredWork>(b.work).seconds);
+  }
+}
+
+TEST(CsvTrace, NumericTimesAreReadInTheGivenUnitAndRelativeToTheFirstSubmission) {
+  TraceReadOptions options;
+  options.time_unit_s = 1e-3;
+  options.delimiter = ';';
+  const TraceReadResult trace = parse(
+      "id;submission_time;num_gpu;runtime;owner;gpu\n"
+      "j1;1600000005000;0.5;60000;ann;K80\n"
+      "j2;1600000000000;3;1500;bob;\n",
+      "id=id,submit=submission_time,gpus=num_gpu,duration=runtime,user=owner,gpu_type=gpu", options);
+  ASSERT_EQ(trace.jobs.size(), 2u);
+  EXPECT_EQ(trace.jobs[0].id, "j2");
+  EXPECT_EQ(trace.jobs[0].submit, 0);
+  EXPECT_EQ(std::get<MeasuredWork>(trace.jobs[0].work).seconds, 1.5);
+  EXPECT_EQ(std::get<MeasuredWork>(trace.jobs[0].work).gpu_type, "V100");  // empty: the default type
+  EXPECT_EQ(trace.jobs[1].id, "j1");
+  EXPECT_EQ(trace.jobs[1].submit, 5);
+  EXPECT_EQ(trace.jobs[1].gpus, 1u);  // half a GPU, rounded up
+  EXPECT_EQ(trace.jobs[1].user, "ann");
+  EXPECT_EQ(trace.jobs[1].queue, "unknown");
+  EXPECT_EQ(std::get<MeasuredWork>(trace.jobs[1].work).gpu_type, "K80");
+  bool rounding_noted = false;
+  for (const std::string& note : trace.assumptions)
+    rounding_noted = rounding_noted || note.rfind("1 jobs ask for a fraction of a GPU", 0) == 0;
+  EXPECT_TRUE(rounding_noted);
+}
+
+TEST(CsvTrace, StartAndEndColumnsGiveTheRunTime) {
+  const TraceReadResult trace = parse(
+      "sub,beg,fin,g\n"
+      "2020-01-01 00:00:00,2020-01-01 00:10:00,2020-01-01 01:10:00,2\n",
+      "submit=sub,start=beg,end=fin,gpus=g");
+  ASSERT_EQ(trace.jobs.size(), 1u);
+  EXPECT_EQ(std::get<MeasuredWork>(trace.jobs[0].work).seconds, 3600);
+  EXPECT_TRUE(trace.calendar_clock);
+}
+
+const std::string kCrafted =
+    "id,t,g,d\n"
+    "a,0,1,10\n"      // line 2: good
+    "b,5,-1,10\n"     // line 3: negative GPUs
+    "c,6,0,10\n"      // line 4: a CPU job
+    "a,7,1,10\n"      // line 5: id a again
+    "e,8,1,-3\n"      // line 6: negative run time
+    "f,x,1,3\n"       // line 7: malformed time
+    "g,9,1\n";        // line 8: a field missing
+
+TEST(CsvTrace, BadRowsAreSkippedWithTheirLineAndReason) {
+  const TraceReadResult trace = parse(kCrafted, "id=id,submit=t,gpus=g,duration=d");
+  ASSERT_EQ(trace.jobs.size(), 1u);
+  struct Expected {
+    std::size_t line;
+    const char* field;
+    const char* reason;
+    bool malformed;
+  };
+  const Expected expected[] = {{3, "g", "not a GPU count (a number >= 0)", true},
+                               {4, "g", "CPU job (0 GPUs)", false},
+                               {5, "id", "duplicate job id", true},
+                               {6, "d", "negative run time", true},
+                               {7, "t", "not a time (YYYY-MM-DD HH:MM:SS or a number)", true},
+                               {8, "", "wrong number of fields", true}};
+  ASSERT_EQ(trace.skipped.size(), std::size(expected));
+  for (std::size_t i = 0; i < std::size(expected); ++i) {
+    SCOPED_TRACE("line " + std::to_string(expected[i].line));
+    EXPECT_EQ(trace.skipped[i].line, expected[i].line);
+    EXPECT_EQ(trace.skipped[i].field, expected[i].field);
+    EXPECT_EQ(trace.skipped[i].reason, expected[i].reason);
+    EXPECT_EQ(trace.skipped[i].malformed, expected[i].malformed);
+  }
+}
+
+TEST(CsvTrace, StrictModeFailsOnTheFirstMalformedRow) {
+  TraceReadOptions options;
+  options.strict = true;
+  try {
+    parse(kCrafted, "id=id,submit=t,gpus=g,duration=d", options);
+    FAIL() << "strict mode accepted a negative GPU count";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.where(), "line 3");
+    EXPECT_EQ(e.field(), "g");
+  }
+}
+
+TEST(CsvTrace, MappingMistakesAreNamed) {
+  EXPECT_THROW(parse_csv_column_map("submit=t,gpu=g"), std::invalid_argument);   // unknown property
+  EXPECT_THROW(parse_csv_column_map("submit"), std::invalid_argument);           // no '='
+  EXPECT_THROW(parse_csv_column_map("submit=a,submit=b"), std::invalid_argument);
+  EXPECT_THROW(parse("t,g\n0,1\n", "submit=t,gpus=g"), std::invalid_argument);   // no run time
+  try {
+    parse("t,g,d\n0,1,5\n", "submit=t,gpus=gpus_used,duration=d");
+    FAIL() << "accepted a mapping to a column the file lacks";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.where(), "line 1");
+    EXPECT_EQ(e.field(), "gpus_used");
+  }
+}
+
+}  // namespace
+}  // namespace gcsim

@@ -1,0 +1,239 @@
+// The Alibaba PAI 2020 reader: the real machine spec turned into a gcsim
+// cluster and the real instance-table slice checked row by row, with counts
+// taken from the files independently; the task and job tables (not among the
+// shared traces) on crafted rows.
+#include "workloads/traces/pai_trace.hpp"
+
+#include <cmath>
+#include <map>
+#include <set>
+
+#include <gtest/gtest.h>
+
+#include "sim/core/cluster_layout.hpp"
+#include "sim/core/input_error.hpp"
+#include "sim/topology/cluster_reader.hpp"
+#include "tests/support/trace_files.hpp"
+
+namespace gcsim {
+namespace {
+
+using testing::for_each_line;
+using testing::real_trace;
+using testing::split_on;
+using testing::TempFolder;
+
+TEST(PaiTrace, RealMachineSpecBecomesAValidHeterogeneousCluster) {
+  const std::string path = real_trace("alibaba-pai-2020/pai_machine_spec.csv");
+  GCSIM_SKIP_UNLESS_PRESENT(path);
+  std::map<std::string, std::size_t> machines_of_type;
+  std::size_t gpus = 0, gpu_machines = 0, cpu_only = 0, rows = 0;
+  for_each_line(path, [&](const std::string& line) {
+    const auto f = split_on(line, ',');
+    ++rows;
+    const int cap_gpu = std::stoi(f[4]);
+    gpus += cap_gpu;
+    if (cap_gpu > 0) {
+      ++gpu_machines;
+      ++machines_of_type[f[1]];
+    } else {
+      ++cpu_only;
+    }
+  });
+
+  const PaiMachineSpec spec = read_pai_machine_spec(path, true);
+  EXPECT_EQ(spec.rows, rows);
+  EXPECT_EQ(spec.machines.size(), rows);
+  EXPECT_TRUE(spec.skipped.empty());
+
+  const PaiCluster cluster = pai_cluster_json(spec, "pai-2020");
+  const ClusterLayout layout(parse_cluster_json(cluster.cluster, "pai-2020.json"));
+  EXPECT_EQ(layout.gpu_count(), gpus);
+  EXPECT_EQ(layout.node_count(), gpu_machines);
+  std::map<std::string, std::size_t> nodes_of_type;
+  for (NodeId node = 0; node < layout.node_count(); ++node)
+    ++nodes_of_type[layout.spec().gpu_types[layout.node(node).gpu_type].name];
+  EXPECT_EQ(nodes_of_type, machines_of_type);
+  bool cpu_only_noted = false;
+  for (const std::string& note : cluster.assumptions)
+    cpu_only_noted = cpu_only_noted || note.rfind(std::to_string(cpu_only) + " CPU-only machines", 0) == 0;
+  EXPECT_TRUE(cpu_only_noted);
+}
+
+TEST(PaiTrace, RealInstanceSliceHasEveryMachineInTheSpec) {
+  const std::string path = real_trace("alibaba-pai-2020/pai_instance_table_tail.csv");
+  const std::string spec_path = real_trace("alibaba-pai-2020/pai_machine_spec.csv");
+  GCSIM_SKIP_UNLESS_PRESENT(path);
+  GCSIM_SKIP_UNLESS_PRESENT(spec_path);
+  std::map<std::string, std::size_t> status_in_file;
+  std::map<std::string, std::size_t> rows_on_machine;
+  const std::size_t rows = for_each_line(path, [&](const std::string& line) {
+    const auto f = split_on(line, ',');
+    ++status_in_file[f[5]];
+    ++rows_on_machine[f[8]];
+  });
+
+  const PaiMachineSpec spec = read_pai_machine_spec(spec_path, true);
+  const PaiInstanceCheck check = check_pai_instance_table(path, &spec, true);
+  EXPECT_EQ(check.rows, rows);
+  EXPECT_EQ(check.status_counts, status_in_file);
+  EXPECT_TRUE(check.skipped.empty());
+
+  // Without one busy machine in the spec, each of its instance rows is reported.
+  PaiMachineSpec partial = spec;
+  std::string busiest;
+  for (const auto& [machine, count] : rows_on_machine)
+    if (!machine.empty() && (busiest.empty() || count > rows_on_machine[busiest])) busiest = machine;
+  partial.machines.erase(std::remove_if(partial.machines.begin(), partial.machines.end(),
+                                        [&](const PaiMachine& m) { return m.id == busiest; }),
+                         partial.machines.end());
+  const PaiInstanceCheck missing = check_pai_instance_table(path, &partial, false);
+  EXPECT_EQ(missing.skipped.size(), rows_on_machine[busiest]);
+  for (const SkippedRow& row : missing.skipped) {
+    EXPECT_EQ(row.field, "machine");
+    EXPECT_EQ(row.reason, "machine not listed in pai_machine_spec");
+    EXPECT_TRUE(row.malformed);
+  }
+}
+
+TEST(PaiTrace, TheSharedFolderWithoutTaskTableIsRefusedByName) {
+  const std::string dir = real_trace("alibaba-pai-2020");
+  GCSIM_SKIP_UNLESS_PRESENT(dir);
+  try {
+    read_pai_trace(dir, {});
+    FAIL() << "read jobs without a task table";
+  } catch (const InputError& e) {
+    EXPECT_NE(e.file().find("pai_task_table.csv"), std::string::npos) << e.what();
+  }
+}
+
+// A crafted PAI folder: the four tables with their .header files.
+class CraftedPai : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_.write("pai_task_table.header", "job_name,task_name,inst_num,status,start_time,end_time,plan_cpu,plan_mem,plan_gpu,gpu_type\n");
+    dir_.write("pai_job_table.header", "job_name,inst_id,user,status,start_time,end_time\n");
+    dir_.write("pai_machine_spec.header", "machine,gpu_type,cap_cpu,cap_mem,cap_gpu\n");
+    dir_.write("pai_instance_table.header",
+               "job_name,task_name,inst_name,worker_name,inst_id,status,start_time,end_time,machine\n");
+    dir_.write("pai_task_table.csv",
+               "jobA,worker,2.0,Terminated,100.0,400.0,600.0,29.296875,50.0,T4\n"  // 1: half a GPU each
+               "jobA,ps,1.0,Terminated,90.0,410.0,400.0,10.0,,\n"                  // 2: the job's CPU task
+               "jobB,tensorflow,1.0,Terminated,200.0,260.0,800.0,8.0,200.0,V100\n" // 3
+               "jobC,worker,1.0,Running,300.0,,600.0,4.0,100.0,P100\n"             // 4: still running
+               "jobD,worker,1.0,Terminated,50.0,80.0,400.0,2.0,,\n"                // 5: CPU only
+               "jobE,worker,x,Terminated,50.0,80.0,400.0,2.0,100.0,V100\n"         // 6: bad inst_num
+               "jobF,worker,1.0,Failed,500.0,450.0,400.0,2.0,100.0,V100\n"         // 7: ends before start
+               "jobG,worker,1.0,Terminated,10.0,20.0,100.0,1.0,100.0,A100\n"       // 8: no A100 machine
+               "jobH,worker,1.0,Waiting,,,600.0,4.0,100.0,V100\n");                // 9: never started
+    dir_.write("pai_job_table.csv",
+               "jobA,i1,userA,Terminated,80.0,410.0\n"
+               "jobB,i2,userB,Failed,150.0,260.0\n");
+    dir_.write("pai_machine_spec.csv",
+               "m1,V100,96,512,8\n"
+               "m2,T4,96,512,2\n"
+               "m3,CPU,96,512,0\n"
+               "m4,P100,64,512,2\n");
+    dir_.write("pai_instance_table.csv",
+               "jobA,worker,n1,w1,i1,Terminated,100.0,400.0,m2\n"
+               "jobB,tensorflow,n2,w2,i2,Terminated,200.0,260.0,m1\n"
+               "jobB,tensorflow,n3,w3,i2,Terminated,200.0,260.0,m9\n");  // 3: m9 is not in the spec
+  }
+  TempFolder dir_;
+};
+
+TEST_F(CraftedPai, TasksBecomeJobsWithWholeGpusAndTheJobTablesSubmitAndUser) {
+  const TraceReadResult trace = read_pai_trace(dir_.path(), {});
+  EXPECT_EQ(trace.rows, 9u);
+  ASSERT_EQ(trace.jobs.size(), 2u);
+  const JobSpec& a = trace.jobs[0];
+  EXPECT_EQ(a.id, "jobA");
+  EXPECT_EQ(a.submit, 0);  // the earliest submission (job table: 80)
+  EXPECT_EQ(a.user, "userA");
+  EXPECT_EQ(a.queue, "unknown");
+  EXPECT_EQ(a.gpus, 2u);  // 2 instances x ceil(50 %) = 2 whole GPUs
+  EXPECT_EQ(a.cpu_cores, 16u);  // (2 x 600 % + 400 %) / 100
+  EXPECT_DOUBLE_EQ(a.memory_bytes, (2 * 29.296875 + 10) * 1073741824.0);
+  EXPECT_EQ(std::get<MeasuredWork>(a.work).seconds, 410 - 90);  // first task start to last task end
+  EXPECT_EQ(std::get<MeasuredWork>(a.work).gpu_type, "T4");
+  const JobSpec& b = trace.jobs[1];
+  EXPECT_EQ(b.id, "jobB");
+  EXPECT_EQ(b.submit, 150 - 80);
+  EXPECT_EQ(b.gpus, 2u);
+  EXPECT_EQ(std::get<MeasuredWork>(b.work).gpu_type, "V100");
+  EXPECT_EQ(trace.job_status, (std::vector<std::string>{"Terminated", "Failed"}));
+  EXPECT_EQ(*trace.machine_gpus, 12u);
+  bool sharing_noted = false;
+  for (const std::string& note : trace.assumptions)
+    sharing_noted = sharing_noted || note.rfind("1 jobs ask for a fraction of a GPU", 0) == 0;
+  EXPECT_TRUE(sharing_noted);
+}
+
+TEST_F(CraftedPai, BadRowsAndUnreplayableJobsAreReportedWithTheirFileAndLine) {
+  const TraceReadResult trace = read_pai_trace(dir_.path(), {});
+  struct Expected {
+    const char* file;
+    std::size_t line;
+    const char* reason;
+    bool malformed;
+  };
+  const Expected expected[] = {
+      {"pai_instance_table.csv", 3, "machine not listed in pai_machine_spec", true},
+      {"pai_task_table.csv", 4, "had not ended when the log was cut (a task has no end_time)", false},
+      {"pai_task_table.csv", 5, "CPU-only job (no task asks for a GPU)", false},
+      {"pai_task_table.csv", 6, "not an instance count (an integer >= 1)", true},
+      {"pai_task_table.csv", 6, "a task row of this job is malformed", false},
+      {"pai_task_table.csv", 7, "end before start", true},
+      {"pai_task_table.csv", 7, "a task row of this job is malformed", false},
+      {"pai_task_table.csv", 8, "GPU type not among pai_machine_spec's machines", true},
+      {"pai_task_table.csv", 8, "a task row of this job is malformed", false},
+      {"pai_task_table.csv", 9, "never started (a task has no start_time)", false}};
+  ASSERT_EQ(trace.skipped.size(), std::size(expected));
+  for (std::size_t i = 0; i < std::size(expected); ++i) {
+    SCOPED_TRACE(std::string(expected[i].file) + " line " + std::to_string(expected[i].line));
+    EXPECT_EQ(trace.skipped[i].file, dir_ / expected[i].file);
+    EXPECT_EQ(trace.skipped[i].line, expected[i].line);
+    EXPECT_EQ(trace.skipped[i].reason, expected[i].reason);
+    EXPECT_EQ(trace.skipped[i].malformed, expected[i].malformed);
+  }
+}
+
+TEST_F(CraftedPai, StrictModeFailsOnTheFirstMalformedRow) {
+  TraceReadOptions options;
+  options.strict = true;
+  try {
+    read_pai_trace(dir_.path(), options);
+    FAIL() << "strict mode accepted an instance on an unknown machine";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.file(), dir_ / "pai_instance_table.csv");
+    EXPECT_EQ(e.where(), "line 3");
+    EXPECT_EQ(e.field(), "machine");
+  }
+}
+
+TEST_F(CraftedPai, ColumnsFollowTheHeaderFile) {
+  // The same task table with its columns in another order, as its header says.
+  TempFolder other;
+  other.write("pai_task_table.header", "gpu_type,plan_gpu,job_name,task_name,inst_num,status,start_time,end_time,plan_cpu,plan_mem\n");
+  other.write("pai_task_table.csv", "V100,800.0,jobX,worker,1.0,Terminated,10.0,70.0,100.0,1.0\n");
+  const TraceReadResult trace = read_pai_trace(other / "pai_task_table.csv", {});
+  ASSERT_EQ(trace.jobs.size(), 1u);
+  EXPECT_EQ(trace.jobs[0].gpus, 8u);
+  EXPECT_EQ(trace.jobs[0].user, "unknown");  // no job table
+  EXPECT_EQ(std::get<MeasuredWork>(trace.jobs[0].work).seconds, 60);
+}
+
+TEST_F(CraftedPai, TheMachineSpecClusterHasOneNodeGroupPerMachineShape) {
+  const PaiMachineSpec spec = read_pai_machine_spec(dir_ / "pai_machine_spec.csv", true);
+  const PaiCluster cluster = pai_cluster_json(spec, "crafted");
+  const ClusterLayout layout(parse_cluster_json(cluster.cluster, "crafted.json"));
+  EXPECT_EQ(layout.gpu_count(), 12u);
+  ASSERT_EQ(layout.spec().node_groups.size(), 3u);
+  EXPECT_EQ(layout.spec().node_groups[0].name, "v100-c96-m512");
+  EXPECT_EQ(layout.spec().node_groups[0].intra_kind, IntraNodeKind::kNvlink);
+  EXPECT_EQ(layout.spec().node_groups[1].name, "t4-c96-m512");
+  EXPECT_EQ(layout.spec().node_groups[1].intra_kind, IntraNodeKind::kPcie);
+}
+
+}  // namespace
+}  // namespace gcsim

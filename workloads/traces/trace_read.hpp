@@ -1,0 +1,152 @@
+// trace_read.hpp: what every cluster-trace reader returns, and its options.
+//
+// A trace reader turns a real cluster log (Philly, SWF, Helios, Alibaba PAI,
+// or any CSV with a column mapping) into gcsim jobs: each replayable row
+// becomes a JobSpec whose work is the run time recorded in the trace on the
+// GPU count recorded in the trace (MeasuredWork). Rows that cannot be
+// replayed are never dropped silently: each is listed in `skipped` with its
+// file, line and reason, and `gcsim trace stats` counts them per reason.
+//
+// Two kinds of skipped rows:
+//   - malformed: the row contradicts the format (a malformed number, a
+//     negative run time, an end before the start, zero GPUs where the format
+//     only holds GPU jobs, a machine the trace does not list). In strict mode
+//     the first one throws InputError(file, "line N", field, reason).
+//   - not replayable: the row is well-formed but is not a GPU job gcsim can
+//     replay (a CPU-only job, a job that never started or had not ended when
+//     the log was cut, a run time of 0 s). Reported in every mode, never fatal.
+//
+// Jobs come out sorted by submit time (ties in file order), with submit
+// times relative to `time_origin`. A job asking for more GPUs than a given
+// cluster has is kept as it is: validate_workload_against_cluster
+// (workload_validation.hpp) reports it, and `gcsim trace stats --cluster`
+// counts it; no reader shrinks a job.
+//
+//   TraceReadOptions options;
+//   options.gpu_type = "V100";
+//   TraceReadResult trace = read_philly_trace("philly_jobs_pollux.csv", options);
+//   for (const SkippedRow& row : trace.skipped) std::cerr << row.line << ": " << row.reason << "\n";
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/core/job_spec.hpp"
+
+namespace gcsim {
+
+/// A trace row that did not become a job, and why.
+struct SkippedRow {
+  std::string file;    // the file the row is in (a PAI trace spans several)
+  std::size_t line = 0;  // 1-based line number in that file
+  std::string field;   // the column at fault; empty when the row as a whole is
+  std::string reason;  // fixed text, the same for every row skipped for that reason
+  std::string detail;  // the offending value, e.g. "got -5"
+  bool malformed = true;  // false: well-formed but not replayable (see above)
+};
+
+struct TraceReadOptions {
+  /// Fail with InputError on the first malformed row instead of skipping it.
+  bool strict = false;
+  /// The GPU type run times are taken to be measured on when the trace does
+  /// not say (every format but PAI); it must be one of the cluster's types.
+  std::string gpu_type = "V100";
+  /// The trace-clock time (seconds) that becomes simulation time 0. Unset:
+  /// the earliest submission for traces with absolute times (Philly, Helios,
+  /// PAI, CSV), and the log's own zero (UnixStartTime) for SWF, whose times
+  /// are already relative. Jobs submitted before it are skipped (not
+  /// replayable). Calendar times ("2017-10-09 07:01:55") count as seconds
+  /// since 1970-01-01 00:00:00 of the trace's own wall clock, zone ignored.
+  std::optional<double> time_origin;
+  /// SWF: processors per GPU; a job of P processors asks for ceil(P / ratio) GPUs.
+  double procs_per_gpu = 1;
+  /// CSV: job property -> column name (see csv_trace.hpp for the properties).
+  std::map<std::string, std::string> columns;
+  /// CSV: seconds per unit of numeric times and durations (1 = seconds).
+  double time_unit_s = 1;
+  /// CSV: the field separator.
+  char delimiter = ',';
+};
+
+struct TraceReadResult {
+  std::string format;  // "philly", "swf", "helios", "pai", "csv", "native"
+  /// Sorted by submit time, ties in file order; submit relative to time_origin.
+  std::vector<JobSpec> jobs;
+  /// Parallel to `jobs`: the job's final status as the trace writes it
+  /// ("COMPLETED", "Terminated", "completed" for SWF status 1, ...); empty
+  /// strings when the format records none.
+  std::vector<std::string> job_status;
+  std::vector<SkippedRow> skipped;
+  /// Data rows read (headers, comments and blank lines not counted).
+  std::size_t rows = 0;
+  /// Where each job's work comes from, e.g. "recorded run time on the recorded GPU count".
+  std::string work_source;
+  /// What the trace lacks and what gcsim assumed instead, one sentence each,
+  /// with counts where they depend on the rows (e.g. GPU requests rounded up).
+  std::vector<std::string> assumptions;
+  /// The trace-clock time of simulation time 0, and whether the trace clock
+  /// is calendar time (seconds since 1970-01-01 of its wall clock) rather
+  /// than seconds from the log's own start.
+  double time_origin = 0;
+  bool calendar_clock = false;
+  /// GPUs of the traced machine where the trace says (SWF MaxProcs over
+  /// procs_per_gpu, PAI machine spec); the default capacity for offered load.
+  std::optional<std::uint64_t> machine_gpus;
+  /// What apply_trace_selection (trace_selection.hpp) did, one line per step.
+  std::vector<std::string> selection;
+  /// Jobs read, before apply_trace_selection removed any.
+  std::optional<std::size_t> jobs_before_selection;
+};
+
+/// Records the rows a reader skips; in strict mode a malformed row throws.
+class SkipLog {
+ public:
+  SkipLog(std::vector<SkippedRow>& out, bool strict) : out_(out), strict_(strict) {}
+
+  /// The row contradicts the format. Strict mode: throws
+  /// InputError(file, "line N", field, reason + " (" + detail + ")").
+  void malformed(const std::string& file, std::size_t line, const std::string& field, const std::string& reason,
+                 const std::string& detail = "");
+  /// The row is well-formed but not a GPU job gcsim can replay; never fatal.
+  void not_replayable(const std::string& file, std::size_t line, const std::string& field,
+                      const std::string& reason, const std::string& detail = "");
+
+ private:
+  std::vector<SkippedRow>& out_;
+  bool strict_;
+};
+
+/// A job as a reader built it, before the common finishing step: `spec.submit`
+/// still in the trace's clock.
+struct PendingTraceJob {
+  JobSpec spec;
+  std::string status;
+  std::string file;
+  std::size_t line = 0;
+};
+
+/// The step every reader ends with: picks the time origin (options.time_origin,
+/// else `default_origin`, else the earliest submission), skips jobs submitted
+/// before it, makes submit times relative to it and sorts the jobs by submit
+/// time, ties in the order given.
+void finish_trace(std::vector<PendingTraceJob> pending, const TraceReadOptions& options,
+                  std::optional<double> default_origin, SkipLog& log, TraceReadResult& result);
+
+/// Keeps the jobs (and their statuses) for which `keep(index)` is true.
+template <typename Predicate>
+void keep_trace_jobs_if(TraceReadResult& result, Predicate keep) {
+  std::vector<JobSpec> jobs;
+  std::vector<std::string> status;
+  for (std::size_t i = 0; i < result.jobs.size(); ++i) {
+    if (!keep(i)) continue;
+    jobs.push_back(std::move(result.jobs[i]));
+    status.push_back(std::move(result.job_status[i]));
+  }
+  result.jobs = std::move(jobs);
+  result.job_status = std::move(status);
+}
+
+}  // namespace gcsim

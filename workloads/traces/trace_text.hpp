@@ -1,0 +1,95 @@
+// trace_text.hpp: the text-level pieces every trace reader shares: numbered
+// lines, CSV fields, strict numbers and calendar times.
+//
+// Numbers are parsed strictly: the whole field must be a finite number
+// (surrounding spaces allowed), so "12abc" or "" is malformed rather than
+// read as 12 or 0. Calendar times are "YYYY-MM-DD HH:MM:SS" (or with a 'T',
+// optional fractional seconds), counted as seconds since 1970-01-01 00:00:00
+// of the same wall clock: no time zone is applied, since the traces give none.
+//
+//   TraceLines lines(stream);
+//   std::string text;
+//   while (lines.next(text)) {
+//     std::vector<std::string> fields = split_csv_line(text, ',');
+//     std::optional<double> seconds = parse_trace_number(fields[1]);
+//   }
+#pragma once
+
+#include <cstddef>
+#include <fstream>
+#include <istream>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gcsim {
+
+/// Lines of a text file with their 1-based numbers; a trailing '\r' is removed.
+class TraceLines {
+ public:
+  explicit TraceLines(std::istream& in) : in_(in) {}
+  /// The next line; false at the end of the input.
+  bool next(std::string& line);
+  /// Number of the line last returned.
+  std::size_t number() const { return number_; }
+
+ private:
+  std::istream& in_;
+  std::size_t number_ = 0;
+};
+
+/// True when the line holds only spaces and tabs.
+bool is_blank(std::string_view line);
+
+/// Splits one CSV line at `delimiter`. A field may be quoted ("a,b"), with
+/// "" for a quote inside; quoted fields cannot span lines.
+std::vector<std::string> split_csv_line(std::string_view line, char delimiter);
+
+/// Splits at runs of spaces and tabs (SWF).
+std::vector<std::string> split_whitespace(std::string_view line);
+
+std::string_view trim(std::string_view text);
+
+/// The whole field as a finite number, else nullopt.
+std::optional<double> parse_trace_number(std::string_view text);
+
+/// "YYYY-MM-DD HH:MM:SS[.fff]" (or 'T' between date and time) as seconds
+/// since 1970-01-01 00:00:00 of the same clock; nullopt when malformed.
+std::optional<double> parse_calendar_time(std::string_view text);
+/// A calendar time, or else a number of `unit_s`-second units.
+std::optional<double> parse_trace_time(std::string_view text, double unit_s = 1);
+/// The inverse, to whole seconds: "2017-10-09 07:01:55".
+std::string format_calendar_time(double seconds);
+
+/// A number as printed in messages: integers without a decimal point,
+/// others with up to 6 significant digits.
+std::string describe_number(double value);
+/// The shortest decimal text that reads back as exactly `value`.
+std::string exact_decimal(double value);
+
+/// Header names -> column index; throws InputError(file, "line N", name,
+/// "missing column") for each required name that is absent.
+class CsvHeader {
+ public:
+  CsvHeader(const std::vector<std::string>& names, const std::string& file, std::size_t line);
+  std::optional<std::size_t> find(const std::string& name) const;
+  std::size_t require(const std::string& name) const;
+  std::size_t size() const { return names_.size(); }
+  const std::vector<std::string>& names() const { return names_; }
+
+ private:
+  std::vector<std::string> names_;
+  std::map<std::string, std::size_t> index_;
+  std::string file_;
+  std::size_t line_;
+};
+
+/// Opens a trace file for reading; InputError(path, "", "", ...) when it cannot.
+std::ifstream open_trace_file(const std::string& path);
+
+/// The last path component ("a/b/c.csv" -> "c.csv").
+std::string file_name_of(const std::string& path);
+
+}  // namespace gcsim
