@@ -35,8 +35,10 @@ inline constexpr const char* kResourceCalculator = "yarn.scheduler.capacity.reso
 inline constexpr const char* kDominantResourceCalculator =
     "org.apache.hadoop.yarn.util.resource.DominantResourceCalculator";
 inline constexpr const char* kMonitorEnable = "yarn.resourcemanager.scheduler.monitor.enable";
-inline constexpr const char* kMonitoringInterval = "yarn.resourcemanager.monitor.capacity.preemption.monitoring_interval";
-inline constexpr const char* kMaxWaitBeforeKill = "yarn.resourcemanager.monitor.capacity.preemption.max_wait_before_kill";
+inline constexpr const char* kMonitoringInterval =
+    "yarn.resourcemanager.monitor.capacity.preemption.monitoring_interval";
+inline constexpr const char* kMaxWaitBeforeKill =
+    "yarn.resourcemanager.monitor.capacity.preemption.max_wait_before_kill";
 inline constexpr const char* kTotalPreemptionPerRound =
     "yarn.resourcemanager.monitor.capacity.preemption.total_preemption_per_round";
 inline constexpr const char* kMaxIgnoredOverCapacity =

@@ -77,7 +77,8 @@ class PropertyReader {
   double number_in(const std::string& where, const std::string& key, double low, double high, bool low_open,
                    const std::string& expected) {
     const double x = number(where, key);
-    if (x < low || x > high || (low_open && x == low)) fail(where, key, "expected " + expected + ", got " + format_number(x));
+    if (x < low || x > high || (low_open && x == low))
+      fail(where, key, "expected " + expected + ", got " + format_number(x));
     return x;
   }
   bool boolean(const std::string& where, const std::string& key) {
@@ -288,7 +289,8 @@ CapacityConfig parse_document(const nlohmann::json& doc, const std::string& file
               std::string("only ") + yp::kDominantResourceCalculator +
                   " is supported (GPUs, CPU cores and memory are all accounted), got '" + calculator + "'");
   }
-  if (in.has(yp::kReservations)) config.reservations = read_reservations(doc.at(yp::kReservations), file, config.queues);
+  if (in.has(yp::kReservations))
+    config.reservations = read_reservations(doc.at(yp::kReservations), file, config.queues);
 
   for (const auto& [key, value] : doc.items()) {
     if (in.used(key) || value.is_null()) continue;

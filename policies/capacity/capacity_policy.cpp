@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <cassert>
 #include <stdexcept>
-#include <cstdio>
-#include <cstdlib>
 
 #include "policies/capacity/capacity_config_reader.hpp"
 #include "policies/capacity/preemption_planner.hpp"
@@ -21,7 +19,8 @@ CapacityPolicy::CapacityPolicy(CapacityConfig config, std::unique_ptr<PlacementP
 std::unique_ptr<SchedulingPolicy> CapacityPolicy::create(const PolicyOptions& options,
                                                          std::unique_ptr<PlacementPolicy> placement) {
   auto it = options.find("config");
-  CapacityConfig config = it == options.end() ? CapacityConfig::single_default_queue() : read_capacity_config(it->second);
+  CapacityConfig config =
+      it == options.end() ? CapacityConfig::single_default_queue() : read_capacity_config(it->second);
   return std::make_unique<CapacityPolicy>(std::move(config), std::move(placement));
 }
 
@@ -71,8 +70,8 @@ std::vector<JobIndex> CapacityPolicy::select_victims(const SchedulingContext& ct
     std::vector<WaitingRequest> waiting;
     for (JobIndex job : round.waiting[leaf])
       waiting.push_back({ctx.jobs.spec(job).user, ResourceVector::of(ctx.jobs.spec(job))});
-    pending[leaf] =
-        pending_within_user_limits(*drc_, allocator.user_limit(round, leaf), round.usage.users(leaf), waiting);
+    pending[leaf] = demand_preemption_can_serve(*drc_, round.usage.used(leaf), tree_.queue(leaf).absolute_capacity,
+                                                allocator.user_limit(round, leaf), round.usage.users(leaf), waiting);
   }
 
   // Running jobs, and those this plan starts, except those running against an active reservation.
@@ -123,7 +122,6 @@ void CapacityPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
     if (monitor_.is_round(ctx.now)) {
       const std::vector<JobIndex> victims = monitor_.record_round(selected, ctx.now);
       for (JobIndex job : victims) preempt(ctx, job, round, plan);
-      if (getenv("CAPDBG")) { for (JobIndex job : victims) { fprintf(stderr, "t=%.1f kill %s q=%s | used:", ctx.now, ctx.jobs.spec(job).id.c_str(), ctx.jobs.spec(job).queue.c_str()); for (int l : tree_.leaves()) fprintf(stderr, " %s=%.3f", tree_.queue(l).path().c_str(), drc_->share(round.usage.used(l))); fprintf(stderr, " waiting:"); for (int l : tree_.leaves()) for (JobIndex w : round.waiting[l]) fprintf(stderr, " %s(%u)", ctx.jobs.spec(w).id.c_str(), ctx.jobs.spec(w).gpus); fprintf(stderr, "\n"); } }
       if (!victims.empty()) allocate(ctx, allocator, round, plan);
     }
     if (!selected.empty() || monitor_.has_marks()) plan.wake_at(monitor_.next_round_after(ctx.now));

@@ -18,18 +18,20 @@
 //    (ordering-policy fifo); a job starts whole (gang) if the leaf and its
 //    ancestors stay within their maximum capacity, its user is within the user
 //    limit and the placement given to the factory (default pack) places it.
+//    Queues within their guarantee come first for free GPUs (the analogue of
+//    YARN's container reservations on nodes).
 //  - User limits (user_limits.hpp): minimum-user-limit-percent and
 //    user-limit-factor, with YARN's formula over resource vectors.
 //  - Preemption, when yarn.resourcemanager.scheduler.monitor.enable is true
 //    (preemption_planner.hpp, preemption_monitor.hpp): every
 //    ...preemption.monitoring_interval ms the ideal share of every queue is
-//    computed by water-filling over demand; leaves over their guarantee by
-//    more than ...max_ignored_over_capacity give back what exceeds their
-//    ideal share (times ...natural_termination_factor), at most
+//    computed by water-filling over demand (on dominant shares); leaves over
+//    their guarantee by more than ...max_ignored_over_capacity give back what
+//    exceeds their ideal share (times ...natural_termination_factor), at most
 //    ...total_preemption_per_round of the cluster per round, youngest job
-//    first, only for pending demand of under-served queues, never from a queue
-//    within its guarantee nor one with disable_preemption. A selected job is
-//    preempted when a round selects it again at least
+//    first, only for pending demand of queues below their guarantee, never
+//    taking a queue below its guarantee nor from one with disable_preemption.
+//    A selected job is preempted when a round selects it again at least
 //    ...max_wait_before_kill ms after it was first selected. Preempted jobs
 //    go back to their queue; the engine restarts them from their last
 //    checkpoint.
@@ -37,9 +39,11 @@
 //    for a time window, admitted against the queues' maximum capacities.
 //
 // Assumptions and simplifications:
-//  - One container per job: a job is allocated and preempted whole, so a user
-//    or a queue may end up to one job above a limit YARN would enforce per
-//    container (see user_limits.hpp and preemption_planner.hpp).
+//  - One container per job: a job is allocated and preempted whole. A user
+//    may end one job above its limit (user_limits.hpp); preemption acts only
+//    for waiting jobs that fit in their queue's guarantee and takes only jobs
+//    that fit in their queue's excess over its guarantee
+//    (preemption_planner.hpp), where YARN's small containers need no such rule.
 //  - CPU cores and memory are checked against the cluster's free totals, not
 //    node by node; the placement chooses GPUs only.
 //  - Not modelled: node labels and partitions, absolute-resource capacities,

@@ -140,7 +140,8 @@ void PreemptionPlanner::fill(Work& work, const std::vector<int>& queues, double&
     cap = std::max(cap, t.ideal);
     wanting.push_back(q);
     wanting_start += t.ideal;
-    items.push_back(equal_increments ? FillItem{t.ideal, cap, t.ideal, 1.0} : FillItem{t.ideal, cap, 0.0, t.guaranteed});
+    items.push_back(equal_increments ? FillItem{t.ideal, cap, t.ideal, 1.0}
+                                     : FillItem{t.ideal, cap, 0.0, t.guaranteed});
   }
   if (wanting.empty() || unassigned <= kTolerance) return;
   const std::vector<double> values = water_fill(items, wanting_start + unassigned);
@@ -156,16 +157,40 @@ std::vector<JobIndex> PreemptionPlanner::select_victims(
   double allowance = config_.total_preemption_per_round;
   for (int leaf : tree_.leaves()) {
     double to_obtain = targets[leaf].to_obtain;
+    double excess = targets[leaf].used - targets[leaf].guaranteed;
     for (const PreemptionCandidate& c : candidates[leaf]) {
       if (to_obtain <= kTolerance) break;
       const double share = drc_.share(c.resources);
-      if (share > allowance + kTolerance) continue;
+      if (share > allowance + kTolerance || share > excess + kTolerance) continue;
       victims.push_back(c.job);
       to_obtain -= share;
       allowance -= share;
+      excess -= share;
     }
   }
   return victims;
+}
+
+ResourceVector demand_preemption_can_serve(const DominantResourceCalculator& drc, const ResourceVector& queue_used,
+                                           double guarantee, const ResourceVector& user_limit,
+                                           const std::map<std::string, UserUsage>& users,
+                                           const std::vector<WaitingRequest>& waiting) {
+  std::map<std::string, ResourceVector> counted;  // usage plus the jobs counted so far, per user
+  ResourceVector queue = queue_used;
+  ResourceVector pending;
+  for (const WaitingRequest& w : waiting) {
+    auto it = counted.find(w.user);
+    if (it == counted.end()) {
+      auto user = users.find(w.user);
+      it = counted.emplace(w.user, user == users.end() ? ResourceVector{} : user->second.used).first;
+    }
+    if (!within_user_limit(drc, it->second, user_limit)) continue;
+    if (drc.share(queue + w.request) > guarantee + kTolerance) continue;
+    it->second += w.request;
+    queue += w.request;
+    pending += w.request;
+  }
+  return pending;
 }
 
 }  // namespace gcsim

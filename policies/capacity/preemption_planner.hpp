@@ -32,25 +32,38 @@
 // (the dead zone) and preemption is not disabled for it; it then has to
 // obtain what it should give back x natural_termination_factor.
 //
+// Pending demand (demand_preemption_can_serve): a leaf's waiting jobs in FIFO
+// order, each counted if its user is within the user limit with the jobs
+// counted before (YARN counts pending requests up to the user limit) and if
+// the leaf with the jobs counted so far stays within its guarantee:
+// preemption restores guarantees, so a job that would have to borrow waits for
+// idle GPUs instead. (YARN's requests are small containers that fit in what
+// is left of a guarantee; a gang job may not, and preempting for it would
+// free GPUs it cannot use.)
+//
 // Victims: leaf queues in configuration order; in each, the candidates in the
 // leaf's preemption order (the reverse of its FIFO order: lowest priority,
 // then latest submitted, first) while some share remains to obtain. A job is
 // taken only if its dominant share fits in what is left of the round's
-// allowance (total_preemption_per_round, shared by all leaves): a job larger
-// than the allowance is never preempted, as in YARN 3. The last victim may
-// take more than remained to obtain (YARN takes whole containers while any
-// amount remains), but a leaf at or below its guarantee never gives anything.
+// allowance (total_preemption_per_round, shared by all leaves) - a job larger
+// than the allowance is never preempted, as in YARN 3 - and in what its leaf
+// holds above its guarantee: a leaf never goes below its guarantee. The last
+// victim may take more than remained to obtain (YARN takes whole containers
+// while any amount remains).
 //
 //   PreemptionPlanner planner(tree, drc, config.preemption);
 //   auto targets = planner.compute_targets(used_per_queue, pending_per_queue);
 //   std::vector<JobIndex> victims = planner.select_victims(targets, candidates_per_leaf);
 #pragma once
 
+#include <map>
+#include <string>
 #include <vector>
 
 #include "policies/capacity/capacity_config.hpp"
 #include "policies/capacity/queue_tree.hpp"
 #include "policies/capacity/resource_vector.hpp"
+#include "policies/capacity/user_limits.hpp"
 #include "sim/core/ids.hpp"
 
 namespace gcsim {
@@ -68,6 +81,19 @@ struct PreemptionCandidate {
   JobIndex job;
   ResourceVector resources;
 };
+
+/// One waiting job as the preemption monitor sees it.
+struct WaitingRequest {
+  std::string user;
+  ResourceVector request;
+};
+
+/// The part of a leaf's waiting jobs (in FIFO order) that preemption acts
+/// for: `queue_used` is what the leaf holds, `guarantee` its absolute capacity.
+ResourceVector demand_preemption_can_serve(const DominantResourceCalculator& drc, const ResourceVector& queue_used,
+                                           double guarantee, const ResourceVector& user_limit,
+                                           const std::map<std::string, UserUsage>& users,
+                                           const std::vector<WaitingRequest>& waiting);
 
 class PreemptionPlanner {
  public:

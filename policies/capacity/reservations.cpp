@@ -33,7 +33,8 @@ ReservationBook ReservationBook::admit(const CapacityConfig& config, const Queue
     if (r.leaf < 0) throw InputError(config.label(), where, "queue", tree.find_leaf(c.queue).problem);
 
     for (int queue : tree.path_to_root(r.leaf)) {
-      const double limit = std::floor(tree.queue(queue).absolute_maximum_capacity * static_cast<double>(cluster_gpus) + 1e-9);
+      const double limit =
+          std::floor(tree.queue(queue).absolute_maximum_capacity * static_cast<double>(cluster_gpus) + 1e-9);
       // The booked total over r's window peaks at r's start or at the start of
       // an admitted reservation inside the window.
       std::vector<Time> instants{r.start};

@@ -35,22 +35,4 @@ ResourceVector compute_user_limit(const DominantResourceCalculator& drc, const U
   return round_up(drc.min(limit, cap));
 }
 
-ResourceVector pending_within_user_limits(const DominantResourceCalculator& drc, const ResourceVector& limit,
-                                          const std::map<std::string, UserUsage>& users,
-                                          const std::vector<WaitingRequest>& waiting) {
-  std::map<std::string, ResourceVector> counted;  // usage plus the jobs counted so far, per user
-  ResourceVector pending;
-  for (const WaitingRequest& w : waiting) {
-    auto it = counted.find(w.user);
-    if (it == counted.end()) {
-      auto user = users.find(w.user);
-      it = counted.emplace(w.user, user == users.end() ? ResourceVector{} : user->second.used).first;
-    }
-    if (!within_user_limit(drc, it->second, limit)) continue;
-    it->second += w.request;
-    pending += w.request;
-  }
-  return pending;
-}
-
 }  // namespace gcsim

@@ -18,7 +18,8 @@
 // An active user is one with waiting jobs in the leaf (YARN: an application
 // with outstanding requests). The limit is the same for every user of the
 // leaf. A user may start another job while its usage does not exceed the
-// limit: the job being started is not counted (YARN's "used > limit" test),
+// limit, compared as the DominantResourceCalculator compares (dominant shares
+// first): the job being started is not counted (YARN's "used > limit" test),
 // so a user may end one job above its limit, and a job larger than the limit
 // can still start when its user holds nothing.
 //
@@ -62,19 +63,5 @@ inline bool within_user_limit(const DominantResourceCalculator& drc, const Resou
                               const ResourceVector& limit) {
   return !drc.greater(used, limit);
 }
-
-/// One waiting job as the preemption monitor sees it.
-struct WaitingRequest {
-  std::string user;
-  ResourceVector request;
-};
-
-/// A leaf's pending demand considering user limits (YARN's
-/// getTotalPendingResourcesConsideringUserLimit, for whole jobs): waiting
-/// jobs in the leaf's order; a job counts while its user's usage plus the
-/// jobs of that user counted before it is within the limit.
-ResourceVector pending_within_user_limits(const DominantResourceCalculator& drc, const ResourceVector& limit,
-                                          const std::map<std::string, UserUsage>& users,
-                                          const std::vector<WaitingRequest>& waiting);
 
 }  // namespace gcsim

@@ -38,7 +38,7 @@ namespace fs = std::filesystem;
 
 constexpr const char* kCompareUsage = R"(usage: gcsim compare --policies NAME,NAME,... --cluster CLUSTER.json
                      --workload WORKLOAD.json --out DIR [--seed N]
-                     [--fidelity job|iteration] [--placement NAME]
+                     [--fidelity job|iteration] [--job-rounds R] [--placement NAME]
                      [--policy-opt KEY=VALUE ...] [--plugin LIB.so ...] [--plots auto|yes|no]
                      [--quiet]
 
@@ -58,6 +58,7 @@ Options:
   --out DIR           output directory (created if missing)
   --seed N            seed handed to every run (default 0)
   --fidelity F        job (default) or iteration, for every run (see gcsim run --help)
+  --job-rounds R      job fidelity rounds for every run (see gcsim run --help)
   --placement NAME    placement for every policy (default: each policy's own)
   --policy-opt K=V    an option handed to every policy; repeatable
   --plugin LIB.so     load policies from a library (see gcsim run --help); repeatable
@@ -248,7 +249,7 @@ int compare_command(int argc, char** argv) {
     }
   try {
     const Arguments args(argc, argv,
-                         {{"policies"}, {"cluster"}, {"workload"}, {"out"}, {"seed"}, {"fidelity"}, {"placement"},
+                         {{"policies"}, {"cluster"}, {"workload"}, {"out"}, {"seed"}, {"fidelity"}, {"job-rounds"}, {"placement"},
                           {"policy-opt", true, true}, {"plugin", true, true}, {"plots"}, {"quiet", false}});
     const std::vector<std::string> policies = parse_policy_list(args.required("policies"));
     const std::string cluster_path = args.required("cluster");
@@ -294,6 +295,7 @@ int compare_command(int argc, char** argv) {
     std::vector<std::string> common{"--cluster", cluster_path, "--workload", workload_path,
                                     "--seed", std::to_string(seed), "--fidelity", fidelity};
     if (args.has("placement")) common.insert(common.end(), {"--placement", args.required("placement")});
+    if (args.has("job-rounds")) common.insert(common.end(), {"--job-rounds", args.required("job-rounds")});
     for (const std::string& plugin : args.all("plugin")) common.insert(common.end(), {"--plugin", plugin});
 
     for (std::size_t i = 0; i < policies.size(); ++i) {

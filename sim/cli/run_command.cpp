@@ -21,7 +21,7 @@ namespace gcsim {
 namespace {
 
 constexpr const char* kRunUsage = R"(usage: gcsim run --cluster CLUSTER.json --workload WORKLOAD.json --policy NAME --out DIR
-                 [--seed N] [--fidelity job|iteration] [--placement NAME]
+                 [--seed N] [--fidelity job|iteration] [--job-rounds R] [--placement NAME]
                  [--policy-opt KEY=VALUE ...] [--plugin LIB.so ...] [--until SECONDS]
                  [--no-wall-time] [--quiet]
 
@@ -42,13 +42,19 @@ Options:
                       FORMAT:FILE to replay a trace (philly, swf, helios, pai, csv;
                       see gcsim trace --help)
   --trace-opt K=V     a trace reader setting (gpu_type, procs_per_gpu, map,
-                      time_unit, delimiter, epoch, strict); repeatable
+                      time_unit, delimiter, epoch, strict) or selection (from,
+                      until, queue, min_gpus, max_gpus, sample, seed,
+                      load_scale); repeatable
   --policy NAME       scheduling policy (gcsim policies lists them)
   --out DIR           output directory (created if missing)
   --seed N            seed handed to policies that draw random numbers (default 0)
   --fidelity F        job (default): a constant number of SimGrid activities per
                       job, for large runs; iteration: every iteration's compute and
                       ring steps, exact, for validation and small runs
+  --job-rounds R      job fidelity: merge each job's iterations into R rounds of
+                      compute then communication (default 4); more rounds let
+                      jobs sharing links interleave as they do iteration by
+                      iteration, at a cost proportional to R
   --placement NAME    placement combined with the policy (default: the policy's own)
   --policy-opt K=V    an option for the policy; repeatable
   --plugin LIB.so     load policies from a library built against gcsim's
@@ -79,7 +85,7 @@ int run_command(int argc, char** argv) {
   try {
     const Arguments args(argc, argv,
                          {{"cluster"}, {"workload"}, {"policy"}, {"out"}, {"seed"}, {"fidelity"}, {"placement"},
-                          {"policy-opt", true, true}, {"until"}, {"no-wall-time", false}, {"quiet", false},
+                          {"policy-opt", true, true}, {"until"}, {"job-rounds"}, {"no-wall-time", false}, {"quiet", false},
                           {"plugin", true, true}, {"trace-opt", true, true}});
     const std::string cluster_path = args.required("cluster");
     const std::string workload_path = args.required("workload");
@@ -89,6 +95,9 @@ int run_command(int argc, char** argv) {
     options.seed = args.uint_or("seed", 0);
     options.fidelity = parse_fidelity(args.value_or("fidelity", "job"));
     options.until = args.number_or("until", kNever);
+    const std::uint64_t rounds = args.uint_or("job-rounds", 4);
+    if (rounds < 1 || rounds > 1000000) throw UsageError("option '--job-rounds' must be between 1 and 1000000");
+    options.job_rounds = static_cast<std::uint32_t>(rounds);
     if (options.until <= 0) throw UsageError("option '--until' must be positive");
 
     // Everything that can be wrong with the inputs is found before simulating.

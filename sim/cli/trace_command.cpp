@@ -19,7 +19,8 @@
 namespace gcsim {
 namespace {
 
-constexpr const char* kTraceUsage = R"(usage: gcsim trace stats FILE --format FORMAT [--cluster CLUSTER.json] [--json OUT.json] [READER OPTIONS]
+constexpr const char* kTraceUsage =
+    R"(usage: gcsim trace stats FILE --format FORMAT [--cluster CLUSTER.json] [--json OUT.json] [READER OPTIONS]
        gcsim trace convert FILE --format FORMAT --to native|swf --out OUT [--cluster-out CLUSTER.json] [READER OPTIONS]
 
 stats    summarises what the trace holds: jobs, submission span, GPUs per job,
@@ -72,9 +73,9 @@ malformed row), 2 bad command line, 4 outputs could not be written.
 )";
 
 const std::vector<FlagSpec> kReaderFlags = {
-    {"format"}, {"gpu-type"}, {"procs-per-gpu"}, {"map"},      {"time-unit"}, {"delimiter"},   {"epoch"},
-    {"strict", false}, {"from"}, {"until"}, {"queue", true, true}, {"min-gpus"}, {"max-gpus"}, {"sample"},
-    {"seed"}, {"load-scale"}};
+    {"format"},   {"gpu-type"},      {"procs-per-gpu"}, {"map"},       {"time-unit"},         {"delimiter"},
+    {"epoch"},    {"strict", false}, {"from"},          {"until"},     {"queue", true, true}, {"min-gpus"},
+    {"max-gpus"}, {"sample"},        {"seed"},          {"load-scale"}};
 
 std::vector<FlagSpec> flags_with(std::vector<FlagSpec> extra) {
   std::vector<FlagSpec> flags = kReaderFlags;
@@ -90,13 +91,22 @@ struct TraceInput {
 TraceInput trace_input(const Arguments& args) {
   const std::string name = args.required("format");
   const auto format = parse_trace_format(name);
-  if (!format) throw UsageError("unknown trace format '" + name + "' (expected philly, swf, helios, pai, csv or native)");
+  if (!format)
+    throw UsageError("unknown trace format '" + name + "' (expected philly, swf, helios, pai, csv or native)");
   std::vector<std::pair<std::string, std::string>> settings;
-  const std::pair<const char*, const char*> flag_keys[] = {
-      {"gpu-type", "gpu_type"}, {"procs-per-gpu", "procs_per_gpu"}, {"map", "map"},           {"time-unit", "time_unit"},
-      {"delimiter", "delimiter"}, {"epoch", "epoch"},             {"from", "from"},         {"until", "until"},
-      {"min-gpus", "min_gpus"}, {"max-gpus", "max_gpus"},         {"sample", "sample"},     {"seed", "seed"},
-      {"load-scale", "load_scale"}};
+  const std::pair<const char*, const char*> flag_keys[] = {{"gpu-type", "gpu_type"},
+                                                           {"procs-per-gpu", "procs_per_gpu"},
+                                                           {"map", "map"},
+                                                           {"time-unit", "time_unit"},
+                                                           {"delimiter", "delimiter"},
+                                                           {"epoch", "epoch"},
+                                                           {"from", "from"},
+                                                           {"until", "until"},
+                                                           {"min-gpus", "min_gpus"},
+                                                           {"max-gpus", "max_gpus"},
+                                                           {"sample", "sample"},
+                                                           {"seed", "seed"},
+                                                           {"load-scale", "load_scale"}};
   for (const auto& [flag, key] : flag_keys)
     if (args.has(flag)) settings.emplace_back(key, args.required(flag));
   for (const std::string& queue : args.all("queue")) settings.emplace_back("queue", queue);
@@ -157,6 +167,7 @@ int convert(const std::string& path, int argc, char** argv) {
     SwfWriteOptions options;
     options.procs_per_gpu = procs_per_gpu;
     options.job_status = trace.job_status;
+    options.machine_gpus = trace.machine_gpus;
     options.computer = "gcsim workload from " + trace.format + " trace " + path;
     try {
       text = swf_text(trace.jobs, options);

@@ -91,9 +91,12 @@ TraceRequest trace_request(const std::vector<std::pair<std::string, std::string>
     } else if (key == "time_unit") {
       options.time_unit_s = time_unit_seconds(value);
     } else if (key == "delimiter") {
-      if (value == "tab") options.delimiter = '\t';
-      else if (value.size() == 1) options.delimiter = value[0];
-      else throw UsageError("trace setting 'delimiter' expects one character or 'tab', got '" + value + "'");
+      if (value == "tab")
+        options.delimiter = '\t';
+      else if (value.size() == 1)
+        options.delimiter = value[0];
+      else
+        throw UsageError("trace setting 'delimiter' expects one character or 'tab', got '" + value + "'");
     } else if (key == "epoch") {
       epoch = value;
     } else if (key == "strict") {
@@ -108,9 +111,12 @@ TraceRequest trace_request(const std::vector<std::pair<std::string, std::string>
   }
   // After time_unit, whatever the order given.
   if (epoch) {
-    if (const auto calendar = parse_calendar_time(*epoch)) options.time_origin = *calendar;
-    else if (const auto number = parse_trace_number(*epoch)) options.time_origin = *number * options.time_unit_s;
-    else throw UsageError("trace setting 'epoch' expects YYYY-MM-DD HH:MM:SS or a number, got '" + *epoch + "'");
+    if (const auto calendar = parse_calendar_time(*epoch))
+      options.time_origin = *calendar;
+    else if (const auto number = parse_trace_number(*epoch))
+      options.time_origin = *number * options.time_unit_s;
+    else
+      throw UsageError("trace setting 'epoch' expects YYYY-MM-DD HH:MM:SS or a number, got '" + *epoch + "'");
   }
   return request;
 }
@@ -157,8 +163,9 @@ std::vector<JobSpec> read_workload_argument(const std::string& argument, const s
   const WorkloadSource source = parse_workload_source(argument);
   if (!source.format || *source.format == TraceFormat::kNative) {
     if (!trace_settings.empty())
-      throw UsageError("option '--trace-opt' applies to a trace workload FORMAT:FILE (FORMAT one of philly, swf, "
-                       "helios, pai, csv)");
+      throw UsageError(
+          "option '--trace-opt' applies to a trace workload FORMAT:FILE (FORMAT one of philly, swf, "
+          "helios, pai, csv)");
     return read_native_workload(source.path);
   }
   std::vector<std::pair<std::string, std::string>> settings;

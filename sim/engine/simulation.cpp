@@ -314,7 +314,8 @@ class Scheduler {
     // A job resuming from a checkpoint runs the rest of its work after restoring.
     const double saved = state_.runtime(job).saved_fraction;
     const Time restore = saved > 0 ? spec.checkpoint.restore_cost : 0;
-    JobActivityPlan plan(spec, in_.options.fidelity, measured_flops, ring_latency, 1 - saved, restore);
+    JobActivityPlan plan(spec, in_.options.fidelity, measured_flops, ring_latency, 1 - saved, restore,
+                         in_.options.job_rounds);
     double slowest_gpu = kNever, bottleneck = kNever;
     for (std::size_t i = 0; i < gpus.size(); ++i) {
       slowest_gpu = std::min(slowest_gpu, in_.layout.gpu_type_of(gpus[i]).flops);

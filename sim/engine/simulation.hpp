@@ -29,6 +29,8 @@ namespace gcsim {
 
 struct SimulationOptions {
   Fidelity fidelity = Fidelity::kJob;
+  /// Job fidelity: rounds each job's iterations are merged into (see job_activity_plan.hpp).
+  std::uint32_t job_rounds = 4;
   std::uint64_t seed = 0;
   /// Stop at this simulated time; jobs not done by then are reported unfinished.
   Time until = kNever;

@@ -8,12 +8,15 @@
 //
 // Fidelity::kIteration: per iteration, one computation then the 2(N-1) ring
 //   steps of the allreduce; exact, cost grows with iterations.
-// Fidelity::kJob: a constant number of steps for the whole run: one
-//   computation of all iterations' FLOPs, one ring step carrying all
-//   iterations' ring traffic (so link sharing with other jobs is still decided
-//   by the network model), and a delay for the per-message latencies the
-//   merged flow does not pay: (iterations * 2(N-1) - 1) * ring latency.
-//   Uncontended, both fidelities give the same duration.
+// Fidelity::kJob: a constant number of steps for the whole run: the
+//   iterations are merged into R rounds (R = job_rounds, default 1), and each
+//   round is one computation of its iterations' FLOPs, one ring step carrying
+//   its iterations' ring traffic (so link sharing with other jobs is still
+//   decided by the network model), and a delay for the per-message latencies
+//   the merged flow does not pay: (iterations * 2(N-1) - 1) * ring latency.
+//   Uncontended, both fidelities give the same duration; more rounds let the
+//   compute and communication phases of jobs sharing links interleave as they
+//   do iteration by iteration.
 //
 // A job restarted from a checkpoint runs only the part of its work the
 // checkpoint did not keep, after a leading delay for the restore; delays can
@@ -48,12 +51,12 @@ class JobActivityPlan {
   /// of the work left (training jobs run that share of their iterations,
   /// rounded up). `restore_delay`: seconds before the work starts.
   JobActivityPlan(const JobSpec& job, Fidelity fidelity, double measured_type_flops, double ring_latency,
-                  double remaining_fraction = 1.0, Time restore_delay = 0);
+                  double remaining_fraction = 1.0, Time restore_delay = 0, std::uint32_t job_rounds = 1);
 
   /// Appends `seconds` of delay after the work.
   void add_trailing_delay(Time seconds);
 
-  std::uint64_t step_count() const { return leading_ + core_steps_ + (trailing_delay_ > 0 ? 1 : 0); }
+  std::uint64_t step_count() const { return leading_ + rounds_ * steps_per_round_ + (trailing_delay_ > 0 ? 1 : 0); }
   /// Step k (0-based), computed on demand: iteration fidelity has millions of steps.
   JobStep step(std::uint64_t k) const;
 
@@ -62,17 +65,20 @@ class JobActivityPlan {
   Time uncontended_work_seconds(double gpu_flops, double edge_bandwidth) const;
 
  private:
+  std::uint64_t iterations_in_round(std::uint64_t round) const;
+
   Fidelity fidelity_;
   std::uint32_t ranks_;
   double ring_latency_;
-  double compute_flops_;      // per GPU, per iteration (job fidelity: whole run)
-  double chunk_bytes_;        // per ring step (job fidelity: whole run)
-  double latency_delay_ = 0;  // job fidelity: the per-message latencies the merged flow skips
-  std::uint64_t iterations_;  // iterations in this plan (job fidelity: 1)
-  std::uint64_t ring_steps_;  // per iteration (job fidelity: 1 or 0)
-  std::uint64_t steps_per_iteration_;
-  std::uint64_t core_steps_;  // the work, latency delay included
-  std::uint64_t leading_ = 0; // 1 when there is a restore delay
+  double flops_per_iteration_ = 0;  // per GPU (a measured run: the whole run)
+  double chunk_bytes_ = 0;          // S/N: what one ring message carries
+  std::uint64_t messages_per_iteration_ = 0;  // 2(N-1) ring steps per allreduce
+  std::uint64_t iterations_ = 1;    // in this plan
+  std::uint64_t rounds_ = 1;        // iteration fidelity: one per iteration
+  std::uint64_t ring_steps_per_round_ = 0;
+  bool with_latency_delay_ = false; // job fidelity: a delay ends each round
+  std::uint64_t steps_per_round_ = 1;
+  std::uint64_t leading_ = 0;       // 1 when there is a restore delay
   Time restore_delay_ = 0;
   Time trailing_delay_ = 0;
 };

@@ -55,6 +55,14 @@ INSTANTIATE_TEST_SUITE_P(
         AgreementCase{"two_jobs_sharing_a_nic",
                       nodes(3, 2),
                       {training_job("a", 0, 3, 1e9, 300e6, 50), training_job("b", 0, 3, 1e9, 300e6, 50)}},
+        // A communication-bound and a compute-bound job through one NIC: their
+        // phases interleave iteration by iteration, which merged rounds approximate.
+        AgreementCase{"comm_bound_and_compute_bound_sharing_a_nic",
+                      nodes(3, 2),
+                      {training_job("a", 0, 3, 1e9, 300e6, 50), training_job("b", 0, 3, 1e11, 300e6, 50)}},
+        AgreementCase{"misaligned_phases_sharing_a_nic",
+                      nodes(3, 2),
+                      {training_job("a", 0, 3, 5e10, 300e6, 50), training_job("b", 0.3, 3, 2e11, 100e6, 40)}},
         AgreementCase{"queued_jobs_one_node",
                       nodes(1, 8),
                       {training_job("a", 0, 8, 2e11, 100e6, 100), training_job("b", 1, 4, 5e11, 50e6, 50),

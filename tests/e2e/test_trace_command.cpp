@@ -20,11 +20,11 @@ std::string real_trace(const std::string& relative) {
   return std::string(GCSIM_SOURCE_DIR) + "/../shared/traces/" + relative;
 }
 
-#define SKIP_UNLESS_PRESENT(path)                                                                                 \
-  do {                                                                                                            \
-    if (!std::filesystem::exists(path))                                                                           \
-      GTEST_SKIP() << "real trace not available: " << (path)                                                     \
-                   << " (the shared traces folder is expected at <repository>/../shared/traces)";                \
+#define SKIP_UNLESS_PRESENT(path)                                                                 \
+  do {                                                                                            \
+    if (!std::filesystem::exists(path))                                                           \
+      GTEST_SKIP() << "real trace not available: " << (path)                                      \
+                   << " (the shared traces folder is expected at <repository>/../shared/traces)"; \
   } while (0)
 
 std::vector<std::string> lines_of(const std::string& path) {
@@ -86,9 +86,9 @@ TEST(TraceCommand, SelectionOnTheRealPhillyLogMatchesCountsTakenFromTheFile) {
     if ((f[4] == "6214e9" || f[4] == "b436b2") && std::stoi(f[2]) >= 4 && std::stoi(f[2]) <= 16) ++selected;
   }
   ScratchDir dir;
-  const GcsimRun run = run_gcsim({"trace", "stats", path, "--format", "philly", "--from", from, "--until", until,
-                                  "--queue", "6214e9", "--queue", "b436b2", "--min-gpus", "4", "--max-gpus", "16",
-                                  "--json", dir / "stats.json"});
+  const GcsimRun run =
+      run_gcsim({"trace", "stats", path, "--format", "philly", "--from", from, "--until", until, "--queue", "6214e9",
+                 "--queue", "b436b2", "--min-gpus", "4", "--max-gpus", "16", "--json", dir / "stats.json"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const nlohmann::json stats = nlohmann::json::parse(read_text(dir / "stats.json"));
   EXPECT_EQ(stats["jobs"], selected);
@@ -112,7 +112,7 @@ TEST(TraceCommand, RunAppliesASelectionGivenAsTraceSettings) {
                                        "from=10min", "--trace-opt", "load_scale=2"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const auto jobs = read_jobs_csv(dir / "out");
-  ASSERT_EQ(jobs.size(), 2u);  // vcA jobs submitted from 07:10 on
+  ASSERT_EQ(jobs.size(), 2u);                  // vcA jobs submitted from 07:10 on
   EXPECT_EQ(jobs.at("philly-4").submit, 300);  // 10 min after the window start, halved
   EXPECT_EQ(jobs.at("philly-5").submit, 600);
 }
@@ -129,12 +129,14 @@ TEST(TraceCommand, StatsOnTheRealNasaLogNameTheSkippedLines) {
     std::string number, submit, wait, run_time;
     if (!(fields >> number) || number[0] == ';') continue;
     fields >> submit >> wait >> run_time;
-    if (std::stod(run_time) == 0) zero_lines.push_back(line_number);
-    else ++jobs;
+    if (std::stod(run_time) == 0)
+      zero_lines.push_back(line_number);
+    else
+      ++jobs;
   }
   ScratchDir dir;
-  const GcsimRun run = run_gcsim({"trace", "stats", path, "--format", "swf", "--procs-per-gpu", "8", "--json",
-                                  dir / "stats.json"});
+  const GcsimRun run =
+      run_gcsim({"trace", "stats", path, "--format", "swf", "--procs-per-gpu", "8", "--json", dir / "stats.json"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const nlohmann::json stats = nlohmann::json::parse(read_text(dir / "stats.json"));
   EXPECT_EQ(stats["jobs"], jobs);
@@ -172,8 +174,8 @@ TEST(TraceCommand, StatsAgainstAClusterGiveOfferedLoadAndTooLargeJobs) {
   const std::string trace = dir.write("t.csv", kPhillyHeader +
                                                    "2017-10-09 07:00:00,3600,2,7200,vcA\n"
                                                    "2017-10-09 08:00:00,1800,16,28800,vcA\n");
-  const GcsimRun run = run_gcsim({"trace", "stats", trace, "--format", "philly", "--cluster", cluster, "--json",
-                                  dir / "stats.json"});
+  const GcsimRun run =
+      run_gcsim({"trace", "stats", trace, "--format", "philly", "--cluster", cluster, "--json", dir / "stats.json"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const nlohmann::json stats = nlohmann::json::parse(read_text(dir / "stats.json"));
   EXPECT_DOUBLE_EQ(stats["capacity"]["offered_load"].get<double>(), 10.0 / 8);
@@ -232,11 +234,11 @@ TEST(TraceCommand, NativeToSwfToNativeKeepsEveryJob) {
     j["queue"] = queue;
     return j;
   };
-  const std::string workload = dir.write(
-      "w.json", workload_json({job("a", 0, 2, 3600.5, "alice", "research"), job("b", 12.25, 8, 60, "bob", "prod"),
-                               job("c", 5, 1, 7, "alice", "prod")}));
-  const GcsimRun to_swf = run_gcsim({"trace", "convert", workload, "--format", "native", "--to", "swf", "--out",
-                                     dir / "w.swf"});
+  const std::string workload =
+      dir.write("w.json", workload_json({job("a", 0, 2, 3600.5, "alice", "research"),
+                                         job("b", 12.25, 8, 60, "bob", "prod"), job("c", 5, 1, 7, "alice", "prod")}));
+  const GcsimRun to_swf =
+      run_gcsim({"trace", "convert", workload, "--format", "native", "--to", "swf", "--out", dir / "w.swf"});
   ASSERT_EQ(to_swf.exit_code, 0) << to_swf.err;
   const GcsimRun back = run_gcsim({"trace", "convert", dir / "w.swf", "--format", "swf", "--gpu-type", "GPU", "--to",
                                    "native", "--out", dir / "back.json"});

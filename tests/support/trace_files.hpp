@@ -8,6 +8,8 @@
 //   std::string file = dir.write("bad.csv", "timestamp,duration,...\n...");
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -15,8 +17,6 @@
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 namespace gcsim::testing {
 
@@ -26,11 +26,11 @@ inline std::string real_trace(const std::string& relative) {
 }
 
 /// Skips the test, saying what is missing, when a real trace is not here.
-#define GCSIM_SKIP_UNLESS_PRESENT(path)                                                                       \
-  do {                                                                                                        \
-    if (!std::filesystem::exists(path))                                                                       \
-      GTEST_SKIP() << "real trace not available: " << (path)                                                 \
-                   << " (the shared traces folder is expected at <repository>/../shared/traces)";            \
+#define GCSIM_SKIP_UNLESS_PRESENT(path)                                                           \
+  do {                                                                                            \
+    if (!std::filesystem::exists(path))                                                           \
+      GTEST_SKIP() << "real trace not available: " << (path)                                      \
+                   << " (the shared traces folder is expected at <repository>/../shared/traces)"; \
   } while (0)
 
 class TempFolder {

@@ -156,6 +156,37 @@ TEST(PreemptionPlanner, NothingIsTakenFromAQueueWithPreemptionDisabled) {
   EXPECT_NEAR(p["root.a"].to_obtain, 0, 1e-12);
 }
 
+TEST(PreemptionPlanner, VictimsNeverTakeTheirQueueBelowItsGuarantee) {
+  // a holds 6 of 8 GPUs (0.75) against 0.5: 0.25 above its guarantee. Its
+  // youngest job (4 GPUs) would take it to 0.25, so it is passed over for
+  // the next youngest (2 GPUs).
+  const CapacityConfig config = parse_capacity_config(two_leaves(), "test.json");
+  const QueueTree tree(config);
+  const DominantResourceCalculator drc(kCluster);
+  std::vector<ResourceVector> used(tree.size()), pending(tree.size());
+  used[0] = used[1] = gpus(6);
+  pending[2] = gpus(4);
+  const PreemptionPlanner planner(tree, drc, config.preemption);
+  const auto targets = planner.compute_targets(used, pending);
+  EXPECT_NEAR(targets[1].to_obtain, 0.25, 1e-9);
+  std::vector<std::vector<PreemptionCandidate>> candidates(tree.size());
+  candidates[1] = {{7, gpus(4)}, {5, gpus(2)}};  // youngest first
+  EXPECT_EQ(planner.select_victims(targets, candidates), (std::vector<JobIndex>{5}));
+}
+
+TEST(PreemptionPlanner, PendingDemandCountsJobsThatFitTheGuarantee) {
+  // A leaf with a guarantee of 0.5 (4 of 8 GPUs) holding 1 GPU: waiting jobs
+  // of 2, 4 and 1 GPUs in FIFO order. The 4-GPU job would take the leaf above
+  // its guarantee (it would have to borrow), so preemption acts for 2 + 1.
+  const DominantResourceCalculator drc(kCluster);
+  const std::map<std::string, UserUsage> users{{"u", UserUsage{gpus(1), 3}}};
+  const std::vector<WaitingRequest> waiting{{"u", gpus(2)}, {"u", gpus(4)}, {"u", gpus(1)}};
+  EXPECT_DOUBLE_EQ(demand_preemption_can_serve(drc, gpus(1), 0.5, kCluster, users, waiting).gpus, 3);
+  // A user over the limit has nothing counted: with a limit of 1 GPU the
+  // user's first job counts (it holds 1, not more), the others not.
+  EXPECT_DOUBLE_EQ(demand_preemption_can_serve(drc, gpus(1), 0.5, gpus(1), users, waiting).gpus, 2);
+}
+
 // The monitor on a bench: 1-second rounds, 5-second grace period.
 std::string monitored(const std::string& per_round, const std::string& natural = "0.2") {
   return R"({"yarn.scheduler.capacity.root.queues": "a,b",

@@ -84,6 +84,23 @@ TEST(CapacityQueues, TheLeastUsedChildIsServedFirst) {
   EXPECT_EQ(bench.ids(bench.step(policy).started), (Ids{"b1"}));
 }
 
+TEST(CapacityQueues, QueuesWithinTheirGuaranteeComeFirstForFreeGpus) {
+  // a (50%, elastic to 100%) borrows 6 of 8 GPUs. b's 4-GPU job, within b's
+  // guarantee, waits for room; a's next job would borrow more, so it may not
+  // take the 2 free GPUs b needs. When 2 more free up, b's job starts.
+  CapacityBench bench(crafted_cluster(1, 8), {queued_job("a1", 2, 0, "a", "u1"), queued_job("a2", 2, 0, "a", "u2"),
+                                              queued_job("a3", 2, 0, "a", "u3"), queued_job("b1", 4, 10, "b", "v"),
+                                              queued_job("a4", 2, 11, "a", "u4")});
+  CapacityPolicy policy = capacity_policy(halves(100, 100));
+  bench.advance(0);
+  EXPECT_EQ(bench.step(policy).started.size(), 3u);
+  bench.advance(11);
+  EXPECT_TRUE(bench.step(policy).started.empty());
+  bench.advance(12);
+  bench.finish("a1");
+  EXPECT_EQ(bench.ids(bench.step(policy).started), (Ids{"b1"}));
+}
+
 TEST(CapacityQueues, HigherPriorityFirstThenEarlierSubmission) {
   // One queue, 4 GPUs: 2 GPUs free at each call. Priority beats submission
   // time; equal priorities keep submission order.

@@ -224,5 +224,29 @@ TEST(FidelityNames, AreLowerCase) {
   EXPECT_EQ(to_string(Fidelity::kIteration), "iteration");
 }
 
+TEST(JobFidelityRounds, SplitTheIterationsIntoRoundsOfComputeRingAndDelay) {
+  // 10 iterations in 4 rounds: 3, 3, 2, 2 iterations; N = 4, so 6 messages per iteration.
+  const JobSpec job = training_job(4, 10);
+  const JobActivityPlan plan(job, Fidelity::kJob, 0, 1e-6, 1.0, 0, 4);
+  ASSERT_EQ(plan.step_count(), 12u);
+  const auto& work = std::get<TrainingWork>(job.work);
+  const double chunk = work.gradient_bytes / 4;
+  const std::vector<double> iterations{3, 3, 2, 2};
+  for (std::size_t r = 0; r < 4; ++r) {
+    SCOPED_TRACE(r);
+    EXPECT_EQ(plan.step(3 * r).kind, JobStep::Kind::kCompute);
+    EXPECT_DOUBLE_EQ(plan.step(3 * r).amount, work.flops_per_iteration * iterations[r]);
+    EXPECT_EQ(plan.step(3 * r + 1).kind, JobStep::Kind::kRingStep);
+    EXPECT_DOUBLE_EQ(plan.step(3 * r + 1).amount, chunk * 6 * iterations[r]);
+    EXPECT_EQ(plan.step(3 * r + 2).kind, JobStep::Kind::kDelay);
+    EXPECT_DOUBLE_EQ(plan.step(3 * r + 2).amount, (6 * iterations[r] - 1) * 1e-6);
+  }
+}
+
+TEST(JobFidelityRounds, NeverMoreRoundsThanIterations) {
+  const JobActivityPlan plan(training_job(2, 3), Fidelity::kJob, 0, 1e-6, 1.0, 0, 16);
+  EXPECT_EQ(plan.step_count(), 9u);  // 3 rounds of one iteration
+}
+
 }  // namespace
 }  // namespace gcsim

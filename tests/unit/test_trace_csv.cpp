@@ -1,15 +1,14 @@
 // The column-mapped CSV reader: the real Philly log read through a mapping
 // gives the same jobs as the Philly reader; crafted rows check units,
 // start/end columns, fractional GPUs, bad rows and strict mode.
-#include "workloads/traces/csv_trace.hpp"
+#include <gtest/gtest.h>
 
 #include <sstream>
 #include <stdexcept>
 
-#include <gtest/gtest.h>
-
 #include "sim/core/input_error.hpp"
 #include "tests/support/trace_files.hpp"
+#include "workloads/traces/csv_trace.hpp"
 #include "workloads/traces/philly_trace.hpp"
 
 namespace gcsim {
@@ -83,13 +82,13 @@ TEST(CsvTrace, StartAndEndColumnsGiveTheRunTime) {
 
 const std::string kCrafted =
     "id,t,g,d\n"
-    "a,0,1,10\n"      // line 2: good
-    "b,5,-1,10\n"     // line 3: negative GPUs
-    "c,6,0,10\n"      // line 4: a CPU job
-    "a,7,1,10\n"      // line 5: id a again
-    "e,8,1,-3\n"      // line 6: negative run time
-    "f,x,1,3\n"       // line 7: malformed time
-    "g,9,1\n";        // line 8: a field missing
+    "a,0,1,10\n"   // line 2: good
+    "b,5,-1,10\n"  // line 3: negative GPUs
+    "c,6,0,10\n"   // line 4: a CPU job
+    "a,7,1,10\n"   // line 5: id a again
+    "e,8,1,-3\n"   // line 6: negative run time
+    "f,x,1,3\n"    // line 7: malformed time
+    "g,9,1\n";     // line 8: a field missing
 
 TEST(CsvTrace, BadRowsAreSkippedWithTheirLineAndReason) {
   const TraceReadResult trace = parse(kCrafted, "id=id,submit=t,gpus=g,duration=d");
@@ -129,10 +128,10 @@ TEST(CsvTrace, StrictModeFailsOnTheFirstMalformedRow) {
 }
 
 TEST(CsvTrace, MappingMistakesAreNamed) {
-  EXPECT_THROW(parse_csv_column_map("submit=t,gpu=g"), std::invalid_argument);   // unknown property
-  EXPECT_THROW(parse_csv_column_map("submit"), std::invalid_argument);           // no '='
+  EXPECT_THROW(parse_csv_column_map("submit=t,gpu=g"), std::invalid_argument);  // unknown property
+  EXPECT_THROW(parse_csv_column_map("submit"), std::invalid_argument);          // no '='
   EXPECT_THROW(parse_csv_column_map("submit=a,submit=b"), std::invalid_argument);
-  EXPECT_THROW(parse("t,g\n0,1\n", "submit=t,gpus=g"), std::invalid_argument);   // no run time
+  EXPECT_THROW(parse("t,g\n0,1\n", "submit=t,gpus=g"), std::invalid_argument);  // no run time
   try {
     parse("t,g,d\n0,1,5\n", "submit=t,gpus=gpus_used,duration=d");
     FAIL() << "accepted a mapping to a column the file lacks";

@@ -2,13 +2,12 @@
 // documents (its cluster_log.csv files are not among the shared traces):
 // the documented example rows, CPU jobs, jobs that never ran, and each kind
 // of malformed row.
-#include "workloads/traces/helios_trace.hpp"
+#include <gtest/gtest.h>
 
 #include <sstream>
 
-#include <gtest/gtest.h>
-
 #include "sim/core/input_error.hpp"
+#include "workloads/traces/helios_trace.hpp"
 
 namespace gcsim {
 namespace {

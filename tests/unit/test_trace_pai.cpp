@@ -2,18 +2,17 @@
 // cluster and the real instance-table slice checked row by row, with counts
 // taken from the files independently; the task and job tables (not among the
 // shared traces) on crafted rows.
-#include "workloads/traces/pai_trace.hpp"
+#include <gtest/gtest.h>
 
 #include <cmath>
 #include <map>
 #include <set>
 
-#include <gtest/gtest.h>
-
 #include "sim/core/cluster_layout.hpp"
 #include "sim/core/input_error.hpp"
 #include "sim/topology/cluster_reader.hpp"
 #include "tests/support/trace_files.hpp"
+#include "workloads/traces/pai_trace.hpp"
 
 namespace gcsim {
 namespace {
@@ -111,21 +110,22 @@ TEST(PaiTrace, TheSharedFolderWithoutTaskTableIsRefusedByName) {
 class CraftedPai : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_.write("pai_task_table.header", "job_name,task_name,inst_num,status,start_time,end_time,plan_cpu,plan_mem,plan_gpu,gpu_type\n");
+    dir_.write("pai_task_table.header",
+               "job_name,task_name,inst_num,status,start_time,end_time,plan_cpu,plan_mem,plan_gpu,gpu_type\n");
     dir_.write("pai_job_table.header", "job_name,inst_id,user,status,start_time,end_time\n");
     dir_.write("pai_machine_spec.header", "machine,gpu_type,cap_cpu,cap_mem,cap_gpu\n");
     dir_.write("pai_instance_table.header",
                "job_name,task_name,inst_name,worker_name,inst_id,status,start_time,end_time,machine\n");
     dir_.write("pai_task_table.csv",
-               "jobA,worker,2.0,Terminated,100.0,400.0,600.0,29.296875,50.0,T4\n"  // 1: half a GPU each
-               "jobA,ps,1.0,Terminated,90.0,410.0,400.0,10.0,,\n"                  // 2: the job's CPU task
-               "jobB,tensorflow,1.0,Terminated,200.0,260.0,800.0,8.0,200.0,V100\n" // 3
-               "jobC,worker,1.0,Running,300.0,,600.0,4.0,100.0,P100\n"             // 4: still running
-               "jobD,worker,1.0,Terminated,50.0,80.0,400.0,2.0,,\n"                // 5: CPU only
-               "jobE,worker,x,Terminated,50.0,80.0,400.0,2.0,100.0,V100\n"         // 6: bad inst_num
-               "jobF,worker,1.0,Failed,500.0,450.0,400.0,2.0,100.0,V100\n"         // 7: ends before start
-               "jobG,worker,1.0,Terminated,10.0,20.0,100.0,1.0,100.0,A100\n"       // 8: no A100 machine
-               "jobH,worker,1.0,Waiting,,,600.0,4.0,100.0,V100\n");                // 9: never started
+               "jobA,worker,2.0,Terminated,100.0,400.0,600.0,29.296875,50.0,T4\n"   // 1: half a GPU each
+               "jobA,ps,1.0,Terminated,90.0,410.0,400.0,10.0,,\n"                   // 2: the job's CPU task
+               "jobB,tensorflow,1.0,Terminated,200.0,260.0,800.0,8.0,200.0,V100\n"  // 3
+               "jobC,worker,1.0,Running,300.0,,600.0,4.0,100.0,P100\n"              // 4: still running
+               "jobD,worker,1.0,Terminated,50.0,80.0,400.0,2.0,,\n"                 // 5: CPU only
+               "jobE,worker,x,Terminated,50.0,80.0,400.0,2.0,100.0,V100\n"          // 6: bad inst_num
+               "jobF,worker,1.0,Failed,500.0,450.0,400.0,2.0,100.0,V100\n"          // 7: ends before start
+               "jobG,worker,1.0,Terminated,10.0,20.0,100.0,1.0,100.0,A100\n"        // 8: no A100 machine
+               "jobH,worker,1.0,Waiting,,,600.0,4.0,100.0,V100\n");                 // 9: never started
     dir_.write("pai_job_table.csv",
                "jobA,i1,userA,Terminated,80.0,410.0\n"
                "jobB,i2,userB,Failed,150.0,260.0\n");
@@ -151,7 +151,7 @@ TEST_F(CraftedPai, TasksBecomeJobsWithWholeGpusAndTheJobTablesSubmitAndUser) {
   EXPECT_EQ(a.submit, 0);  // the earliest submission (job table: 80)
   EXPECT_EQ(a.user, "userA");
   EXPECT_EQ(a.queue, "unknown");
-  EXPECT_EQ(a.gpus, 2u);  // 2 instances x ceil(50 %) = 2 whole GPUs
+  EXPECT_EQ(a.gpus, 2u);        // 2 instances x ceil(50 %) = 2 whole GPUs
   EXPECT_EQ(a.cpu_cores, 16u);  // (2 x 600 % + 400 %) / 100
   EXPECT_DOUBLE_EQ(a.memory_bytes, (2 * 29.296875 + 10) * 1073741824.0);
   EXPECT_EQ(std::get<MeasuredWork>(a.work).seconds, 410 - 90);  // first task start to last task end
@@ -214,7 +214,8 @@ TEST_F(CraftedPai, StrictModeFailsOnTheFirstMalformedRow) {
 TEST_F(CraftedPai, ColumnsFollowTheHeaderFile) {
   // The same task table with its columns in another order, as its header says.
   TempFolder other;
-  other.write("pai_task_table.header", "gpu_type,plan_gpu,job_name,task_name,inst_num,status,start_time,end_time,plan_cpu,plan_mem\n");
+  other.write("pai_task_table.header",
+              "gpu_type,plan_gpu,job_name,task_name,inst_num,status,start_time,end_time,plan_cpu,plan_mem\n");
   other.write("pai_task_table.csv", "V100,800.0,jobX,worker,1.0,Terminated,10.0,70.0,100.0,1.0\n");
   const TraceReadResult trace = read_pai_trace(other / "pai_task_table.csv", {});
   ASSERT_EQ(trace.jobs.size(), 1u);

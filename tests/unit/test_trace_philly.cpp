@@ -1,17 +1,16 @@
 // The Philly reader: the real derived log read whole, with counts taken from
 // the file independently; crafted bad rows reported with their line and
 // reason; strict mode failing on the first.
-#include "workloads/traces/philly_trace.hpp"
+#include <gtest/gtest.h>
 
 #include <algorithm>
 #include <map>
 #include <sstream>
 
-#include <gtest/gtest.h>
-
 #include "sim/core/input_error.hpp"
-#include "workloads/traces/trace_text.hpp"
 #include "tests/support/trace_files.hpp"
+#include "workloads/traces/philly_trace.hpp"
+#include "workloads/traces/trace_text.hpp"
 
 namespace gcsim {
 namespace {
@@ -74,16 +73,16 @@ TEST(PhillyTrace, RealLogEveryRowBecomesAJobWithItsRecordedGpusAndQueue) {
 // One good row, then one of each mistake, a blank line, the earliest job,
 // and a job that ran for 0 s.
 const std::string kCrafted = kHeader +
-                             "2017-10-09 07:01:55,66.0,1,66.0,vcA\n"   // line 2
-                             "2017-10-09 07:00:00,-5,1,-5,vcA\n"       // line 3: negative run time
-                             "2017-10-09 07:02:00,10,0,0,vcA\n"        // line 4: zero GPUs
-                             "yesterday,10,1,10,vcA\n"                 // line 5: not a date
-                             "2017-10-09 07:03:00,1O,1,10,vcA\n"       // line 6: malformed number
-                             "2017-10-09 07:04:00,10,2,10,vcB\n"       // line 7: gpu_time != duration x gpus
-                             "2017-10-09 07:05:00,10,1,10\n"           // line 8: a field missing
-                             "\n"                                      // line 9: blank, not a row
-                             "2017-10-09 06:59:00,30,4,120,vcB\n"      // line 10: the earliest
-                             "2017-10-09 07:06:00,0,1,0,vcB\n";        // line 11: ran for 0 s
+                             "2017-10-09 07:01:55,66.0,1,66.0,vcA\n"  // line 2
+                             "2017-10-09 07:00:00,-5,1,-5,vcA\n"      // line 3: negative run time
+                             "2017-10-09 07:02:00,10,0,0,vcA\n"       // line 4: zero GPUs
+                             "yesterday,10,1,10,vcA\n"                // line 5: not a date
+                             "2017-10-09 07:03:00,1O,1,10,vcA\n"      // line 6: malformed number
+                             "2017-10-09 07:04:00,10,2,10,vcB\n"      // line 7: gpu_time != duration x gpus
+                             "2017-10-09 07:05:00,10,1,10\n"          // line 8: a field missing
+                             "\n"                                     // line 9: blank, not a row
+                             "2017-10-09 06:59:00,30,4,120,vcB\n"     // line 10: the earliest
+                             "2017-10-09 07:06:00,0,1,0,vcB\n";       // line 11: ran for 0 s
 
 TEST(PhillyTrace, BadRowsAreSkippedWithTheirLineAndReason) {
   const TraceReadResult trace = parse(kCrafted);
@@ -139,15 +138,16 @@ TEST(PhillyTrace, StrictModeFailsOnTheFirstMalformedRow) {
 TEST(PhillyTrace, StrictModeAcceptsWellFormedRowsItCannotReplay) {
   TraceReadOptions options;
   options.strict = true;
-  const TraceReadResult trace = parse(kHeader + "2017-10-09 07:06:00,0,1,0,vcB\n2017-10-09 07:07:00,5,1,5,vcB\n",
-                                      options);
+  const TraceReadResult trace =
+      parse(kHeader + "2017-10-09 07:06:00,0,1,0,vcB\n2017-10-09 07:07:00,5,1,5,vcB\n", options);
   EXPECT_EQ(trace.jobs.size(), 1u);
   ASSERT_EQ(trace.skipped.size(), 1u);
   EXPECT_FALSE(trace.skipped[0].malformed);
 }
 
 TEST(PhillyTrace, ColumnsAreFoundByNameAndAMissingOneIsNamed) {
-  const TraceReadResult reordered = parse("cluster,num_gpus,timestamp,gpu_time,duration\nvcC,2,2017-10-09 07:00:00,20,10\n");
+  const TraceReadResult reordered =
+      parse("cluster,num_gpus,timestamp,gpu_time,duration\nvcC,2,2017-10-09 07:00:00,20,10\n");
   ASSERT_EQ(reordered.jobs.size(), 1u);
   EXPECT_EQ(reordered.jobs[0].gpus, 2u);
   EXPECT_EQ(reordered.jobs[0].queue, "vcC");
@@ -163,8 +163,8 @@ TEST(PhillyTrace, ColumnsAreFoundByNameAndAMissingOneIsNamed) {
 TEST(PhillyTrace, AGivenTimeOriginSkipsEarlierJobsAndShiftsTheRest) {
   TraceReadOptions options;
   options.time_origin = *parse_calendar_time("2017-10-09 07:00:00");
-  const TraceReadResult trace = parse(kHeader + "2017-10-09 06:59:00,30,4,120,vcB\n2017-10-09 07:01:00,5,1,5,vcB\n",
-                                      options);
+  const TraceReadResult trace =
+      parse(kHeader + "2017-10-09 06:59:00,30,4,120,vcB\n2017-10-09 07:01:00,5,1,5,vcB\n", options);
   ASSERT_EQ(trace.jobs.size(), 1u);
   EXPECT_EQ(trace.jobs[0].submit, 60);
   ASSERT_EQ(trace.skipped.size(), 1u);

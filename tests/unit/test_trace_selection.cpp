@@ -1,11 +1,10 @@
 // Cutting a trace down and scaling its load: each step on a crafted trace
 // whose outcome is known by hand.
-#include "workloads/traces/trace_selection.hpp"
+#include <gtest/gtest.h>
 
 #include <stdexcept>
 
-#include <gtest/gtest.h>
-
+#include "workloads/traces/trace_selection.hpp"
 #include "workloads/traces/trace_stats.hpp"
 
 namespace gcsim {

@@ -1,9 +1,8 @@
 // Trace statistics on a crafted trace whose figures are known by hand.
-#include "workloads/traces/trace_stats.hpp"
-
 #include <gtest/gtest.h>
 
 #include "tests/support/crafted_specs.hpp"
+#include "workloads/traces/trace_stats.hpp"
 
 namespace gcsim {
 namespace {
@@ -27,7 +26,8 @@ TraceReadResult crafted_trace() {
   trace.jobs = {measured("a", 0, 1, 7200), measured("b", 3600, 2, 3600), measured("c", 7200, 4, 10800),
                 measured("d", 36000, 64, 1800, "K80")};
   trace.job_status = {"COMPLETED", "FAILED", "COMPLETED", ""};
-  for (std::size_t line : {3, 5, 7, 9, 11, 13, 15}) trace.skipped.push_back({"t.csv", line, "gpus", "zero GPUs", "", true});
+  for (std::size_t line : {3, 5, 7, 9, 11, 13, 15})
+    trace.skipped.push_back({"t.csv", line, "gpus", "zero GPUs", "", true});
   trace.skipped.push_back({"t.csv", 4, "", "CPU job", "", false});
   return trace;
 }

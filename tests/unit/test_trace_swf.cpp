@@ -1,18 +1,17 @@
 // The SWF reader and writer: the real NASA and LCG logs with counts taken
 // from the files independently; crafted bad rows; strict mode; and the
 // native -> SWF -> native round trip.
-#include "workloads/traces/swf_trace.hpp"
+#include <gtest/gtest.h>
 
 #include <cmath>
 #include <map>
 #include <set>
 #include <sstream>
 
-#include <gtest/gtest.h>
-
 #include "sim/core/input_error.hpp"
 #include "tests/support/trace_files.hpp"
 #include "workloads/native_workload.hpp"
+#include "workloads/traces/swf_trace.hpp"
 
 namespace gcsim {
 namespace {
@@ -111,19 +110,19 @@ TEST(SwfTrace, RealLcgSliceCarriesRequestedTimesAsEstimates) {
 
 // Fields:                 1   2   3    4   5  6  7  8    9  10 11 12 13 14 15 16 17 18
 const std::string kCrafted =
-    "; MaxProcs: 64\n"                                                    // line 1
-    "; Queue: 1 batch\n"                                                  // line 2
-    "1  0  -1  100  4 -1 -1  4  200 -1  1  7  1 -1  1 -1 -1 -1\n"         // line 3: good
-    "2 10  -1   -5  4 -1 -1  4   -1 -1  1  7  1 -1  1 -1 -1 -1\n"         // line 4: negative run time
-    "3 20  -1  100  0 -1 -1  0   -1 -1  1  7  1 -1  1 -1 -1 -1\n"         // line 5: zero processors
-    "4 30  -1  1x0  4 -1 -1  4   -1 -1  1  7  1 -1  1 -1 -1 -1\n"         // line 6: not a number
-    "5 40  -1  100  4 -1 -1  4   -1 -1  1  7  1 -1  1 -1 -1\n"            // line 7: 17 fields
-    "6 50  -1   -1  4 -1 -1  4   -1 -1  5  7  1 -1  1 -1 -1 -1\n"         // line 8: run time unknown
-    "7 60  -1  100 -1 -1 -1 -1   -1 -1  1  7  1 -1  1 -1 -1 -1\n"         // line 9: processors unknown
-    "8 70  -1  100 -1 -1 -1  6   -1 -1  0  9  1 -1  2 -1 -1 -1\n"         // line 10: good, requested 6
-    "8 80  -1   50  2 -1 -1  2   -1 -1  3  9  1 -1  2 -1 -1 -1\n"         // line 11: partial execution
-    "1 90  -1  100  4 -1 -1  4   -1 -1  1  7  1 -1  1 -1 -1 -1\n"         // line 12: job number 1 again
-    "9 100 -1  100  4 -1 -1  4   -1 -1  9  7  1 -1  1 -1 -1 -1\n";        // line 13: unknown status
+    "; MaxProcs: 64\n"                                              // line 1
+    "; Queue: 1 batch\n"                                            // line 2
+    "1  0  -1  100  4 -1 -1  4  200 -1  1  7  1 -1  1 -1 -1 -1\n"   // line 3: good
+    "2 10  -1   -5  4 -1 -1  4   -1 -1  1  7  1 -1  1 -1 -1 -1\n"   // line 4: negative run time
+    "3 20  -1  100  0 -1 -1  0   -1 -1  1  7  1 -1  1 -1 -1 -1\n"   // line 5: zero processors
+    "4 30  -1  1x0  4 -1 -1  4   -1 -1  1  7  1 -1  1 -1 -1 -1\n"   // line 6: not a number
+    "5 40  -1  100  4 -1 -1  4   -1 -1  1  7  1 -1  1 -1 -1\n"      // line 7: 17 fields
+    "6 50  -1   -1  4 -1 -1  4   -1 -1  5  7  1 -1  1 -1 -1 -1\n"   // line 8: run time unknown
+    "7 60  -1  100 -1 -1 -1 -1   -1 -1  1  7  1 -1  1 -1 -1 -1\n"   // line 9: processors unknown
+    "8 70  -1  100 -1 -1 -1  6   -1 -1  0  9  1 -1  2 -1 -1 -1\n"   // line 10: good, requested 6
+    "8 80  -1   50  2 -1 -1  2   -1 -1  3  9  1 -1  2 -1 -1 -1\n"   // line 11: partial execution
+    "1 90  -1  100  4 -1 -1  4   -1 -1  1  7  1 -1  1 -1 -1 -1\n"   // line 12: job number 1 again
+    "9 100 -1  100  4 -1 -1  4   -1 -1  9  7  1 -1  1 -1 -1 -1\n";  // line 13: unknown status
 
 TEST(SwfTrace, BadRowsAreSkippedWithTheirLineAndReason) {
   TraceReadOptions options;
@@ -138,8 +137,8 @@ TEST(SwfTrace, BadRowsAreSkippedWithTheirLineAndReason) {
   EXPECT_EQ(trace.jobs[0].runtime_estimate, 200);
   EXPECT_EQ(trace.job_status[0], "completed");
   EXPECT_EQ(trace.jobs[1].id, "swf-8");
-  EXPECT_EQ(trace.jobs[1].gpus, 2u);       // 6 requested processors at 4 per GPU, rounded up
-  EXPECT_EQ(trace.jobs[1].queue, "2");     // no name given for queue 2
+  EXPECT_EQ(trace.jobs[1].gpus, 2u);    // 6 requested processors at 4 per GPU, rounded up
+  EXPECT_EQ(trace.jobs[1].queue, "2");  // no name given for queue 2
   EXPECT_EQ(trace.job_status[1], "failed");
   EXPECT_EQ(*trace.machine_gpus, 16u);
 
@@ -199,8 +198,7 @@ JobSpec measured(const std::string& id, double submit, std::uint32_t gpus, doubl
 TEST(SwfTrace, NativeToSwfToNativeKeepsWhatBothFormatsHold) {
   const std::vector<JobSpec> original = parse_native_workload(
       native_workload_json({measured("a", 0.5, 2, 3600.25, "alice", "research", 7200),
-                            measured("b", 10, 8, 60, "bob", "production"),
-                            measured("c", 3, 1, 0.1, "17", "research"),
+                            measured("b", 10, 8, 60, "bob", "production"), measured("c", 3, 1, 0.1, "17", "research"),
                             measured("d", 3, 4, 1e6 / 3, "alice", "unknown")}),
       "original.json");
 
@@ -214,8 +212,8 @@ TEST(SwfTrace, NativeToSwfToNativeKeepsWhatBothFormatsHold) {
   const std::vector<std::string> order = {"a", "c", "d", "b"};
   ASSERT_EQ(back.size(), order.size());
   for (std::size_t k = 0; k < order.size(); ++k) {
-    const JobSpec& before = *std::find_if(original.begin(), original.end(),
-                                          [&](const JobSpec& j) { return j.id == order[k]; });
+    const JobSpec& before =
+        *std::find_if(original.begin(), original.end(), [&](const JobSpec& j) { return j.id == order[k]; });
     const JobSpec& after = back[k];
     SCOPED_TRACE(before.id);
     EXPECT_EQ(after.id, "swf-" + std::to_string(k + 1));
@@ -251,6 +249,7 @@ TEST(SwfTrace, WriterScalesGpusToProcessorsAndMapsStatuses) {
   SwfWriteOptions options;
   options.procs_per_gpu = 4;
   options.job_status = {"COMPLETED", "CANCELLED"};
+  options.machine_gpus = 16;
   const std::string swf = swf_text({measured("a", 0, 2, 5, "u", "q"), measured("b", 1, 1, 5, "u", "q")}, options);
   std::istringstream in(swf);
   TraceReadOptions read;
@@ -259,7 +258,8 @@ TEST(SwfTrace, WriterScalesGpusToProcessorsAndMapsStatuses) {
   ASSERT_EQ(trace.jobs.size(), 2u);
   EXPECT_EQ(trace.jobs[0].gpus, 2u);
   EXPECT_EQ(trace.job_status, (std::vector<std::string>{"completed", "cancelled"}));
-  EXPECT_NE(swf.find("; MaxProcs: 8\n"), std::string::npos) << swf;
+  EXPECT_NE(swf.find("; MaxProcs: 64\n"), std::string::npos) << swf;
+  EXPECT_EQ(*trace.machine_gpus, 16u);
 }
 
 }  // namespace

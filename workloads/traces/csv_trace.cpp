@@ -20,8 +20,8 @@ void check_mapping(const std::map<std::string, std::string>& columns) {
   for (const auto& [property, column] : columns)
     if (std::find(csv_trace_properties().begin(), csv_trace_properties().end(), property) ==
         csv_trace_properties().end())
-      throw std::invalid_argument("unknown property '" + property + "' in the column mapping (expected one of: " +
-                                  property_list() + ")");
+      throw std::invalid_argument("unknown property '" + property +
+                                  "' in the column mapping (expected one of: " + property_list() + ")");
   if (!columns.count("submit") || !columns.count("gpus"))
     throw std::invalid_argument("the column mapping must name the 'submit' and 'gpus' columns");
   if (!columns.count("duration") && !(columns.count("start") && columns.count("end")))
@@ -31,9 +31,8 @@ void check_mapping(const std::map<std::string, std::string>& columns) {
 }  // namespace
 
 const std::vector<std::string>& csv_trace_properties() {
-  static const std::vector<std::string> properties = {"submit", "gpus",   "duration", "start",    "end",
-                                                      "id",     "user",   "queue",    "status",   "gpu_type",
-                                                      "estimate"};
+  static const std::vector<std::string> properties = {"submit", "gpus",  "duration", "start",    "end",     "id",
+                                                      "user",   "queue", "status",   "gpu_type", "estimate"};
   return properties;
 }
 
@@ -51,8 +50,8 @@ std::map<std::string, std::string> parse_csv_column_map(const std::string& text)
     const std::string property = pair.substr(0, eq);
     if (std::find(csv_trace_properties().begin(), csv_trace_properties().end(), property) ==
         csv_trace_properties().end())
-      throw std::invalid_argument("unknown property '" + property + "' in the column mapping (expected one of: " +
-                                  property_list() + ")");
+      throw std::invalid_argument("unknown property '" + property +
+                                  "' in the column mapping (expected one of: " + property_list() + ")");
     if (!columns.emplace(property, pair.substr(eq + 1)).second)
       throw std::invalid_argument("property '" + property + "' is mapped twice");
   }

@@ -17,8 +17,10 @@ TraceReadResult read_helios_trace(const std::string& path, const TraceReadOption
 TraceReadResult parse_helios_trace(std::istream& in, const std::string& file, const TraceReadOptions& options) {
   TraceReadResult result;
   result.format = "helios";
-  result.work_source = "recorded run time (end_time - start_time) on the recorded GPU count (gpu_num), taken as "
-                       "measured on " + options.gpu_type;
+  result.work_source =
+      "recorded run time (end_time - start_time) on the recorded GPU count (gpu_num), taken as "
+      "measured on " +
+      options.gpu_type;
   result.assumptions = {
       "Helios does not name GPU types per job: run times are taken as measured on " + options.gpu_type,
       "every job replays its whole recorded run time, whatever its final state",
@@ -61,7 +63,8 @@ TraceReadResult parse_helios_trace(std::istream& in, const std::string& file, co
       continue;
     }
     if (const auto [it, inserted] = line_of_id.emplace(id, line); !inserted) {
-      log.malformed(file, line, "job_id", "duplicate job id", "'" + id + "' is also on line " + std::to_string(it->second));
+      log.malformed(file, line, "job_id", "duplicate job id",
+                    "'" + id + "' is also on line " + std::to_string(it->second));
       continue;
     }
     const std::optional<double> gpus = parse_trace_number(fields[c_gpus]);
@@ -105,7 +108,8 @@ TraceReadResult parse_helios_trace(std::istream& in, const std::string& file, co
     }
     const std::optional<double> end = parse_trace_time(fields[c_end]);
     if (!end) {
-      log.malformed(file, line, "end_time", "not a time (YYYY-MM-DD HH:MM:SS or seconds)", "got '" + fields[c_end] + "'");
+      log.malformed(file, line, "end_time", "not a time (YYYY-MM-DD HH:MM:SS or seconds)",
+                    "got '" + fields[c_end] + "'");
       continue;
     }
     if (*end < *start) {

@@ -16,8 +16,8 @@ namespace fs = std::filesystem;
 const std::vector<std::string> kTaskColumns = {"job_name", "task_name", "inst_num", "status",   "start_time",
                                                "end_time", "plan_cpu",  "plan_mem", "plan_gpu", "gpu_type"};
 const std::vector<std::string> kJobColumns = {"job_name", "inst_id", "user", "status", "start_time", "end_time"};
-const std::vector<std::string> kInstanceColumns = {"job_name", "task_name", "inst_name", "worker_name", "inst_id",
-                                                   "status",   "start_time", "end_time", "machine"};
+const std::vector<std::string> kInstanceColumns = {"job_name", "task_name",  "inst_name", "worker_name", "inst_id",
+                                                   "status",   "start_time", "end_time",  "machine"};
 const std::vector<std::string> kMachineColumns = {"machine", "gpu_type", "cap_cpu", "cap_mem", "cap_gpu"};
 
 // Nominal figures for the GPU types the trace names (FP32 peak, device memory).
@@ -42,9 +42,11 @@ const PaiGpuFigures* gpu_figures(const std::string& type) {
 // The columns of a headerless table: from `<table>.header` beside it (the
 // file's own name with .header for .csv, else the table's name), else the
 // documented order.
-CsvHeader table_header(const std::string& csv_path, const std::string& table, const std::vector<std::string>& fallback) {
+CsvHeader table_header(const std::string& csv_path, const std::string& table,
+                       const std::vector<std::string>& fallback) {
   const fs::path csv(csv_path);
-  std::vector<fs::path> candidates = {fs::path(csv).replace_extension(".header"), csv.parent_path() / (table + ".header")};
+  std::vector<fs::path> candidates = {fs::path(csv).replace_extension(".header"),
+                                      csv.parent_path() / (table + ".header")};
   for (const fs::path& candidate : candidates) {
     std::error_code error;
     if (!fs::is_regular_file(candidate, error)) continue;
@@ -178,8 +180,10 @@ PaiCluster pai_cluster_json(const PaiMachineSpec& spec, const std::string& name)
       return g.shape.gpu_type == machine.gpu_type && g.shape.cpu_cores == machine.cpu_cores &&
              g.shape.memory_gb == machine.memory_gb && g.shape.gpus == machine.gpus;
     });
-    if (it == groups.end()) groups.push_back({machine, 1});
-    else ++it->count;
+    if (it == groups.end())
+      groups.push_back({machine, 1});
+    else
+      ++it->count;
     if (std::find(types.begin(), types.end(), machine.gpu_type) == types.end()) types.push_back(machine.gpu_type);
   }
   if (groups.empty()) throw InputError(name, "", "", "the machine spec lists no machine with GPUs");
@@ -207,12 +211,12 @@ PaiCluster pai_cluster_json(const PaiMachineSpec& spec, const std::string& name)
          {"nic", {{"bandwidth", 25e9 / 8}, {"latency", 5e-6}}}});
     machines += group.count;
   }
-  result.cluster = {{"name", name},
-                    {"gpu_types", gpu_types},
-                    {"node_groups", node_groups},
-                    {"fabric", {{"nodes_per_rack", std::min<std::uint64_t>(32, machines)},
-                                {"oversubscription", 1},
-                                {"uplink_latency", 1e-6}}}};
+  result.cluster = {
+      {"name", name},
+      {"gpu_types", gpu_types},
+      {"node_groups", node_groups},
+      {"fabric",
+       {{"nodes_per_rack", std::min<std::uint64_t>(32, machines)}, {"oversubscription", 1}, {"uplink_latency", 1e-6}}}};
   result.assumptions = {
       "GPU figures are nominal FP32 peaks, not in the trace: P100 9.3 TFLOP/s 16 GB, T4 8.1 TFLOP/s 16 GB, "
       "V100 15.7 TFLOP/s 16 GB, V100M32 15.7 TFLOP/s 32 GB, MISC (K40m/K80/M60) as a K80 die 4.37 TFLOP/s 12 GB",
@@ -265,8 +269,9 @@ TraceReadResult read_pai_trace(const std::string& path, const TraceReadOptions& 
 
   TraceReadResult result;
   result.format = "pai";
-  result.work_source = "recorded run time (first task start to last task end) on the GPUs the tasks asked for "
-                       "(inst_num x plan_gpu, whole GPUs), measured on the tasks' gpu_type";
+  result.work_source =
+      "recorded run time (first task start to last task end) on the GPUs the tasks asked for "
+      "(inst_num x plan_gpu, whole GPUs), measured on the tasks' gpu_type";
   SkipLog log(result.skipped, options.strict);
 
   std::optional<PaiMachineSpec> spec;
@@ -369,10 +374,14 @@ TraceReadResult read_pai_trace(const std::string& path, const TraceReadOptions& 
         job.gpu_type_gpus = task_gpus;
       }
     }
-    if (!start) job.unstarted = true;
-    else job.start = std::min(job.start, *start);
-    if (!end) job.unfinished = true;
-    else job.end = std::max(job.end, *end);
+    if (!start)
+      job.unstarted = true;
+    else
+      job.start = std::min(job.start, *start);
+    if (!end)
+      job.unfinished = true;
+    else
+      job.end = std::max(job.end, *end);
     job.task_status.push_back(f[c_status]);
   });
 
@@ -420,8 +429,10 @@ TraceReadResult read_pai_trace(const std::string& path, const TraceReadOptions& 
     spec_out.queue = "unknown";
     spec_out.submit = job.start;
     if (row && row->submit) {
-      if (*row->submit <= job.start) spec_out.submit = *row->submit;
-      else ++submit_clamped;
+      if (*row->submit <= job.start)
+        spec_out.submit = *row->submit;
+      else
+        ++submit_clamped;
     } else if (have_job_table) {
       ++no_job_row;
     }

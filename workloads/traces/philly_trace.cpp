@@ -1,5 +1,6 @@
 #include "workloads/traces/philly_trace.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "sim/core/input_error.hpp"
@@ -16,8 +17,8 @@ TraceReadResult parse_philly_trace(std::istream& in, const std::string& file, co
   TraceReadResult result;
   result.format = "philly";
   result.calendar_clock = true;
-  result.work_source = "recorded run time (duration) on the recorded GPU count (num_gpus), taken as measured on " +
-                       options.gpu_type;
+  result.work_source =
+      "recorded run time (duration) on the recorded GPU count (num_gpus), taken as measured on " + options.gpu_type;
   result.assumptions = {
       "the derived Philly log has no users: every job belongs to user 'unknown'",
       "the Philly log does not name GPU types: run times are taken as measured on " + options.gpu_type,

@@ -15,12 +15,24 @@ namespace gcsim {
 namespace {
 
 constexpr std::size_t kFields = 18;
-const char* const kFieldNames[kFields] = {"job number",       "submit time",     "wait time",
-                                          "run time",         "allocated processors", "average CPU time",
-                                          "used memory",      "requested processors", "requested time",
-                                          "requested memory", "status",          "user",
-                                          "group",            "executable",      "queue",
-                                          "partition",        "preceding job",   "think time"};
+const char* const kFieldNames[kFields] = {"job number",
+                                          "submit time",
+                                          "wait time",
+                                          "run time",
+                                          "allocated processors",
+                                          "average CPU time",
+                                          "used memory",
+                                          "requested processors",
+                                          "requested time",
+                                          "requested memory",
+                                          "status",
+                                          "user",
+                                          "group",
+                                          "executable",
+                                          "queue",
+                                          "partition",
+                                          "preceding job",
+                                          "think time"};
 
 // "; Key: value" -> (Key, value); nullopt for other comment lines.
 std::optional<std::pair<std::string, std::string>> header_entry(const std::string& line) {
@@ -36,10 +48,14 @@ bool is_integer(double value) { return value == std::floor(value); }
 
 std::string status_name(int status) {
   switch (status) {
-    case 1: return "completed";
-    case 0: return "failed";
-    case 5: return "cancelled";
-    default: return "unknown";
+    case 1:
+      return "completed";
+    case 0:
+      return "failed";
+    case 5:
+      return "cancelled";
+    default:
+      return "unknown";
   }
 }
 
@@ -75,9 +91,12 @@ TraceReadResult parse_swf_trace(std::istream& in, const std::string& file, const
       const auto entry = header_entry(std::string(trimmed));
       if (!entry) continue;
       const auto& [key, value] = *entry;
-      if (key == "MaxProcs") max_procs = parse_trace_number(value);
-      else if (key == "MaxNodes") max_nodes = parse_trace_number(value);
-      else if (key == "StartTime") start_time = value;
+      if (key == "MaxProcs")
+        max_procs = parse_trace_number(value);
+      else if (key == "MaxNodes")
+        max_nodes = parse_trace_number(value);
+      else if (key == "StartTime")
+        start_time = value;
       else if (key == "Queue") {
         const std::vector<std::string> words = split_whitespace(value);
         const auto number = words.empty() ? std::nullopt : parse_trace_number(words[0]);
@@ -94,8 +113,7 @@ TraceReadResult parse_swf_trace(std::istream& in, const std::string& file, const
     ++result.rows;
     const std::vector<std::string> words = split_whitespace(trimmed);
     if (words.size() != kFields) {
-      log.malformed(file, line, "", "wrong number of fields",
-                    "expected 18, got " + std::to_string(words.size()));
+      log.malformed(file, line, "", "wrong number of fields", "expected 18, got " + std::to_string(words.size()));
       continue;
     }
     double field[kFields];
@@ -117,7 +135,8 @@ TraceReadResult parse_swf_trace(std::istream& in, const std::string& file, const
       continue;
     }
     if (!is_integer(status) || status < -1 || status > 5) {
-      log.malformed(file, line, "status", "unknown status (expected -1, 0, 1, 2, 3, 4 or 5)", "got '" + words[10] + "'");
+      log.malformed(file, line, "status", "unknown status (expected -1, 0, 1, 2, 3, 4 or 5)",
+                    "got '" + words[10] + "'");
       continue;
     }
     if (status >= 2 && status <= 4) {
@@ -133,13 +152,17 @@ TraceReadResult parse_swf_trace(std::istream& in, const std::string& file, const
       continue;
     }
     if (submit < 0) {
-      if (submit == -1) log.not_replayable(file, line, "submit time", "submit time unknown (-1)");
-      else log.malformed(file, line, "submit time", "negative submit time", "got " + words[1]);
+      if (submit == -1)
+        log.not_replayable(file, line, "submit time", "submit time unknown (-1)");
+      else
+        log.malformed(file, line, "submit time", "negative submit time", "got " + words[1]);
       continue;
     }
     if (run_time < 0) {
-      if (run_time == -1) log.not_replayable(file, line, "run time", "run time unknown (-1)");
-      else log.malformed(file, line, "run time", "negative run time", "got " + words[3]);
+      if (run_time == -1)
+        log.not_replayable(file, line, "run time", "run time unknown (-1)");
+      else
+        log.malformed(file, line, "run time", "negative run time", "got " + words[3]);
       continue;
     }
     double procs = field[4];
@@ -151,7 +174,8 @@ TraceReadResult parse_swf_trace(std::istream& in, const std::string& file, const
       continue;
     }
     if (procs < 0 || !is_integer(procs)) {
-      log.malformed(file, line, procs_field, "not a processor count (an integer >= 1)", "got " + describe_number(procs));
+      log.malformed(file, line, procs_field, "not a processor count (an integer >= 1)",
+                    "got " + describe_number(procs));
       continue;
     }
     if (procs == 0) {
@@ -197,15 +221,14 @@ TraceReadResult parse_swf_trace(std::istream& in, const std::string& file, const
   const std::optional<double> machine_procs = max_procs ? max_procs : max_nodes;
   if (machine_procs && *machine_procs >= options.procs_per_gpu)
     result.machine_gpus = static_cast<std::uint64_t>(std::floor(*machine_procs / options.procs_per_gpu));
-  result.assumptions = {
-      "SWF logs come from CPU machines: " + describe_number(options.procs_per_gpu) +
-          " processor(s) per GPU, a job asks for ceil(processors / " + describe_number(options.procs_per_gpu) +
-          ") GPUs",
-      "SWF names no GPU type: run times are taken as measured on " + options.gpu_type,
-      "submit times are seconds since the log's UnixStartTime" +
-          (start_time.empty() ? std::string() : " (" + start_time + ")") +
-          "; the recorded wait time is not used, gcsim simulates queueing",
-      "CPU time, memory, group, executable, partition and job dependencies are not modelled"};
+  result.assumptions = {"SWF logs come from CPU machines: " + describe_number(options.procs_per_gpu) +
+                            " processor(s) per GPU, a job asks for ceil(processors / " +
+                            describe_number(options.procs_per_gpu) + ") GPUs",
+                        "SWF names no GPU type: run times are taken as measured on " + options.gpu_type,
+                        "submit times are seconds since the log's UnixStartTime" +
+                            (start_time.empty() ? std::string() : " (" + start_time + ")") +
+                            "; the recorded wait time is not used, gcsim simulates queueing",
+                        "CPU time, memory, group, executable, partition and job dependencies are not modelled"};
   if (rounded_up > 0)
     result.assumptions.push_back(std::to_string(rounded_up) + " jobs' processor counts are not multiples of " +
                                  describe_number(options.procs_per_gpu) + ": rounded up to whole GPUs");
@@ -219,17 +242,20 @@ TraceReadResult parse_swf_trace(std::istream& in, const std::string& file, const
 namespace {
 
 // Numbers for names: names that are numbers keep them, "unknown" is -1, and
-// other names get 1, 2, ... in order of first appearance, after the largest
-// number already used.
+// other names get 1, 2, ... in order of first appearance, skipping the
+// numbers that names already are.
 class SwfNumbering {
  public:
   explicit SwfNumbering(const std::vector<std::string>& names) {
-    long long next = 0;
+    std::set<long long> taken;
     for (const std::string& name : names)
-      if (auto n = as_number(name)) next = std::max(next, *n);
+      if (auto n = as_number(name)) taken.insert(*n);
+    long long next = 0;
     for (const std::string& name : names) {
       if (name == "unknown" || as_number(name) || numbers_.count(name)) continue;
-      numbers_[name] = ++next;
+      do ++next;
+      while (taken.count(next));
+      numbers_[name] = next;
       named_.emplace_back(next, name);
     }
   }
@@ -314,9 +340,6 @@ std::string swf_text(const std::vector<JobSpec>& jobs, const SwfWriteOptions& op
     queues.push_back(jobs[i].queue);
   }
   const SwfNumbering user_numbers(users), queue_numbers(queues);
-  std::uint64_t max_procs = 0;
-  for (const JobSpec& job : jobs)
-    max_procs = std::max<std::uint64_t>(max_procs, std::uint64_t{job.gpus} * options.procs_per_gpu);
 
   std::ostringstream out;
   out << "; Version: 2.2\n";
@@ -326,7 +349,7 @@ std::string swf_text(const std::vector<JobSpec>& jobs, const SwfWriteOptions& op
   out << "\n";
   out << "; MaxJobs: " << jobs.size() << "\n";
   out << "; MaxRecords: " << jobs.size() << "\n";
-  out << "; MaxProcs: " << max_procs << "\n";
+  if (options.machine_gpus) out << "; MaxProcs: " << *options.machine_gpus * options.procs_per_gpu << "\n";
   if (!queue_numbers.named().empty()) out << "; MaxQueues: " << queue_numbers.named().size() << "\n";
   for (const auto& [number, name] : queue_numbers.named()) out << "; Queue: " << number << " " << name << "\n";
   for (const auto& [number, name] : user_numbers.named()) out << "; Note: user " << number << " = " << name << "\n";

@@ -39,7 +39,8 @@
 //
 // The writer emits what both formats hold: job number, submit, run time,
 // processors (GPUs x procs_per_gpu, also as the request), requested time,
-// status, user and queue, with the header lines above. Job numbers are N
+// status, user and queue, with the header lines above (MaxProcs only when
+// the machine's size is known). Job numbers are N
 // when every id is "swf-N", else 1, 2, ... in submit order; users and queues
 // whose names are not numbers are numbered in order of first appearance
 // ("; Queue: N name" lines name the queues, "; Note: user N = name" lines the
@@ -53,7 +54,9 @@
 //   write_file_atomically("copy.swf", swf_text(trace.jobs, {}));
 #pragma once
 
+#include <cstdint>
 #include <istream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -72,6 +75,9 @@ struct SwfWriteOptions {
   std::vector<std::string> job_status;
   /// "; Computer:" header line.
   std::string computer = "gcsim workload";
+  /// GPUs of the machine the jobs ran on, written as "; MaxProcs:" (times
+  /// procs_per_gpu); unset: no MaxProcs line.
+  std::optional<std::uint64_t> machine_gpus;
 };
 
 /// The jobs as an SWF log, in submit order. Throws InputError naming the job

@@ -46,18 +46,22 @@ std::optional<TraceFormat> parse_trace_format(const std::string& name) {
   return std::nullopt;
 }
 
-std::string trace_format_name(TraceFormat format) {
-  return trace_format_names()[static_cast<std::size_t>(format)];
-}
+std::string trace_format_name(TraceFormat format) { return trace_format_names()[static_cast<std::size_t>(format)]; }
 
 TraceReadResult read_trace(TraceFormat format, const std::string& path, const TraceReadOptions& options) {
   switch (format) {
-    case TraceFormat::kPhilly: return read_philly_trace(path, options);
-    case TraceFormat::kSwf: return read_swf_trace(path, options);
-    case TraceFormat::kHelios: return read_helios_trace(path, options);
-    case TraceFormat::kPai: return read_pai_trace(path, options);
-    case TraceFormat::kCsv: return read_csv_trace(path, options);
-    case TraceFormat::kNative: return read_native_as_trace(path, options);
+    case TraceFormat::kPhilly:
+      return read_philly_trace(path, options);
+    case TraceFormat::kSwf:
+      return read_swf_trace(path, options);
+    case TraceFormat::kHelios:
+      return read_helios_trace(path, options);
+    case TraceFormat::kPai:
+      return read_pai_trace(path, options);
+    case TraceFormat::kCsv:
+      return read_csv_trace(path, options);
+    case TraceFormat::kNative:
+      return read_native_as_trace(path, options);
   }
   throw std::logic_error("read_trace: unhandled trace format");
 }
@@ -65,8 +69,7 @@ TraceReadResult read_trace(TraceFormat format, const std::string& path, const Tr
 WorkloadSource parse_workload_source(const std::string& argument) {
   const auto colon = argument.find(':');
   if (colon != std::string::npos)
-    if (const auto format = parse_trace_format(argument.substr(0, colon)))
-      return {format, argument.substr(colon + 1)};
+    if (const auto format = parse_trace_format(argument.substr(0, colon))) return {format, argument.substr(colon + 1)};
   return {std::nullopt, argument};
 }
 

@@ -4,13 +4,15 @@
 #include <limits>
 
 #include "sim/core/input_error.hpp"
+#include "workloads/traces/trace_text.hpp"
 
 namespace gcsim {
 
 void SkipLog::malformed(const std::string& file, std::size_t line, const std::string& field, const std::string& reason,
                         const std::string& detail) {
   if (strict_)
-    throw InputError(file, "line " + std::to_string(line), field, detail.empty() ? reason : reason + " (" + detail + ")");
+    throw InputError(file, "line " + std::to_string(line), field,
+                     detail.empty() ? reason : reason + " (" + detail + ")");
   out_.push_back({file, line, field, reason, detail, true});
 }
 
@@ -37,15 +39,14 @@ void finish_trace(std::vector<PendingTraceJob> pending, const TraceReadOptions& 
   for (PendingTraceJob& job : pending) {
     if (job.spec.submit < origin) {
       log.not_replayable(job.file, job.line, "submit", "submitted before the time origin",
-                         std::to_string(origin - job.spec.submit) + " s before");
+                         describe_number(origin - job.spec.submit) + " s before");
       continue;
     }
     job.spec.submit -= origin;
     kept.push_back(std::move(job));
   }
-  std::stable_sort(kept.begin(), kept.end(), [](const PendingTraceJob& a, const PendingTraceJob& b) {
-    return a.spec.submit < b.spec.submit;
-  });
+  std::stable_sort(kept.begin(), kept.end(),
+                   [](const PendingTraceJob& a, const PendingTraceJob& b) { return a.spec.submit < b.spec.submit; });
   result.jobs.clear();
   result.job_status.clear();
   result.jobs.reserve(kept.size());

@@ -40,11 +40,11 @@ namespace gcsim {
 
 /// A trace row that did not become a job, and why.
 struct SkippedRow {
-  std::string file;    // the file the row is in (a PAI trace spans several)
-  std::size_t line = 0;  // 1-based line number in that file
-  std::string field;   // the column at fault; empty when the row as a whole is
-  std::string reason;  // fixed text, the same for every row skipped for that reason
-  std::string detail;  // the offending value, e.g. "got -5"
+  std::string file;       // the file the row is in (a PAI trace spans several)
+  std::size_t line = 0;   // 1-based line number in that file
+  std::string field;      // the column at fault; empty when the row as a whole is
+  std::string reason;     // fixed text, the same for every row skipped for that reason
+  std::string detail;     // the offending value, e.g. "got -5"
   bool malformed = true;  // false: well-formed but not replayable (see above)
 };
 
@@ -111,8 +111,8 @@ class SkipLog {
   void malformed(const std::string& file, std::size_t line, const std::string& field, const std::string& reason,
                  const std::string& detail = "");
   /// The row is well-formed but not a GPU job gcsim can replay; never fatal.
-  void not_replayable(const std::string& file, std::size_t line, const std::string& field,
-                      const std::string& reason, const std::string& detail = "");
+  void not_replayable(const std::string& file, std::size_t line, const std::string& field, const std::string& reason,
+                      const std::string& detail = "");
 
  private:
   std::vector<SkippedRow>& out_;

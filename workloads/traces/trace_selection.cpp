@@ -31,7 +31,8 @@ void apply_trace_selection(TraceReadResult& trace, const TraceSelection& selecti
     const double from = selection.from.value_or(-INFINITY);
     const double until = selection.until.value_or(INFINITY);
     const std::size_t before = trace.jobs.size();
-    keep_trace_jobs_if(trace, [&](std::size_t i) { return trace.jobs[i].submit >= from && trace.jobs[i].submit < until; });
+    keep_trace_jobs_if(trace,
+                       [&](std::size_t i) { return trace.jobs[i].submit >= from && trace.jobs[i].submit < until; });
     if (selection.from) {
       for (JobSpec& job : trace.jobs) job.submit -= *selection.from;
       trace.time_origin += *selection.from;
@@ -70,7 +71,8 @@ void apply_trace_selection(TraceReadResult& trace, const TraceSelection& selecti
   if (selection.load_scale != 1) {
     for (JobSpec& job : trace.jobs) job.submit /= selection.load_scale;
     trace.calendar_clock = false;
-    report.push_back("load scale " + describe_number(selection.load_scale) + ": submit times divided by it, run "
+    report.push_back("load scale " + describe_number(selection.load_scale) +
+                     ": submit times divided by it, run "
                      "times kept");
   }
 }

@@ -132,7 +132,8 @@ std::string trace_stats_text(const TraceStats& stats) {
   out << "rows          " << stats.rows << " read: " << stats.jobs_read << " jobs, " << stats.skipped << " skipped ("
       << stats.malformed << " malformed, " << stats.skipped - stats.malformed << " not replayable)\n";
   for (const std::string& step : stats.selection) out << "selected      " << step << "\n";
-  if (!stats.selection.empty()) out << "jobs          " << stats.jobs << " after selection; the figures below are theirs\n";
+  if (!stats.selection.empty())
+    out << "jobs          " << stats.jobs << " after selection; the figures below are theirs\n";
   if (stats.jobs > 0) {
     out << "submissions   " << when(stats, stats.first_submit) << " to " << when(stats, stats.last_submit) << " ("
         << duration_text(stats.span()) << "); last job ends " << duration_text(stats.last_end) << " after time 0\n";
@@ -142,7 +143,8 @@ std::string trace_stats_text(const TraceStats& stats) {
     out << "\n";
     out << "GPU-hours     " << fixed(stats.gpu_hours, 1);
     if (stats.jobs_without_run_time > 0)
-      out << " (" << stats.jobs_without_run_time << " training jobs not counted: their run time depends on the cluster)";
+      out << " (" << stats.jobs_without_run_time
+          << " training jobs not counted: their run time depends on the cluster)";
     out << "\n";
     if (stats.jobs_without_run_time < stats.jobs)
       out << "run time      min " << duration_text(stats.run_time_min) << ", p50 " << duration_text(stats.run_time_p50)
@@ -152,8 +154,10 @@ std::string trace_stats_text(const TraceStats& stats) {
   if (stats.capacity) {
     const TraceCapacityStats& c = stats.capacity.value();
     out << "offered load  ";
-    if (c.offered_load) out << fixed(*c.offered_load, 3);
-    else out << "n/a (all submissions at one instant)";
+    if (c.offered_load)
+      out << fixed(*c.offered_load, 3);
+    else
+      out << "n/a (all submissions at one instant)";
     out << " of " << c.name << " (" << c.gpus << " GPUs): GPU-hours / (GPUs x submission span)\n";
     if (c.jobs_larger > 0) {
       out << "too large     " << c.jobs_larger << " jobs ask for more than " << c.gpus << " GPUs (first:";
@@ -199,26 +203,29 @@ nlohmann::json trace_stats_json(const TraceStats& stats) {
                        {"malformed", r.malformed},
                        {"count", r.count},
                        {"first_lines", r.first_lines}});
-  nlohmann::json doc = {
-      {"format", stats.format},
-      {"rows", stats.rows},
-      {"jobs", stats.jobs},
-      {"jobs_read", stats.jobs_read},
-      {"time_origin", stats.time_origin},
-      {"first_submit", stats.first_submit},
-      {"last_submit", stats.last_submit},
-      {"submission_span", stats.span()},
-      {"last_end", stats.last_end},
-      {"gpu_counts", gpus},
-      {"gpu_hours", stats.gpu_hours},
-      {"jobs_without_run_time", stats.jobs_without_run_time},
-      {"run_time", {{"min", stats.run_time_min}, {"p50", stats.run_time_p50}, {"mean", stats.run_time_mean},
-                    {"p95", stats.run_time_p95}, {"max", stats.run_time_max}}},
-      {"status_counts", stats.status_counts},
-      {"skipped", {{"rows", stats.skipped}, {"malformed", stats.malformed}, {"reasons", reasons}}},
-      {"work_source", stats.work_source},
-      {"assumptions", stats.assumptions},
-      {"selection", stats.selection}};
+  nlohmann::json doc = {{"format", stats.format},
+                        {"rows", stats.rows},
+                        {"jobs", stats.jobs},
+                        {"jobs_read", stats.jobs_read},
+                        {"time_origin", stats.time_origin},
+                        {"first_submit", stats.first_submit},
+                        {"last_submit", stats.last_submit},
+                        {"submission_span", stats.span()},
+                        {"last_end", stats.last_end},
+                        {"gpu_counts", gpus},
+                        {"gpu_hours", stats.gpu_hours},
+                        {"jobs_without_run_time", stats.jobs_without_run_time},
+                        {"run_time",
+                         {{"min", stats.run_time_min},
+                          {"p50", stats.run_time_p50},
+                          {"mean", stats.run_time_mean},
+                          {"p95", stats.run_time_p95},
+                          {"max", stats.run_time_max}}},
+                        {"status_counts", stats.status_counts},
+                        {"skipped", {{"rows", stats.skipped}, {"malformed", stats.malformed}, {"reasons", reasons}}},
+                        {"work_source", stats.work_source},
+                        {"assumptions", stats.assumptions},
+                        {"selection", stats.selection}};
   if (stats.calendar_clock) doc["time_origin_calendar"] = format_calendar_time(stats.time_origin);
   if (stats.capacity) {
     const TraceCapacityStats& c = stats.capacity.value();

@@ -22,11 +22,10 @@
 
 #include <cstdint>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "sim/core/cluster_layout.hpp"
 #include "workloads/traces/trace_read.hpp"
@@ -44,10 +43,10 @@ struct TraceSkipReason {
 };
 
 struct TraceCapacityStats {
-  std::string name;    // "cluster 'rack-32gpu'" or "the traced machine"
+  std::string name;  // "cluster 'rack-32gpu'" or "the traced machine"
   std::uint64_t gpus = 0;
-  std::optional<double> offered_load;  // unset when the submission span is 0
-  std::size_t jobs_larger = 0;         // jobs asking for more GPUs than `gpus`
+  std::optional<double> offered_load;     // unset when the submission span is 0
+  std::size_t jobs_larger = 0;            // jobs asking for more GPUs than `gpus`
   std::vector<std::string> first_larger;  // their ids, at most 5
   /// With a cluster: measured-duration jobs whose GPU type it does not define.
   std::size_t jobs_unknown_gpu_type = 0;
@@ -57,8 +56,8 @@ struct TraceCapacityStats {
 struct TraceStats {
   std::string format;
   std::size_t rows = 0;
-  std::size_t jobs = 0;       // after selection
-  std::size_t jobs_read = 0;  // before selection
+  std::size_t jobs = 0;                      // after selection
+  std::size_t jobs_read = 0;                 // before selection
   double first_submit = 0, last_submit = 0;  // seconds from the time origin
   double last_end = 0;                       // latest submit + recorded run time
   double time_origin = 0;
