@@ -35,13 +35,13 @@
 #include <set>
 #include <vector>
 
-#include "policies/capacity/cluster_after_preemptions.hpp"
 #include "policies/capacity/queue_tree.hpp"
 #include "policies/capacity/queue_usage.hpp"
 #include "policies/capacity/reservations.hpp"
 #include "policies/capacity/resource_vector.hpp"
 #include "sim/core/plan.hpp"
 #include "sim/core/policy.hpp"
+#include "sim/core/tentative_cluster.hpp"
 
 namespace gcsim {
 
@@ -54,7 +54,7 @@ struct SchedulingRound {
 
   QueueUsage usage;
   std::vector<std::vector<JobIndex>> waiting;  // per queue (leaves only), in FIFO order
-  ClusterAfterPreemptions cluster;             // preempted jobs' GPUs shown free
+  TentativeCluster cluster;                    // preempted jobs' GPUs shown free
   std::vector<bool> taken;                     // GPUs promised earlier in the plan
   std::size_t free_gpus;                       // free (or freed) and not promised
   std::vector<JobIndex> started;               // jobs started by the plan, in order

@@ -33,11 +33,19 @@ std::unique_ptr<SchedulingPolicy> GangPolicy::create(const PolicyOptions& option
 
 void GangPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
   std::vector<bool> taken(ctx.cluster.layout().gpu_count(), false);
+  std::size_t free = ctx.cluster.free_gpu_count();
   for (JobIndex job : ctx.jobs.waiting()) {
+    if (free == 0) return;
     const JobSpec& spec = ctx.jobs.spec(job);
     GangReservation reservation(job, spec.gpus);
-    if (auto gpus = placement_->place(spec, ctx.cluster, taken)) reservation.reserve(*gpus);
-    if (!reservation.commit_or_roll_back(plan, taken) && head_blocking_) return;
+    // A job larger than what is free cannot reach its quorum: no need to ask the placement.
+    if (spec.gpus <= free)
+      if (auto gpus = placement_->place(spec, ctx.cluster, taken)) reservation.reserve(*gpus);
+    if (reservation.commit_or_roll_back(plan, taken)) {
+      free -= spec.gpus;
+    } else if (head_blocking_) {
+      return;
+    }
   }
 }
 

@@ -6,50 +6,10 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "sim/core/tentative_cluster.hpp"
+
 namespace gcsim {
 namespace {
-
-// The cluster as it will be once the chosen victims are preempted: their GPUs
-// read as free, so that the placement can choose among them.
-class ClusterAfterPreemptions final : public ClusterView {
- public:
-  explicit ClusterAfterPreemptions(const ClusterView& base)
-      : base_(base),
-        freed_(base.layout().gpu_count(), false),
-        free_per_node_(base.layout().node_count()),
-        free_total_(base.free_gpu_count()) {
-    for (NodeId n = 0; n < free_per_node_.size(); ++n) free_per_node_[n] = base.free_gpus_on_node(n);
-  }
-
-  const ClusterLayout& layout() const override { return base_.layout(); }
-  const Locality& locality() const override { return base_.locality(); }
-  bool is_free(GpuId gpu) const override { return freed_[gpu] || base_.is_free(gpu); }
-  JobIndex owner(GpuId gpu) const override { return freed_[gpu] ? kNoJob : base_.owner(gpu); }
-  std::size_t free_gpu_count() const override { return free_total_; }
-  std::size_t free_gpus_on_node(NodeId node) const override { return free_per_node_[node]; }
-
-  /// Shows the GPUs of a running job as free (`freed`) or held again.
-  void set_freed(const std::vector<GpuId>& gpus, bool freed) {
-    for (GpuId g : gpus) {
-      if (freed_[g] == freed) continue;
-      freed_[g] = freed;
-      NodeId node = base_.layout().node_of(g);
-      if (freed) {
-        ++free_per_node_[node];
-        ++free_total_;
-      } else {
-        --free_per_node_[node];
-        --free_total_;
-      }
-    }
-  }
-
- private:
-  const ClusterView& base_;
-  std::vector<bool> freed_;
-  std::vector<std::size_t> free_per_node_;
-  std::size_t free_total_;
-};
 
 // A job in the call's order: shortest remaining time first, then earliest
 // submission, then workload order.
@@ -102,7 +62,7 @@ Time ShortestRemainingPolicy::remaining_time(const QueueView& jobs, JobIndex job
 void ShortestRemainingPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
   const std::vector<JobIndex>& running = ctx.jobs.running();
   if (ctx.jobs.waiting().empty()) return;
-  ClusterAfterPreemptions cluster(ctx.cluster);
+  TentativeCluster cluster(ctx.cluster);  // victims' GPUs shown free while they are tried
   std::vector<bool> taken(ctx.cluster.layout().gpu_count(), false);
   std::size_t spare = ctx.cluster.free_gpu_count();  // free (or freed) and not promised in this plan
 
@@ -169,7 +129,7 @@ void ShortestRemainingPolicy::schedule(const SchedulingContext& ctx, Plan& plan)
     std::optional<std::vector<GpuId>> gpus;
     while (tried < victims.size() && !gpus) {
       const std::vector<GpuId>& held = ctx.jobs.runtime(running[victims[tried++]]).gpus;
-      cluster.set_freed(held, true);
+      cluster.free(held);
       room += held.size();
       if (room >= spec.gpus) gpus = placement_->place(spec, cluster, taken);
     }
@@ -181,7 +141,7 @@ void ShortestRemainingPolicy::schedule(const SchedulingContext& ctx, Plan& plan)
                           return std::find(gpus->begin(), gpus->end(), g) != gpus->end();
                         });
       if (!used) {
-        cluster.set_freed(held, false);
+        cluster.take(held);
         continue;
       }
       plan.preempt(victim);

@@ -14,6 +14,7 @@
 #include <set>
 #include <sstream>
 
+#include "policies/capacity/capacity_policy.hpp"
 #include "policies/register_builtin.hpp"
 #include "sim/cli/arguments.hpp"
 #include "sim/cli/child_process.hpp"
@@ -25,6 +26,7 @@
 #include "sim/report/comparison_table.hpp"
 #include "sim/report/run_output_reader.hpp"
 #include "sim/topology/cluster_reader.hpp"
+#include "sim/cli/trace_options.hpp"
 #include "workloads/native_workload.hpp"
 #include "workloads/workload_validation.hpp"
 
@@ -37,7 +39,7 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr const char* kCompareUsage = R"(usage: gcsim compare --policies NAME,NAME,... --cluster CLUSTER.json
-                     --workload WORKLOAD.json --out DIR [--seed N]
+                     --workload WORKLOAD.json --out DIR [--seed N] [--trace-opt KEY=VALUE ...]
                      [--fidelity job|iteration] [--job-rounds R] [--placement NAME]
                      [--policy-opt KEY=VALUE ...] [--plugin LIB.so ...] [--plots auto|yes|no]
                      [--quiet]
@@ -54,7 +56,10 @@ starts; nothing is written when one is wrong.
 Options:
   --policies LIST     comma-separated policies, each at most once (gcsim policies lists them)
   --cluster FILE      cluster description (JSON, see docs/cluster-format.md)
-  --workload FILE     jobs (gcsim's native JSON, see docs/workload-format.md)
+  --workload FILE     jobs (gcsim's native JSON, see docs/workload-format.md), or
+                      FORMAT:FILE to replay a trace (philly, swf, helios, pai, csv)
+  --trace-opt K=V     a trace reader, selection or work setting, handed to every
+                      run (see gcsim run --help); repeatable
   --out DIR           output directory (created if missing)
   --seed N            seed handed to every run (default 0)
   --fidelity F        job (default) or iteration, for every run (see gcsim run --help)
@@ -85,7 +90,14 @@ Columns (comparison.csv; times in seconds, over finished jobs):
   ftf_rho_max, ftf_rho_mean   finish-time fairness rho (Themis, NSDI'20): shared over
                               isolated finish time, the isolated time approximated by
                               the uncontended run time, so rho = jct / uncontended
-  queue_guarantee_attainment  per-queue attainment of guarantees: n/a (no capacity queues)
+  queue_guarantee_attainment  the least over a capacity scheduler's leaf queues of the
+                              time-weighted attainment of their guarantees, from jobs.csv:
+                              while the queue has demand (GPUs of its jobs submitted and
+                              not ended), the mean of min(1, its running jobs' GPUs /
+                              min(demand, absolute capacity x cluster GPUs)); a job counts
+                              as running from its first start to its end. n/a for
+                              policies without capacity queues. comparison.md adds a
+                              table of every queue's attainment
   deadlocks, deadlock_at_s    1 and the detection time when the run deadlocked, else 0, n/a
   wall_time_s                 host time the run spent simulating
 
@@ -149,6 +161,21 @@ RunOutputs read_run_outputs(const std::string& dir) {
   run.jobs = parse_jobs_csv(read_whole_file(jobs), jobs);
   run.timeline = parse_timeline_csv(read_whole_file(timeline), timeline);
   return run;
+}
+
+/// Each leaf queue of a capacity scheduler with its guaranteed GPUs, and the
+/// names jobs.csv may give it: its path, and its short name when no other
+/// leaf has it (as the policy resolves them).
+CapacityQueues capacity_queues(const QueueTree& tree, std::size_t cluster_gpus) {
+  CapacityQueues queues;
+  for (int leaf : tree.leaves()) {
+    const QueueNode& node = tree.queue(leaf);
+    const std::size_t index = queues.leaves.size();
+    queues.leaves.push_back({node.path(), node.absolute_capacity * static_cast<double>(cluster_gpus)});
+    queues.leaf_of_name[node.path()] = index;
+    if (tree.find_leaf(node.config.name()).index == leaf) queues.leaf_of_name[node.config.name()] = index;
+  }
+  return queues;
 }
 
 /// Runs one policy as a child `gcsim run` (this executable, no shell) and
@@ -250,7 +277,8 @@ int compare_command(int argc, char** argv) {
   try {
     const Arguments args(argc, argv,
                          {{"policies"}, {"cluster"}, {"workload"}, {"out"}, {"seed"}, {"fidelity"}, {"job-rounds"}, {"placement"},
-                          {"policy-opt", true, true}, {"plugin", true, true}, {"plots"}, {"quiet", false}});
+                          {"policy-opt", true, true}, {"plugin", true, true}, {"plots"}, {"quiet", false},
+                          {"trace-opt", true, true}});
     const std::vector<std::string> policies = parse_policy_list(args.required("policies"));
     const std::string cluster_path = args.required("cluster");
     const std::string workload_path = args.required("workload");
@@ -270,10 +298,14 @@ int compare_command(int argc, char** argv) {
     const PolicyOptions given = policy_options(args.all("policy-opt"), seed);
     std::map<std::string, std::vector<std::string>> own_options;  // policy -> its --policy-opt pairs
     std::set<std::string> taken;
+    std::map<std::string, QueueTree> capacity_trees;  // policy -> its queues, for capacity schedulers
     for (const std::string& policy : policies) {
       std::vector<std::string> unused;
       try {
-        registry.make_policy_reporting_unused(policy, PolicyOptions(given), args.value_or("placement", ""), unused);
+        const auto made =
+            registry.make_policy_reporting_unused(policy, PolicyOptions(given), args.value_or("placement", ""), unused);
+        if (const auto* capacity = dynamic_cast<const CapacityPolicy*>(made.get()))
+          capacity_trees.emplace(policy, capacity->queues());
       } catch (const UnknownPolicy&) {
         throw;
       } catch (const std::invalid_argument& e) {
@@ -290,13 +322,17 @@ int compare_command(int argc, char** argv) {
       if (!taken.count(pair.substr(0, pair.find('='))))
         throw UsageError("no policy of '--policies' takes the option '" + pair + "'");
     const ClusterLayout layout(read_cluster_file(cluster_path));
-    validate_workload_against_cluster(read_native_workload(workload_path), layout, workload_path);
+    std::ostringstream trace_notes;
+    validate_workload_against_cluster(read_workload_argument(workload_path, args.all("trace-opt"), trace_notes, &layout),
+                                      layout, workload_path);
+    if (!quiet) std::cout << trace_notes.str();
 
     std::vector<std::string> common{"--cluster", cluster_path, "--workload", workload_path,
                                     "--seed", std::to_string(seed), "--fidelity", fidelity};
     if (args.has("placement")) common.insert(common.end(), {"--placement", args.required("placement")});
     if (args.has("job-rounds")) common.insert(common.end(), {"--job-rounds", args.required("job-rounds")});
     for (const std::string& plugin : args.all("plugin")) common.insert(common.end(), {"--plugin", plugin});
+    for (const std::string& setting : args.all("trace-opt")) common.insert(common.end(), {"--trace-opt", setting});
 
     for (std::size_t i = 0; i < policies.size(); ++i) {
       if (!quiet)
@@ -311,8 +347,12 @@ int compare_command(int argc, char** argv) {
 
     std::vector<ComparisonRow> rows;
     try {
-      for (const std::string& policy : policies)
-        rows.push_back(comparison_row(policy, read_run_outputs(out_dir + "/runs/" + policy)));
+      for (const std::string& policy : policies) {
+        std::optional<CapacityQueues> queues;
+        if (const auto tree = capacity_trees.find(policy); tree != capacity_trees.end())
+          queues = capacity_queues(tree->second, layout.gpu_count());
+        rows.push_back(comparison_row(policy, read_run_outputs(out_dir + "/runs/" + policy), queues));
+      }
       OutputSet out(out_dir);
       out.stage("comparison.csv", comparison_csv(rows));
       out.stage("comparison.md", comparison_markdown(rows));

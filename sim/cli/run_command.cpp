@@ -42,9 +42,11 @@ Options:
                       FORMAT:FILE to replay a trace (philly, swf, helios, pai, csv;
                       see gcsim trace --help)
   --trace-opt K=V     a trace reader setting (gpu_type, procs_per_gpu, map,
-                      time_unit, delimiter, epoch, strict) or selection (from,
+                      time_unit, delimiter, epoch, strict), selection (from,
                       until, queue, min_gpus, max_gpus, sample, seed,
-                      load_scale); repeatable
+                      load_scale) or work source (work=recorded, the default, or
+                      work=throughput:gavel|pollux|sia:PATH with job_type=trace|
+                      uniform|gpu-time|MODEL); repeatable
   --policy NAME       scheduling policy (gcsim policies lists them)
   --out DIR           output directory (created if missing)
   --seed N            seed handed to policies that draw random numbers (default 0)
@@ -115,7 +117,7 @@ int run_command(int argc, char** argv) {
     }
     const ClusterLayout layout(read_cluster_file(cluster_path));
     const ClusterGraph graph(layout);
-    const std::vector<JobSpec> jobs = read_workload_argument(workload_path, args.all("trace-opt"), std::cerr);
+    const std::vector<JobSpec> jobs = read_workload_argument(workload_path, args.all("trace-opt"), std::cerr, &layout);
     validate_workload_against_cluster(jobs, layout, workload_path);
 
     const RunRecord record = simulate({layout, graph, jobs, *policy, options});
@@ -148,6 +150,10 @@ int run_command(int argc, char** argv) {
     return exit_codes::kInputError;
   } catch (const PlanRejected& e) {
     std::cerr << "gcsim: policy error: the policy's plan was rejected: " << e.what() << "\n";
+    return exit_codes::kPolicyBug;
+  } catch (const std::exception& e) {
+    // Anything else escaping a policy (or a plugin) during the simulation.
+    std::cerr << "gcsim: policy error: " << e.what() << "\n";
     return exit_codes::kPolicyBug;
   }
 }

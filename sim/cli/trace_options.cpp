@@ -10,6 +10,7 @@
 #include "sim/io/json_input.hpp"
 #include "workloads/native_workload.hpp"
 #include "workloads/traces/csv_trace.hpp"
+#include "workloads/traces/throughput_work.hpp"
 #include "workloads/traces/trace_formats.hpp"
 #include "workloads/traces/trace_text.hpp"
 
@@ -99,6 +100,25 @@ TraceRequest trace_request(const std::vector<std::pair<std::string, std::string>
         throw UsageError("trace setting 'delimiter' expects one character or 'tab', got '" + value + "'");
     } else if (key == "epoch") {
       epoch = value;
+    } else if (key == "work") {
+      if (value == "recorded") {
+        request.throughput_source.reset();
+        continue;
+      }
+      const std::string prefix = "throughput:";
+      const auto colon = value.find(':', prefix.size());
+      const auto source = value.rfind(prefix, 0) == 0 && colon != std::string::npos
+                              ? parse_throughput_source(value.substr(prefix.size(), colon - prefix.size()))
+                              : std::nullopt;
+      if (!source || colon + 1 >= value.size())
+        throw UsageError("trace setting 'work' expects 'recorded' or 'throughput:SOURCE:PATH' with SOURCE gavel, "
+                         "pollux or sia, got '" + value + "'");
+      request.throughput_source = source;
+      request.throughput_path = value.substr(colon + 1);
+    } else if (key == "job_type") {
+      if (value.empty()) throw UsageError("trace setting 'job_type' must not be empty");
+      request.job_type = value;
+      request.job_type_given = true;
     } else if (key == "strict") {
       if (value != "true" && value != "false")
         throw UsageError("trace setting 'strict' expects true or false, got '" + value + "'");
@@ -106,9 +126,11 @@ TraceRequest trace_request(const std::vector<std::pair<std::string, std::string>
     } else {
       throw UsageError("unknown trace setting '" + key +
                        "' (expected gpu_type, procs_per_gpu, map, time_unit, delimiter, epoch, strict, from, until, "
-                       "queue, min_gpus, max_gpus, sample, seed or load_scale)");
+                       "queue, min_gpus, max_gpus, sample, seed, load_scale, work or job_type)");
     }
   }
+  if (request.job_type_given && !request.throughput_source)
+    throw UsageError("trace setting 'job_type' applies with work=throughput:SOURCE:PATH only");
   // After time_unit, whatever the order given.
   if (epoch) {
     if (const auto calendar = parse_calendar_time(*epoch))
@@ -139,7 +161,8 @@ double window_end(const std::string& key, const std::string& text, const TraceRe
 
 }  // namespace
 
-TraceReadResult read_trace_request(TraceFormat format, const std::string& path, const TraceRequest& request) {
+TraceReadResult read_trace_request(TraceFormat format, const std::string& path, const TraceRequest& request,
+                                   const ClusterLayout* cluster) {
   TraceReadResult trace;
   try {
     trace = read_trace(format, path, request.read);
@@ -149,17 +172,28 @@ TraceReadResult read_trace_request(TraceFormat format, const std::string& path, 
   TraceSelection selection = request.selection;
   if (request.from) selection.from = window_end("from", *request.from, trace);
   if (request.until) selection.until = window_end("until", *request.until, trace);
-  if (selection.empty()) return trace;
-  try {
-    apply_trace_selection(trace, selection);
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(std::string("trace selection: ") + e.what());
+  if (!selection.empty()) {
+    try {
+      apply_trace_selection(trace, selection);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(std::string("trace selection: ") + e.what());
+    }
+  }
+  if (request.throughput_source) {
+    if (!cluster)
+      throw UsageError("work=throughput needs the cluster the jobs will run on (--cluster), to size their FLOPs");
+    const ThroughputTable table = read_throughput_table(*request.throughput_source, request.throughput_path);
+    try {
+      apply_throughput_work(trace, table, parse_job_type_rule(request.job_type, request.selection.seed), *cluster);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(std::string("work from a throughput table: ") + e.what());
+    }
   }
   return trace;
 }
 
 std::vector<JobSpec> read_workload_argument(const std::string& argument, const std::vector<std::string>& trace_settings,
-                                            std::ostream& notes) {
+                                            std::ostream& notes, const ClusterLayout* cluster) {
   const WorkloadSource source = parse_workload_source(argument);
   if (!source.format || *source.format == TraceFormat::kNative) {
     if (!trace_settings.empty())
@@ -170,13 +204,14 @@ std::vector<JobSpec> read_workload_argument(const std::string& argument, const s
   }
   std::vector<std::pair<std::string, std::string>> settings;
   for (const std::string& text : trace_settings) settings.push_back(split_setting(text, "trace-opt"));
-  const TraceReadResult trace = read_trace_request(*source.format, source.path, trace_request(settings));
+  const TraceReadResult trace = read_trace_request(*source.format, source.path, trace_request(settings), cluster);
   std::size_t malformed = 0;
   for (const SkippedRow& row : trace.skipped) malformed += row.malformed ? 1 : 0;
   notes << "gcsim: " << trace.format << " trace " << source.path << ": "
         << trace.jobs_before_selection.value_or(trace.jobs.size()) << " jobs from " << trace.rows << " rows; "
         << trace.skipped.size() << " rows skipped (" << malformed << " malformed), 'gcsim trace stats' lists them\n";
   for (const std::string& step : trace.selection) notes << "gcsim: selected " << step << "\n";
+  notes << "gcsim: work: " << trace.work_source << "\n";
   if (trace.jobs.empty()) throw InputError(source.path, "", "", "no replayable job in the trace (after selection)");
   return trace.jobs;
 }

@@ -35,7 +35,8 @@ JobActivityPlan::JobActivityPlan(const JobSpec& job, Fidelity fidelity, double m
   iterations_ = std::max<std::uint64_t>(1, std::min(iterations, training.iterations));
   flops_per_iteration_ = training.flops_per_iteration;
   chunk_bytes_ = ring_chunk_bytes(ranks_, training.gradient_bytes);
-  messages_per_iteration_ = ring_step_count(ranks_);
+  // A job without gradients (gradient_bytes 0) exchanges nothing: no ring steps.
+  messages_per_iteration_ = training.gradient_bytes > 0 ? ring_step_count(ranks_) : 0;
   if (fidelity == Fidelity::kIteration) {
     rounds_ = iterations_;
     ring_steps_per_round_ = messages_per_iteration_;

@@ -1,6 +1,9 @@
 #include "sim/report/comparison_metrics.hpp"
 
 #include <algorithm>
+#include <cassert>
+#include <iterator>
+#include <map>
 
 namespace gcsim {
 
@@ -67,6 +70,56 @@ double fragmentation_share(const std::vector<TimelinePoint>& timeline, std::size
     idle_while_waiting += free_gpus * (end - begin);
   }
   return idle_while_waiting / (static_cast<double>(total_gpus) * (to - from));
+}
+
+std::vector<QueueAttainment> guarantee_attainment(const std::vector<QueueGuarantee>& queues,
+                                                  const std::vector<QueueJobSpan>& jobs, Time until) {
+  // Per queue, the changes of demand and allocation at each instant, in time order.
+  struct Change {
+    double demand = 0, allocated = 0;
+  };
+  assert(until != kNever && "attainment is taken up to the end of a run");
+  std::vector<std::map<Time, Change>> changes(queues.size());
+  for (const QueueJobSpan& job : jobs) {
+    assert(job.queue < queues.size() && "every job's queue indexes the guarantees");
+    const double gpus = job.gpus;
+    const Time end = std::min(job.end, until);
+    if (!(job.submit < end)) continue;
+    auto& at = changes[job.queue];
+    at[job.submit].demand += gpus;
+    at[end].demand -= gpus;
+    if (const Time start = std::max(job.start, job.submit); start < end) {  // kNever: never started
+      at[start].allocated += gpus;
+      at[end].allocated -= gpus;
+    }
+  }
+
+  std::vector<QueueAttainment> out;
+  out.reserve(queues.size());
+  for (std::size_t q = 0; q < queues.size(); ++q) {
+    QueueAttainment a{queues[q].queue, queues[q].gpus, 0, std::nullopt};
+    double demand = 0, allocated = 0, attained = 0;  // attained: integral of the ratio
+    for (auto it = changes[q].begin(); it != changes[q].end(); ++it) {
+      demand += it->second.demand;
+      allocated += it->second.allocated;
+      const auto next = std::next(it);
+      const Time length = (next == changes[q].end() ? until : next->first) - it->first;  // the last holds until `until`
+      if (!(demand > 0) || !(length > 0)) continue;
+      const double owed = std::min(demand, a.guaranteed_gpus);
+      a.demand_time += length;
+      attained += length * (owed > 0 ? std::min(1.0, allocated / owed) : 1.0);
+    }
+    if (a.demand_time > 0) a.attainment = attained / a.demand_time;
+    out.push_back(std::move(a));
+  }
+  return out;
+}
+
+std::optional<double> minimum_attainment(const std::vector<QueueAttainment>& queues) {
+  std::optional<double> least;
+  for (const QueueAttainment& q : queues)
+    if (q.attainment) least = least ? std::min(*least, *q.attainment) : *q.attainment;
+  return least;
 }
 
 }  // namespace gcsim

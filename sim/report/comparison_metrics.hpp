@@ -22,11 +22,24 @@
 // waiting jobs do not fit in the free GPUs (or that leaves them free on
 // purpose) scores higher.
 //
+// Guarantee attainment of a capacity queue q guaranteed g_q GPUs (its
+// absolute capacity x the cluster's GPUs), over the times it has demand:
+//   integral of min(1, allocated_q(t) / min(demand_q(t), g_q)) dt over {t : demand_q(t) > 0}
+//   / the length of that set,
+// where demand_q(t) counts the GPUs of q's jobs submitted and not ended at t
+// (waiting or running) and allocated_q(t) those of its running jobs. 1: the
+// queue always held its guarantee, or all it asked for when it asked for
+// less; a queue guaranteed nothing attains it whenever it has demand. Runs
+// report only each job's first start and its end, so a job counts as running
+// from its first start to its end, preemptions included: with preemptions
+// the figure is an upper bound.
+//
 //   std::vector<FinishedJobTimes> jobs = {{"alice", 30, 10}, {"bob", 20, 20}};
 //   SlowdownSummary s = summarize_slowdowns(jobs);            // mean 2, max 3
 //   auto j = jain_index(user_values(mean_slowdown_by_user(jobs)));  // 16 / (2 * 10) = 0.8
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -62,6 +75,36 @@ std::vector<double> user_values(const std::map<std::string, double>& by_user);
 
 /// Jain's index; nullopt when there are no values or they are all zero.
 std::optional<double> jain_index(const std::vector<double>& values);
+
+/// A leaf queue and the GPUs it is guaranteed (absolute capacity x cluster GPUs).
+struct QueueGuarantee {
+  std::string queue;
+  double gpus = 0;
+};
+
+/// One job as a queue's demand: its queue (an index into the guarantees), its
+/// GPUs, and its submission, first start and end (kNever: did not happen).
+struct QueueJobSpan {
+  std::size_t queue = 0;
+  std::uint32_t gpus = 0;
+  Time submit = 0, start = kNever, end = kNever;
+};
+
+struct QueueAttainment {
+  std::string queue;
+  double guaranteed_gpus = 0;
+  Time demand_time = 0;              // the length of {t : demand(t) > 0}
+  std::optional<double> attainment;  // nullopt when the queue never had demand
+};
+
+/// Each queue's guarantee attainment (definition above), in the order of
+/// `queues`. Jobs not ended by `until` (the end of the run) demand, and run
+/// if they started, until then; nothing after `until` counts.
+std::vector<QueueAttainment> guarantee_attainment(const std::vector<QueueGuarantee>& queues,
+                                                  const std::vector<QueueJobSpan>& jobs, Time until);
+
+/// The least attainment over the queues that had demand; nullopt when none had.
+std::optional<double> minimum_attainment(const std::vector<QueueAttainment>& queues);
 
 /// Share of GPU-time in [from, to] that is free while a job waits (definition
 /// above). The timeline is a step function: each point holds until the next;

@@ -6,6 +6,7 @@
 #include <sstream>
 #include <system_error>
 
+#include "sim/core/input_error.hpp"
 #include "sim/report/run_outputs.hpp"
 
 namespace gcsim {
@@ -26,6 +27,15 @@ std::string significant(double value, int digits) {
 }
 
 std::string exact_or_na(const std::optional<double>& value) { return value ? exact_number(*value) : kNotAvailable; }
+
+std::string percent(double share) { return fixed(100 * share, 1) + "%"; }
+
+/// Text for a Markdown table cell: a '|' would end the cell.
+std::string markdown_cell(std::string text) {
+  for (std::size_t at = text.find('|'); at != std::string::npos; at = text.find('|', at + 2))
+    text.replace(at, 1, "\\|");
+  return text;
+}
 
 /// The unit a Markdown table prints its times in, chosen from the largest one.
 struct TimeUnit {
@@ -51,7 +61,8 @@ std::string exact_number(double value) {
   return std::string(buffer, end);
 }
 
-ComparisonRow comparison_row(const std::string& policy, const RunOutputs& run) {
+ComparisonRow comparison_row(const std::string& policy, const RunOutputs& run,
+                             const std::optional<CapacityQueues>& queues) {
   const RunSummaryFigures& s = run.summary;
   ComparisonRow row;
   row.policy = policy;
@@ -78,6 +89,19 @@ ComparisonRow comparison_row(const std::string& policy, const RunOutputs& run) {
   row.finish_time_fairness = summarize_slowdowns(finished);
   row.jain_slowdown = jain_index(user_values(mean_slowdown_by_user(finished)));
   row.fragmentation = fragmentation_share(run.timeline, s.gpus, first_submit, first_submit + s.makespan);
+
+  if (queues) {
+    std::vector<QueueJobSpan> spans;
+    spans.reserve(run.jobs.size());
+    for (const JobsCsvRow& job : run.jobs) {
+      const auto leaf = queues->leaf_of_name.find(job.queue);
+      if (leaf == queues->leaf_of_name.end())
+        throw InputError("jobs.csv", "job '" + job.id + "'", "queue",
+                         "'" + job.queue + "' designates no leaf queue of the capacity configuration");
+      spans.push_back({leaf->second, job.gpus, job.submit, job.start, job.end});
+    }
+    row.queue_attainment = guarantee_attainment(queues->leaves, spans, s.simulated_time);
+  }
   return row;
 }
 
@@ -97,9 +121,9 @@ std::string comparison_csv(const std::vector<ComparisonRow>& rows) {
         << exact_number(r.fragmentation) << ',' << r.preemptions << ',' << exact_number(r.lost_gpu_hours) << ','
         << exact_or_na(r.jain_slowdown) << ','
         << (has_slowdowns ? exact_number(r.finish_time_fairness.max) : kNotAvailable) << ','
-        << (has_slowdowns ? exact_number(r.finish_time_fairness.mean) : kNotAvailable) << ',' << kNotAvailable
-        << ',' << (r.deadlock_at ? 1 : 0) << ',' << exact_or_na(r.deadlock_at) << ','
-        << exact_or_na(r.wall_seconds) << '\n';
+        << (has_slowdowns ? exact_number(r.finish_time_fairness.mean) : kNotAvailable) << ','
+        << exact_or_na(minimum_attainment(r.queue_attainment)) << ',' << (r.deadlock_at ? 1 : 0) << ','
+        << exact_or_na(r.deadlock_at) << ',' << exact_or_na(r.wall_seconds) << '\n';
   }
   return out.str();
 }
@@ -107,7 +131,6 @@ std::string comparison_csv(const std::vector<ComparisonRow>& rows) {
 std::string comparison_markdown(const std::vector<ComparisonRow>& rows) {
   const TimeUnit unit = unit_for(rows);
   const auto time = [&](double seconds) { return fixed(seconds / unit.seconds, unit.decimals); };
-  const auto percent = [](double share) { return fixed(100 * share, 1) + "%"; };
   const std::string u = std::string(" (") + unit.name + ")";
   const std::vector<std::string> header{
       "policy", "finished", "JCT mean" + u, "JCT p50" + u, "JCT p95" + u, "JCT p99" + u, "wait p50" + u,
@@ -121,25 +144,38 @@ std::string comparison_markdown(const std::vector<ComparisonRow>& rows) {
   out << '\n';
   for (const ComparisonRow& r : rows) {
     const bool has_slowdowns = r.finish_time_fairness.count > 0;
-    std::string policy = r.policy;
-    for (std::size_t at = policy.find('|'); at != std::string::npos; at = policy.find('|', at + 2))
-      policy.replace(at, 1, "\\|");
-    out << "| " << policy << " | " << r.finished << '/' << r.jobs << " | " << time(r.jct.mean) << " | "
-        << time(r.jct.p50) << " | " << time(r.jct.p95) << " | " << time(r.jct.p99) << " | " << time(r.wait.p50)
-        << " | " << time(r.wait.p95) << " | " << time(r.wait.p99) << " | " << time(r.makespan) << " | "
-        << percent(r.allocated_share) << " | " << percent(r.busy_share) << " | " << percent(r.fragmentation)
+    const std::optional<double> least_attained = minimum_attainment(r.queue_attainment);
+    out << "| " << markdown_cell(r.policy) << " | " << r.finished << '/' << r.jobs << " | " << time(r.jct.mean)
+        << " | " << time(r.jct.p50) << " | " << time(r.jct.p95) << " | " << time(r.jct.p99) << " | "
+        << time(r.wait.p50) << " | " << time(r.wait.p95) << " | " << time(r.wait.p99) << " | " << time(r.makespan)
+        << " | " << percent(r.allocated_share) << " | " << percent(r.busy_share) << " | " << percent(r.fragmentation)
         << " | " << r.preemptions << " | " << fixed(r.lost_gpu_hours, 2) << " | "
         << (r.jain_slowdown ? fixed(*r.jain_slowdown, 3) : kNotAvailable) << " | "
         << (has_slowdowns ? fixed(r.finish_time_fairness.max, 2) : kNotAvailable) << " | "
-        << (has_slowdowns ? fixed(r.finish_time_fairness.mean, 2) : kNotAvailable) << " | " << kNotAvailable
-        << " | " << (r.deadlock_at ? "at " + time(*r.deadlock_at) + " " + unit.name : std::string("no")) << " | "
+        << (has_slowdowns ? fixed(r.finish_time_fairness.mean, 2) : kNotAvailable) << " | "
+        << (least_attained ? percent(*least_attained) : kNotAvailable) << " | "
+        << (r.deadlock_at ? "at " + time(*r.deadlock_at) + " " + unit.name : std::string("no")) << " | "
         << (r.wall_seconds ? significant(*r.wall_seconds, 3) : kNotAvailable) << " |\n";
   }
   out << "\nTimes are over finished jobs. GPU allocated / busy: time-weighted shares of the cluster's GPUs held by\n"
          "jobs / computing, over the makespan. Fragmentation: time-weighted share of GPUs free while at least one\n"
          "job waits. Slowdown = JCT / uncontended run time; Jain (slowdown): Jain's index of the users' mean\n"
          "slowdowns (1 = equal). FTF rho: finish-time fairness (Themis), JCT / uncontended run time, max and mean\n"
-         "over finished jobs. Queue guarantee: per-queue attainment, n/a without capacity queues.\n";
+         "over finished jobs. Queue guarantee: the least guarantee attainment over capacity queues (below), n/a\n"
+         "without capacity queues.\n";
+
+  if (std::none_of(rows.begin(), rows.end(), [](const ComparisonRow& r) { return !r.queue_attainment.empty(); }))
+    return out.str();
+  out << "\n| policy | queue | guaranteed GPUs | demand" << u << " | attainment |\n|---|---|---:|---:|---:|\n";
+  for (const ComparisonRow& r : rows)
+    for (const QueueAttainment& q : r.queue_attainment)
+      out << "| " << markdown_cell(r.policy) << " | " << markdown_cell(q.queue) << " | "
+          << significant(q.guaranteed_gpus, 4) << " | " << time(q.demand_time) << " | "
+          << (q.attainment ? percent(*q.attainment) : kNotAvailable) << " |\n";
+  out << "\nGuarantee attainment of a queue: over the time it has demand (GPUs of its jobs submitted and not\n"
+         "ended), the time-weighted mean of min(1, GPUs of its running jobs / min(demand, guaranteed GPUs));\n"
+         "guaranteed GPUs = absolute capacity x the cluster's GPUs. A job counts as running from its first start\n"
+         "to its end, so with preemptions this is an upper bound.\n";
   return out.str();
 }
 

@@ -5,15 +5,19 @@
 // preemptions, deadlock, wall time) are copied from it unchanged; the CSV
 // prints every number in its shortest exact form, so a value read back equals
 // the summary's. The others come from jobs.csv and timeline.csv through
-// sim/report/comparison_metrics.hpp. A figure that is undefined for a run (no
-// finished job with a known uncontended time, no deadlock, per-queue
-// attainment before capacity queues exist) is written "n/a".
+// sim/report/comparison_metrics.hpp. For a run scheduled with capacity
+// queues, each leaf's guarantee attainment comes from jobs.csv and the
+// queues' guarantees; the table shows the least, the Markdown adds one row
+// per queue. A figure that is undefined for a run (no finished job with a
+// known uncontended time, no deadlock, guarantee attainment without capacity
+// queues) is written "n/a".
 //
 //   std::vector<ComparisonRow> rows;
 //   for (const std::string& policy : policies) rows.push_back(comparison_row(policy, outputs_of(policy)));
 //   write(comparison_csv(rows));
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,6 +34,13 @@ struct RunOutputs {
   std::vector<TimelinePoint> timeline;
 };
 
+/// The queues a run was scheduled with, for the guarantee figures.
+struct CapacityQueues {
+  std::vector<QueueGuarantee> leaves;
+  /// The leaf (index into `leaves`) each queue name jobs.csv may hold designates.
+  std::map<std::string, std::size_t> leaf_of_name;
+};
+
 struct ComparisonRow {
   std::string policy;
   std::size_t jobs = 0, finished = 0, failed = 0, unfinished = 0;
@@ -41,13 +52,17 @@ struct ComparisonRow {
   double lost_gpu_hours = 0;
   std::optional<double> jain_slowdown;  // Jain's index of the users' mean slowdowns
   SlowdownSummary finish_time_fairness;  // rho = jct / uncontended over finished jobs
+  std::vector<QueueAttainment> queue_attainment;  // one per leaf queue; empty without capacity queues
   std::optional<Time> deadlock_at;
   std::optional<double> wall_seconds;
 };
 
 /// The row of one run. Fragmentation is taken over the summary's makespan
-/// window, from the earliest submission in jobs.csv.
-ComparisonRow comparison_row(const std::string& policy, const RunOutputs& run);
+/// window, from the earliest submission in jobs.csv. With `queues`, each
+/// leaf's guarantee attainment up to the summary's simulated time; a job whose
+/// queue names no leaf is an InputError.
+ComparisonRow comparison_row(const std::string& policy, const RunOutputs& run,
+                             const std::optional<CapacityQueues>& queues = std::nullopt);
 
 /// Header and one line per row, in the given order. Columns:
 /// policy,jobs,finished,failed,unfinished,jct_mean_s,jct_p50_s,jct_p95_s,jct_p99_s,
@@ -57,7 +72,8 @@ ComparisonRow comparison_row(const std::string& policy, const RunOutputs& run);
 std::string comparison_csv(const std::vector<ComparisonRow>& rows);
 
 /// A Markdown table of the same rows (times in one unit chosen for the
-/// table, shares in percent) followed by a short key to the columns.
+/// table, shares in percent) followed by a short key to the columns and,
+/// when a row has capacity queues, a table of each queue's attainment.
 std::string comparison_markdown(const std::vector<ComparisonRow>& rows);
 
 /// The shortest decimal text that reads back as exactly `value`.

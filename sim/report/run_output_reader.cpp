@@ -161,6 +161,7 @@ RunSummaryFigures parse_summary_json(const std::string& text, const std::string&
   s.failed = count(jobs, "failed", file, "jobs");
   s.unfinished = count(jobs, "unfinished", file, "jobs");
   s.makespan = number(summary, "makespan_s", file);
+  s.simulated_time = number(summary, "simulated_time_s", file);
   s.jct = distribution(summary, "jct_s", file);
   s.wait = distribution(summary, "queueing_delay_s", file);
   const json& utilization = member(summary, "gpu_utilization", file, "");

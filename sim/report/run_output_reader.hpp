@@ -26,6 +26,7 @@ struct RunSummaryFigures {
   std::size_t gpus = 0;
   std::size_t jobs = 0, finished = 0, failed = 0, unfinished = 0;
   double makespan = 0;
+  Time simulated_time = 0;  // the clock when the run ended
   Distribution jct, wait;
   double allocated_share = 0, busy_share = 0;
   std::size_t preemptions = 0;

@@ -1,8 +1,9 @@
 // `gcsim compare` runs each policy as its own `gcsim run`, tabulates what the
 // runs wrote without changing a figure, adds fairness and fragmentation
-// figures that can be checked by hand, reports a deadlocked run instead of
-// failing, rejects bad policy lists before running anything, and draws plots
-// when a Python with matplotlib is at hand.
+// figures that can be checked by hand (capacity queues' guarantee attainment
+// among them), reports a deadlocked run instead of failing, rejects bad policy
+// lists before running anything, and draws plots when a Python with
+// matplotlib is at hand.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -152,6 +153,61 @@ TEST(Compare, ADeadlockedRunIsReportedNotAFailure) {
   EXPECT_EQ(row.at("deadlocks"), "1");
   EXPECT_DOUBLE_EQ(cell(row, "deadlock_at_s"), 240);
   EXPECT_EQ(row.at("unfinished"), "2");
+}
+
+// docs/capacity-scheduler.md's worked example, compared: one 10-GPU node and
+// yarn-two-queues.json (prod guaranteed 6 GPUs, research 4). Under capacity,
+// research runs r1 0-1000 and r2 from 1; p1 (prod, 6 GPUs) waits 100-117,
+// when r2 is preempted for it, runs 117-617; r2 runs again 617-1617.
+//   root.prod: demand 6 during [100, 617), 0 held for 17 s, 6 for 500 s:
+//     500 / 517.
+//   root.research: r1 alone holds its 4 guaranteed GPUs while r2 waits
+//     (jobs.csv counts r2 as running from its first start, which changes
+//     nothing here): 1 over [0, 1617).
+// fifo has no capacity queues: n/a.
+TEST(Compare, GuaranteeAttainmentOfCapacityQueuesHandComputed) {
+  ScratchDir dir;
+  CraftedCluster c;
+  c.gpus_per_node = 10;
+  const std::string cluster = dir.write("cluster.json", c.to_json());
+  auto queued = [](nlohmann::json job, const std::string& queue) {
+    job["queue"] = queue;
+    job["user"] = queue == "prod" ? "pat" : "rita";
+    return job;
+  };
+  const std::string workload = dir.write(
+      "workload.json", workload_json({queued(measured_job("r1", 0, 4, 1000), "research"),
+                                      queued(measured_job("r2", 1, 4, 1000), "research"),
+                                      queued(measured_job("p1", 100, 6, 500), "prod")}));
+  const std::string config = std::string(GCSIM_SOURCE_DIR) + "/scenarios/capacity/yarn-two-queues.json";
+  const GcsimRun run = run_gcsim({"compare", "--policies", "fifo,capacity", "--cluster", cluster, "--workload",
+                                  workload, "--policy-opt", "config=" + config, "--out", dir / "cmp", "--quiet",
+                                  "--plots", "no"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const auto rows = read_comparison(dir / "cmp");
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].at("queue_guarantee_attainment"), "n/a");
+  EXPECT_NEAR(cell(rows[1], "queue_guarantee_attainment"), 500.0 / 517, 1e-12);
+  const std::string md = read_text(dir / "cmp/comparison.md");
+  EXPECT_NE(md.find("\n| capacity | root.prod | 6 | 8.6 | 96.7% |\n"), std::string::npos) << md;  // minutes
+  EXPECT_NE(md.find("\n| capacity | root.research | 4 | "), std::string::npos) << md;
+  EXPECT_NE(md.find(" | 100.0% |\n"), std::string::npos) << md;
+  EXPECT_EQ(md.find("| fifo | root."), std::string::npos) << md;
+}
+
+// Without config=, capacity has one queue, root.default, guaranteed the whole
+// cluster. The deadlock scenario under it: short-1..4 hold the 4 GPUs, then 3,
+// 2, 1 of them a minute each from 60 s while train-a and train-b wait;
+// train-a runs 240-1440, train-b 1440-2640. The queue is owed 4 GPUs
+// throughout: 1 over [0, 60), 3/4, 2/4 and 1/4 over a minute each, 1 over
+// [240, 2640): (60 + 90 + 2400) / 2640.
+TEST(Compare, CapacityWithoutAConfigurationHasTheOneQueueRootDefault) {
+  const DeadlockScenario s;
+  const GcsimRun run = s.compare("capacity", {"--plots", "no"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NEAR(cell(read_comparison(s.dir / "cmp").at(0), "queue_guarantee_attainment"), 2550.0 / 2640, 1e-12);
+  const std::string md = read_text(s.dir / "cmp/comparison.md");
+  EXPECT_NE(md.find("\n| capacity | root.default | 4 | "), std::string::npos) << md;
 }
 
 TEST(Compare, AnUnknownPolicyIsRejectedBeforeAnythingRuns) {

@@ -175,6 +175,77 @@ TEST(ComparisonMarkdown, OneRowPerPolicyInOrderWithTimesInOneUnit) {
   EXPECT_LT(srtf, fifo);
 }
 
+// ---- capacity queues' guarantee attainment ------------------------------------------------
+
+// SmallRun's jobs in one queue guaranteed all 4 GPUs, over the run's 40 s:
+//   [0, 10)   demand 2 (a), running 2: 1                     x 10 s = 10
+//   [10, 20)  demand 6, then 10 (b, c), owed 4, running 2: 1/2 x 10 s = 5
+//   [20, 40)  demand 8 (b, c), owed 4, running 4 (b): 1     x 20 s = 20
+// 35 over 40 s.
+CapacityQueues default_queue() { return {{{"root.default", 4}}, {{"default", 0}, {"root.default", 0}}}; }
+
+TEST(ComparisonRow, GuaranteeAttainmentOfEachCapacityQueueFromJobsCsv) {
+  const ComparisonRow row = comparison_row("capacity", SmallRun().read_back(), default_queue());
+  ASSERT_EQ(row.queue_attainment.size(), 1u);
+  EXPECT_EQ(row.queue_attainment[0].queue, "root.default");
+  EXPECT_DOUBLE_EQ(row.queue_attainment[0].demand_time, 40);
+  EXPECT_DOUBLE_EQ(*row.queue_attainment[0].attainment, 35.0 / 40);
+}
+
+TEST(ComparisonRow, WithoutCapacityQueuesThereIsNoAttainment) {
+  EXPECT_TRUE(comparison_row("fifo", SmallRun().read_back()).queue_attainment.empty());
+}
+
+TEST(ComparisonRow, AJobInAQueueThatDesignatesNoLeafIsAnInputError) {
+  SmallRun run;
+  run.jobs[1].queue = "nowhere";
+  try {
+    comparison_row("capacity", run.read_back(), default_queue());
+    FAIL() << "expected an InputError";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.where(), "job 'b'");
+    EXPECT_EQ(e.field(), "queue");
+  }
+}
+
+// Half of the 4 GPUs guaranteed to each of two queues. root.default keeps a
+// and b and always holds what it is owed: [0, 20) a's 2 GPUs of demand 2,
+// then 6 (owed 2); [20, 40) b's 4 of 4. Job c, moved to root.research by its
+// short name, waits from 15 s to the end: attainment 0 over 25 s.
+struct TwoQueueRun : SmallRun {
+  CapacityQueues queues{{{"root.default", 2}, {"root.research", 2}},
+                        {{"default", 0}, {"root.default", 0}, {"research", 1}, {"root.research", 1}}};
+  TwoQueueRun() { jobs[2].queue = "research"; }
+};
+
+TEST(ComparisonCsv, QueueGuaranteeIsTheLeastAttainmentOverQueues) {
+  const TwoQueueRun run;
+  const ComparisonRow row = comparison_row("capacity", run.read_back(), run.queues);
+  ASSERT_EQ(row.queue_attainment.size(), 2u);
+  EXPECT_DOUBLE_EQ(*row.queue_attainment[0].attainment, 1);
+  EXPECT_DOUBLE_EQ(*row.queue_attainment[1].attainment, 0);
+  EXPECT_EQ(csv_row_by_column(comparison_csv({row}), 1).at("queue_guarantee_attainment"), "0");
+}
+
+TEST(ComparisonMarkdown, ListsEveryCapacityQueuesAttainmentUnderTheTable) {
+  const TwoQueueRun run;
+  const RunOutputs outputs = run.read_back();
+  const std::string md =
+      comparison_markdown({comparison_row("fifo", outputs), comparison_row("capacity", outputs, run.queues)});
+  EXPECT_NE(md.find("\n| fifo | 2/3 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| 0.0% | no | 0.25 |\n"), std::string::npos) << md;  // capacity: the least, root.research
+  EXPECT_NE(md.find("| n/a | no | 0.25 |\n"), std::string::npos) << md;   // fifo
+  EXPECT_NE(md.find("\n| policy | queue | guaranteed GPUs | demand (s) | attainment |\n"), std::string::npos) << md;
+  EXPECT_NE(md.find("\n| capacity | root.default | 2 | 40.00 | 100.0% |\n"), std::string::npos) << md;
+  EXPECT_NE(md.find("\n| capacity | root.research | 2 | 25.00 | 0.0% |\n"), std::string::npos) << md;
+  EXPECT_EQ(md.find("| fifo | root."), std::string::npos) << md;
+}
+
+TEST(ComparisonMarkdown, NoQueueTableWithoutCapacityQueues) {
+  const std::string md = comparison_markdown({comparison_row("fifo", SmallRun().read_back())});
+  EXPECT_EQ(md.find("| queue |"), std::string::npos) << md;
+}
+
 TEST(ExactNumber, ReadsBackAsTheSameDouble) {
   for (double x : {0.1, 1.0 / 3.0, 2640.0, 1e-7, 123456789.123})
     EXPECT_EQ(std::stod(exact_number(x)), x) << exact_number(x);

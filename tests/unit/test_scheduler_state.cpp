@@ -7,6 +7,7 @@
 //   node 1  big-1    GPUs 2, 3   80 GB each
 //   node 2  small-0  GPUs 4, 5   16 GB each
 #include "tests/support/crafted_specs.hpp"
+#include "tests/support/flat_locality.hpp"
 #include "sim/core/scheduler_state.hpp"
 
 #include <string>
@@ -24,19 +25,13 @@ namespace gcsim {
 namespace {
 
 using testing::crafted_node_group;
+// SchedulerState only stores the locality for policies; these tests never ask it.
+using testing::FlatLocality;
 
 using Jobs = std::vector<JobIndex>;
 using Gpus = std::vector<GpuId>;
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
-// SchedulerState only stores the locality for policies; these tests never ask it.
-class FlatLocality final : public Locality {
- public:
-  std::size_t hops(GpuId a, GpuId b) const override { return a == b ? 0 : 2; }
-  double bottleneck_bandwidth(GpuId, GpuId) const override { return 1e9; }
-  double path_latency(GpuId, GpuId) const override { return 0; }
-};
 
 ClusterSpec three_node_cluster() {
   ClusterSpec spec;

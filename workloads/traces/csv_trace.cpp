@@ -32,7 +32,8 @@ void check_mapping(const std::map<std::string, std::string>& columns) {
 
 const std::vector<std::string>& csv_trace_properties() {
   static const std::vector<std::string> properties = {"submit", "gpus",  "duration", "start",    "end",     "id",
-                                                      "user",   "queue", "status",   "gpu_type", "estimate"};
+                                                      "user",   "queue", "status",   "gpu_type", "estimate",
+                                                      "job_type"};
   return properties;
 }
 
@@ -195,6 +196,7 @@ TraceReadResult parse_csv_trace(std::istream& in, const std::string& file, const
     job.spec.user = mapped("user") && !field("user").empty() ? field("user") : "unknown";
     job.spec.queue = mapped("queue") && !field("queue").empty() ? field("queue") : "unknown";
     if (mapped("status")) job.status = field("status");
+    if (mapped("job_type")) job.job_type = field("job_type");
     job.spec.submit = *submit;
     job.spec.gpus = static_cast<std::uint32_t>(whole);
     job.spec.runtime_estimate = estimate;

@@ -20,6 +20,8 @@
 //   gpu_type  the GPU type the run time was measured on (default, and for
 //             empty fields, TraceReadOptions::gpu_type)
 //   estimate  the user's run time estimate, in time units
+//   job_type  the job's model, for sizing its work from a throughput table
+//             (throughput_work.hpp, `--trace-opt work=throughput:...`)
 // Time units: TraceReadOptions::time_unit_s seconds per unit (numbers only;
 // calendar times are always seconds). Separator: TraceReadOptions::delimiter.
 //

@@ -49,11 +49,14 @@ void finish_trace(std::vector<PendingTraceJob> pending, const TraceReadOptions& 
                    [](const PendingTraceJob& a, const PendingTraceJob& b) { return a.spec.submit < b.spec.submit; });
   result.jobs.clear();
   result.job_status.clear();
+  result.job_types.clear();
   result.jobs.reserve(kept.size());
   result.job_status.reserve(kept.size());
+  result.job_types.reserve(kept.size());
   for (PendingTraceJob& job : kept) {
     result.jobs.push_back(std::move(job.spec));
     result.job_status.push_back(std::move(job.status));
+    result.job_types.push_back(std::move(job.job_type));
   }
   // Skipped rows in file order, whatever order the reader found them in.
   std::stable_sort(result.skipped.begin(), result.skipped.end(), [](const SkippedRow& a, const SkippedRow& b) {

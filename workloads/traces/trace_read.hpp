@@ -79,6 +79,10 @@ struct TraceReadResult {
   /// ("COMPLETED", "Terminated", "completed" for SWF status 1, ...); empty
   /// strings when the format records none.
   std::vector<std::string> job_status;
+  /// Parallel to `jobs`: the job's type (its model, e.g. "ResNet-50"), from
+  /// a trace column that records one (CSV `job_type`), or set by
+  /// apply_throughput_work (throughput_work.hpp); empty when unknown.
+  std::vector<std::string> job_types;
   std::vector<SkippedRow> skipped;
   /// Data rows read (headers, comments and blank lines not counted).
   std::size_t rows = 0;
@@ -124,6 +128,7 @@ class SkipLog {
 struct PendingTraceJob {
   JobSpec spec;
   std::string status;
+  std::string job_type;
   std::string file;
   std::size_t line = 0;
 };
@@ -135,18 +140,21 @@ struct PendingTraceJob {
 void finish_trace(std::vector<PendingTraceJob> pending, const TraceReadOptions& options,
                   std::optional<double> default_origin, SkipLog& log, TraceReadResult& result);
 
-/// Keeps the jobs (and their statuses) for which `keep(index)` is true.
+/// Keeps the jobs (and their statuses and types) for which `keep(index)` is true.
 template <typename Predicate>
 void keep_trace_jobs_if(TraceReadResult& result, Predicate keep) {
   std::vector<JobSpec> jobs;
-  std::vector<std::string> status;
+  std::vector<std::string> status, types;
+  const bool typed = result.job_types.size() == result.jobs.size();
   for (std::size_t i = 0; i < result.jobs.size(); ++i) {
     if (!keep(i)) continue;
     jobs.push_back(std::move(result.jobs[i]));
     status.push_back(std::move(result.job_status[i]));
+    if (typed) types.push_back(std::move(result.job_types[i]));
   }
   result.jobs = std::move(jobs);
   result.job_status = std::move(status);
+  result.job_types = std::move(types);
 }
 
 }  // namespace gcsim
