@@ -19,8 +19,8 @@
 // platform: the random bits come from PortableRandom (synthetic_generator.hpp)
 // and every transform uses IEEE +, -, *, / and portable_log/portable_exp only.
 // Each job consumes exactly four raw draws, in this order: its gap to the
-// previous job (none for the first job, which still consumes one), its GPU
-// count, its run time, its user and queue.
+// previous job (drawn and not used for the first job), its GPU count, its run
+// time, its user and queue.
 //
 //   FittedWorkloadModel model = fitted_model_from_json(read_json_file("gen.json"), "gen.json");
 //   std::vector<JobSpec> jobs = generate_fitted_workload(model, 10000, /*seed=*/7);

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -293,6 +294,216 @@ TEST(TraceCommand, CommandLineMistakesExitWithStatus2) {
   const GcsimRun missing = run_gcsim({"trace", "stats", dir / "nowhere.csv", "--format", "philly"});
   EXPECT_EQ(missing.exit_code, 1);
   EXPECT_NE(missing.err.find("nowhere.csv"), std::string::npos) << missing.err;
+}
+
+// ---- fitted generators ----------------------------------------------------------------------
+
+/// A Philly-format trace of `days` days, 200 jobs a day from 08:00 every 3 minutes:
+/// GPU counts 1, 1, 1, 2, 4, 8 in turn, run times 30 s x (1 + k % 50), two VCs.
+std::string crafted_philly(int days) {
+  std::string text = kPhillyHeader;
+  char line[128];
+  for (int day = 0; day < days; ++day)
+    for (int k = 0; k < 200; ++k) {
+      const int minutes = 8 * 60 + 3 * k;
+      const int gpus[] = {1, 1, 1, 2, 4, 8};
+      const int g = gpus[k % 6];
+      const double seconds = 30.0 * (1 + k % 50);
+      std::snprintf(line, sizeof line, "2017-10-%02d %02d:%02d:00,%.1f,%d,%.1f,%s\n", 1 + day, minutes / 60, minutes % 60,
+                    seconds, g, seconds * g, k % 3 == 0 ? "vcB" : "vcA");
+      text += line;
+    }
+  return text;
+}
+
+TEST(TraceCommand, FitWritesAGeneratorAReportAndASyntheticTraceThatSynthRedrawsExactly) {
+  ScratchDir dir;
+  const std::string trace = dir.write("philly.csv", crafted_philly(20));
+  const GcsimRun fit = run_gcsim({"trace", "fit", trace, "--format", "philly", "--gpu-type", "GPU", "--out",
+                                  dir / "gen.json", "--report", dir / "report.md", "--synthetic-out", dir / "syn.json"});
+  ASSERT_EQ(fit.exit_code, 0) << fit.err;
+  EXPECT_NE(fit.out.find("4000 jobs fitted"), std::string::npos) << fit.out;
+  EXPECT_NE(fit.out.find("PASS  GPU-count shares within max(5% relative, 1 point absolute)"), std::string::npos) << fit.out;
+  EXPECT_NE(fit.out.find("PASS  mean inter-arrival within 5%"), std::string::npos) << fit.out;
+  const nlohmann::json generator = nlohmann::json::parse(read_text(dir / "gen.json"));
+  EXPECT_EQ(generator["generator"], "gcsim fitted workload");
+  EXPECT_EQ(generator["gpu_type"], "GPU");
+  EXPECT_DOUBLE_EQ(generator["gpu_counts"]["1"].get<double>(), 101.0 / 200);  // k % 6 in {0, 1, 2} of k < 200
+  EXPECT_EQ(generator["arrivals"]["first_submit_time_of_day"], 8 * 3600);
+  const std::string report = read_text(dir / "report.md");
+  for (const char* section : {"| mean inter-arrival |", "## GPUs per job", "## run time", "| p99 |",
+                              "## submissions by hour of day", "| 08:00 |", "## queues"})
+    EXPECT_NE(report.find(section), std::string::npos) << section << "\n" << report;
+  EXPECT_EQ(nlohmann::json::parse(read_text(dir / "syn.json"))["jobs"].size(), 4000u);
+
+  // synth: the same file for the same seed, another for another seed; it runs.
+  for (const char* name : {"a.json", "b.json"})
+    ASSERT_EQ(run_gcsim({"trace", "synth", dir / "gen.json", "--jobs", "300", "--seed", "9", "--out", dir / name})
+                  .exit_code,
+              0);
+  EXPECT_EQ(read_text(dir / "a.json"), read_text(dir / "b.json"));
+  ASSERT_EQ(run_gcsim({"trace", "synth", dir / "gen.json", "--jobs", "300", "--seed", "10", "--out", dir / "c.json"})
+                .exit_code,
+            0);
+  EXPECT_NE(read_text(dir / "a.json"), read_text(dir / "c.json"));
+  const nlohmann::json jobs = nlohmann::json::parse(read_text(dir / "a.json"))["jobs"];
+  ASSERT_EQ(jobs.size(), 300u);
+  EXPECT_EQ(jobs[0]["id"], "fit-0001");
+  CraftedCluster cluster;
+  cluster.nodes = 4;
+  const std::string cluster_file = dir.write("cluster.json", cluster.to_json());
+  const GcsimRun run = run_simulation(cluster_file, dir / "a.json", dir / "out");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(read_jobs_csv(dir / "out").size(), 300u);
+}
+
+TEST(TraceCommand, FitOnTheRealPhillyLogReproducesItsGpuSharesAndMeanInterarrival) {
+  const std::string path = real_trace("philly/philly_jobs_pollux.csv");
+  SKIP_UNLESS_PRESENT(path);
+  ScratchDir dir;
+  const GcsimRun fit = run_gcsim({"trace", "fit", path, "--format", "philly", "--out", dir / "gen.json"});
+  ASSERT_EQ(fit.exit_code, 0) << fit.err;
+  EXPECT_NE(fit.out.find("82247 jobs fitted"), std::string::npos) << fit.out;
+  EXPECT_NE(fit.out.find("PASS  GPU-count shares"), std::string::npos) << fit.out;
+  EXPECT_NE(fit.out.find("PASS  mean inter-arrival within 5%"), std::string::npos) << fit.out;
+}
+
+TEST(TraceCommand, FitAndSynthMistakes) {
+  ScratchDir dir;
+  const std::string trace = dir.write("t.csv", kPhillyHeader + "2017-10-09 07:00:00,60,2,120,vcA\n");
+  const GcsimRun one = run_gcsim({"trace", "fit", trace, "--format", "philly", "--out", dir / "g.json"});
+  EXPECT_EQ(one.exit_code, 1);
+  EXPECT_NE(one.err.find("at least two jobs"), std::string::npos) << one.err;
+  const std::string bad = dir.write("bad.json", R"({"generator": "gcsim fitted workload", "version": 1})");
+  const GcsimRun synth = run_gcsim({"trace", "synth", bad, "--out", dir / "w.json"});
+  EXPECT_EQ(synth.exit_code, 1);
+  EXPECT_NE(synth.err.find("bad.json"), std::string::npos) << synth.err;
+  EXPECT_EQ(run_gcsim({"trace", "synth", "--out", dir / "w.json"}).exit_code, 2);
+}
+
+// ---- work from throughput tables -------------------------------------------------------------
+
+/// One node of 4 GPUs of type `type` at 1e12 FLOP/s.
+std::string one_type_cluster(const std::string& type) {
+  return R"({"name": "one-)" + type + R"(", "gpu_types": [{"name": ")" + type +
+         R"(", "flops": 1e12, "memory": "16GB"}],
+  "node_groups": [{"name": "n", "count": 1, "gpus_per_node": 4, "gpu_type": ")" +
+         type + R"(", "cpu_cores": 8, "memory": "64GB",
+    "intra_node": {"kind": "pcie", "bandwidth": "15GB/s", "latency": "5us"}, "nic": {"bandwidth": "10Gbps", "latency": "5us"}}]})";
+}
+
+TEST(TraceCommand, RunWithAThroughputTableSaysSoAndRunsAtTheTablesSpeedOnTheClustersType) {
+  ScratchDir dir;
+  // Model m: 10 iterations/s on V100, 2 on K80; n: 1 GPU only, 4 on both.
+  const std::string table = dir.write(
+      "tput.json",
+      R"j({"v100": {"('m', 1)": {"null": 10}, "('m', 2)": {"null": 16}, "('n', 1)": {"null": 4}},
+           "k80": {"('m', 1)": {"null": 2}, "('m', 2)": {"null": 3}, "('n', 1)": {"null": 4}}})j");
+  // Recorded on V100 (the default gpu_type): 100 s of m on 1 GPU, 100 s of m on 2, 50 s of n on 2.
+  const std::string trace = dir.write("jobs.csv", "submit,gpus,duration,model\n0,1,100,m\n0,2,100,m\n0,2,50,n\n");
+  const std::string cluster = dir.write("k80.json", one_type_cluster("K80"));
+  const std::vector<std::string> settings = {"--trace-opt", "map=submit=submit,gpus=gpus,duration=duration,job_type=model",
+                                             "--trace-opt", "work=throughput:gavel:" + table};
+  const GcsimRun run = run_simulation(cluster, "csv:" + trace, dir / "out", settings);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.err.find("gcsim: work: throughput table gavel (" + table + "): 3 jobs as training"), std::string::npos)
+      << run.err;
+  const auto jobs = read_jobs_csv(dir / "out");
+  EXPECT_NEAR(jobs.at("csv-2").end - jobs.at("csv-2").start, 500, 1e-6);  // 1000 iterations at 2/s
+  EXPECT_NEAR(jobs.at("csv-3").end - jobs.at("csv-3").start, 100 * 16 / 3.0, 1e-6);
+  EXPECT_NEAR(jobs.at("csv-4").end - jobs.at("csv-4").start, 50 * 8 / 8.0, 1e-6);  // n, 2 GPUs: 4 x 2 on both
+
+  // trace stats says the same, and keeps the recorded figures.
+  const GcsimRun stats = run_gcsim({"trace", "stats", trace, "--format", "csv", "--map",
+                                    "submit=submit,gpus=gpus,duration=duration,job_type=model", "--cluster", cluster,
+                                    "--work", "throughput:gavel:" + table});
+  ASSERT_EQ(stats.exit_code, 0) << stats.err;
+  EXPECT_NE(stats.out.find("work          throughput table gavel"), std::string::npos) << stats.out;
+  EXPECT_NE(stats.out.find("3 jobs"), std::string::npos) << stats.out;
+}
+
+TEST(TraceCommand, ThroughputWorkMistakesExitWithStatus2) {
+  ScratchDir dir;
+  const std::string trace = dir.write("t.csv", kPhillyHeader + "2017-10-09 07:00:00,60,2,120,vcA\n");
+  const std::string table = dir.write("tput.json", R"j({"v100": {"('m', 1)": {"null": 10}}})j");
+  const std::string cluster = dir.write("v100.json", one_type_cluster("V100"));
+  const auto run = [&](std::vector<std::string> settings) {
+    std::vector<std::string> args = {"run", "--cluster", cluster, "--workload", "philly:" + trace, "--policy", "fifo",
+                                     "--out", dir / "out"};
+    for (const std::string& setting : settings) args.insert(args.end(), {"--trace-opt", setting});
+    return run_gcsim(args);
+  };
+  EXPECT_EQ(run({"work=throughput:nope:" + table}).exit_code, 2);
+  EXPECT_EQ(run({"job_type=m"}).exit_code, 2);  // without a table
+  const GcsimRun untyped = run({"work=throughput:gavel:" + table});
+  EXPECT_EQ(untyped.exit_code, 2);
+  EXPECT_NE(untyped.err.find("records no job type"), std::string::npos) << untyped.err;
+  EXPECT_EQ(run({"work=throughput:gavel:" + table, "job_type=resnet"}).exit_code, 2);
+  EXPECT_EQ(run({"work=throughput:gavel:" + table, "job_type=m"}).exit_code, 0);
+  EXPECT_EQ(run_gcsim({"trace", "stats", trace, "--format", "philly", "--work", "throughput:gavel:" + table,
+                       "--job-type", "m"})
+                .exit_code,
+            2);  // no --cluster
+}
+
+// ---- the Philly virtual clusters ---------------------------------------------------------
+
+TEST(TraceCommand, ThePhillyVcClusterHasANodeGroupOfEightGpuNodesPerVc) {
+  const std::string vcs = real_trace("philly/philly_vc_nodes.csv");
+  SKIP_UNLESS_PRESENT(vcs);
+  const nlohmann::json cluster =
+      nlohmann::json::parse(read_text(std::string(GCSIM_SOURCE_DIR) + "/scenarios/clusters/philly-vcs.json"));
+  std::map<std::string, int> groups;
+  for (const auto& group : cluster["node_groups"]) {
+    groups[group["name"].get<std::string>()] = group["count"].get<int>();
+    EXPECT_EQ(group["gpus_per_node"], 8);
+  }
+  std::map<std::string, int> in_file;
+  for (const std::string& line : lines_of(vcs)) {
+    if (line.empty() || line.rfind("vc,", 0) == 0) continue;
+    const auto f = split(line, ',');
+    in_file["vc-" + f[0]] = std::stoi(f[1]);
+  }
+  EXPECT_EQ(groups, in_file);
+}
+
+TEST(TraceCommand, TheWholePhillyLogReplaysUnderFifoOnThePhillyVcs) {
+  const std::string path = real_trace("philly/philly_jobs_pollux.csv");
+  SKIP_UNLESS_PRESENT(path);
+  ScratchDir dir;
+  const GcsimRun run = run_simulation(std::string(GCSIM_SOURCE_DIR) + "/scenarios/clusters/philly-vcs.json",
+                                      "philly:" + path, dir / "out", {"--no-wall-time"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const nlohmann::json summary = read_summary(dir / "out");
+  EXPECT_EQ(summary["jobs"]["total"], 82247);
+  EXPECT_EQ(summary["jobs"]["finished"], 82247);
+  EXPECT_NE(run.err.find("gcsim: work: recorded run time"), std::string::npos) << run.err;
+}
+
+// ---- compare ------------------------------------------------------------------------------
+
+TEST(TraceCommand, CompareReplaysATraceWithItsSettingsUnderEachPolicy) {
+  ScratchDir dir;
+  const std::string trace = dir.write("philly.csv", crafted_philly(2));
+  CraftedCluster crafted;
+  crafted.nodes = 2;
+  const std::string cluster = dir.write("cluster.json", crafted.to_json());
+  const GcsimRun compare =
+      run_gcsim({"compare", "--policies", "fifo,gang", "--cluster", cluster, "--workload", "philly:" + trace,
+                 "--trace-opt", "gpu_type=GPU", "--trace-opt", "until=1d", "--out", dir / "cmp", "--plots", "no"});
+  ASSERT_EQ(compare.exit_code, 0) << compare.err << compare.out;
+  EXPECT_NE(compare.out.find("selected window [start, 86400 s): 200 of 400 jobs kept"), std::string::npos)
+      << compare.out;
+  for (const char* policy : {"fifo", "gang"}) EXPECT_EQ(read_jobs_csv(dir / "cmp/runs/" + policy).size(), 200u);
+  const std::string table = read_text(dir / "cmp/comparison.csv");
+  EXPECT_NE(table.find("\nfifo,"), std::string::npos) << table;
+  EXPECT_NE(table.find("\ngang,"), std::string::npos) << table;
+  // A native workload still rejects trace settings.
+  const std::string native = dir.write("w.json", workload_json({measured_job("a", 0, 1, 10)}));
+  EXPECT_EQ(run_gcsim({"compare", "--policies", "fifo", "--cluster", cluster, "--workload", native, "--trace-opt",
+                       "until=1d", "--out", dir / "cmp2", "--plots", "no"})
+                .exit_code,
+            2);
 }
 
 }  // namespace

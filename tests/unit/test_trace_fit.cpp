@@ -138,7 +138,8 @@ TEST(FittedGenerator, JsonRoundTripKeepsTheModelAndItsDraws) {
 }
 
 TEST(FittedGenerator, OutputIsPinnedForAGivenSeed) {
-  // A change to the draws, their order or the arithmetic changes these figures.
+  // These figures are the generator's definition: other draws, another order
+  // or other arithmetic break the reproducibility of published runs.
   FittedWorkloadModel model;
   model.mean_interarrival_s = 100;
   model.hourly_rate.fill(1);
@@ -150,7 +151,7 @@ TEST(FittedGenerator, OutputIsPinnedForAGivenSeed) {
   ASSERT_EQ(jobs.size(), 3u);
   EXPECT_EQ(jobs[0].id, "fit-0001");
   EXPECT_EQ(jobs[0].submit, 0);
-  // Recorded from this implementation (hexadecimal: exact).
+  // In hexadecimal: exact.
   EXPECT_EQ(jobs[1].submit, 0x1.3e226ff0ee05dp-1);
   EXPECT_EQ(jobs[2].submit, 0x1.b35791a9ab77ap+4);
   EXPECT_EQ((std::vector<std::uint32_t>{jobs[0].gpus, jobs[1].gpus, jobs[2].gpus}),
