@@ -212,7 +212,8 @@ class Scheduler {
         }
         break;
       case JobStep::Kind::kRingStep: {
-        const auto bytes = static_cast<std::uint64_t>(std::llround(step.amount));
+        // At least one byte: SimGrid 3.32 never completes a zero-byte host-to-host transfer.
+        const auto bytes = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::llround(step.amount)));
         for (std::size_t i = 0; i < n; ++i)
           run.activities.push_back(sg4::Comm::sendto_async(run.hosts[i], run.hosts[(i + 1) % n], bytes));
         break;

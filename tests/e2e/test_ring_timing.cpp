@@ -57,6 +57,19 @@ INSTANTIATE_TEST_SUITE_P(
                       RingCase{"two_nodes_ring_crosses_nics", 2, 4, 8, 2e11, 200e6, 10}),
     [](const ::testing::TestParamInfo<RingCase>& info) { return std::string(info.param.name); });
 
+TEST(RingTiming, GradientsSmallerThanOneByteARankStillComplete) {
+  // 3 bytes over 8 ranks: ring messages round to nothing, yet every step must complete.
+  for (const std::string fidelity : {"job", "iteration"}) {
+    SCOPED_TRACE(fidelity);
+    ScratchDir dir;
+    const auto cluster = dir.write("cluster.json", CraftedCluster{}.to_json());
+    const auto workload = dir.write("jobs.json", workload_json({training_job("tiny", 0, 8, 1e9, 3, 5)}));
+    const GcsimRun run = run_simulation(cluster, workload, dir / "out", {"--fidelity", fidelity});
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_EQ(read_jobs_csv(dir / "out").at("tiny").state, "finished");
+  }
+}
+
 TEST(RingTiming, MeasuredDurationRunsForItsDurationOnItsOwnGpuType) {
   ScratchDir dir;
   const auto cluster = dir.write("cluster.json", CraftedCluster{}.to_json());
