@@ -1,0 +1,58 @@
+#include "real/allreduce/allreduce_report.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
+#include <utility>
+
+#include "real/allreduce/ring_schedule.hpp"
+
+namespace gcsim::real {
+
+namespace {
+std::string number(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  return buf;
+}
+}  // namespace
+
+std::string allreduce_csv_header() {
+  return "impl,transport,ranks,bytes,warmup,iterations,time_median_s,time_min_s,time_max_s,"
+         "algbw_Bps,busbw_Bps,errors,hop_latency_s,goodput_Bps";
+}
+
+std::string allreduce_csv_row(const AllreduceRow& row) {
+  const double t = median(row.seconds);
+  const auto [lo, hi] = std::minmax_element(row.seconds.begin(), row.seconds.end());
+  return row.impl + "," + row.transport + "," + std::to_string(row.ranks) + "," + number(row.bytes) + "," +
+         std::to_string(row.warmup) + "," + std::to_string(row.iterations) + "," + number(t) + "," + number(*lo) +
+         "," + number(*hi) + "," + number(algorithm_bandwidth(row.bytes, t)) + "," +
+         number(bus_bandwidth(row.bytes, t, row.ranks)) + "," + std::to_string(row.errors) + "," +
+         number(row.hop_latency_s) + "," + number(row.goodput_Bps);
+}
+
+std::string allreduce_summary_line(const AllreduceRow& row) {
+  const double t = median(row.seconds);
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "%-9s %2u ranks %12.0f B  %10.6f s  algbw %9.3f MB/s  busbw %9.3f MB/s  wrong %zu",
+                row.impl.c_str(), row.ranks, row.bytes, t, algorithm_bandwidth(row.bytes, t) / 1e6,
+                bus_bandwidth(row.bytes, t, row.ranks) / 1e6, row.errors);
+  return buf;
+}
+
+double parse_size(const std::string& text) {
+  char* end = nullptr;
+  const double value = std::strtod(text.c_str(), &end);
+  if (end == text.c_str() || value < 0) throw std::invalid_argument("bad size '" + text + "'");
+  const std::string unit = end;
+  static const std::pair<const char*, double> units[] = {
+      {"", 1},         {"B", 1},          {"KB", 1e3},       {"kB", 1e3},       {"MB", 1e6},
+      {"GB", 1e9},     {"KiB", 1024.0},   {"MiB", 1048576.0}, {"GiB", 1073741824.0}};
+  for (const auto& [name, factor] : units)
+    if (unit == name) return value * factor;
+  throw std::invalid_argument("bad size unit in '" + text + "' (B, KB, MB, GB, KiB, MiB, GiB)");
+}
+
+}  // namespace gcsim::real
