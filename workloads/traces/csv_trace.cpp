@@ -87,10 +87,7 @@ TraceReadResult parse_csv_trace(std::istream& in, const std::string& file, const
 
   TraceLines lines(in);
   std::string text;
-  while (lines.next(text) && is_blank(text)) {
-  }
-  if (lines.number() == 0 || is_blank(text)) throw InputError(file, "", "", "empty file: expected a header line");
-  const CsvHeader header(split_csv_line(text, options.delimiter), file, lines.number());
+  const CsvHeader header = read_csv_header(lines, file, options.delimiter);
   std::map<std::string, std::size_t> at;
   for (const auto& [property, column] : columns) at[property] = header.require(column);
   const auto name = [&](const std::string& property) { return columns.at(property); };

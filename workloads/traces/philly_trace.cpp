@@ -28,10 +28,7 @@ TraceReadResult parse_philly_trace(std::istream& in, const std::string& file, co
 
   TraceLines lines(in);
   std::string text;
-  while (lines.next(text) && is_blank(text)) {
-  }
-  if (lines.number() == 0 || is_blank(text)) throw InputError(file, "", "", "empty file: expected a header line");
-  const CsvHeader header(split_csv_line(text, ','), file, lines.number());
+  const CsvHeader header = read_csv_header(lines, file, ',');
   const std::size_t c_time = header.require("timestamp");
   const std::size_t c_duration = header.require("duration");
   const std::size_t c_gpus = header.require("num_gpus");

@@ -48,10 +48,7 @@ void read_step_time_file(const std::string& path, bool placements, const std::st
   std::ifstream in = open_trace_file(path);
   TraceLines lines(in);
   std::string text;
-  while (lines.next(text) && is_blank(text)) {
-  }
-  if (is_blank(text)) throw InputError(path, "", "", "empty file: expected a header line");
-  const CsvHeader header(split_csv_line(text, ','), path, lines.number());
+  const CsvHeader header = read_csv_header(lines, path, ',');
   const std::size_t bsz = header.require("local_bsz"), step = header.require("step_time");
   const std::size_t first = header.require(placements ? "placement" : "num_nodes");
   const std::size_t replicas = placements ? 0 : header.require("num_replicas");

@@ -224,4 +224,12 @@ std::string file_name_of(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
+CsvHeader read_csv_header(TraceLines& lines, const std::string& file, char delimiter) {
+  std::string text;
+  while (lines.next(text) && is_blank(text)) {
+  }
+  if (lines.number() == 0 || is_blank(text)) throw InputError(file, "", "", "empty file: expected a header line");
+  return CsvHeader(split_csv_line(text, delimiter), file, lines.number());
+}
+
 }  // namespace gcsim

@@ -86,6 +86,10 @@ class CsvHeader {
   std::size_t line_;
 };
 
+/// Skips leading blank lines and reads the header line of a delimited file;
+/// InputError(file, "", "", "empty file: ...") when there is none.
+CsvHeader read_csv_header(TraceLines& lines, const std::string& file, char delimiter);
+
 /// Opens a trace file for reading; InputError(path, "", "", ...) when it cannot.
 std::ifstream open_trace_file(const std::string& path);
 
