@@ -130,20 +130,6 @@ std::vector<double> read_numbers(const JsonObject& object, const std::string& fi
   return numbers;
 }
 
-std::uint32_t gpu_count_key(const JsonObject& object, const std::string& key) {
-  std::size_t used = 0;
-  unsigned long gpus = 0;
-  try {
-    gpus = std::stoul(key, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != key.size() || key.empty() || key[0] == '-' || gpus == 0 ||
-      gpus > std::numeric_limits<std::uint32_t>::max())
-    object.fail(key, "keys are GPU counts (integers >= 1)");
-  return static_cast<std::uint32_t>(gpus);
-}
-
 }  // namespace
 
 std::vector<JobSpec> generate_fitted_workload(const FittedWorkloadModel& model, std::size_t count,
@@ -247,7 +233,7 @@ FittedWorkloadModel fitted_model_from_json(const nlohmann::json& doc, const std:
 
   const JsonObject counts = top.required_object("gpu_counts");
   for (const auto& [key, value] : counts.value().items()) {
-    const std::uint32_t gpus = gpu_count_key(counts, key);
+    const std::uint32_t gpus = counts.key_as_count(key, "keys are GPU counts (integers >= 1)");
     if (!value.is_number() || !(value.get<double>() >= 0))
       counts.fail(key, "expected a share (a number >= 0), got " + value.dump());
     model.gpu_count_shares.emplace_back(gpus, value.get<double>());
@@ -257,7 +243,7 @@ FittedWorkloadModel fitted_model_from_json(const nlohmann::json& doc, const std:
 
   const JsonObject durations = top.required_object("durations");
   for (const auto& [key, value] : durations.value().items()) {
-    const std::uint32_t gpus = gpu_count_key(durations, key);
+    const std::uint32_t gpus = durations.key_as_count(key, "keys are GPU counts (integers >= 1)");
     const JsonObject entry(value, {file, "durations." + key});
     entry.reject_unknown_fields({"jobs", "levels", "seconds"});
     DurationQuantiles table;

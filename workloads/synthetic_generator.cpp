@@ -244,19 +244,11 @@ SyntheticWorkloadSpec synthetic_spec_from_json(const nlohmann::json& doc, const 
     const JsonObject weights = config.required_object("gpu_count_weights");
     spec.gpu_count_weights.clear();
     for (const auto& [key, value] : weights.value().items()) {
-      std::size_t used = 0;
-      unsigned long gpus = 0;
-      try {
-        gpus = std::stoul(key, &used);
-      } catch (const std::exception&) {
-        used = 0;
-      }
-      if (used != key.size() || key.empty() || key[0] == '-' || gpus == 0 ||
-          gpus > std::numeric_limits<std::uint32_t>::max())
-        weights.fail(key, "keys are GPU counts (integers >= 1), as in {\"1\": 0.5, \"8\": 0.1}");
+      const std::uint32_t gpus =
+          weights.key_as_count(key, "keys are GPU counts (integers >= 1), as in {\"1\": 0.5, \"8\": 0.1}");
       if (!value.is_number() || !std::isfinite(value.get<double>()) || value.get<double>() < 0)
         weights.fail(key, "expected a weight (a number >= 0), got " + value.dump());
-      spec.gpu_count_weights.emplace_back(static_cast<std::uint32_t>(gpus), value.get<double>());
+      spec.gpu_count_weights.emplace_back(gpus, value.get<double>());
     }
     // JSON objects have no order; ascending GPU counts make the draws
     // independent of how the file lists them.

@@ -1,11 +1,14 @@
 #include "policies/srtf/shortest_remaining_policy.hpp"
 
+#include "policies/preemption_room.hpp"
+
 #include <algorithm>
 #include <optional>
 #include <set>
 #include <stdexcept>
 #include <tuple>
 
+#include "policies/preemption_room.hpp"
 #include "sim/core/tentative_cluster.hpp"
 
 namespace gcsim {
@@ -125,25 +128,14 @@ void ShortestRemainingPolicy::schedule(const SchedulingContext& ctx, Plan& plan)
     });
 
     // Free the longest-remaining victims one by one until the job can be placed.
-    std::size_t tried = 0, room = spare;
-    std::optional<std::vector<GpuId>> gpus;
-    while (tried < victims.size() && !gpus) {
-      const std::vector<GpuId>& held = ctx.jobs.runtime(running[victims[tried++]]).gpus;
-      cluster.free(held);
-      room += held.size();
-      if (room >= spec.gpus) gpus = placement_->place(spec, cluster, taken);
-    }
-    for (std::size_t k = 0; k < tried; ++k) {
+    std::vector<JobIndex> candidates;
+    for (std::size_t i : victims) candidates.push_back(running[i]);
+    RoomForJob room = make_room(spec, candidates, ctx.jobs, cluster, *placement_, taken, spare);
+    std::optional<std::vector<GpuId>>& gpus = room.gpus;
+    for (std::size_t k : room.used) {
       const std::size_t i = victims[k];
       const JobIndex victim = running[i];
       const std::vector<GpuId>& held = ctx.jobs.runtime(victim).gpus;
-      const bool used = gpus && std::any_of(held.begin(), held.end(), [&](GpuId g) {
-                          return std::find(gpus->begin(), gpus->end(), g) != gpus->end();
-                        });
-      if (!used) {
-        cluster.take(held);
-        continue;
-      }
       plan.preempt(victim);
       fate[i] = Fate::kPreempted;
       undecided_gpus -= held.size();

@@ -1,5 +1,7 @@
 #include "policies/tiresias/tiresias_policy.hpp"
 
+#include "policies/preemption_room.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -185,25 +187,14 @@ void TiresiasPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
     });
 
     // Free them one by one until the job can be placed.
-    std::size_t tried = 0, room = spare;
-    std::optional<std::vector<GpuId>> gpus;
-    while (tried < victims.size() && !gpus) {
-      const std::vector<GpuId>& held = jobs.runtime(running[victims[tried++]]).gpus;
-      cluster.free(held);
-      room += held.size();
-      if (room >= spec.gpus) gpus = placement_->place(spec, cluster, taken);
-    }
-    for (std::size_t k = 0; k < tried; ++k) {
+    std::vector<JobIndex> candidates;
+    for (std::size_t i : victims) candidates.push_back(running[i]);
+    RoomForJob room = make_room(spec, candidates, jobs, cluster, *placement_, taken, spare);
+    std::optional<std::vector<GpuId>>& gpus = room.gpus;
+    for (std::size_t k : room.used) {
       const std::size_t i = victims[k];
       const JobIndex victim = running[i];
       const JobRuntime& rt = jobs.runtime(victim);
-      const bool used = gpus && std::any_of(rt.gpus.begin(), rt.gpus.end(), [&](GpuId g) {
-                          return std::find(gpus->begin(), gpus->end(), g) != gpus->end();
-                        });
-      if (!used) {
-        cluster.take(rt.gpus);
-        continue;
-      }
       plan.preempt(victim);
       preempted[i] = true;
       spare += rt.gpus.size();

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdint>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <utility>
 #include <vector>
@@ -210,6 +211,20 @@ const nlohmann::json& JsonObject::required_array(const std::string& field) const
   const auto& v = raw(field);
   if (!v.is_array()) fail(field, "expected an array, got " + describe(v));
   return v;
+}
+
+std::uint32_t JsonObject::key_as_count(const std::string& key, const std::string& expected) const {
+  std::size_t used = 0;
+  unsigned long count = 0;
+  try {
+    count = std::stoul(key, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != key.size() || key.empty() || key[0] == '-' || count == 0 ||
+      count > std::numeric_limits<std::uint32_t>::max())
+    fail(key, expected);
+  return static_cast<std::uint32_t>(count);
 }
 
 void JsonObject::reject_unknown_fields(const std::set<std::string>& known) const {

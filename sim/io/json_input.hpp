@@ -60,6 +60,10 @@ class JsonObject {
   JsonObject required_object(const std::string& field) const;
   const nlohmann::json& required_array(const std::string& field) const;
 
+  /// A key of this object read as a count >= 1 (as in {"1": 0.5, "8": 0.1});
+  /// fails naming the key, with `expected` as the explanation.
+  std::uint32_t key_as_count(const std::string& key, const std::string& expected) const;
+
   /// Rejects fields not in `known` (catches typos such as "gpu_per_node").
   void reject_unknown_fields(const std::set<std::string>& known) const;
 
