@@ -10,7 +10,9 @@
 # Ranks are 10.77.0.1 .. 10.77.0.N inside these namespaces only; everything
 # is removed on exit. Writes the CSV rows of real_allreduce (allreduce_report.hpp)
 # to OUT, each row with the hop latency and ring-step goodput measured on the
-# same connections.
+# same connections. Then, where Open MPI and build/real/mpi_allreduce exist
+# (--mpi auto, the default), Open MPI's MPI_Allreduce runs on the same
+# namespaces and sizes (TCP transport only), its rows labelled mpi-allreduce.
 #
 # Frames are jumbo (MTU 9000 by default, --mtu): with 1500-byte frames,
 # forwarding packets through the veths, the bridge and the shapers kept one
@@ -42,10 +44,11 @@ congestion=cubic
 warmup=1
 iterations=5
 out="$root/out/real-allreduce/allreduce.csv"
+mpi=auto
 
 usage() {
   sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'
-  echo "options: --build DIR --ranks \"2 4\" --bytes LIST --rate RATE --mtu BYTES --burst BYTES --congestion NAME --warmup W --iterations K --out FILE"
+  echo "options: --build DIR --ranks \"2 4\" --bytes LIST --rate RATE --mtu BYTES --burst BYTES --congestion NAME --warmup W --iterations K --out FILE --mpi auto|yes|no"
 }
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -59,16 +62,27 @@ while [ $# -gt 0 ]; do
     --warmup) warmup="$2"; shift 2 ;;
     --iterations) iterations="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
+    --mpi) mpi="$2"; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) echo "real-allreduce.sh: unknown argument '$1'" >&2; usage >&2; exit 2 ;;
   esac
 done
 
 tool="$build/real/real_allreduce"
+mpi_tool="$build/real/mpi_allreduce"
+mpirun="$(command -v mpirun || true)"
 if [ ! -x "$tool" ]; then
   echo "real-allreduce.sh: $tool not found; build it: cmake --build $build --target real_allreduce" >&2
   exit 2
 fi
+
+case "$mpi" in
+  auto) if [ -x "$mpi_tool" ] && [ -n "$mpirun" ]; then mpi=1; else mpi=0; fi ;;
+  yes) [ -x "$mpi_tool" ] && [ -n "$mpirun" ] || { echo "real-allreduce.sh: --mpi yes needs mpirun and $mpi_tool" >&2; exit 2; }
+       mpi=1 ;;
+  no) mpi=0 ;;
+  *) echo "real-allreduce.sh: --mpi must be auto, yes or no" >&2; exit 2 ;;
+esac
 
 prefix="gcv$$"  # unique per run: names of namespaces and interfaces
 skip() {
@@ -90,6 +104,7 @@ cleanup() {
   for ns in "${namespaces[@]:-}"; do
     [ -n "$ns" ] && ip netns del "$ns" 2>/dev/null || true
   done
+  ip link del "${prefix}m" 2>/dev/null || true
   namespaces=()
   pids=()
 }
@@ -117,6 +132,21 @@ run_star() {
     tc -n "$ns" qdisc add dev "$a" root tbf rate "$rate" burst "$burst" latency 100ms
     tc -n "$sw" qdisc add dev "$b" root tbf rate "$rate" burst "$burst" latency 100ms
   done
+  # Open MPI's ranks reach mpirun's PMIx server over TCP: an unshaped control
+  # network 10.78.0.0/24 to the host; their data stays on 10.77.0.0/24.
+  if [ "$mpi" = 1 ]; then
+    ip link add "${prefix}m" type bridge
+    ip addr add 10.78.0.254/24 dev "${prefix}m"
+    ip link set "${prefix}m" up
+    for ((i = 0; i < n; i++)); do
+      ip link add "${prefix}c$i" type veth peer name "${prefix}d$i"
+      ip link set "${prefix}d$i" netns "${prefix}r$i"
+      ip link set "${prefix}c$i" master "${prefix}m"
+      ip link set "${prefix}c$i" up
+      ip -n "${prefix}r$i" addr add "10.78.0.$((i + 1))/24" dev "${prefix}d$i"
+      ip -n "${prefix}r$i" link set "${prefix}d$i" up
+    done
+  fi
   for ((i = 0; i < n; i++)); do
     local next=$(((i + 1) % n))
     ip netns exec "${prefix}r$i" nice -n -10 timeout 600 "$tool" rank --rank "$i" --ranks "$n" \
@@ -132,6 +162,15 @@ run_star() {
     [ "$rc" -ne 0 ] && [ "$status" -eq 0 ] && status=$rc
   done
   pids=()
+  # Open MPI's MPI_Allreduce on the same namespaces and links, side by side:
+  # each rank enters its namespace before MPI_Init; TCP only (no shared memory).
+  if [ "$status" -eq 0 ] && [ "$mpi" = 1 ]; then
+    PMIX_MCA_ptl_tcp_remote_connections=1 PMIX_MCA_ptl_tcp_if_include=10.78.0.0/24 \
+      nice -n -10 timeout 600 "$mpirun" --allow-run-as-root --mca pmix_server_remote_connections 1 --oversubscribe -np "$n" --mca pml ob1 --mca btl tcp,self \
+      --mca btl_tcp_if_include 10.77.0.0/24 "$mpi_tool" --netns "${prefix}r" --label mpi-allreduce \
+      --bytes "$bytes" --warmup "$warmup" --iterations "$iterations" --transport "netns-tbf-$rate" --csv "$out" \
+      || { echo "real-allreduce.sh: MPI_Allreduce with $n ranks failed" >&2; status=1; }
+  fi
   cleanup
   return "$status"
 }

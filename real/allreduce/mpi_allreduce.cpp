@@ -1,0 +1,156 @@
+// mpi_allreduce: Open MPI's MPI_Allreduce (sum of floats, in place), timed
+// and checked like the TCP ring, for a side-by-side figure on the same links;
+// one CSV row per size (allreduce_report.hpp), written by rank 0.
+//
+//   mpirun -np 4 --mca pml ob1 --mca btl tcp,self mpi_allreduce --bytes 1MiB,64MiB --csv out.csv
+//   mpirun ... mpi_allreduce --netns gcv123r --label mpi-ring ...   # rank R enters namespace gcv123rR
+//
+// With --netns PREFIX each rank first enters the network namespace
+// PREFIX<rank> (/var/run/netns, as `ip netns add` makes them; root only), so
+// that its TCP traffic crosses that namespace's shaped link; the rank number
+// is read from Open MPI's OMPI_COMM_WORLD_RANK, since it is needed before
+// MPI_Init opens any socket. Each iteration starts after a barrier and its
+// time is the slowest rank's; the median is reported.
+#include <fcntl.h>
+#include <mpi.h>
+#include <sched.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "real/allreduce/allreduce_report.hpp"
+#include "real/allreduce/result_check.hpp"
+
+namespace {
+
+using namespace gcsim::real;
+
+struct Options {
+  std::vector<double> sizes{1048576.0};
+  int warmup = 1;
+  int iterations = 5;
+  std::string netns_prefix;
+  std::string label = "mpi";
+  std::string transport = "tcp";
+  std::string csv;
+};
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string flag = argv[i];
+    if (i + 1 >= argc) throw std::invalid_argument(flag + ": missing value");
+    const std::string value = argv[++i];
+    if (flag == "--bytes") {
+      o.sizes.clear();
+      std::stringstream list(value);
+      for (std::string item; std::getline(list, item, ',');) o.sizes.push_back(parse_size(item));
+    } else if (flag == "--warmup") {
+      o.warmup = std::max(0, std::atoi(value.c_str()));
+    } else if (flag == "--iterations") {
+      o.iterations = std::max(1, std::atoi(value.c_str()));
+    } else if (flag == "--netns") {
+      o.netns_prefix = value;
+    } else if (flag == "--label") {
+      o.label = value;
+    } else if (flag == "--transport") {
+      o.transport = value;
+    } else if (flag == "--csv") {
+      o.csv = value;
+    } else {
+      throw std::invalid_argument("unknown option '" + flag + "'");
+    }
+  }
+  return o;
+}
+
+// Enters /var/run/netns/<prefix><rank> before MPI_Init.
+void enter_namespace(const std::string& prefix) {
+  const char* rank = std::getenv("OMPI_COMM_WORLD_RANK");
+  if (rank == nullptr) throw std::runtime_error("--netns needs OMPI_COMM_WORLD_RANK (start it with Open MPI's mpirun)");
+  const std::string path = "/var/run/netns/" + prefix + rank;
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw std::runtime_error("cannot open " + path + ": " + std::strerror(errno));
+  const int rc = setns(fd, CLONE_NEWNET);
+  const int err = errno;
+  close(fd);
+  if (rc != 0) throw std::runtime_error("cannot enter " + path + ": " + std::strerror(err));
+}
+
+AllreduceRow measure(const Options& o, std::size_t bytes, int rank, int ranks) {
+  const std::size_t count = bytes / sizeof(float);
+  std::vector<float> buffer(count);
+  AllreduceRow row;
+  row.impl = o.label;
+  row.transport = o.transport;
+  row.ranks = static_cast<std::uint32_t>(ranks);
+  row.bytes = static_cast<double>(count * sizeof(float));
+  row.warmup = o.warmup;
+  row.iterations = o.iterations;
+  unsigned long long wrong = 0;
+  for (int i = 0; i < o.warmup + o.iterations; ++i) {
+    fill_rank_input(static_cast<std::uint32_t>(rank), buffer);
+    MPI_Barrier(MPI_COMM_WORLD);
+    const double start = MPI_Wtime();
+    MPI_Allreduce(MPI_IN_PLACE, buffer.data(), static_cast<int>(count), MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+    double seconds = MPI_Wtime() - start;
+    MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    if (i >= o.warmup) row.seconds.push_back(seconds);
+    wrong = std::max<unsigned long long>(wrong, check_allreduce_result(row.ranks, buffer).mismatches);
+  }
+  MPI_Allreduce(MPI_IN_PLACE, &wrong, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+  row.errors = static_cast<std::size_t>(wrong);
+  return row;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  try {
+    o = parse(argc, argv);
+    if (!o.netns_prefix.empty()) enter_namespace(o.netns_prefix);
+  } catch (const std::exception& e) {
+    std::cerr << "mpi_allreduce: " << e.what() << "\nusage: mpirun -np N mpi_allreduce [--bytes LIST] [--warmup W] "
+              << "[--iterations K] [--netns PREFIX] [--label NAME] [--transport LABEL] [--csv FILE]\n";
+    return 2;
+  }
+  MPI_Init(&argc, &argv);
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  std::ostringstream text;
+  std::size_t errors = 0;
+  for (double size : o.sizes) {
+    const AllreduceRow row = measure(o, static_cast<std::size_t>(size), rank, ranks);
+    errors += row.errors;
+    if (rank == 0) {
+      std::cerr << allreduce_summary_line(row) << '\n';
+      text << allreduce_csv_row(row) << '\n';
+    }
+  }
+  if (rank == 0) {
+    bool header = true;
+    if (!o.csv.empty()) {
+      std::ifstream existing(o.csv);
+      header = !existing || existing.peek() == std::ifstream::traits_type::eof();
+    }
+    const std::string all = (header ? allreduce_csv_header() + "\n" : std::string()) + text.str();
+    if (o.csv.empty()) {
+      std::cout << all;
+    } else {
+      std::ofstream out(o.csv, std::ios::app);
+      out << all;
+    }
+  }
+  MPI_Finalize();
+  return errors == 0 ? 0 : 3;
+}
