@@ -12,7 +12,8 @@ inline constexpr int kPolicyBug = 3;   // a policy returned an invalid plan
 inline constexpr int kOutputError = 4; // outputs could not be written
 inline constexpr int kDeadlock = 5;    // the run ended in a deadlock (outputs are written)
 inline constexpr int kPlotError = 6;   // compare --plots yes: the plots could not be drawn
-inline constexpr int kRunFailed = 7;   // compare: a run could not be started or was killed
+inline constexpr int kRunFailed = 7;   // compare, validate: a run could not be started, was killed or failed
+inline constexpr int kBoundBroken = 8; // validate: gcsim's error broke one of its bounds (outputs are written)
 }  // namespace exit_codes
 
 int run_command(int argc, char** argv);
@@ -20,5 +21,6 @@ int synth_command(int argc, char** argv);
 int policies_command(int argc, char** argv);
 int compare_command(int argc, char** argv);
 int trace_command(int argc, char** argv);
+int validate_command(int argc, char** argv);
 
 }  // namespace gcsim

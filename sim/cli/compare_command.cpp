@@ -21,6 +21,7 @@
 #include "sim/cli/commands.hpp"
 #include "sim/cli/policy_option_flags.hpp"
 #include "sim/cli/plugin_loader.hpp"
+#include "sim/cli/python_plots.hpp"
 #include "sim/core/input_error.hpp"
 #include "sim/io/atomic_output.hpp"
 #include "sim/report/comparison_table.hpp"
@@ -29,10 +30,6 @@
 #include "sim/cli/trace_options.hpp"
 #include "workloads/native_workload.hpp"
 #include "workloads/workload_validation.hpp"
-
-#ifndef GCSIM_SOURCE_DIR
-#define GCSIM_SOURCE_DIR "."
-#endif
 
 namespace gcsim {
 namespace {
@@ -119,15 +116,6 @@ failure), 1 bad input file, 2 bad command line, unknown or repeated policy,
 plots could not be drawn, 7 a run could not be started or was killed.
 )";
 
-enum class PlotMode { kAuto, kYes, kNo };
-
-PlotMode parse_plot_mode(const std::string& text) {
-  if (text == "auto") return PlotMode::kAuto;
-  if (text == "yes") return PlotMode::kYes;
-  if (text == "no") return PlotMode::kNo;
-  throw UsageError("option '--plots' must be 'auto', 'yes' or 'no', got '" + text + "'");
-}
-
 std::vector<std::string> parse_policy_list(const std::string& text) {
   std::vector<std::string> names;
   std::set<std::string> seen;
@@ -200,69 +188,11 @@ int run_policy(const std::string& policy, const std::vector<std::string>& common
 
 // ---- plots ------------------------------------------------------------------------------
 
-std::string scripts_dir() {
-  const char* from_env = std::getenv("GCSIM_SCRIPTS_DIR");
-  if (from_env && *from_env) return from_env;
-  return std::string(GCSIM_SOURCE_DIR) + "/scripts";
-}
-
-/// The first interpreter that imports matplotlib, or what was tried and why each failed.
-struct PythonSearch {
-  std::optional<std::string> interpreter;
-  std::string tried;
-};
-
-PythonSearch find_python_with_matplotlib() {
-  std::vector<std::pair<std::string, std::optional<std::string>>> candidates;  // label, path
-  const char* from_env = std::getenv("GCSIM_PYTHON");
-  candidates.emplace_back("$GCSIM_PYTHON", from_env && *from_env ? std::optional<std::string>(from_env) : std::nullopt);
-  candidates.emplace_back("/usr/bin/python3", "/usr/bin/python3");
-  candidates.emplace_back("python3 on PATH", find_in_path("python3"));
-
-  PythonSearch search;
-  std::set<std::string> checked;
-  for (const auto& [label, path] : candidates) {
-    search.tried += search.tried.empty() ? "" : "; ";
-    search.tried += label;
-    if (!path) {
-      search.tried += label == "$GCSIM_PYTHON" ? ": not set" : ": not found";
-      continue;
-    }
-    if (label != *path) search.tried += " (" + *path + ")";
-    std::error_code ec;
-    const std::string canonical = fs::exists(*path, ec) ? fs::canonical(*path, ec).string() : *path;
-    if (!checked.insert(canonical).second) {
-      search.tried += ": same as above";
-      continue;
-    }
-    if (!fs::exists(*path, ec)) {
-      search.tried += ": not found";
-      continue;
-    }
-    if (run_child(*path, {"-c", "import matplotlib"}, ChildOutput::kDiscard).exit_code != 0) {
-      search.tried += ": cannot import matplotlib";
-      continue;
-    }
-    search.interpreter = *path;
-    return search;
-  }
-  return search;
-}
-
 /// Draws the plots; returns an explanation when they could not be drawn.
 std::optional<std::string> draw_plots(const std::string& out_dir, bool quiet) {
-  const std::string script = scripts_dir() + "/plot_comparison.py";
-  std::error_code ec;
-  if (!fs::is_regular_file(script, ec))
-    return "the plot script " + script + " is missing (set GCSIM_SCRIPTS_DIR to the folder that holds it)";
-  const PythonSearch search = find_python_with_matplotlib();
-  if (!search.interpreter)
-    return "no Python interpreter that can import matplotlib (tried " + search.tried +
-           "); install matplotlib (Debian: python3-matplotlib) or set GCSIM_PYTHON";
-  const ChildResult result = run_child(*search.interpreter, {script, out_dir});
-  if (result.exit_code != 0)
-    return script + " failed (exit status " + std::to_string(result.exit_code) + "):\n" + result.output;
-  if (!quiet) std::cout << result.output;
+  std::string output;
+  if (auto problem = run_plot_script("plot_comparison.py", {out_dir}, output)) return problem;
+  if (!quiet) std::cout << output;
   return std::nullopt;
 }
 

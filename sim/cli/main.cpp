@@ -15,6 +15,7 @@ Commands:
   policies   list the scheduling policies and placements
   compare    run a workload under several policies and tabulate the results
   trace      summarise a real cluster trace, or convert it into a workload
+  validate   run real microbenchmarks, simulate them, and report gcsim's error
 Run 'gcsim COMMAND --help' for a command's options.
 )";
 
@@ -31,6 +32,7 @@ int main(int argc, char** argv) {
   if (command == "policies") return gcsim::policies_command(argc - 2, argv + 2);
   if (command == "compare") return gcsim::compare_command(argc - 2, argv + 2);
   if (command == "trace") return gcsim::trace_command(argc - 2, argv + 2);
+  if (command == "validate") return gcsim::validate_command(argc - 2, argv + 2);
   std::cerr << "gcsim: unknown command '" << command << "'\n" << kUsage;
   return gcsim::exit_codes::kUsage;
 }
