@@ -46,9 +46,11 @@ PythonSearch find_python_with_matplotlib() {
       continue;
     }
     if (label != *path) search.tried += " (" + *path + ")";
+    // The same path twice is tried once. Paths are compared as written, not
+    // resolved: a virtual environment's python3 links to the system's
+    // interpreter but imports the environment's packages.
     std::error_code ec;
-    const std::string canonical = fs::exists(*path, ec) ? fs::canonical(*path, ec).string() : *path;
-    if (!checked.insert(canonical).second) {
+    if (!checked.insert(fs::absolute(*path, ec).lexically_normal().string()).second) {
       search.tried += ": same as above";
       continue;
     }
