@@ -4,7 +4,9 @@
 Reads validation.csv (experiment, configuration, reference, reference_kind,
 simulated, ...) and draws, for every row whose reference was measured, the
 simulated figure against the measured one on log-log axes, one marker per
-experiment, with the y = x line and a +-5% band.
+experiment, with the y = x line and a +-5% band. The "-nominal" rows (the
+same runs simulated with the links' nominal rate instead of their measured
+goodput) are left out: they would cover the calibrated ones.
 
 Usage: python3 scripts/plot_validation.py validation.csv validation.png
 """
@@ -28,7 +30,7 @@ def main(argv):
     series = {}
     with open(argv[1], newline="") as f:
         for row in csv.DictReader(f):
-            if row["reference_kind"] != "measured":
+            if row["reference_kind"] != "measured" or row["experiment"].endswith("-nominal"):
                 continue
             series.setdefault(row["experiment"], []).append((float(row["reference"]), float(row["simulated"])))
     fig, ax = plt.subplots(figsize=(7, 6))
