@@ -1,13 +1,16 @@
 #include "workloads/native_workload.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <map>
 #include <optional>
 #include <set>
 
+#include "sim/core/dag_work.hpp"
 #include "sim/core/input_error.hpp"
 #include "sim/io/json_input.hpp"
+#include "workloads/frame_chain.hpp"
 #include "workloads/study_expansion.hpp"
 
 namespace gcsim {
@@ -17,7 +20,7 @@ const std::set<std::string> kTopLevelFields = {"jobs", "studies"};
 const std::set<std::string> kJobFields = {"id",        "user",     "queue",    "submit",
                                           "gpus",      "gpu_memory", "cpu_cores", "memory",
                                           "priority",  "runtime_estimate", "checkpoint", "training",
-                                          "duration", "study"};
+                                          "duration", "study", "dag", "frame_chain"};
 const std::set<std::string> kCheckpointFields = {"interval", "save_cost", "restore_cost"};
 const std::set<std::string> kMembershipFields = {"id", "min_gpus", "max_gpus"};
 const std::set<std::string> kStudyFields = {"id",       "user",     "queue",      "submit",   "priority",
@@ -26,6 +29,13 @@ const std::set<std::string> kStudyFields = {"id",       "user",     "queue",    
 const std::set<std::string> kHalvingFields = {"rungs", "eta"};
 const std::set<std::string> kTrainingFields = {"flops_per_iteration", "gradient_bytes", "iterations"};
 const std::set<std::string> kDurationFields = {"seconds", "gpu_type"};
+const std::set<std::string> kDagFields = {"pools", "tasks", "task_overhead", "wake_up"};
+const std::set<std::string> kPoolFields = {"name", "workers", "kind"};
+const std::set<std::string> kTaskFields = {"id", "pool", "seconds", "flops", "after"};
+const std::set<std::string> kInputFields = {"task", "bytes"};
+const std::set<std::string> kFrameChainFields = {"frames",         "elements",     "element_seconds", "render_seconds",
+                                                 "element_flops",  "render_flops", "frame_bytes",     "schedule",
+                                                 "element_workers", "task_overhead", "wake_up"};
 
 std::string job_where(std::size_t index, const std::string& id) {
   std::string where = "jobs[" + std::to_string(index) + "]";
@@ -73,18 +83,145 @@ MeasuredWork read_duration(const JsonObject& job) {
   return work;
 }
 
-// Exactly one of "training" or "duration".
+std::uint32_t read_count(const JsonObject& owner, const std::string& field, std::uint32_t fallback) {
+  const std::uint64_t value = owner.optional_uint(field, fallback, 1);
+  if (value > std::numeric_limits<std::uint32_t>::max()) owner.fail(field, "too large");
+  return static_cast<std::uint32_t>(value);
+}
+
+JsonObject element_of(const JsonObject& owner, const std::string& field, std::size_t i, const nlohmann::json& value) {
+  const JsonLocation& at = owner.location();
+  const JsonObject element(value, {at.file, at.where + "." + field + "[" + std::to_string(i) + "]"});
+  if (!value.is_object()) element.fail("", "expected an object, got " + value.dump());
+  return element;
+}
+
+DagWork read_dag(const JsonObject& job) {
+  const JsonObject dag = job.required_object("dag");
+  dag.reject_unknown_fields(kDagFields);
+  DagWork work;
+  work.task_overhead = dag.optional_quantity("task_overhead", Quantity::kTime, 0);
+  work.wake_up = dag.optional_quantity("wake_up", Quantity::kTime, 0);
+  std::map<std::string, std::uint32_t> pool_index;
+  const nlohmann::json& pools = dag.required_array("pools");
+  for (std::size_t i = 0; i < pools.size(); ++i) {
+    const JsonObject pool = element_of(dag, "pools", i, pools[i]);
+    pool.reject_unknown_fields(kPoolFields);
+    DagPool p;
+    p.name = pool.required_string("name");
+    p.workers = read_count(pool, "workers", 1);
+    const std::string kind = pool.optional_string("kind", "gpu");
+    if (kind != "gpu" && kind != "cpu") pool.fail("kind", "expected 'gpu' or 'cpu', got '" + kind + "'");
+    p.cpu = kind == "cpu";
+    if (!pool_index.emplace(p.name, static_cast<std::uint32_t>(work.pools.size())).second)
+      pool.fail("name", "pool '" + p.name + "' is defined twice");
+    work.pools.push_back(p);
+  }
+  const nlohmann::json& tasks = dag.required_array("tasks");
+  std::map<std::string, std::size_t> task_index;
+  for (std::size_t i = 0; i < tasks.size(); ++i) {
+    const JsonObject task = element_of(dag, "tasks", i, tasks[i]);
+    const std::string id = task.required_string("id");
+    if (!task_index.emplace(id, i).second) task.fail("id", "task '" + id + "' is defined twice");
+  }
+  for (std::size_t i = 0; i < tasks.size(); ++i) {
+    const JsonObject task = element_of(dag, "tasks", i, tasks[i]);
+    task.reject_unknown_fields(kTaskFields);
+    DagTask t;
+    t.id = task.required_string("id");
+    const std::string pool = task.required_string("pool");
+    const auto p = pool_index.find(pool);
+    if (p == pool_index.end()) task.fail("pool", "unknown pool '" + pool + "'");
+    t.pool = p->second;
+    t.seconds = task.optional_quantity("seconds", Quantity::kTime, 0);
+    t.flops = task.optional_quantity("flops", Quantity::kFlops, 0);
+    if (!task.has("seconds") && !task.has("flops")) task.fail("seconds", "missing: a task gives 'seconds', 'flops' or both");
+    if (task.has("after")) {
+      const nlohmann::json& after = task.required_array("after");
+      for (std::size_t k = 0; k < after.size(); ++k) {
+        DagInput input;
+        std::string name;
+        if (after[k].is_string()) {
+          name = after[k].get<std::string>();
+        } else {
+          const JsonObject edge = element_of(task, "after", k, after[k]);
+          edge.reject_unknown_fields(kInputFields);
+          name = edge.required_string("task");
+          input.bytes = edge.optional_quantity("bytes", Quantity::kBytes, 0);
+        }
+        const auto from = task_index.find(name);
+        if (from == task_index.end())
+          task.fail("after", "unknown task '" + name + "' (entry " + std::to_string(k) + ")");
+        input.task = from->second;
+        t.after.push_back(input);
+      }
+    }
+    work.tasks.push_back(std::move(t));
+  }
+  if (auto problem = dag_error(work)) job.fail("dag", *problem);
+  return work;
+}
+
+DagWork read_frame_chain(const JsonObject& job) {
+  const JsonObject frames = job.required_object("frame_chain");
+  frames.reject_unknown_fields(kFrameChainFields);
+  FrameChain chain;
+  chain.frames = read_count(frames, "frames", chain.frames);
+  chain.elements = read_count(frames, "elements", chain.elements);
+  chain.element_seconds = frames.optional_quantity("element_seconds", Quantity::kTime, chain.element_seconds);
+  chain.render_seconds = frames.optional_quantity("render_seconds", Quantity::kTime, chain.element_seconds);
+  chain.element_flops = frames.optional_quantity("element_flops", Quantity::kFlops, 0);
+  chain.render_flops = frames.optional_quantity("render_flops", Quantity::kFlops, chain.element_flops);
+  chain.frame_bytes = frames.optional_quantity("frame_bytes", Quantity::kBytes, 0);
+  const std::string schedule = frames.optional_string("schedule", "pipelined");
+  const auto parsed = parse_frame_chain_schedule(schedule);
+  if (!parsed) frames.fail("schedule", "expected 'serial', 'parallel' or 'pipelined', got '" + schedule + "'");
+  chain.schedule = *parsed;
+  chain.element_workers = read_count(frames, "element_workers", chain.elements);
+  chain.task_overhead = frames.optional_quantity("task_overhead", Quantity::kTime, 0);
+  chain.wake_up = frames.optional_quantity("wake_up", Quantity::kTime, 0);
+  return frame_chain_work(chain);
+}
+
+// Exactly one of "training", "duration", "dag" or "frame_chain".
 JobWork read_work(const JsonObject& job) {
-  const bool training = job.has("training");
-  const bool duration = job.has("duration");
-  if (training && duration)
-    job.fail("training", "exactly one of 'training' or 'duration' is given, this one gives both");
-  if (!training && !duration)
+  const std::vector<std::string> kinds{"training", "duration", "dag", "frame_chain"};
+  std::vector<std::string> given;
+  for (const std::string& kind : kinds)
+    if (job.has(kind)) given.push_back(kind);
+  if (given.size() > 1)
+    job.fail(given[1], "exactly one of 'training', 'duration', 'dag' or 'frame_chain' is given, this one gives both '" +
+                           given[0] + "' and '" + given[1] + "'");
+  if (given.empty())
     job.fail("training",
-             "missing: exactly one of 'training' (data-parallel training) or 'duration' "
-             "(run time measured on a GPU type) is given");
-  if (training) return read_training(job);
-  return read_duration(job);
+             "missing: exactly one of 'training' (data-parallel training), 'duration' (run time measured on a GPU "
+             "type), 'dag' (tasks run by pools of workers) or 'frame_chain' (a render farm's frame chain) is given");
+  if (given[0] == "training") return read_training(job);
+  if (given[0] == "duration") return read_duration(job);
+  if (given[0] == "dag") return read_dag(job);
+  return read_frame_chain(job);
+}
+
+// A DAG job holds one GPU per GPU worker and one core per CPU worker: "gpus"
+// may be left out, and must agree when given.
+void size_dag_job(const JsonObject& job, JobSpec& spec, bool gpus_given) {
+  const auto* dag = std::get_if<DagWork>(&spec.work);
+  if (!dag) return;
+  const std::uint32_t gpu_workers = dag_gpu_workers(*dag);
+  const std::string field = job.has("dag") ? "dag" : "frame_chain";
+  if (gpu_workers == 0) job.fail(field, "a DAG job needs at least one GPU worker (its pools are all 'cpu')");
+  if (gpus_given && spec.gpus != gpu_workers)
+    job.fail("gpus", "a DAG job holds one GPU per GPU worker: its pools have " + std::to_string(gpu_workers) +
+                         ", 'gpus' says " + std::to_string(spec.gpus));
+  spec.gpus = gpu_workers;
+  const std::uint32_t cpu_workers = dag_cpu_workers(*dag);
+  if (spec.cpu_cores != 0 && spec.cpu_cores < cpu_workers)
+    job.fail("cpu_cores", "a DAG job needs a core per CPU worker: " + std::to_string(cpu_workers) + " workers, " +
+                              std::to_string(spec.cpu_cores) + " cores");
+  spec.cpu_cores = std::max(spec.cpu_cores, cpu_workers);
+  if (spec.checkpoint.interval > 0)
+    job.fail("checkpoint", "a DAG job starts over when preempted: checkpoints are not modelled for it");
+  if (spec.study) job.fail("study", "a DAG job cannot be a study's trial");
 }
 
 CheckpointSpec read_checkpoint(const JsonObject& owner) {
@@ -96,12 +233,6 @@ CheckpointSpec read_checkpoint(const JsonObject& owner) {
   spec.save_cost = checkpoint.optional_quantity("save_cost", Quantity::kTime, 0);
   spec.restore_cost = checkpoint.optional_quantity("restore_cost", Quantity::kTime, 0);
   return spec;
-}
-
-std::uint32_t read_count(const JsonObject& owner, const std::string& field, std::uint32_t fallback) {
-  const std::uint64_t value = owner.optional_uint(field, fallback, 1);
-  if (value > std::numeric_limits<std::uint32_t>::max()) owner.fail(field, "too large");
-  return static_cast<std::uint32_t>(value);
 }
 
 // The GPU bounds shared by a study's trials, checked against the trial size.
@@ -128,7 +259,8 @@ JobSpec read_job(const nlohmann::json& value, std::size_t index, const std::stri
   spec.user = job.optional_string("user", "default");
   spec.queue = job.optional_string("queue", "default");
   spec.submit = read_submit_time(job);
-  spec.gpus = read_gpu_count(job);
+  const bool dag_job = job.has("dag") || job.has("frame_chain");
+  spec.gpus = dag_job && !job.has("gpus") ? 1 : read_gpu_count(job);
   spec.gpu_memory_bytes = job.optional_quantity("gpu_memory", Quantity::kBytes, 0);
   spec.cpu_cores = static_cast<std::uint32_t>(job.optional_uint("cpu_cores", 0));
   spec.memory_bytes = job.optional_quantity("memory", Quantity::kBytes, 0);
@@ -147,6 +279,7 @@ JobSpec read_job(const nlohmann::json& value, std::size_t index, const std::stri
   }
 
   spec.work = read_work(job);
+  size_dag_job(job, spec, job.has("gpus"));
   return spec;
 }
 
@@ -226,6 +359,30 @@ std::vector<JobSpec> parse_native_workload(const nlohmann::json& doc, const std:
   return jobs;
 }
 
+namespace {
+nlohmann::json dag_json(const DagWork& work) {
+  nlohmann::json pools = nlohmann::json::array(), tasks = nlohmann::json::array();
+  for (const DagPool& pool : work.pools)
+    pools.push_back({{"name", pool.name}, {"workers", pool.workers}, {"kind", pool.cpu ? "cpu" : "gpu"}});
+  for (const DagTask& task : work.tasks) {
+    nlohmann::json entry = {{"id", task.id}, {"pool", work.pools[task.pool].name}, {"seconds", task.seconds}};
+    if (task.flops != 0) entry["flops"] = task.flops;
+    if (!task.after.empty()) {
+      entry["after"] = nlohmann::json::array();
+      for (const DagInput& input : task.after) {
+        if (input.bytes == 0) entry["after"].push_back(work.tasks[input.task].id);
+        else entry["after"].push_back({{"task", work.tasks[input.task].id}, {"bytes", input.bytes}});
+      }
+    }
+    tasks.push_back(std::move(entry));
+  }
+  nlohmann::json dag = {{"pools", pools}, {"tasks", tasks}};
+  if (work.task_overhead != 0) dag["task_overhead"] = work.task_overhead;
+  if (work.wake_up != 0) dag["wake_up"] = work.wake_up;
+  return dag;
+}
+}  // namespace
+
 nlohmann::json native_workload_json(const std::vector<JobSpec>& jobs) {
   nlohmann::json list = nlohmann::json::array();
   for (const JobSpec& job : jobs) {
@@ -246,9 +403,10 @@ nlohmann::json native_workload_json(const std::vector<JobSpec>& jobs) {
       entry["training"] = {{"flops_per_iteration", training->flops_per_iteration},
                            {"gradient_bytes", training->gradient_bytes},
                            {"iterations", training->iterations}};
+    } else if (const auto* measured = std::get_if<MeasuredWork>(&job.work)) {
+      entry["duration"] = {{"seconds", measured->seconds}, {"gpu_type", measured->gpu_type}};
     } else {
-      const auto& measured = std::get<MeasuredWork>(job.work);
-      entry["duration"] = {{"seconds", measured.seconds}, {"gpu_type", measured.gpu_type}};
+      entry["dag"] = dag_json(std::get<DagWork>(job.work));
     }
     list.push_back(std::move(entry));
   }

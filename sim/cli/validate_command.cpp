@@ -26,6 +26,7 @@
 #include "sim/io/atomic_output.hpp"
 #include "validation/csv_table.hpp"
 #include "validation/error_bounds.hpp"
+#include "validation/renderfarm_scenario.hpp"
 #include "validation/ring_scenario.hpp"
 #include "validation/validation_report.hpp"
 
@@ -54,9 +55,9 @@ writes DIR/validation.csv, DIR/validation.md and DIR/validation.png
   2. The same ring over loopback (CPU-bound: reported, not bounded).
   3. The render farm's frame chain (10 frames x 3 elements), serial,
      parallel and pipelined, with 50 ms and 10 ms sleeping tasks (and 50 ms
-     spinning ones), against its simulation given the executor's measured
-     per-task overhead and wake-up latency; 1-unit tasks against the hand
-     count 40 / 20 / 11.
+     spinning ones), against gcsim running the same DAG jobs with the
+     executor's measured per-task overhead and wake-up latency; 1-unit tasks
+     against the hand count 40 / 20 / 11.
   4. The CUDA ring and NCCL's allreduce where a GPU is visible (measured and
      checked, not simulated).
 
@@ -372,8 +373,7 @@ class Validation {
 
   void render_farm() {
     const std::string farm = tool("real/renderfarm");
-    const std::string sim = tool("validation/renderfarm_sim");
-    if (!have(farm) || !have(sim)) return note("render farm skipped: " + farm + " or " + sim + " was not built");
+    if (!have(farm)) return note("render farm skipped: " + farm + " was not built");
     struct FarmRun {
       double unit;
       std::string work;
@@ -403,7 +403,7 @@ class Validation {
       const double wake_up = measured.number(0, "wake_up_s");
       report_.executor.push_back({run.work + " " + std::to_string(static_cast<int>(run.unit * 1000 + 0.5)) + " ms",
                                   overhead, wake_up});
-      const CsvTable simulated = simulate_farm(sim, unit, overhead, wake_up, run.label);
+      const CsvTable simulated = simulate_farm({run.unit, overhead, wake_up}, run.label);
       for (std::size_t i = 0; i < measured.size(); ++i) {
         const std::string schedule = measured.text(i, "schedule");
         report_.rows.push_back({"renderfarm-" + run.label, schedule, measured.number(i, "makespan_median_s"),
@@ -414,7 +414,7 @@ class Validation {
     }
     write_text(raw_ + "/renderfarm.log", log);
     // 1-unit tasks: the simulation against the list schedule counted by hand.
-    const CsvTable units = simulate_farm(sim, "1", 0, 0, "units");
+    const CsvTable units = simulate_farm({1, 0, 0}, "units");
     for (std::size_t i = 0; i < hand_count_source->size(); ++i) {
       const std::string schedule = hand_count_source->text(i, "schedule");
       report_.rows.push_back({"renderfarm-units", schedule, hand_count_source->number(i, "list_schedule_units"),
@@ -422,21 +422,24 @@ class Validation {
     }
   }
 
-  CsvTable simulate_farm(const std::string& sim, const std::string& unit, double overhead, double wake_up,
-                         const std::string& label) {
-    const ChildResult result = run_child(sim, {"--frames", "10", "--elements", "3", "--unit", unit, "--overhead",
-                                               std::to_string(overhead), "--wake-up", std::to_string(wake_up)});
-    const std::string path = raw_ + "/renderfarm-sim-" + label + ".csv";
-    write_text(path, result.output);
+  // gcsim's makespans of the three schedules: DAG jobs named by their schedule, JCT = makespan.
+  CsvTable simulate_farm(const FarmCalibration& calibration, const std::string& label) {
+    const std::string dir = raw_ + "/sim/renderfarm-" + label;
+    write_text(dir + "/cluster.json", farm_cluster_json());
+    write_text(dir + "/workload.json", farm_workload_json(calibration));
+    const ChildResult result = run_child(self_, {"run", "--cluster", dir + "/cluster.json", "--workload",
+                                                 dir + "/workload.json", "--policy", "fifo", "--no-wall-time", "--out",
+                                                 dir + "/out"});
+    write_text(dir + "/gcsim.log", result.output);
     if (result.exit_code != 0)
-      throw std::runtime_error("the render-farm simulation failed (exit status " + std::to_string(result.exit_code) +
-                               "), see " + path);
-    return CsvTable(result.output, path);
+      throw std::runtime_error("the render-farm simulation in " + dir + " failed (exit status " +
+                               std::to_string(result.exit_code) + "):\n" + result.output);
+    return read_csv_table(dir + "/out/jobs.csv");
   }
 
   static double farm_time(const CsvTable& simulated, const std::string& schedule) {
     for (std::size_t i = 0; i < simulated.size(); ++i)
-      if (simulated.text(i, "schedule") == schedule) return simulated.number(i, "simulated_s");
+      if (simulated.text(i, "id") == schedule) return simulated.number(i, "jct");
     throw std::runtime_error("the render-farm simulation has no schedule '" + schedule + "'");
   }
 

@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "sim/core/ids.hpp"
 
@@ -35,7 +36,36 @@ struct MeasuredWork {
   std::string gpu_type;
 };
 
-using JobWork = std::variant<TrainingWork, MeasuredWork>;
+/// A DAG of tasks run by pools of workers: a render farm, or any dependency
+/// chain (sim/model/dag_schedule.hpp gives the rules). Each worker of a GPU
+/// pool holds one of the job's GPUs; CPU pools' workers count against the
+/// job's CPU cores. A task lasts `seconds` plus `flops` at its GPU's speed,
+/// plus `task_overhead`; a predecessor's `bytes` cross the simulated network
+/// from the predecessor's worker to the task's before it starts.
+struct DagPool {
+  std::string name;
+  std::uint32_t workers = 1;
+  bool cpu = false;  // CPU workers: tasks of `seconds` only, no GPU held
+};
+struct DagInput {
+  std::size_t task = 0;  // index of the predecessor in DagWork::tasks
+  double bytes = 0;      // data it passes to this task
+};
+struct DagTask {
+  std::string id;
+  std::uint32_t pool = 0;  // index in DagWork::pools
+  double seconds = 0;
+  double flops = 0;
+  std::vector<DagInput> after;
+};
+struct DagWork {
+  std::vector<DagPool> pools;
+  std::vector<DagTask> tasks;
+  double task_overhead = 0;  // seconds every task costs its worker besides its work
+  double wake_up = 0;        // seconds a worker that waited for work takes to start
+};
+
+using JobWork = std::variant<TrainingWork, MeasuredWork, DagWork>;
 
 /// Periodic checkpoints: a preempted job resumes from its last checkpoint,
 /// losing the work done since, and pays `restore_cost` when it restarts.

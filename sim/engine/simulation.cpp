@@ -12,8 +12,10 @@
 #include <simgrid/s4u.hpp>
 
 #include "sim/core/scheduler_state.hpp"
+#include "sim/engine/dag_run.hpp"
 #include "sim/engine/platform_builder.hpp"
 #include "sim/model/checkpoint_model.hpp"
+#include "sim/model/dag_schedule.hpp"
 #include "sim/model/duration_oracle.hpp"
 
 namespace gcsim {
@@ -23,8 +25,9 @@ namespace {
 constexpr std::size_t kNoSlot = static_cast<std::size_t>(-1);
 
 struct RunningJob {
-  explicit RunningJob(JobActivityPlan activity_plan) : plan(std::move(activity_plan)) {}
-  JobActivityPlan plan;
+  explicit RunningJob(std::optional<JobActivityPlan> activity_plan) : plan(std::move(activity_plan)) {}
+  std::optional<JobActivityPlan> plan;  // none for a DAG job, which runs its own workers
+  std::unique_ptr<DagRun> dag;
   std::vector<sg4::Host*> hosts;  // ring order
   std::uint64_t step = 0;
   // The activities of the current step. Only one of them, the sentinel, is
@@ -178,7 +181,7 @@ class Scheduler {
   bool step_completed(JobIndex job) {
     RunningJob& run = *running_[job];
     run.activities.clear();
-    if (++run.step < run.plan.step_count()) {
+    if (run.plan && ++run.step < run.plan->step_count()) {
       start_step(job);
       return false;
     }
@@ -192,7 +195,7 @@ class Scheduler {
 
   void start_step(JobIndex job) {
     RunningJob& run = *running_[job];
-    const JobStep step = run.plan.step(run.step);
+    const JobStep step = run.plan->step(run.step);
     const std::size_t n = run.hosts.size();
     run.sentinel = 0;
     run.compute_ends.clear();
@@ -223,6 +226,12 @@ class Scheduler {
         timers_.push({now_ + step.amount, timer_sequence_++, job, epoch_[job]});
         return;
     }
+    enter_wait_set(job);
+  }
+
+  // The job's first activity becomes its sentinel in the wait set.
+  void enter_wait_set(JobIndex job) {
+    RunningJob& run = *running_[job];
     if (run.slot == kNoSlot) {
       run.slot = wait_set_.size();
       wait_set_.push_back(run.activities.front());
@@ -247,6 +256,7 @@ class Scheduler {
 
   // Cancels what the job's current step still runs, and ends its busy intervals now.
   void cancel_step(RunningJob& run) {
+    if (run.dag) run.dag->cancel();
     for (const auto& activity : run.activities) activity->cancel();
     for (Time end : run.compute_ends) {
       if (end <= now_) continue;
@@ -301,6 +311,7 @@ class Scheduler {
   void launch(JobIndex job) {
     const JobSpec& spec = in_.jobs[job];
     const std::vector<GpuId>& gpus = state_.runtime(job).gpus;
+    if (const auto* dag = std::get_if<DagWork>(&spec.work)) return launch_dag(job, *dag);
     double measured_flops = 0;
     if (const auto* measured = std::get_if<MeasuredWork>(&spec.work)) {
       const int type = in_.layout.find_gpu_type(measured->gpu_type);
@@ -337,6 +348,33 @@ class Scheduler {
     run.started = now_;
     running_[job].emplace(std::move(run));
     start_step(job);
+  }
+
+  // A DAG job runs its own worker actors; the scheduler waits on its done() activity.
+  // Preempted, it starts over (no checkpoints of a DAG's progress).
+  void launch_dag(JobIndex job, const DagWork& dag) {
+    const std::vector<GpuId>& gpus = state_.runtime(job).gpus;
+    double slowest_gpu = kNever;
+    RunningJob run(std::nullopt);
+    for (GpuId g : gpus) {
+      run.hosts.push_back(platform_.gpu_hosts[g]);
+      slowest_gpu = std::min(slowest_gpu, in_.layout.gpu_type_of(g).flops);
+    }
+    run.work_seconds = dag_list_schedule_seconds(dag, slowest_gpu);
+    run.work_started = now_;
+    run.started = now_;
+    JobOutcome& outcome = record_.outcomes[job];
+    if (outcome.start == kNever) outcome.start = now_;
+    outcome.gpus = gpus;
+    const std::string name = "dag-" + std::to_string(job) + "-" + std::to_string(epoch_[job]);
+    run.dag = std::make_unique<DagRun>(dag, run.hosts, platform_.gpu_hosts.front(), name,
+                                       [this](double start, double end) {
+                                         changes_.push_back({start, 0, 1});
+                                         changes_.push_back({end, 0, -1});
+                                       });
+    run.activities.push_back(run.dag->done());
+    running_[job].emplace(std::move(run));
+    enter_wait_set(job);
   }
 
   void stop(JobIndex job) {

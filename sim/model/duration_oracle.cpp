@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <variant>
 
+#include "sim/model/dag_schedule.hpp"
 #include "sim/model/ring_allreduce_cost.hpp"
 
 namespace gcsim {
@@ -44,6 +45,7 @@ Time uncontended_duration(const JobSpec& job, const ClusterLayout& layout) {
     const double measured_flops = type >= 0 ? spec.gpu_types[static_cast<std::size_t>(type)].flops : best_flops;
     return measured->seconds * measured_flops / best_flops;
   }
+  if (const auto* dag = std::get_if<DagWork>(&job.work)) return dag_list_schedule_seconds(*dag, best_flops);
   const auto& training = std::get<TrainingWork>(job.work);
   const std::size_t nodes_per_rack = spec.fabric.nodes_per_rack == 0 ? 1 : spec.fabric.nodes_per_rack;
   const double rack_uplink =

@@ -61,11 +61,33 @@ void expect_same_jobs(const std::vector<JobSpec>& a, const std::vector<JobSpec>&
       EXPECT_EQ(t->flops_per_iteration, u.flops_per_iteration);
       EXPECT_EQ(t->gradient_bytes, u.gradient_bytes);
       EXPECT_EQ(t->iterations, u.iterations);
-    } else {
-      const auto& m = std::get<MeasuredWork>(a[i].work);
+    } else if (const auto* m = std::get_if<MeasuredWork>(&a[i].work)) {
       const auto& n = std::get<MeasuredWork>(b[i].work);
-      EXPECT_EQ(m.seconds, n.seconds);
-      EXPECT_EQ(m.gpu_type, n.gpu_type);
+      EXPECT_EQ(m->seconds, n.seconds);
+      EXPECT_EQ(m->gpu_type, n.gpu_type);
+    } else {
+      const auto& d = std::get<DagWork>(a[i].work);
+      const auto& e = std::get<DagWork>(b[i].work);
+      EXPECT_EQ(d.task_overhead, e.task_overhead);
+      EXPECT_EQ(d.wake_up, e.wake_up);
+      ASSERT_EQ(d.pools.size(), e.pools.size());
+      for (std::size_t p = 0; p < d.pools.size(); ++p) {
+        EXPECT_EQ(d.pools[p].name, e.pools[p].name);
+        EXPECT_EQ(d.pools[p].workers, e.pools[p].workers);
+        EXPECT_EQ(d.pools[p].cpu, e.pools[p].cpu);
+      }
+      ASSERT_EQ(d.tasks.size(), e.tasks.size());
+      for (std::size_t t = 0; t < d.tasks.size(); ++t) {
+        EXPECT_EQ(d.tasks[t].id, e.tasks[t].id);
+        EXPECT_EQ(d.tasks[t].pool, e.tasks[t].pool);
+        EXPECT_EQ(d.tasks[t].seconds, e.tasks[t].seconds);
+        EXPECT_EQ(d.tasks[t].flops, e.tasks[t].flops);
+        ASSERT_EQ(d.tasks[t].after.size(), e.tasks[t].after.size());
+        for (std::size_t k = 0; k < d.tasks[t].after.size(); ++k) {
+          EXPECT_EQ(d.tasks[t].after[k].task, e.tasks[t].after[k].task);
+          EXPECT_EQ(d.tasks[t].after[k].bytes, e.tasks[t].after[k].bytes);
+        }
+      }
     }
   }
 }
@@ -156,10 +178,21 @@ TEST(NativeWorkload, RoundTripGivesIdenticalJobs) {
   measured.id = "measured";
   measured.submit = 1e-300;
   measured.work = MeasuredWork{2.0 / 3.0, "A100"};
+  JobSpec dag;
+  dag.id = "dag";
+  dag.gpus = 2;
+  dag.cpu_cores = 1;
+  DagWork work;
+  work.pools = {{"gpu", 2, false}, {"io", 1, true}};
+  work.tasks = {{"load", 1, 0.1, 0, {}}, {"a", 0, 1.0 / 3.0, 1e12 / 7, {{0, 1e9 / 3}}}, {"b", 0, 0, 5e11, {{1, 0}, {0, 7}}}};
+  work.task_overhead = 1e-4 / 3;
+  work.wake_up = 2e-5;
+  dag.work = work;
 
   std::vector<JobSpec> jobs = read_native_workload(bundled("default.json"));
   jobs.push_back(awkward);
   jobs.push_back(measured);
+  jobs.push_back(dag);
   const nlohmann::json written = native_workload_json(jobs);
   // Through text, as a file would be.
   const auto reread = parse_native_workload(nlohmann::json::parse(written.dump()), kLabel);
@@ -314,6 +347,71 @@ TEST(NativeWorkload, RejectsJobWithNeitherTrainingNorDuration) {
   auto doc = two_jobs();
   doc["jobs"][1].erase("duration");
   expect_rejected(doc, {"(id 'trace-17')", "'training'", "'duration'"});
+}
+
+nlohmann::json dag_job() {
+  return nlohmann::json::parse(R"({"id": "farm", "submit": 0, "dag": {
+    "pools": [{"name": "gpu", "workers": 2}, {"name": "io", "workers": 3, "kind": "cpu"}],
+    "task_overhead": "150us",
+    "tasks": [{"id": "load", "pool": "io", "seconds": "2s"},
+              {"id": "a", "pool": "gpu", "flops": "1e12", "after": [{"task": "load", "bytes": "1GB"}]},
+              {"id": "b", "pool": "gpu", "seconds": 1, "after": ["a", "load"]}]}})");
+}
+
+TEST(NativeWorkload, ReadsDagJobsAndSizesThemByTheirWorkers) {
+  const auto jobs = parse_native_workload({{"jobs", {dag_job()}}}, kLabel);
+  ASSERT_EQ(jobs.size(), 1u);
+  EXPECT_EQ(jobs[0].gpus, 2u);       // the GPU workers
+  EXPECT_EQ(jobs[0].cpu_cores, 3u);  // the CPU workers
+  const auto& work = std::get<DagWork>(jobs[0].work);
+  EXPECT_DOUBLE_EQ(work.task_overhead, 150e-6);
+  ASSERT_EQ(work.tasks.size(), 3u);
+  EXPECT_EQ(work.tasks[1].pool, 0u);
+  EXPECT_DOUBLE_EQ(work.tasks[1].flops, 1e12);
+  EXPECT_EQ(work.tasks[1].after[0].task, 0u);
+  EXPECT_DOUBLE_EQ(work.tasks[1].after[0].bytes, 1e9);
+  EXPECT_DOUBLE_EQ(work.tasks[2].after[1].bytes, 0);
+  EXPECT_TRUE(work.pools[1].cpu);
+}
+
+TEST(NativeWorkload, FrameChainShorthandExpandsIntoTheDag) {
+  const auto jobs = parse_native_workload(
+      nlohmann::json::parse(R"({"jobs": [{"id": "f", "submit": 0, "frame_chain": {"frames": 4, "elements": 2,
+         "element_seconds": "50ms", "schedule": "parallel", "element_workers": 2}}]})"),
+      kLabel);
+  const auto& work = std::get<DagWork>(jobs[0].work);
+  EXPECT_EQ(work.tasks.size(), 12u);  // 4 frames x (2 elements + 1 render)
+  EXPECT_EQ(jobs[0].gpus, 3u);        // 2 element workers and a renderer
+  EXPECT_DOUBLE_EQ(work.tasks[2].seconds, 0.05);  // renders last as long as elements unless told
+}
+
+TEST(NativeWorkload, RejectsBadDags) {
+  auto unknown_pool = dag_job();
+  unknown_pool["dag"]["tasks"][1]["pool"] = "tpu";
+  expect_rejected({{"jobs", {unknown_pool}}}, {"(id 'farm').dag.tasks[1]", "field 'pool'", "unknown pool 'tpu'"});
+  auto unknown_task = dag_job();
+  unknown_task["dag"]["tasks"][2]["after"][0] = "c";
+  expect_rejected({{"jobs", {unknown_task}}}, {"dag.tasks[2]", "field 'after'", "unknown task 'c'"});
+  auto twice = dag_job();
+  twice["dag"]["tasks"][2]["id"] = "a";
+  expect_rejected({{"jobs", {twice}}}, {"dag.tasks[2]", "task 'a' is defined twice"});
+  auto cpu_flops = dag_job();
+  cpu_flops["dag"]["tasks"][0]["flops"] = 1e9;
+  expect_rejected({{"jobs", {cpu_flops}}}, {"field 'dag'", "FLOPs on CPU pool 'io'"});
+  auto no_cost = dag_job();
+  no_cost["dag"]["tasks"][0].erase("seconds");
+  expect_rejected({{"jobs", {no_cost}}}, {"dag.tasks[0]", "field 'seconds'", "'seconds', 'flops' or both"});
+  auto kind = dag_job();
+  kind["dag"]["pools"][1]["kind"] = "fpga";
+  expect_rejected({{"jobs", {kind}}}, {"dag.pools[1]", "field 'kind'", "'gpu' or 'cpu'"});
+  auto checkpointed = dag_job();
+  checkpointed["checkpoint"] = {{"interval", 60}};
+  expect_rejected({{"jobs", {checkpointed}}}, {"field 'checkpoint'", "starts over"});
+  auto both = dag_job();
+  both["duration"] = {{"seconds", 1}, {"gpu_type", "V100"}};
+  expect_rejected({{"jobs", {both}}}, {"both 'duration' and 'dag'"});
+  auto schedule = nlohmann::json::parse(R"({"id": "f", "submit": 0, "frame_chain": {"schedule": "wavefront"}})");
+  expect_rejected({{"jobs", {schedule}}}, {"frame_chain", "field 'schedule'", "'wavefront'"});
 }
 
 TEST(NativeWorkload, RejectsJobsThatIsNotAnArray) {

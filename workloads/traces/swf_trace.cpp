@@ -309,8 +309,8 @@ std::string swf_text(const std::vector<JobSpec>& jobs, const SwfWriteOptions& op
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     const auto* measured = std::get_if<MeasuredWork>(&jobs[i].work);
     if (!measured)
-      throw InputError("", job_where(i, jobs[i]), "training",
-                       "SWF holds recorded run times only; a training job's run time depends on the cluster");
+      throw InputError("", job_where(i, jobs[i]), std::holds_alternative<DagWork>(jobs[i].work) ? "dag" : "training",
+                       "SWF holds recorded run times only; a training or DAG job's run time depends on the cluster");
     if (gpu_type.empty()) gpu_type = measured->gpu_type;
     if (measured->gpu_type != gpu_type)
       throw InputError("", job_where(i, jobs[i]), "duration.gpu_type",

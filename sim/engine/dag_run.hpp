@@ -1,0 +1,57 @@
+// dag_run.hpp: one DAG job running on its allocated GPUs in SimGrid.
+//
+// Each worker is an actor on its GPU's host (a CPU pool's workers on the
+// host of the job's first GPU, which stands for its node), following the
+// rules of sim/model/dag_schedule.hpp with a condition variable per pool: a
+// worker takes the head of its pool's queue, receives its predecessors' data
+// (host-to-host communications over the platform's routes, sharing links with
+// every other job), then executes the task (an Exec of its FLOPs plus its
+// seconds at the host's speed; CPU tasks sleep their seconds). A coordinator
+// actor on the scheduler's host completes the done() communication when the
+// last task finished, so the scheduler waits on one activity per DAG job.
+//
+//   DagRun dag(work, gpu_hosts, scheduler_host, name, on_busy);
+//   wait_set.push_back(dag.done());
+//   ... on preemption: dag.cancel();
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <simgrid/s4u.hpp>
+
+#include "sim/core/job_spec.hpp"
+
+namespace gcsim {
+
+class DagRun {
+ public:
+  /// Called with (start, end) of every task a GPU worker executed, at its end
+  /// (or at cancel() for the part done by then).
+  using BusyListener = std::function<void(double start, double end)>;
+
+  /// `gpu_hosts`: one per GPU worker, pools in order. `name` makes the mailbox unique.
+  struct State;
+
+  DagRun(const DagWork& work, std::vector<simgrid::s4u::Host*> gpu_hosts, simgrid::s4u::Host* scheduler_host,
+         const std::string& name, BusyListener on_busy);
+  DagRun(const DagRun&) = delete;
+  DagRun& operator=(const DagRun&) = delete;
+  ~DagRun();
+
+  /// Completes when every task has finished.
+  simgrid::s4u::ActivityPtr done() const { return done_; }
+
+  /// Stops every worker and transfer now (the job was preempted).
+  void cancel();
+
+ private:
+  std::shared_ptr<State> state_;
+  std::vector<simgrid::s4u::ActorPtr> actors_;
+  void* payload_ = nullptr;  // what the done() communication carries (nothing used)
+  simgrid::s4u::CommPtr done_;
+};
+
+}  // namespace gcsim
