@@ -2,15 +2,22 @@
 
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 
 #include "sim/core/input_error.hpp"
+#include "workloads/traces/philly_job_log.hpp"
 #include "workloads/traces/trace_text.hpp"
 
 namespace gcsim {
 
 TraceReadResult read_philly_trace(const std::string& path, const TraceReadOptions& options) {
   std::ifstream in = open_trace_file(path);
-  return parse_philly_trace(in, path, options);
+  std::ostringstream text;
+  text << in.rdbuf();
+  // The raw job log is a JSON array; the derived log a CSV with a header.
+  if (looks_like_philly_job_log(text.str())) return parse_philly_job_log(text.str(), path, options);
+  std::istringstream csv(text.str());
+  return parse_philly_trace(csv, path, options);
 }
 
 TraceReadResult parse_philly_trace(std::istream& in, const std::string& file, const TraceReadOptions& options) {

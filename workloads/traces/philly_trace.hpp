@@ -1,5 +1,7 @@
 // philly_trace.hpp: the Microsoft Philly job log in its derived per-job CSV
-// form (as published with the Pollux artifact, philly.csv).
+// form (as published with the Pollux artifact, philly.csv). read_philly_trace
+// also reads the raw JSON job log (philly_job_log.hpp), told apart by its
+// first character ('[').
 //
 //   timestamp,duration,num_gpus,gpu_time,cluster
 //   2017-10-09 07:01:55,66.0,1,66.0,11cb48
