@@ -27,7 +27,8 @@ const std::set<std::string> kStudyFields = {"id",       "user",     "queue",    
                                             "trials",   "gpus_per_trial", "min_gpus", "max_gpus", "gpu_memory",
                                             "checkpoint", "training", "duration", "successive_halving", "seed"};
 const std::set<std::string> kHalvingFields = {"rungs", "eta"};
-const std::set<std::string> kTrainingFields = {"flops_per_iteration", "gradient_bytes", "iterations"};
+const std::set<std::string> kTrainingFields = {"flops_per_iteration", "gradient_bytes", "iterations",
+                                               "flops_per_iteration_by_gpu_type"};
 const std::set<std::string> kDurationFields = {"seconds", "gpu_type"};
 const std::set<std::string> kDagFields = {"pools", "tasks", "task_overhead", "wake_up"};
 const std::set<std::string> kPoolFields = {"name", "workers", "kind"};
@@ -71,6 +72,13 @@ TrainingWork read_training(const JsonObject& job) {
   work.flops_per_iteration = training.required_quantity("flops_per_iteration", Quantity::kFlops, true);
   work.gradient_bytes = training.required_quantity("gradient_bytes", Quantity::kBytes);
   work.iterations = training.required_uint("iterations", 1);
+  if (training.has("flops_per_iteration_by_gpu_type")) {
+    const JsonObject by_type = training.required_object("flops_per_iteration_by_gpu_type");
+    for (const auto& [type, value] : by_type.value().items()) {
+      if (type.empty()) by_type.fail(type, "a GPU type name is empty");
+      work.flops_per_iteration_by_gpu_type[type] = by_type.required_quantity(type, Quantity::kFlops, true);
+    }
+  }
   return work;
 }
 
@@ -403,6 +411,8 @@ nlohmann::json native_workload_json(const std::vector<JobSpec>& jobs) {
       entry["training"] = {{"flops_per_iteration", training->flops_per_iteration},
                            {"gradient_bytes", training->gradient_bytes},
                            {"iterations", training->iterations}};
+      if (!training->flops_per_iteration_by_gpu_type.empty())
+        entry["training"]["flops_per_iteration_by_gpu_type"] = training->flops_per_iteration_by_gpu_type;
     } else if (const auto* measured = std::get_if<MeasuredWork>(&job.work)) {
       entry["duration"] = {{"seconds", measured->seconds}, {"gpu_type", measured->gpu_type}};
     } else {

@@ -5,6 +5,7 @@
 
 #include "sim/cli/arguments.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/cli/trace_cluster_command.hpp"
 #include "sim/cli/trace_options.hpp"
 #include "sim/core/cluster_layout.hpp"
 #include "sim/core/input_error.hpp"
@@ -323,21 +324,23 @@ int synth(const std::string& path, int argc, char** argv) {
 int trace_command(int argc, char** argv) {
   for (int i = 0; i < argc; ++i)
     if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
-      std::cout << kTraceUsage;
+      std::cout << kTraceUsage << "\n" << kTraceClusterUsage;
       return exit_codes::kOk;
     }
   try {
-    if (argc < 1) throw UsageError("expected 'stats', 'convert', 'fit' or 'synth' (see --help)");
+    if (argc < 1) throw UsageError("expected 'stats', 'convert', 'fit', 'synth' or 'cluster' (see --help)");
     const std::string action = argv[0];
-    if (action != "stats" && action != "convert" && action != "fit" && action != "synth")
-      throw UsageError("unknown action '" + action + "' (expected 'stats', 'convert', 'fit' or 'synth')");
+    if (action != "stats" && action != "convert" && action != "fit" && action != "synth" && action != "cluster")
+      throw UsageError("unknown action '" + action + "' (expected 'stats', 'convert', 'fit', 'synth' or 'cluster')");
     if (argc < 2 || std::string(argv[1]).rfind("--", 0) == 0)
-      throw UsageError("expected the " + std::string(action == "synth" ? "generator GEN.json" : "trace FILE") +
+      throw UsageError("expected the " +
+                       std::string(action == "synth" ? "generator GEN.json" : action == "cluster" ? "VC table" : "trace FILE") +
                        " after 'gcsim trace " + action + "'");
     const std::string path = argv[1];
     if (action == "stats") return stats(path, argc - 2, argv + 2);
     if (action == "convert") return convert(path, argc - 2, argv + 2);
     if (action == "fit") return fit(path, argc - 2, argv + 2);
+    if (action == "cluster") return trace_cluster(path, argc - 2, argv + 2);
     return synth(path, argc - 2, argv + 2);
   } catch (const UsageError& e) {
     std::cerr << "gcsim trace: " << e.what() << "\n";

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <variant>
@@ -22,10 +23,21 @@ namespace gcsim {
 
 /// Data-parallel training: every iteration each GPU computes
 /// `flops_per_iteration` then the job ring-allreduces `gradient_bytes`.
+/// A model runs faster on some GPU types than their FLOP/s alone say (its
+/// measured speed, as throughput tables give it): `flops_per_iteration_by_gpu_type`
+/// then gives the FLOPs that make one iteration on a GPU of that type last
+/// as measured; types not listed use `flops_per_iteration`.
 struct TrainingWork {
   double flops_per_iteration = 0;  // per GPU, per iteration
   double gradient_bytes = 0;       // size of the gradients allreduced every iteration
   std::uint64_t iterations = 0;
+  std::map<std::string, double> flops_per_iteration_by_gpu_type;  // GPU type name -> per GPU, per iteration
+
+  /// The FLOPs of one iteration on one GPU of `gpu_type`.
+  double flops_on(const std::string& gpu_type) const {
+    const auto it = flops_per_iteration_by_gpu_type.find(gpu_type);
+    return it == flops_per_iteration_by_gpu_type.end() ? flops_per_iteration : it->second;
+  }
 };
 
 /// A run time measured on `gpu_type` (for instance taken from a trace); it

@@ -43,6 +43,10 @@ struct RunningJob {
   // Busy intervals of the current computation step, for a preemption.
   Time compute_start = 0;
   std::vector<Time> compute_ends;
+  // Per host (ring order): its GPU type's FLOPs per iteration over the job's
+  // flops_per_iteration (1 unless a throughput table says the model runs
+  // otherwise on that type).
+  std::vector<double> compute_scale;
 };
 
 // A change of the allocated or busy GPU counts. Busy intervals are known when
@@ -202,13 +206,15 @@ class Scheduler {
     switch (step.kind) {
       case JobStep::Kind::kCompute:
         run.compute_start = now_;
-        for (sg4::Host* host : run.hosts) {
+        for (std::size_t i = 0; i < n; ++i) {
+          sg4::Host* host = run.hosts[i];
+          const double amount = step.amount * (run.compute_scale.empty() ? 1.0 : run.compute_scale[i]);
           sg4::ExecPtr exec = sg4::Exec::init();
-          exec->set_flops_amount(step.amount)->set_host(host);
+          exec->set_flops_amount(amount)->set_host(host);
           exec->start();
           run.activities.push_back(exec);
           // The GPU runs nothing else, so its busy interval is known now.
-          const Time end = now_ + step.amount / host->get_speed();
+          const Time end = now_ + amount / host->get_speed();
           run.compute_ends.push_back(end);
           changes_.push_back({now_, 0, 1});
           changes_.push_back({end, 0, -1});
@@ -328,9 +334,17 @@ class Scheduler {
     const Time restore = saved > 0 ? spec.checkpoint.restore_cost : 0;
     JobActivityPlan plan(spec, in_.options.fidelity, measured_flops, ring_latency, 1 - saved, restore,
                          in_.options.job_rounds);
+    // Per-type FLOPs of a throughput table: each GPU's share of the iteration scaled to its type.
+    std::vector<double> compute_scale;
+    if (const auto* training = std::get_if<TrainingWork>(&spec.work);
+        training && !training->flops_per_iteration_by_gpu_type.empty() && training->flops_per_iteration > 0)
+      for (GpuId g : gpus)
+        compute_scale.push_back(training->flops_on(in_.layout.gpu_type_of(g).name) / training->flops_per_iteration);
     double slowest_gpu = kNever, bottleneck = kNever;
     for (std::size_t i = 0; i < gpus.size(); ++i) {
-      slowest_gpu = std::min(slowest_gpu, in_.layout.gpu_type_of(gpus[i]).flops);
+      // The slowest GPU in effect: its FLOP/s over its scale.
+      slowest_gpu = std::min(slowest_gpu, in_.layout.gpu_type_of(gpus[i]).flops /
+                                              (compute_scale.empty() ? 1.0 : compute_scale[i]));
       if (gpus.size() > 1)
         bottleneck = std::min(bottleneck, in_.locality.bottleneck_bandwidth(gpus[i], gpus[(i + 1) % gpus.size()]));
     }
@@ -339,6 +353,7 @@ class Scheduler {
     plan.add_trailing_delay(checkpoint_overhead(spec.checkpoint, work_seconds));
 
     RunningJob run(std::move(plan));
+    run.compute_scale = std::move(compute_scale);
     run.work_seconds = work_seconds;
     run.work_started = now_ + restore;
     for (GpuId g : gpus) run.hosts.push_back(platform_.gpu_hosts[g]);

@@ -29,14 +29,20 @@ RingEdge packed_ring_edge(const NodeGroup& group, const FabricSpec& fabric, std:
 
 Time uncontended_duration(const JobSpec& job, const ClusterLayout& layout) {
   const ClusterSpec& spec = layout.spec();
-  // The fastest group whose GPUs have enough memory.
+  // The fastest group whose GPUs have enough memory. A training job whose
+  // model runs at its own speed per GPU type (flops_per_iteration_by_gpu_type)
+  // sees each type at its effective FLOP/s: iterations go as fast as there.
+  const auto* per_type = std::get_if<TrainingWork>(&job.work);
   const NodeGroup* best = nullptr;
   double best_flops = 0;
   for (const NodeGroup& group : spec.node_groups) {
     const GpuType& type = spec.gpu_types[static_cast<std::size_t>(layout.find_gpu_type(group.gpu_type))];
-    if (type.memory_bytes < job.gpu_memory_bytes || type.flops <= best_flops) continue;
+    double flops = type.flops;
+    if (per_type && per_type->flops_per_iteration > 0)
+      flops *= per_type->flops_per_iteration / per_type->flops_on(type.name);
+    if (type.memory_bytes < job.gpu_memory_bytes || flops <= best_flops) continue;
     best = &group;
-    best_flops = type.flops;
+    best_flops = flops;
   }
   if (!best) return kNever;
 

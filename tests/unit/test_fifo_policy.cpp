@@ -40,7 +40,7 @@ JobSpec job(const std::string& id, std::uint32_t gpus, Time submit) {
   spec.id = id;
   spec.gpus = gpus;
   spec.submit = submit;
-  spec.work = TrainingWork{1e12, 1e8, 10};
+  spec.work = TrainingWork{1e12, 1e8, 10, {}};
   return spec;
 }
 

@@ -26,7 +26,7 @@ JobSpec training_job(std::uint32_t gpus, std::uint64_t iterations = kIterations)
   JobSpec job;
   job.id = "train";
   job.gpus = gpus;
-  job.work = TrainingWork{kFlopsPerIteration, kGradientBytes, iterations};
+  job.work = TrainingWork{kFlopsPerIteration, kGradientBytes, iterations, {}};
   return job;
 }
 

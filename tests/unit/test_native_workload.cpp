@@ -168,7 +168,7 @@ TEST(NativeWorkload, RoundTripGivesIdenticalJobs) {
   awkward.submit = 0.1 + 0.2;
   awkward.gpus = 3;
   awkward.gpu_memory_bytes = 1.0 / 3.0 * 1e10;
-  awkward.work = TrainingWork{1e13 / 7.0, 123456789.123456789, 18446744073709551615ull};
+  awkward.work = TrainingWork{1e13 / 7.0, 123456789.123456789, 18446744073709551615ull, {}};
   awkward.cpu_cores = 12;
   awkward.memory_bytes = 64e9 / 3;
   awkward.priority = -4;

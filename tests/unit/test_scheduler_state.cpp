@@ -48,7 +48,7 @@ JobSpec job(const std::string& id, std::uint32_t gpus, Time submit = 0, double m
   spec.gpus = gpus;
   spec.submit = submit;
   spec.gpu_memory_bytes = memory;
-  spec.work = TrainingWork{1e12, 1e8, 10};
+  spec.work = TrainingWork{1e12, 1e8, 10, {}};
   return spec;
 }
 

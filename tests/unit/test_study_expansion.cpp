@@ -29,7 +29,7 @@ StudySpec training_study() {
   study.gpus_per_trial = 2;
   study.min_gpus = 2;
   study.max_gpus = 8;
-  study.trial_work = TrainingWork{1e12, 1e8, 900};
+  study.trial_work = TrainingWork{1e12, 1e8, 900, {}};
   study.halving = {3, 3};  // budgets 100, 300, 900 iterations
   study.seed = 11;
   return study;

@@ -37,7 +37,7 @@ JobSpec job(const std::string& id, std::uint32_t gpus) {
   JobSpec spec;
   spec.id = id;
   spec.gpus = gpus;
-  spec.work = TrainingWork{1e12, 1e8, 10};
+  spec.work = TrainingWork{1e12, 1e8, 10, {}};
   return spec;
 }
 

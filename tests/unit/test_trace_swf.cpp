@@ -232,7 +232,7 @@ TEST(SwfTrace, NativeToSwfToNativeKeepsWhatBothFormatsHold) {
 
 TEST(SwfTrace, WriterRejectsWhatSwfCannotHold) {
   JobSpec training = measured("t", 0, 1, 1, "u", "q");
-  training.work = TrainingWork{1e12, 1e6, 10};
+  training.work = TrainingWork{1e12, 1e6, 10, {}};
   EXPECT_THROW(swf_text({measured("a", 0, 1, 5, "u", "q"), training}, {}), InputError);
   JobSpec k80 = measured("k", 0, 1, 5, "u", "q");
   std::get<MeasuredWork>(k80.work).gpu_type = "K80";

@@ -185,10 +185,10 @@ TraceReadResult one_job_trace(double seconds, const std::string& gpu_type = "V10
   return trace;
 }
 
-/// Seconds the engine's compute model gives the job on GPUs of `flops` FLOP/s.
-double seconds_on(const JobSpec& job, double flops) {
+/// Seconds the engine's compute model gives the job on GPUs of type `type` (`flops` FLOP/s).
+double seconds_on(const JobSpec& job, const std::string& type, double flops) {
   const auto& training = std::get<TrainingWork>(job.work);
-  return training.flops_per_iteration * static_cast<double>(training.iterations) / flops;
+  return training.flops_on(type) * static_cast<double>(training.iterations) / flops;
 }
 
 TEST(ThroughputWork, OnAClusterOfMostlyTheRecordedTypeTheJobKeepsItsRunTimeThere) {
@@ -197,8 +197,9 @@ TEST(ThroughputWork, OnAClusterOfMostlyTheRecordedTypeTheJobKeepsItsRunTimeThere
   const auto& training = std::get<TrainingWork>(trace.jobs[0].work);
   EXPECT_EQ(training.iterations, 1000u);  // 100 s x 10 it/s on V100
   EXPECT_EQ(training.gradient_bytes, 0);
-  EXPECT_NEAR(seconds_on(trace.jobs[0], 1e12), 100, 1e-9);
-  EXPECT_NEAR(seconds_on(trace.jobs[0], 0.25e12), 400, 1e-9);  // K80 by FLOP/s
+  EXPECT_NEAR(seconds_on(trace.jobs[0], "V100", 1e12), 100, 1e-9);
+  // K80: 1000 iterations at the table's 2 it/s, not the 400 s its FLOP/s (4x slower) would give.
+  EXPECT_NEAR(seconds_on(trace.jobs[0], "K80", 0.25e12), 500, 1e-9);
   EXPECT_NE(trace.work_source.find("throughput table gavel"), std::string::npos) << trace.work_source;
 }
 
@@ -206,8 +207,8 @@ TEST(ThroughputWork, OnAClusterOfMostlyAnotherTypeTheTablesSpeedUpApplies) {
   TraceReadResult trace = one_job_trace(100);
   apply_throughput_work(trace, crafted_table(), kFromTrace, two_type_cluster(1, 4));
   EXPECT_EQ(std::get<TrainingWork>(trace.jobs[0].work).iterations, 1000u);
-  EXPECT_NEAR(seconds_on(trace.jobs[0], 0.25e12), 500, 1e-9);  // 1000 iterations at 2 it/s: the table's 5x
-  EXPECT_NEAR(seconds_on(trace.jobs[0], 1e12), 125, 1e-9);     // V100 by FLOP/s from there
+  EXPECT_NEAR(seconds_on(trace.jobs[0], "K80", 0.25e12), 500, 1e-9);  // 1000 iterations at 2 it/s: the table's 5x
+  EXPECT_NEAR(seconds_on(trace.jobs[0], "V100", 1e12), 100, 1e-9);    // and 10 it/s on V100, not 125 s by FLOP/s
 }
 
 TEST(ThroughputWork, ARecordedTypeTheTableLacksIsScaledByTheClustersFlops) {
@@ -216,7 +217,9 @@ TEST(ThroughputWork, ARecordedTypeTheTableLacksIsScaledByTheClustersFlops) {
   trace.job_types = {"n"};
   apply_throughput_work(trace, crafted_table(), kFromTrace, two_type_cluster(1, 4));
   EXPECT_EQ(std::get<TrainingWork>(trace.jobs[0].work).iterations, 100u);
-  EXPECT_NEAR(seconds_on(trace.jobs[0], 0.25e12), 100, 1e-9);  // its recorded time on its recorded type
+  EXPECT_NEAR(seconds_on(trace.jobs[0], "K80", 0.25e12), 100, 1e-9);  // its recorded time on its recorded type
+  // "n" is not profiled on K80: there it runs by FLOP/s from V100, and says so.
+  EXPECT_TRUE(std::get<TrainingWork>(trace.jobs[0].work).flops_per_iteration_by_gpu_type.empty());
   bool noted = false;
   for (const std::string& line : trace.assumptions) noted = noted || line.find("measured on K80") != std::string::npos;
   EXPECT_TRUE(noted);
@@ -226,7 +229,7 @@ TEST(ThroughputWork, RoundingTheIterationsKeepsTheRunTime) {
   TraceReadResult trace = one_job_trace(0.03);  // 0.3 iterations: 1
   apply_throughput_work(trace, crafted_table(), kFromTrace, two_type_cluster(4, 1));
   EXPECT_EQ(std::get<TrainingWork>(trace.jobs[0].work).iterations, 1u);
-  EXPECT_NEAR(seconds_on(trace.jobs[0], 1e12), 0.03, 1e-12);
+  EXPECT_NEAR(seconds_on(trace.jobs[0], "V100", 1e12), 0.03, 1e-12);
 }
 
 TEST(ThroughputWork, JobTypesComeFromTheTraceAColumnOrARule) {

@@ -43,7 +43,7 @@ JobSpec training_job(const std::string& id, std::uint32_t gpus, double memory = 
   job.id = id;
   job.gpus = gpus;
   job.gpu_memory_bytes = memory;
-  job.work = TrainingWork{1e12, 1e8, 100};
+  job.work = TrainingWork{1e12, 1e8, 100, {}};
   return job;
 }
 

@@ -44,11 +44,6 @@ std::optional<Calibration> calibration_for(const std::string& model, const Throu
   return best;
 }
 
-std::string ratio_text(double ratio) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.2fx", ratio);
-  return text;
-}
 
 std::string list(const std::vector<std::string>& names) {
   std::string text;
@@ -140,6 +135,8 @@ void apply_throughput_work(TraceReadResult& trace, const ThroughputTable& table,
   std::map<std::string, std::size_t> per_model;
   std::map<std::string, std::size_t> per_calibration;
   std::size_t converted = 0, extrapolated = 0, derived_recorded = 0;
+  std::map<std::string, std::size_t> per_type_speed;  // other cluster types given the table's speed, jobs
+  std::vector<bool> was_converted(trace.jobs.size(), false);
   std::set<std::string> derived_types;
   for (std::size_t i = 0; i < trace.jobs.size(); ++i) {
     JobSpec& job = trace.jobs[i];
@@ -170,7 +167,17 @@ void apply_throughput_work(TraceReadResult& trace, const ThroughputTable& table,
     training.iterations = static_cast<std::uint64_t>(std::max(1.0, std::floor(work + 0.5)));
     training.flops_per_iteration = on.flops * seconds_on_calibration / static_cast<double>(training.iterations);
     training.gradient_bytes = 0;
+    // Every other cluster GPU type the table profiles for this model runs it at the table's speed there.
+    for (const GpuType& type : cluster.spec().gpu_types) {
+      if (type.name == on.cluster_type) continue;
+      const auto there = table.lookup(model, type.name, job.gpus);
+      if (!there) continue;
+      training.flops_per_iteration_by_gpu_type[type.name] =
+          type.flops * (work / there->iterations_per_second) / static_cast<double>(training.iterations);
+      ++per_type_speed[type.name];
+    }
     job.work = training;
+    was_converted[i] = true;
     ++converted;
     ++per_model[model];
     ++per_calibration[on.cluster_type];
@@ -180,10 +187,14 @@ void apply_throughput_work(TraceReadResult& trace, const ThroughputTable& table,
   std::string calibrated;
   for (const auto& [type, count] : per_calibration)
     calibrated += (calibrated.empty() ? "" : ", ") + type + " (" + std::to_string(count) + " jobs)";
+  std::string per_type;
+  for (const auto& [type, count] : per_type_speed)
+    per_type += (per_type.empty() ? "" : ", ") + type + " (" + std::to_string(count) + " jobs)";
   trace.work_source = "throughput table " + source + " (" + table.path + "): " + std::to_string(converted) +
                       " jobs as training, iterations = recorded run time x the table's iterations/s of the job's model "
-                      "on its recorded GPU type and count; FLOPs per iteration sized to run at the table's speed on " +
-                      calibrated + ", other GPU types scaled by their FLOP/s";
+                      "on its recorded GPU type and count; each iteration lasts as the table says on " + calibrated +
+                      (per_type.empty() ? std::string() : " and on " + per_type) +
+                      "; GPU types the table does not profile for a model scale by their FLOP/s";
   std::vector<std::pair<std::string, std::size_t>> ordered(per_model.begin(), per_model.end());
   std::stable_sort(ordered.begin(), ordered.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
   std::string mix;
@@ -194,27 +205,17 @@ void apply_throughput_work(TraceReadResult& trace, const ThroughputTable& table,
   trace.assumptions.push_back(
       "gradients are not sent over the simulated network (0 bytes): the table's step times include the exchange, so "
       "placement and network do not change these jobs' speed");
-  // What the engine's one-speed-per-type model does to the table's per-model speed-ups.
-  for (const auto& [calibration_type, count] : per_calibration) {
-    const int c = cluster.find_gpu_type(calibration_type);
-    for (const GpuType& type : cluster.spec().gpu_types) {
-      if (type.name == calibration_type) continue;
-      double low = INFINITY, high = 0;
-      for (const auto& [model, jobs] : per_model) {
-        if (calibration(model)->cluster_type != calibration_type) continue;
-        const auto there = table.lookup(model, type.name, 1), here = table.lookup(model, calibration_type, 1);
-        if (!there || !here) continue;
-        const double ratio = there->iterations_per_second / here->iterations_per_second;
-        low = std::min(low, ratio);
-        high = std::max(high, ratio);
-      }
-      if (high == 0) continue;
-      const double flops_ratio = type.flops / cluster.spec().gpu_types[static_cast<std::size_t>(c)].flops;
-      trace.assumptions.push_back("on " + type.name + " these jobs run at its FLOP/s relative to " + calibration_type +
-                                  " (" + ratio_text(flops_ratio) + "), where the table's 1-GPU speeds of their models relative to " +
-                                  calibration_type + " range from " + ratio_text(low) + " to " + ratio_text(high) +
-                                  " (gcsim has one speed per GPU type)");
+  // Cluster types the table does not profile for some models fall back to FLOP/s scaling.
+  for (const GpuType& type : cluster.spec().gpu_types) {
+    std::size_t unprofiled = 0;
+    for (std::size_t i = 0; i < trace.jobs.size(); ++i) {
+      if (!was_converted[i] || calibration(models[i])->cluster_type == type.name) continue;
+      const auto& training = std::get<TrainingWork>(trace.jobs[i].work);
+      if (!training.flops_per_iteration_by_gpu_type.count(type.name)) ++unprofiled;
     }
+    if (unprofiled > 0)
+      trace.assumptions.push_back(std::to_string(unprofiled) + " jobs' models are not profiled on " + type.name +
+                                  " by the table: there they run at its FLOP/s relative to their calibration type");
   }
   if (extrapolated > 0)
     trace.assumptions.push_back(std::to_string(extrapolated) +
