@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <sstream>
 #include <stdexcept>
 #include <utility>
 
@@ -40,6 +43,32 @@ std::string allreduce_summary_line(const AllreduceRow& row) {
                 row.impl.c_str(), row.ranks, row.bytes, t, algorithm_bandwidth(row.bytes, t) / 1e6,
                 bus_bandwidth(row.bytes, t, row.ranks) / 1e6, row.errors);
   return buf;
+}
+
+void write_allreduce_csv(const std::string& path, const std::vector<AllreduceRow>& rows) {
+  std::ostringstream text;
+  bool header = true;
+  if (!path.empty()) {
+    std::ifstream existing(path);
+    header = !existing || existing.peek() == std::ifstream::traits_type::eof();
+  }
+  if (header) text << allreduce_csv_header() << '\n';
+  for (const AllreduceRow& row : rows) text << allreduce_csv_row(row) << '\n';
+  if (path.empty()) {
+    std::cout << text.str() << std::flush;
+    return;
+  }
+  std::ofstream out(path, std::ios::app);
+  out << text.str();
+  if (!out) throw std::runtime_error("cannot write " + path);
+}
+
+std::vector<double> parse_size_list(const std::string& list) {
+  std::vector<double> sizes;
+  std::stringstream in(list);
+  for (std::string item; std::getline(in, item, ',');) sizes.push_back(parse_size(item));
+  if (sizes.empty()) throw std::invalid_argument("empty list of sizes");
+  return sizes;
 }
 
 double parse_size(const std::string& text) {

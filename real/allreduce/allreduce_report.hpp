@@ -40,8 +40,16 @@ std::string allreduce_csv_row(const AllreduceRow& row);
 /// A line for people: size, median time, algbw and busbw in MB/s, wrong elements.
 std::string allreduce_summary_line(const AllreduceRow& row);
 
+/// Writes the rows as CSV: appended to `path`, with the header when the file
+/// is new or empty, or to standard output (with the header) when `path` is
+/// empty. Throws std::runtime_error when the file cannot be written.
+void write_allreduce_csv(const std::string& path, const std::vector<AllreduceRow>& rows);
+
 /// Parses a size: plain bytes or a number with B, KB, MB, GB (10^3) or KiB, MiB, GiB (2^10).
 /// Throws std::invalid_argument naming the text.
 double parse_size(const std::string& text);
+
+/// A comma-separated list of sizes ("4KiB,1MiB"); an empty list is an error.
+std::vector<double> parse_size_list(const std::string& list);
 
 }  // namespace gcsim::real

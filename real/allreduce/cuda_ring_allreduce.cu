@@ -67,8 +67,7 @@ Options parse(int argc, char** argv) {
     if (i + 1 >= argc) throw std::invalid_argument(flag + ": missing value");
     const std::string value = argv[++i];
     if (flag == "--bytes") {
-      o.sizes.clear();
-      for (const std::string& item : split(value)) o.sizes.push_back(parse_size(item));
+      o.sizes = parse_size_list(value);
     } else if (flag == "--ranks") {
       for (const std::string& item : split(value)) {
         const int n = std::atoi(item.c_str());
@@ -312,28 +311,16 @@ int main(int argc, char** argv) {
     std::cerr << "cuda_ring_allreduce: " << gpus << " x " << prop.name << "; one-element copy " << hop_latency * 1e6
               << " us, 256 MiB copy " << goodput / 1e9 << " GB/s\n";
 
-    std::ostringstream text;
-    bool header = true;
-    if (!o.csv.empty()) {
-      std::ifstream existing(o.csv);
-      header = !existing || existing.peek() == std::ifstream::traits_type::eof();
-    }
-    if (header) text << allreduce_csv_header() << '\n';
+    std::vector<AllreduceRow> rows;
     std::size_t errors = 0;
     for (std::uint32_t ranks : o.ranks)
       for (double size : o.sizes) {
-        const AllreduceRow row =
-            measure(ranks, gpus, static_cast<std::size_t>(size), o.warmup, o.iterations, hop_latency, goodput);
-        std::cerr << allreduce_summary_line(row) << '\n';
-        text << allreduce_csv_row(row) << '\n';
-        errors += row.errors;
+        rows.push_back(
+            measure(ranks, gpus, static_cast<std::size_t>(size), o.warmup, o.iterations, hop_latency, goodput));
+        std::cerr << allreduce_summary_line(rows.back()) << '\n';
+        errors += rows.back().errors;
       }
-    if (o.csv.empty()) {
-      std::cout << text.str();
-    } else {
-      std::ofstream out(o.csv, std::ios::app);
-      out << text.str();
-    }
+    write_allreduce_csv(o.csv, rows);
     return errors == 0 ? 0 : 3;
   } catch (const std::exception& e) {
     std::cerr << "cuda_ring_allreduce: " << e.what() << '\n';

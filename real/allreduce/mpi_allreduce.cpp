@@ -50,9 +50,7 @@ Options parse(int argc, char** argv) {
     if (i + 1 >= argc) throw std::invalid_argument(flag + ": missing value");
     const std::string value = argv[++i];
     if (flag == "--bytes") {
-      o.sizes.clear();
-      std::stringstream list(value);
-      for (std::string item; std::getline(list, item, ',');) o.sizes.push_back(parse_size(item));
+      o.sizes = parse_size_list(value);
     } else if (flag == "--warmup") {
       o.warmup = std::max(0, std::atoi(value.c_str()));
     } else if (flag == "--iterations") {
@@ -127,30 +125,14 @@ int main(int argc, char** argv) {
   int rank = 0, ranks = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-  std::ostringstream text;
+  std::vector<AllreduceRow> rows;
   std::size_t errors = 0;
   for (double size : o.sizes) {
-    const AllreduceRow row = measure(o, static_cast<std::size_t>(size), rank, ranks);
-    errors += row.errors;
-    if (rank == 0) {
-      std::cerr << allreduce_summary_line(row) << '\n';
-      text << allreduce_csv_row(row) << '\n';
-    }
+    rows.push_back(measure(o, static_cast<std::size_t>(size), rank, ranks));
+    errors += rows.back().errors;
+    if (rank == 0) std::cerr << allreduce_summary_line(rows.back()) << '\n';
   }
-  if (rank == 0) {
-    bool header = true;
-    if (!o.csv.empty()) {
-      std::ifstream existing(o.csv);
-      header = !existing || existing.peek() == std::ifstream::traits_type::eof();
-    }
-    const std::string all = (header ? allreduce_csv_header() + "\n" : std::string()) + text.str();
-    if (o.csv.empty()) {
-      std::cout << all;
-    } else {
-      std::ofstream out(o.csv, std::ios::app);
-      out << all;
-    }
-  }
+  if (rank == 0) write_allreduce_csv(o.csv, rows);
   MPI_Finalize();
   return errors == 0 ? 0 : 3;
 }

@@ -49,9 +49,7 @@ Options parse(int argc, char** argv) {
     if (i + 1 >= argc) throw std::invalid_argument(flag + ": missing value");
     const std::string value = argv[++i];
     if (flag == "--bytes") {
-      o.sizes.clear();
-      std::stringstream list(value);
-      for (std::string item; std::getline(list, item, ',');) o.sizes.push_back(parse_size(item));
+      o.sizes = parse_size_list(value);
     } else if (flag == "--warmup") o.warmup = std::atoi(value.c_str());
     else if (flag == "--iterations") o.iterations = std::max(1, std::atoi(value.c_str()));
     else if (flag == "--csv") o.csv = value;
@@ -150,31 +148,19 @@ int main(int argc, char** argv) {
       cuda_check(cudaSetDevice(g), "cudaSetDevice");
       cuda_check(cudaStreamCreate(&streams[g]), "cudaStreamCreate");
     }
-    std::ostringstream text;
-    bool header = true;
-    if (!o.csv.empty()) {
-      std::ifstream existing(o.csv);
-      header = !existing || existing.peek() == std::ifstream::traits_type::eof();
-    }
-    if (header) text << allreduce_csv_header() << '\n';
+    std::vector<AllreduceRow> rows;
     std::size_t errors = 0;
     for (double size : o.sizes) {
-      const AllreduceRow row = measure(comms, streams, static_cast<std::size_t>(size), o.warmup, o.iterations);
-      std::cerr << allreduce_summary_line(row) << '\n';
-      text << allreduce_csv_row(row) << '\n';
-      errors += row.errors;
+      rows.push_back(measure(comms, streams, static_cast<std::size_t>(size), o.warmup, o.iterations));
+      std::cerr << allreduce_summary_line(rows.back()) << '\n';
+      errors += rows.back().errors;
     }
     for (int g = 0; g < gpus; ++g) {
       ncclCommDestroy(comms[g]);
       cudaSetDevice(g);
       cudaStreamDestroy(streams[g]);
     }
-    if (o.csv.empty()) {
-      std::cout << text.str();
-    } else {
-      std::ofstream out(o.csv, std::ios::app);
-      out << text.str();
-    }
+    write_allreduce_csv(o.csv, rows);
     return errors == 0 ? 0 : 3;
   } catch (const std::exception& e) {
     std::cerr << "nccl_allreduce: " << e.what() << '\n';

@@ -94,15 +94,11 @@ Options parse(int argc, char** argv) {
     else if (flag == "--listen") o.listen = parse_endpoint(value);
     else if (flag == "--next") o.next = parse_endpoint(value);
     else if (flag == "--bytes") {
-      o.sizes.clear();
-      std::stringstream list(value);
-      for (std::string item; std::getline(list, item, ',');) {
-        const double s = parse_size(item);
+      o.sizes = parse_size_list(value);
+      for (double s : o.sizes)
         if (s < 4 || static_cast<std::uint64_t>(s) % 4 != 0 || s != static_cast<double>(static_cast<std::uint64_t>(s)))
-          throw std::invalid_argument("--bytes: '" + item + "' is not a positive multiple of 4 bytes");
-        o.sizes.push_back(s);
-      }
-      if (o.sizes.empty()) throw std::invalid_argument("--bytes: empty list");
+          throw std::invalid_argument("--bytes: " + std::to_string(static_cast<long long>(s)) +
+                                      " is not a positive multiple of 4 bytes");
     } else if (flag == "--warmup") o.warmup = static_cast<int>(parse_int(flag, value, 0));
     else if (flag == "--iterations") o.iterations = static_cast<int>(parse_int(flag, value, 1));
     else if (flag == "--transport") o.transport = value;
@@ -123,23 +119,7 @@ Options parse(int argc, char** argv) {
   return o;
 }
 
-void write_rows(const Options& o, const std::vector<AllreduceRow>& rows) {
-  std::ostringstream text;
-  bool header = true;
-  if (!o.csv.empty()) {
-    std::ifstream existing(o.csv);
-    header = !existing || existing.peek() == std::ifstream::traits_type::eof();
-  }
-  if (header) text << allreduce_csv_header() << '\n';
-  for (const auto& row : rows) text << allreduce_csv_row(row) << '\n';
-  if (o.csv.empty()) {
-    std::cout << text.str() << std::flush;
-    return;
-  }
-  std::ofstream out(o.csv, std::ios::app);
-  out << text.str();
-  if (!out) throw std::runtime_error("cannot write " + o.csv);
-}
+void write_rows(const Options& o, const std::vector<AllreduceRow>& rows) { write_allreduce_csv(o.csv, rows); }
 
 int run_rank(const Options& o, std::uint32_t rank, int listener, const Endpoint& next) {
   TcpRing ring = TcpRing::connect(rank, o.ranks, listener, next, o.congestion);
