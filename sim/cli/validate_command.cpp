@@ -527,7 +527,13 @@ int validate_command(int argc, char** argv) {
   }
   try {
     Validation validation(options, self, build);
-    const ValidationReport report = validation.run();
+    ValidationReport report;
+    try {
+      report = validation.run();
+    } catch (const std::exception& e) {  // a simulation or a real tool's output that could not be read
+      std::cerr << "gcsim validate: " << e.what() << "\n";
+      return exit_codes::kRunFailed;
+    }
     const std::string csv = validation_csv(report.rows);
     const std::string markdown = validation_markdown(report);
     write_text(validation.raw() + "/validation.csv", csv);
