@@ -134,14 +134,6 @@ std::vector<std::string> parse_policy_list(const std::string& text) {
   return names;
 }
 
-std::string read_whole_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read " + path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 RunOutputs read_run_outputs(const std::string& dir) {
   RunOutputs run;
   const std::string summary = dir + "/summary.json", jobs = dir + "/jobs.csv", timeline = dir + "/timeline.csv";

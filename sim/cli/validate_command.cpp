@@ -24,6 +24,7 @@
 #include "sim/cli/commands.hpp"
 #include "sim/cli/python_plots.hpp"
 #include "sim/io/atomic_output.hpp"
+#include "sim/report/run_output_reader.hpp"
 #include "validation/csv_table.hpp"
 #include "validation/error_bounds.hpp"
 #include "validation/renderfarm_scenario.hpp"
@@ -155,13 +156,6 @@ Options parse_options(const Arguments& args) {
   return o;
 }
 
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 void write_text(const std::string& path, const std::string& text) {
   fs::create_directories(fs::path(path).parent_path());
   std::ofstream out(path, std::ios::binary);
@@ -262,8 +256,8 @@ class Validation {
     if (result.exit_code != 0)
       throw std::runtime_error("the simulation in " + dir + " failed (exit status " +
                                std::to_string(result.exit_code) + "):\n" + result.output);
-    const CsvTable jobs = read_csv_table(dir + "/out/jobs.csv");
-    return jobs.number(0, "jct") / iterations;
+    const std::string jobs = dir + "/out/jobs.csv";
+    return parse_jobs_csv(read_whole_file(jobs), jobs).at(0).jct / iterations;
   }
 
   // Simulated and closed-form rows for every tcp-ring row of an allreduce CSV.
@@ -405,7 +399,7 @@ class Validation {
       const double wake_up = measured.number(0, "wake_up_s");
       report_.executor.push_back({run.work + " " + std::to_string(static_cast<int>(run.unit * 1000 + 0.5)) + " ms",
                                   overhead, wake_up});
-      const CsvTable simulated = simulate_farm({run.unit, overhead, wake_up}, run.label);
+      const auto simulated = simulate_farm({run.unit, overhead, wake_up}, run.label);
       for (std::size_t i = 0; i < measured.size(); ++i) {
         const std::string schedule = measured.text(i, "schedule");
         report_.rows.push_back({"renderfarm-" + run.label, schedule, measured.number(i, "makespan_median_s"),
@@ -416,7 +410,7 @@ class Validation {
     }
     write_text(raw_ + "/renderfarm.log", log);
     // 1-unit tasks: the simulation against the list schedule counted by hand.
-    const CsvTable units = simulate_farm({1, 0, 0}, "units");
+    const auto units = simulate_farm({1, 0, 0}, "units");
     for (std::size_t i = 0; i < hand_count_source->size(); ++i) {
       const std::string schedule = hand_count_source->text(i, "schedule");
       report_.rows.push_back({"renderfarm-units", schedule, hand_count_source->number(i, "list_schedule_units"),
@@ -425,7 +419,7 @@ class Validation {
   }
 
   // gcsim's makespans of the three schedules: DAG jobs named by their schedule, JCT = makespan.
-  CsvTable simulate_farm(const FarmCalibration& calibration, const std::string& label) {
+  std::map<std::string, double> simulate_farm(const FarmCalibration& calibration, const std::string& label) {
     const std::string dir = raw_ + "/sim/renderfarm-" + label;
     write_text(dir + "/cluster.json", farm_cluster_json());
     write_text(dir + "/workload.json", farm_workload_json(calibration));
@@ -436,14 +430,18 @@ class Validation {
     if (result.exit_code != 0)
       throw std::runtime_error("the render-farm simulation in " + dir + " failed (exit status " +
                                std::to_string(result.exit_code) + "):\n" + result.output);
-    return read_csv_table(dir + "/out/jobs.csv");
+    const std::string jobs = dir + "/out/jobs.csv";
+    std::map<std::string, double> makespans;
+    for (const JobsCsvRow& row : parse_jobs_csv(read_whole_file(jobs), jobs)) makespans[row.id] = row.jct;
+    return makespans;
   }
 
-  static double farm_time(const CsvTable& simulated, const std::string& schedule) {
-    for (std::size_t i = 0; i < simulated.size(); ++i)
-      if (simulated.text(i, "id") == schedule) return simulated.number(i, "jct");
-    throw std::runtime_error("the render-farm simulation has no schedule '" + schedule + "'");
+  static double farm_time(const std::map<std::string, double>& simulated, const std::string& schedule) {
+    const auto it = simulated.find(schedule);
+    if (it == simulated.end()) throw std::runtime_error("the render-farm simulation has no schedule '" + schedule + "'");
+    return it->second;
   }
+
 
   void gpu_allreduce() {
     struct GpuTool {
@@ -543,7 +541,7 @@ int validate_command(int argc, char** argv) {
       std::string output;
       plot_problem = run_plot_script("plot_validation.py",
                                      {validation.raw() + "/validation.csv", validation.raw() + "/validation.png"}, output);
-      if (!plot_problem) png = read_text(validation.raw() + "/validation.png");
+      if (!plot_problem) png = read_whole_file(validation.raw() + "/validation.png");
     }
     OutputSet out(options.out);
     out.stage("validation.csv", csv);

@@ -1,5 +1,8 @@
 #include "sim/report/run_output_reader.hpp"
 
+#include <fstream>
+#include <sstream>
+
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -10,6 +13,14 @@
 #include "sim/core/input_error.hpp"
 
 namespace gcsim {
+
+std::string read_whole_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
 namespace {
 
 using nlohmann::json;

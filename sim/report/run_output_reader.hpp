@@ -5,7 +5,7 @@
 // that does not match the format is an InputError naming the file, the line
 // (or JSON field) and what was expected.
 //
-//   RunSummaryFigures s = parse_summary_json(read_text(dir + "/summary.json"), dir + "/summary.json");
+//   RunSummaryFigures s = parse_summary_json(read_whole_file(dir + "/summary.json"), dir + "/summary.json");
 //   std::vector<JobsCsvRow> jobs = parse_jobs_csv(text, "runs/fifo/jobs.csv");
 #pragma once
 
@@ -43,6 +43,9 @@ struct JobsCsvRow {
   std::uint32_t preemptions = 0;
   Time uncontended = kNever;
 };
+
+/// The whole content of a file; std::runtime_error naming it when it cannot be read.
+std::string read_whole_file(const std::string& path);
 
 RunSummaryFigures parse_summary_json(const std::string& text, const std::string& file);
 std::vector<JobsCsvRow> parse_jobs_csv(const std::string& text, const std::string& file);
