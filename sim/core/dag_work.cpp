@@ -60,6 +60,10 @@ std::vector<std::vector<std::size_t>> dag_successors(const DagWork& work) {
   return next;
 }
 
+double dag_task_fixed_seconds(const DagWork& work, std::size_t task) {
+  return work.tasks[task].seconds + work.task_overhead;
+}
+
 std::uint32_t dag_gpu_workers(const DagWork& work) {
   std::uint32_t n = 0;
   for (const DagPool& pool : work.pools) n += pool.cpu ? 0 : pool.workers;

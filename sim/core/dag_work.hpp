@@ -26,6 +26,10 @@ std::optional<std::string> dag_error(const DagWork& work);
 /// Successor lists: for every task, the tasks that name it in `after`, in task order.
 std::vector<std::vector<std::size_t>> dag_successors(const DagWork& work);
 
+/// The part of a task's cost that does not depend on its GPU's speed: its
+/// seconds plus the DAG's task overhead (its FLOPs come on top, at the GPU's speed).
+double dag_task_fixed_seconds(const DagWork& work, std::size_t task);
+
 /// Workers of GPU pools (the GPUs the job holds) and of CPU pools (its CPU cores).
 std::uint32_t dag_gpu_workers(const DagWork& work);
 std::uint32_t dag_cpu_workers(const DagWork& work);

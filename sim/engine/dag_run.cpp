@@ -6,7 +6,7 @@
 #include <deque>
 #include <mutex>
 
-#include "sim/model/dag_schedule.hpp"
+#include "sim/core/dag_work.hpp"
 
 namespace gcsim {
 namespace sg4 = simgrid::s4u;
@@ -60,7 +60,7 @@ void run_worker(const std::shared_ptr<DagRun::State>& s, std::uint32_t pool, std
     if (!incoming.empty()) sg4::Comm::wait_all(incoming);
     incoming.clear();
 
-    const double seconds = task.seconds + s->work.task_overhead;
+    const double seconds = dag_task_fixed_seconds(s->work, t);
     if (cpu) {
       sg4::this_actor::sleep_for(seconds);
     } else {

@@ -45,7 +45,7 @@ struct RunningJob {
   std::vector<Time> compute_ends;
   // Per host (ring order): its GPU type's FLOPs per iteration over the job's
   // flops_per_iteration (1 unless a throughput table says the model runs
-  // otherwise on that type).
+  // otherwise on that type; always 1 for a measured run).
   std::vector<double> compute_scale;
 };
 
@@ -208,7 +208,7 @@ class Scheduler {
         run.compute_start = now_;
         for (std::size_t i = 0; i < n; ++i) {
           sg4::Host* host = run.hosts[i];
-          const double amount = step.amount * (run.compute_scale.empty() ? 1.0 : run.compute_scale[i]);
+          const double amount = step.amount * run.compute_scale[i];
           sg4::ExecPtr exec = sg4::Exec::init();
           exec->set_flops_amount(amount)->set_host(host);
           exec->start();
@@ -335,16 +335,14 @@ class Scheduler {
     JobActivityPlan plan(spec, in_.options.fidelity, measured_flops, ring_latency, 1 - saved, restore,
                          in_.options.job_rounds);
     // Per-type FLOPs of a throughput table: each GPU's share of the iteration scaled to its type.
-    std::vector<double> compute_scale;
-    if (const auto* training = std::get_if<TrainingWork>(&spec.work);
-        training && !training->flops_per_iteration_by_gpu_type.empty() && training->flops_per_iteration > 0)
-      for (GpuId g : gpus)
-        compute_scale.push_back(training->flops_on(in_.layout.gpu_type_of(g).name) / training->flops_per_iteration);
+    std::vector<double> compute_scale(gpus.size(), 1.0);
+    if (const auto* training = std::get_if<TrainingWork>(&spec.work); training && training->flops_per_iteration > 0)
+      for (std::size_t i = 0; i < gpus.size(); ++i)
+        compute_scale[i] = training->flops_on(in_.layout.gpu_type_of(gpus[i]).name) / training->flops_per_iteration;
     double slowest_gpu = kNever, bottleneck = kNever;
     for (std::size_t i = 0; i < gpus.size(); ++i) {
       // The slowest GPU in effect: its FLOP/s over its scale.
-      slowest_gpu = std::min(slowest_gpu, in_.layout.gpu_type_of(gpus[i]).flops /
-                                              (compute_scale.empty() ? 1.0 : compute_scale[i]));
+      slowest_gpu = std::min(slowest_gpu, in_.layout.gpu_type_of(gpus[i]).flops / compute_scale[i]);
       if (gpus.size() > 1)
         bottleneck = std::min(bottleneck, in_.locality.bottleneck_bandwidth(gpus[i], gpus[(i + 1) % gpus.size()]));
     }
@@ -352,35 +350,33 @@ class Scheduler {
         plan.uncontended_work_seconds(slowest_gpu, bottleneck * in_.layout.spec().network.bandwidth_factor);
     plan.add_trailing_delay(checkpoint_overhead(spec.checkpoint, work_seconds));
 
-    RunningJob run(std::move(plan));
+    RunningJob& run = begin_run(job, std::move(plan));
     run.compute_scale = std::move(compute_scale);
     run.work_seconds = work_seconds;
     run.work_started = now_ + restore;
+    start_step(job);
+  }
+
+  // A job starts running on its allocated GPUs: its hosts and its outcome's start and placement.
+  RunningJob& begin_run(JobIndex job, std::optional<JobActivityPlan> plan) {
+    const std::vector<GpuId>& gpus = state_.runtime(job).gpus;
+    RunningJob& run = running_[job].emplace(std::move(plan));
     for (GpuId g : gpus) run.hosts.push_back(platform_.gpu_hosts[g]);
+    run.started = now_;
     JobOutcome& outcome = record_.outcomes[job];
     if (outcome.start == kNever) outcome.start = now_;
     outcome.gpus = gpus;
-    run.started = now_;
-    running_[job].emplace(std::move(run));
-    start_step(job);
+    return run;
   }
 
   // A DAG job runs its own worker actors; the scheduler waits on its done() activity.
   // Preempted, it starts over (no checkpoints of a DAG's progress).
   void launch_dag(JobIndex job, const DagWork& dag) {
-    const std::vector<GpuId>& gpus = state_.runtime(job).gpus;
+    RunningJob& run = begin_run(job, std::nullopt);
     double slowest_gpu = kNever;
-    RunningJob run(std::nullopt);
-    for (GpuId g : gpus) {
-      run.hosts.push_back(platform_.gpu_hosts[g]);
-      slowest_gpu = std::min(slowest_gpu, in_.layout.gpu_type_of(g).flops);
-    }
+    for (GpuId g : state_.runtime(job).gpus) slowest_gpu = std::min(slowest_gpu, in_.layout.gpu_type_of(g).flops);
     run.work_seconds = dag_list_schedule_seconds(dag, slowest_gpu);
     run.work_started = now_;
-    run.started = now_;
-    JobOutcome& outcome = record_.outcomes[job];
-    if (outcome.start == kNever) outcome.start = now_;
-    outcome.gpus = gpus;
     const std::string name = "dag-" + std::to_string(job) + "-" + std::to_string(epoch_[job]);
     run.dag = std::make_unique<DagRun>(dag, run.hosts, platform_.gpu_hosts.front(), name,
                                        [this](double start, double end) {
@@ -388,7 +384,6 @@ class Scheduler {
                                          changes_.push_back({end, 0, -1});
                                        });
     run.activities.push_back(run.dag->done());
-    running_[job].emplace(std::move(run));
     enter_wait_set(job);
   }
 

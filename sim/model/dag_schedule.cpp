@@ -19,8 +19,8 @@ double dag_list_schedule_seconds(const DagWork& work, double gpu_flops) {
     if (waiting[t] == 0) ready[work.tasks[t].pool].push_back(t);
   }
   auto cost = [&](std::size_t t) {
-    const DagTask& task = work.tasks[t];
-    return task.seconds + (task.flops > 0 ? task.flops / gpu_flops : 0.0) + work.task_overhead;
+    const double flops = work.tasks[t].flops;
+    return dag_task_fixed_seconds(work, t) + (flops > 0 ? flops / gpu_flops : 0.0);
   };
   // Workers: idle ones per pool; busy ones as (finish time, sequence, task, pool) events.
   std::vector<std::uint32_t> idle(work.pools.size());
