@@ -8,9 +8,9 @@
 
 #include "sim/cli/arguments.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/cli/output_files.hpp"
 #include "sim/cli/trace_cluster_command.hpp"
 #include "sim/core/input_error.hpp"
-#include "sim/io/atomic_output.hpp"
 #include "workloads/traces/trace_formats.hpp"
 #include "workloads/traces/vc_cluster.hpp"
 
@@ -73,12 +73,7 @@ int trace_cluster(const std::string& path, int argc, char** argv) {
   std::vector<std::pair<std::string, std::string>> files{{out, vc_cluster_json(name, table, shape).dump(2) + "\n"}};
   if (args.has("capacity-out"))
     files.emplace_back(args.required("capacity-out"), vc_capacity_json(table, extra).dump(2) + "\n");
-  try {
-    for (const auto& [file, text] : files) write_file_atomically(file, text);
-  } catch (const std::exception& e) {
-    std::cerr << "gcsim: error: " << e.what() << "\n";
-    return exit_codes::kOutputError;
-  }
+  if (!write_output_files(files)) return exit_codes::kOutputError;
   std::uint64_t gpus = 0;
   for (const VirtualCluster& vc : table.vcs) gpus += vc.gpus;
   std::cout << "table         " << path << " (" << format_name << ")\n"

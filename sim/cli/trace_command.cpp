@@ -5,6 +5,7 @@
 
 #include "sim/cli/arguments.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/cli/output_files.hpp"
 #include "sim/cli/trace_cluster_command.hpp"
 #include "sim/cli/trace_options.hpp"
 #include "sim/core/cluster_layout.hpp"
@@ -156,17 +157,6 @@ TraceReadResult read_input(const std::string& path, const TraceInput& input, con
   return read_trace_request(input.format, path, input.request, cluster);
 }
 
-/// Writes the files, all or none; false (after saying why) when one could not be written.
-bool write_outputs(const std::vector<std::pair<std::string, std::string>>& files) {
-  try {
-    for (const auto& [path, text] : files) write_file_atomically(path, text);
-  } catch (const std::exception& e) {
-    std::cerr << "gcsim: error: " << e.what() << "\n";
-    return false;
-  }
-  return true;
-}
-
 int stats(const std::string& path, int argc, char** argv) {
   const Arguments args(argc, argv, flags_with({{"cluster"}, {"json"}}));
   const TraceInput input = trace_input(args);
@@ -293,7 +283,7 @@ int fit(const std::string& path, int argc, char** argv) {
   if (args.has("report")) files.emplace_back(args.required("report"), fit_report_markdown(comparison, title));
   if (args.has("synthetic-out"))
     files.emplace_back(args.required("synthetic-out"), native_workload_json(synthetic).dump(1) + "\n");
-  if (!write_outputs(files)) return exit_codes::kOutputError;
+  if (!write_output_files(files)) return exit_codes::kOutputError;
 
   std::cout << "trace         " << path << " (" << trace.format << ", " << fit.model.source_jobs << " jobs fitted)\n";
   for (const std::string& step : trace.selection) std::cout << "selected      " << step << "\n";
@@ -314,7 +304,7 @@ int synth(const std::string& path, int argc, char** argv) {
   if (jobs == 0) throw UsageError("option '--jobs' must be at least 1 (the generator names no job count)");
   const std::uint64_t seed = args.uint_or("seed", 0);
   const std::vector<JobSpec> synthetic = generate_fitted_workload(model, jobs, seed);
-  if (!write_outputs({{out, native_workload_json(synthetic).dump(1) + "\n"}})) return exit_codes::kOutputError;
+  if (!write_output_files({{out, native_workload_json(synthetic).dump(1) + "\n"}})) return exit_codes::kOutputError;
   std::cout << "gcsim trace synth: wrote " << synthetic.size() << " jobs to " << out << " (seed " << seed << ")\n";
   return exit_codes::kOk;
 }

@@ -136,7 +136,7 @@ void apply_throughput_work(TraceReadResult& trace, const ThroughputTable& table,
   std::map<std::string, std::size_t> per_calibration;
   std::size_t converted = 0, extrapolated = 0, derived_recorded = 0;
   std::map<std::string, std::size_t> per_type_speed;  // other cluster types given the table's speed, jobs
-  std::vector<bool> was_converted(trace.jobs.size(), false);
+  std::map<std::string, std::size_t> unprofiled;      // other cluster types the table lacks for the model, jobs
   std::set<std::string> derived_types;
   for (std::size_t i = 0; i < trace.jobs.size(); ++i) {
     JobSpec& job = trace.jobs[i];
@@ -171,13 +171,15 @@ void apply_throughput_work(TraceReadResult& trace, const ThroughputTable& table,
     for (const GpuType& type : cluster.spec().gpu_types) {
       if (type.name == on.cluster_type) continue;
       const auto there = table.lookup(model, type.name, job.gpus);
-      if (!there) continue;
+      if (!there) {
+        ++unprofiled[type.name];
+        continue;
+      }
       training.flops_per_iteration_by_gpu_type[type.name] =
           type.flops * (work / there->iterations_per_second) / static_cast<double>(training.iterations);
       ++per_type_speed[type.name];
     }
     job.work = training;
-    was_converted[i] = true;
     ++converted;
     ++per_model[model];
     ++per_calibration[on.cluster_type];
@@ -206,17 +208,9 @@ void apply_throughput_work(TraceReadResult& trace, const ThroughputTable& table,
       "gradients are not sent over the simulated network (0 bytes): the table's step times include the exchange, so "
       "placement and network do not change these jobs' speed");
   // Cluster types the table does not profile for some models fall back to FLOP/s scaling.
-  for (const GpuType& type : cluster.spec().gpu_types) {
-    std::size_t unprofiled = 0;
-    for (std::size_t i = 0; i < trace.jobs.size(); ++i) {
-      if (!was_converted[i] || calibration(models[i])->cluster_type == type.name) continue;
-      const auto& training = std::get<TrainingWork>(trace.jobs[i].work);
-      if (!training.flops_per_iteration_by_gpu_type.count(type.name)) ++unprofiled;
-    }
-    if (unprofiled > 0)
-      trace.assumptions.push_back(std::to_string(unprofiled) + " jobs' models are not profiled on " + type.name +
-                                  " by the table: there they run at its FLOP/s relative to their calibration type");
-  }
+  for (const auto& [type, count] : unprofiled)
+    trace.assumptions.push_back(std::to_string(count) + " jobs' models are not profiled on " + type +
+                                " by the table: there they run at its FLOP/s relative to their calibration type");
   if (extrapolated > 0)
     trace.assumptions.push_back(std::to_string(extrapolated) +
                                 " jobs have a GPU count the table does not profile for their model: the nearest "
