@@ -71,6 +71,15 @@ std::vector<double> parse_size_list(const std::string& list) {
   return sizes;
 }
 
+bool read_measurement_option(const std::string& flag, const std::string& value, MeasurementOptions& options) {
+  if (flag == "--bytes") options.sizes = parse_size_list(value);
+  else if (flag == "--warmup") options.warmup = std::max(0, std::atoi(value.c_str()));
+  else if (flag == "--iterations") options.iterations = std::max(1, std::atoi(value.c_str()));
+  else if (flag == "--csv") options.csv = value;
+  else return false;
+  return true;
+}
+
 double parse_size(const std::string& text) {
   char* end = nullptr;
   const double value = std::strtod(text.c_str(), &end);

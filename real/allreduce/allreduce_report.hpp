@@ -52,4 +52,17 @@ double parse_size(const std::string& text);
 /// A comma-separated list of sizes ("4KiB,1MiB"); an empty list is an error.
 std::vector<double> parse_size_list(const std::string& list);
 
+/// What every allreduce tool measures: --bytes LIST, --warmup W (untimed),
+/// --iterations K (timed, at least 1), --csv FILE (rows appended; stdout when empty).
+struct MeasurementOptions {
+  std::vector<double> sizes{1048576.0};
+  int warmup = 1;
+  int iterations = 5;
+  std::string csv;
+};
+
+/// Reads `flag value` into `options` when the flag is one of the above;
+/// false for any other flag.
+bool read_measurement_option(const std::string& flag, const std::string& value, MeasurementOptions& options);
+
 }  // namespace gcsim::real

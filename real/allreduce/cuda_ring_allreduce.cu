@@ -24,7 +24,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <stdexcept>
@@ -32,6 +31,7 @@
 #include <vector>
 
 #include "real/allreduce/allreduce_report.hpp"
+#include "real/allreduce/cuda_support.hpp"
 #include "real/allreduce/result_check.hpp"
 #include "real/allreduce/ring_schedule.hpp"
 
@@ -39,18 +39,10 @@ namespace {
 
 using namespace gcsim::real;
 
-constexpr int kExitSkipped = 77;
-
-void cuda_check(cudaError_t err, const char* what) {
-  if (err != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(err));
-}
 
 struct Options {
   std::vector<std::uint32_t> ranks;  // empty: one per GPU, or 4 on a single GPU
-  std::vector<double> sizes{1048576.0};
-  int warmup = 2;
-  int iterations = 10;
-  std::string csv;
+  MeasurementOptions measure{{1048576.0}, 2, 10, ""};
 };
 
 std::vector<std::string> split(const std::string& list) {
@@ -66,22 +58,12 @@ Options parse(int argc, char** argv) {
     const std::string flag = argv[i];
     if (i + 1 >= argc) throw std::invalid_argument(flag + ": missing value");
     const std::string value = argv[++i];
-    if (flag == "--bytes") {
-      o.sizes = parse_size_list(value);
-    } else if (flag == "--ranks") {
-      for (const std::string& item : split(value)) {
-        const int n = std::atoi(item.c_str());
-        if (n < 2) throw std::invalid_argument("--ranks: '" + item + "' is not a rank count of at least 2");
-        o.ranks.push_back(static_cast<std::uint32_t>(n));
-      }
-    } else if (flag == "--warmup") {
-      o.warmup = std::max(0, std::atoi(value.c_str()));
-    } else if (flag == "--iterations") {
-      o.iterations = std::max(1, std::atoi(value.c_str()));
-    } else if (flag == "--csv") {
-      o.csv = value;
-    } else {
-      throw std::invalid_argument("unknown option '" + flag + "'");
+    if (read_measurement_option(flag, value, o.measure)) continue;
+    if (flag != "--ranks") throw std::invalid_argument("unknown option '" + flag + "'");
+    for (const std::string& item : split(value)) {
+      const int n = std::atoi(item.c_str());
+      if (n < 2) throw std::invalid_argument("--ranks: '" + item + "' is not a rank count of at least 2");
+      o.ranks.push_back(static_cast<std::uint32_t>(n));
     }
   }
   return o;
@@ -285,8 +267,8 @@ int main(int argc, char** argv) {
               << "[--warmup W] [--iterations K] [--csv FILE]\n";
     return 2;
   }
-  int gpus = 0;
-  if (cudaGetDeviceCount(&gpus) != cudaSuccess || gpus < 1) {
+  const int gpus = visible_gpus();
+  if (gpus == 0) {
     std::cout << "skipped: no CUDA GPU visible\n";
     return kExitSkipped;
   }
@@ -314,13 +296,13 @@ int main(int argc, char** argv) {
     std::vector<AllreduceRow> rows;
     std::size_t errors = 0;
     for (std::uint32_t ranks : o.ranks)
-      for (double size : o.sizes) {
-        rows.push_back(
-            measure(ranks, gpus, static_cast<std::size_t>(size), o.warmup, o.iterations, hop_latency, goodput));
+      for (double size : o.measure.sizes) {
+        rows.push_back(measure(ranks, gpus, static_cast<std::size_t>(size), o.measure.warmup, o.measure.iterations,
+                               hop_latency, goodput));
         std::cerr << allreduce_summary_line(rows.back()) << '\n';
         errors += rows.back().errors;
       }
-    write_allreduce_csv(o.csv, rows);
+    write_allreduce_csv(o.measure.csv, rows);
     return errors == 0 ? 0 : 3;
   } catch (const std::exception& e) {
     std::cerr << "cuda_ring_allreduce: " << e.what() << '\n';

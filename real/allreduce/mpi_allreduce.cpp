@@ -19,9 +19,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -34,13 +32,10 @@ namespace {
 using namespace gcsim::real;
 
 struct Options {
-  std::vector<double> sizes{1048576.0};
-  int warmup = 1;
-  int iterations = 5;
+  MeasurementOptions measure;
   std::string netns_prefix;
   std::string label = "mpi";
   std::string transport = "tcp";
-  std::string csv;
 };
 
 Options parse(int argc, char** argv) {
@@ -49,20 +44,13 @@ Options parse(int argc, char** argv) {
     const std::string flag = argv[i];
     if (i + 1 >= argc) throw std::invalid_argument(flag + ": missing value");
     const std::string value = argv[++i];
-    if (flag == "--bytes") {
-      o.sizes = parse_size_list(value);
-    } else if (flag == "--warmup") {
-      o.warmup = std::max(0, std::atoi(value.c_str()));
-    } else if (flag == "--iterations") {
-      o.iterations = std::max(1, std::atoi(value.c_str()));
-    } else if (flag == "--netns") {
+    if (read_measurement_option(flag, value, o.measure)) continue;
+    if (flag == "--netns") {
       o.netns_prefix = value;
     } else if (flag == "--label") {
       o.label = value;
     } else if (flag == "--transport") {
       o.transport = value;
-    } else if (flag == "--csv") {
-      o.csv = value;
     } else {
       throw std::invalid_argument("unknown option '" + flag + "'");
     }
@@ -91,17 +79,17 @@ AllreduceRow measure(const Options& o, std::size_t bytes, int rank, int ranks) {
   row.transport = o.transport;
   row.ranks = static_cast<std::uint32_t>(ranks);
   row.bytes = static_cast<double>(count * sizeof(float));
-  row.warmup = o.warmup;
-  row.iterations = o.iterations;
+  row.warmup = o.measure.warmup;
+  row.iterations = o.measure.iterations;
   unsigned long long wrong = 0;
-  for (int i = 0; i < o.warmup + o.iterations; ++i) {
+  for (int i = 0; i < o.measure.warmup + o.measure.iterations; ++i) {
     fill_rank_input(static_cast<std::uint32_t>(rank), buffer);
     MPI_Barrier(MPI_COMM_WORLD);
     const double start = MPI_Wtime();
     MPI_Allreduce(MPI_IN_PLACE, buffer.data(), static_cast<int>(count), MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
     double seconds = MPI_Wtime() - start;
     MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    if (i >= o.warmup) row.seconds.push_back(seconds);
+    if (i >= o.measure.warmup) row.seconds.push_back(seconds);
     wrong = std::max<unsigned long long>(wrong, check_allreduce_result(row.ranks, buffer).mismatches);
   }
   MPI_Allreduce(MPI_IN_PLACE, &wrong, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
@@ -127,12 +115,12 @@ int main(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   std::vector<AllreduceRow> rows;
   std::size_t errors = 0;
-  for (double size : o.sizes) {
+  for (double size : o.measure.sizes) {
     rows.push_back(measure(o, static_cast<std::size_t>(size), rank, ranks));
     errors += rows.back().errors;
     if (rank == 0) std::cerr << allreduce_summary_line(rows.back()) << '\n';
   }
-  if (rank == 0) write_allreduce_csv(o.csv, rows);
+  if (rank == 0) write_allreduce_csv(o.measure.csv, rows);
   MPI_Finalize();
   return errors == 0 ? 0 : 3;
 }

@@ -12,48 +12,31 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "real/allreduce/allreduce_report.hpp"
+#include "real/allreduce/cuda_support.hpp"
 #include "real/allreduce/result_check.hpp"
 
 namespace {
 
 using namespace gcsim::real;
 
-constexpr int kExitSkipped = 77;
-
-void cuda_check(cudaError_t err, const char* what) {
-  if (err != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(err));
-}
 void nccl_check(ncclResult_t res, const char* what) {
   if (res != ncclSuccess) throw std::runtime_error(std::string(what) + ": " + ncclGetErrorString(res));
 }
 
-struct Options {
-  std::vector<double> sizes{1048576.0};
-  int warmup = 2;
-  int iterations = 10;
-  std::string csv;
-};
-
-Options parse(int argc, char** argv) {
-  Options o;
+MeasurementOptions parse(int argc, char** argv) {
+  MeasurementOptions o;
+  o.warmup = 2;
+  o.iterations = 10;
   for (int i = 1; i < argc; ++i) {
     const std::string flag = argv[i];
     if (i + 1 >= argc) throw std::invalid_argument(flag + ": missing value");
-    const std::string value = argv[++i];
-    if (flag == "--bytes") {
-      o.sizes = parse_size_list(value);
-    } else if (flag == "--warmup") o.warmup = std::atoi(value.c_str());
-    else if (flag == "--iterations") o.iterations = std::max(1, std::atoi(value.c_str()));
-    else if (flag == "--csv") o.csv = value;
-    else throw std::invalid_argument("unknown option '" + flag + "'");
+    if (!read_measurement_option(flag, argv[++i], o)) throw std::invalid_argument("unknown option '" + flag + "'");
   }
   return o;
 }
@@ -125,7 +108,7 @@ AllreduceRow measure(const std::vector<ncclComm_t>& comms, const std::vector<cud
 }  // namespace
 
 int main(int argc, char** argv) {
-  Options o;
+  MeasurementOptions o;
   try {
     o = parse(argc, argv);
   } catch (const std::exception& e) {
@@ -133,8 +116,8 @@ int main(int argc, char** argv) {
               << "[--iterations K] [--csv FILE]\n";
     return 2;
   }
-  int gpus = 0;
-  if (cudaGetDeviceCount(&gpus) != cudaSuccess || gpus < 1) {
+  const int gpus = visible_gpus();
+  if (gpus == 0) {
     std::cout << "skipped: no CUDA GPU visible\n";
     return kExitSkipped;
   }
