@@ -18,7 +18,7 @@ namespace {
 
 const std::set<std::string> kTopLevelFields = {"jobs", "studies"};
 const std::set<std::string> kJobFields = {"id",        "user",     "queue",    "submit",
-                                          "gpus",      "gpu_memory", "cpu_cores", "memory",
+                                          "gpus",      "gpu_memory", "gpu_share", "cpu_cores", "memory",
                                           "priority",  "runtime_estimate", "checkpoint", "training",
                                           "duration", "study", "dag", "frame_chain"};
 const std::set<std::string> kCheckpointFields = {"interval", "save_cost", "restore_cost"};
@@ -230,6 +230,16 @@ void size_dag_job(const JsonObject& job, JobSpec& spec, bool gpus_given) {
   if (spec.checkpoint.interval > 0)
     job.fail("checkpoint", "a DAG job starts over when preempted: checkpoints are not modelled for it");
   if (spec.study) job.fail("study", "a DAG job cannot be a study's trial");
+  if (spec.gpu_share < 1) job.fail("gpu_share", "a DAG job's workers use whole GPUs");
+}
+
+// The fraction of each GPU a job uses: (0, 1], 1 when not given.
+double read_gpu_share(const JsonObject& job) {
+  const double share = job.optional_quantity("gpu_share", Quantity::kPlain, 1, true);
+  if (share > 1)
+    job.fail("gpu_share", "expected the fraction of each GPU the job uses, in (0, 1], got " + std::to_string(share) +
+                              " (a job needing more than one GPU asks for more 'gpus')");
+  return share;
 }
 
 CheckpointSpec read_checkpoint(const JsonObject& owner) {
@@ -270,6 +280,7 @@ JobSpec read_job(const nlohmann::json& value, std::size_t index, const std::stri
   const bool dag_job = job.has("dag") || job.has("frame_chain");
   spec.gpus = dag_job && !job.has("gpus") ? 1 : read_gpu_count(job);
   spec.gpu_memory_bytes = job.optional_quantity("gpu_memory", Quantity::kBytes, 0);
+  spec.gpu_share = read_gpu_share(job);
   spec.cpu_cores = static_cast<std::uint32_t>(job.optional_uint("cpu_cores", 0));
   spec.memory_bytes = job.optional_quantity("memory", Quantity::kBytes, 0);
   spec.priority = job.optional_int("priority", 0);
@@ -397,6 +408,7 @@ nlohmann::json native_workload_json(const std::vector<JobSpec>& jobs) {
     nlohmann::json entry = {
         {"id", job.id}, {"user", job.user}, {"queue", job.queue}, {"submit", job.submit}, {"gpus", job.gpus}};
     if (job.gpu_memory_bytes != 0) entry["gpu_memory"] = job.gpu_memory_bytes;
+    if (job.gpu_share != 1) entry["gpu_share"] = job.gpu_share;
     if (job.cpu_cores != 0) entry["cpu_cores"] = job.cpu_cores;
     if (job.memory_bytes != 0) entry["memory"] = job.memory_bytes;
     if (job.priority != 0) entry["priority"] = job.priority;

@@ -87,4 +87,28 @@ void validate_workload_against_cluster(const std::vector<JobSpec>& jobs, const C
   }
 }
 
+void validate_workload_for_policy(const std::vector<JobSpec>& jobs, const SchedulingPolicy& policy,
+                                  const std::string& file_label) {
+  if (policy.shares_gpus()) return;
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    if (jobs[i].gpu_share >= 1) continue;
+    char share[32];
+    std::snprintf(share, sizeof share, "%g", jobs[i].gpu_share);
+    throw InputError(file_label, job_where(i, jobs[i]), "gpu_share",
+                     "asks " + std::string(share) + " of a GPU, but policy '" + std::string(policy.name()) +
+                         "' does not share GPUs; run a policy that does (`gcsim policies` says which), or give "
+                         "every job whole GPUs with --whole-gpus");
+  }
+}
+
+std::size_t give_whole_gpus(std::vector<JobSpec>& jobs) {
+  std::size_t changed = 0;
+  for (JobSpec& job : jobs)
+    if (job.gpu_share < 1) {
+      job.gpu_share = 1;
+      ++changed;
+    }
+  return changed;
+}
+
 }  // namespace gcsim

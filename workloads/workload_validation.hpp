@@ -8,6 +8,8 @@
 //   - a job asks for more GPUs with at least `gpu_memory` each than exist;
 //   - a measured-duration job names a GPU type the cluster does not define
 //     (its run time could not be scaled to the cluster's GPUs).
+// A second check pairs it with the policy: fractional jobs need one that
+// shares GPUs.
 //
 //   ClusterLayout layout(read_cluster_file("rack.json"));
 //   auto jobs = read_native_workload("default.json");
@@ -19,6 +21,7 @@
 
 #include "sim/core/cluster_layout.hpp"
 #include "sim/core/job_spec.hpp"
+#include "sim/core/policy.hpp"
 
 namespace gcsim {
 
@@ -27,5 +30,16 @@ namespace gcsim {
 /// "duration.gpu_type").
 void validate_workload_against_cluster(const std::vector<JobSpec>& jobs, const ClusterLayout& layout,
                                        const std::string& file_label);
+
+/// Jobs asking a fraction of a GPU (JobSpec::gpu_share < 1) need a policy
+/// that shares GPUs (SchedulingPolicy::shares_gpus()): throws InputError
+/// naming the first such job otherwise.
+void validate_workload_for_policy(const std::vector<JobSpec>& jobs, const SchedulingPolicy& policy,
+                                  const std::string& file_label);
+
+/// `--whole-gpus`: every job asking a fraction of a GPU gets whole GPUs (its
+/// share rounded up to 1; a measured run time, taken at the share, is kept).
+/// Returns how many jobs changed.
+std::size_t give_whole_gpus(std::vector<JobSpec>& jobs);
 
 }  // namespace gcsim

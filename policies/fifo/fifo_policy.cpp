@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "sim/core/tentative_cluster.hpp"
+
 namespace gcsim {
 
 FifoPolicy::FifoPolicy(std::unique_ptr<PlacementPolicy> placement) : placement_(std::move(placement)) {
@@ -9,11 +11,14 @@ FifoPolicy::FifoPolicy(std::unique_ptr<PlacementPolicy> placement) : placement_(
 }
 
 void FifoPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
-  std::vector<bool> taken(ctx.cluster.layout().gpu_count(), false);
+  // What the jobs placed so far in this call leave free, shares of shared GPUs included.
+  TentativeCluster cluster(ctx.cluster);
+  const std::vector<bool> none_taken;
   for (JobIndex job : ctx.jobs.waiting()) {
-    auto gpus = placement_->place(ctx.jobs.spec(job), ctx.cluster, taken);
+    const JobSpec& spec = ctx.jobs.spec(job);
+    auto gpus = placement_->place(spec, cluster, none_taken);
     if (!gpus) return;  // head-of-line blocking
-    for (GpuId g : *gpus) taken[g] = true;
+    cluster.take(*gpus, spec);
     plan.allocate(job, std::move(*gpus));
   }
 }

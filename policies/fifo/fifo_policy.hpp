@@ -5,7 +5,9 @@
 // even one that would fit: the head blocks the line. This is the baseline
 // every other policy is compared against, and the behaviour of a plain batch
 // queue without backfilling.
-// Placement is delegated (default: pack, fewest nodes first).
+// Placement is delegated (default: pack, fewest nodes first). Jobs asking a
+// fraction of a GPU share GPUs (shares_gpus()); the head blocks the line
+// until its share fits.
 // Assumptions: no preemption, no priorities, no user limits.
 //
 //   FifoPolicy fifo(std::make_unique<PackPlacement>());
@@ -22,6 +24,7 @@ class FifoPolicy final : public SchedulingPolicy {
   explicit FifoPolicy(std::unique_ptr<PlacementPolicy> placement);
   std::string_view name() const override { return "fifo"; }
   void schedule(const SchedulingContext& ctx, Plan& plan) override;
+  bool shares_gpus() const override { return true; }
 
  private:
   std::unique_ptr<PlacementPolicy> placement_;

@@ -2,14 +2,16 @@
 
 #include <stdexcept>
 
+#include "sim/core/tentative_cluster.hpp"
+
 namespace gcsim {
 
-bool GangReservation::commit_or_roll_back(Plan& plan, std::vector<bool>& taken) {
+bool GangReservation::commit_or_roll_back(Plan& plan, TentativeCluster& cluster, const JobSpec& job) {
   if (!has_quorum()) {
     gpus_.clear();
     return false;
   }
-  for (GpuId g : gpus_) taken[g] = true;
+  cluster.take(gpus_, job);
   plan.allocate(job_, std::move(gpus_));
   gpus_.clear();
   return true;
@@ -32,20 +34,17 @@ std::unique_ptr<SchedulingPolicy> GangPolicy::create(const PolicyOptions& option
 }
 
 void GangPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
-  std::vector<bool> taken(ctx.cluster.layout().gpu_count(), false);
-  std::size_t free = ctx.cluster.free_gpu_count();
+  // What the jobs committed so far in this call leave free, shares of shared GPUs included.
+  TentativeCluster cluster(ctx.cluster);
+  const std::vector<bool> none_taken;
   for (JobIndex job : ctx.jobs.waiting()) {
-    if (free == 0) return;
     const JobSpec& spec = ctx.jobs.spec(job);
     GangReservation reservation(job, spec.gpus);
-    // A job larger than what is free cannot reach its quorum: no need to ask the placement.
-    if (spec.gpus <= free)
-      if (auto gpus = placement_->place(spec, ctx.cluster, taken)) reservation.reserve(*gpus);
-    if (reservation.commit_or_roll_back(plan, taken)) {
-      free -= spec.gpus;
-    } else if (head_blocking_) {
-      return;
-    }
+    // A whole-GPU job larger than what is free cannot reach its quorum: no
+    // need to ask the placement (a fractional one may fit on shared GPUs).
+    if (spec.gpu_share < 1 || spec.gpus <= cluster.free_gpu_count())
+      if (auto gpus = placement_->place(spec, cluster, none_taken)) reservation.reserve(*gpus);
+    if (!reservation.commit_or_roll_back(plan, cluster, spec) && head_blocking_) return;
   }
 }
 

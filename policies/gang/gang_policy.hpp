@@ -9,6 +9,7 @@
 // be placed whole does not block later jobs that can, so large jobs may wait
 // longer than under fifo; `--policy-opt head_blocking=true` makes the head of
 // the queue block the rest as fifo does.
+// Jobs asking a fraction of a GPU share GPUs (shares_gpus()).
 // Assumptions: no preemption, no priorities.
 //
 //   GangPolicy gang(std::make_unique<PackPlacement>(), /*head_blocking=*/false);
@@ -18,6 +19,7 @@
 
 #include "sim/core/policy.hpp"
 #include "sim/core/policy_registry.hpp"
+#include "sim/core/tentative_cluster.hpp"
 
 namespace gcsim {
 
@@ -28,9 +30,10 @@ class GangReservation {
   GangReservation(JobIndex job, std::uint32_t size) : job_(job), size_(size) {}
   void reserve(const std::vector<GpuId>& gpus) { gpus_.insert(gpus_.end(), gpus.begin(), gpus.end()); }
   bool has_quorum() const { return gpus_.size() == size_; }
-  /// Commits into `plan` and marks the GPUs taken when the quorum is met;
-  /// otherwise drops the reservation. Returns whether it committed.
-  bool commit_or_roll_back(Plan& plan, std::vector<bool>& taken);
+  /// Commits into `plan` and takes the GPUs (the job's share of each) from
+  /// `cluster` when the quorum is met; otherwise drops the reservation.
+  /// Returns whether it committed.
+  bool commit_or_roll_back(Plan& plan, TentativeCluster& cluster, const JobSpec& job);
 
  private:
   JobIndex job_;
@@ -47,6 +50,7 @@ class GangPolicy final : public SchedulingPolicy {
 
   std::string_view name() const override { return "gang"; }
   void schedule(const SchedulingContext& ctx, Plan& plan) override;
+  bool shares_gpus() const override { return true; }
 
  private:
   std::unique_ptr<PlacementPolicy> placement_;

@@ -1,4 +1,5 @@
 #include "policies/placement/pack_placement.hpp"
+#include "policies/placement/shared_gpu_fit.hpp"
 
 #include <algorithm>
 
@@ -43,6 +44,7 @@ std::vector<Share> fewest_nodes(std::vector<const Candidate*> nodes, std::size_t
 
 std::optional<std::vector<GpuId>> PackPlacement::place(const JobSpec& job, const ClusterView& cluster,
                                                        const std::vector<bool>& taken) const {
+  if (job.gpu_share < 1) return fit_on_shared_gpus(job, cluster, taken);
   const ClusterLayout& layout = cluster.layout();
   std::vector<Candidate> candidates;
   for (NodeId n = 0; n < layout.node_count(); ++n) {

@@ -1,4 +1,5 @@
 #include "policies/placement/spread_placement.hpp"
+#include "policies/placement/shared_gpu_fit.hpp"
 
 #include <algorithm>
 
@@ -6,6 +7,7 @@ namespace gcsim {
 
 std::optional<std::vector<GpuId>> SpreadPlacement::place(const JobSpec& job, const ClusterView& cluster,
                                                          const std::vector<bool>& taken) const {
+  if (job.gpu_share < 1) return fit_on_shared_gpus(job, cluster, taken);
   const ClusterLayout& layout = cluster.layout();
   std::vector<std::vector<GpuId>> usable;  // per candidate node, by local index; nodes by index
   std::size_t total = 0;

@@ -1,4 +1,5 @@
 #include "policies/placement/topology_placement.hpp"
+#include "policies/placement/shared_gpu_fit.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -28,6 +29,7 @@ double ring_bottleneck_bandwidth(const std::vector<GpuId>& ring, const Locality&
 
 std::optional<std::vector<GpuId>> TopologyPlacement::place(const JobSpec& job, const ClusterView& cluster,
                                                            const std::vector<bool>& taken) const {
+  if (job.gpu_share < 1) return fit_on_shared_gpus(job, cluster, taken);
   const ClusterLayout& layout = cluster.layout();
   const std::size_t need = job.gpus;
   auto is_taken = [&](GpuId g) { return g < taken.size() && taken[g]; };

@@ -87,7 +87,8 @@ Time TiresiasPolicy::crossing_time(Time start, double service_at_start, double t
 double TiresiasPolicy::queue_service(const QueueView& jobs, JobIndex job, Time now) const {
   const JobRuntime& rt = jobs.runtime(job);
   double attained = rt.attained_gpu_seconds;
-  if (rt.state == JobState::kRunning) attained += (now - rt.start) * static_cast<double>(rt.gpus.size());
+  if (rt.state == JobState::kRunning)
+    attained += (now - rt.start) * static_cast<double>(rt.gpus.size()) * jobs.spec(job).gpu_share;
   return attained - track_[job].service_base;
 }
 

@@ -39,7 +39,7 @@ constexpr const char* kCompareUsage = R"(usage: gcsim compare --policies NAME,NA
                      --workload WORKLOAD.json --out DIR [--seed N] [--trace-opt KEY=VALUE ...]
                      [--fidelity job|iteration] [--job-rounds R] [--placement NAME]
                      [--policy-opt KEY=VALUE ...] [--plugin LIB.so ...] [--plots auto|yes|no]
-                     [--quiet]
+                     [--whole-gpus] [--quiet]
 
 Runs the workload on the cluster once per policy, in the order given, each as
 its own `gcsim run` writing DIR/runs/POLICY/ (summary.json, jobs.csv,
@@ -64,6 +64,8 @@ Options:
   --placement NAME    placement for every policy (default: each policy's own)
   --policy-opt K=V    an option handed to every policy; repeatable
   --plugin LIB.so     load policies from a library (see gcsim run --help); repeatable
+  --whole-gpus        every run gives whole GPUs to jobs asking a fraction of one
+                      (see gcsim run --help), as policies that do not share GPUs need
   --plots WHEN        auto (default): draw the plots when a Python with matplotlib
                       is found, otherwise say so and go on; yes: fail (exit 6)
                       without one; no: do not plot
@@ -200,7 +202,7 @@ int compare_command(int argc, char** argv) {
     const Arguments args(argc, argv,
                          {{"policies"}, {"cluster"}, {"workload"}, {"out"}, {"seed"}, {"fidelity"}, {"job-rounds"}, {"placement"},
                           {"policy-opt", true, true}, {"plugin", true, true}, {"plots"}, {"quiet", false},
-                          {"trace-opt", true, true}});
+                          {"trace-opt", true, true}, {"whole-gpus", false}});
     const std::vector<std::string> policies = parse_policy_list(args.required("policies"));
     const std::string cluster_path = args.required("cluster");
     const std::string workload_path = args.required("workload");
@@ -221,13 +223,15 @@ int compare_command(int argc, char** argv) {
     std::map<std::string, std::vector<std::string>> own_options;  // policy -> its --policy-opt pairs
     std::set<std::string> taken;
     std::map<std::string, QueueTree> capacity_trees;  // policy -> its queues, for capacity schedulers
+    std::vector<std::unique_ptr<SchedulingPolicy>> made_policies;
     for (const std::string& policy : policies) {
       std::vector<std::string> unused;
       try {
-        const auto made =
+        auto made =
             registry.make_policy_reporting_unused(policy, PolicyOptions(given), args.value_or("placement", ""), unused);
         if (const auto* capacity = dynamic_cast<const CapacityPolicy*>(made.get()))
           capacity_trees.emplace(policy, capacity->queues());
+        made_policies.push_back(std::move(made));
       } catch (const UnknownPolicy&) {
         throw;
       } catch (const std::invalid_argument& e) {
@@ -245,8 +249,10 @@ int compare_command(int argc, char** argv) {
         throw UsageError("no policy of '--policies' takes the option '" + pair + "'");
     const ClusterLayout layout(read_cluster_file(cluster_path));
     std::ostringstream trace_notes;
-    validate_workload_against_cluster(read_workload_argument(workload_path, args.all("trace-opt"), trace_notes, &layout),
-                                      layout, workload_path);
+    std::vector<JobSpec> jobs = read_workload_argument(workload_path, args.all("trace-opt"), trace_notes, &layout);
+    if (args.has("whole-gpus")) give_whole_gpus(jobs);
+    validate_workload_against_cluster(jobs, layout, workload_path);
+    for (const auto& policy : made_policies) validate_workload_for_policy(jobs, *policy, workload_path);
     if (!quiet) std::cout << trace_notes.str();
 
     std::vector<std::string> common{"--cluster", cluster_path, "--workload", workload_path,
@@ -255,6 +261,7 @@ int compare_command(int argc, char** argv) {
     if (args.has("job-rounds")) common.insert(common.end(), {"--job-rounds", args.required("job-rounds")});
     for (const std::string& plugin : args.all("plugin")) common.insert(common.end(), {"--plugin", plugin});
     for (const std::string& setting : args.all("trace-opt")) common.insert(common.end(), {"--trace-opt", setting});
+    if (args.has("whole-gpus")) common.push_back("--whole-gpus");
 
     for (std::size_t i = 0; i < policies.size(); ++i) {
       if (!quiet)

@@ -23,7 +23,7 @@ namespace {
 constexpr const char* kRunUsage = R"(usage: gcsim run --cluster CLUSTER.json --workload WORKLOAD.json --policy NAME --out DIR
                  [--seed N] [--fidelity job|iteration] [--job-rounds R] [--placement NAME]
                  [--policy-opt KEY=VALUE ...] [--plugin LIB.so ...] [--until SECONDS]
-                 [--no-wall-time] [--quiet]
+                 [--whole-gpus] [--no-wall-time] [--quiet]
 
 Simulates the workload on the cluster under the policy and writes, all at once
 when the run succeeds (nothing is left in DIR when it fails):
@@ -62,6 +62,9 @@ Options:
   --plugin LIB.so     load policies from a library built against gcsim's
                       installed headers (sim/core/plugin_api.hpp); repeatable
   --until SECONDS     stop the simulation at this time; later jobs are unfinished
+  --whole-gpus        jobs asking a fraction of a GPU (gpu_share, PAI's plan_gpu
+                      below 100) get whole GPUs instead of sharing them, as a
+                      policy that does not share GPUs needs
   --no-wall-time      leave wall time out of summary.json (byte-identical reruns)
   --quiet             do not print the summary
 Exit status: 0 success, 1 bad input file, 2 bad command line or unknown policy,
@@ -88,7 +91,7 @@ int run_command(int argc, char** argv) {
     const Arguments args(argc, argv,
                          {{"cluster"}, {"workload"}, {"policy"}, {"out"}, {"seed"}, {"fidelity"}, {"placement"},
                           {"policy-opt", true, true}, {"until"}, {"job-rounds"}, {"no-wall-time", false}, {"quiet", false},
-                          {"plugin", true, true}, {"trace-opt", true, true}});
+                          {"plugin", true, true}, {"trace-opt", true, true}, {"whole-gpus", false}});
     const std::string cluster_path = args.required("cluster");
     const std::string workload_path = args.required("workload");
     const std::string policy_name = args.required("policy");
@@ -117,8 +120,12 @@ int run_command(int argc, char** argv) {
     }
     const ClusterLayout layout(read_cluster_file(cluster_path));
     const ClusterGraph graph(layout);
-    const std::vector<JobSpec> jobs = read_workload_argument(workload_path, args.all("trace-opt"), std::cerr, &layout);
+    std::vector<JobSpec> jobs = read_workload_argument(workload_path, args.all("trace-opt"), std::cerr, &layout);
+    if (args.has("whole-gpus"))
+      if (const std::size_t rounded = give_whole_gpus(jobs); rounded > 0)
+        std::cerr << "gcsim: --whole-gpus: " << rounded << " jobs asking a fraction of a GPU run on whole GPUs\n";
     validate_workload_against_cluster(jobs, layout, workload_path);
+    validate_workload_for_policy(jobs, *policy, workload_path);
 
     const RunRecord record = simulate({layout, graph, jobs, *policy, options});
     const RunMetrics metrics = compute_run_metrics(jobs, record);

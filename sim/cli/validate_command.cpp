@@ -388,7 +388,7 @@ class Validation {
       char unit[32];
       std::snprintf(unit, sizeof unit, "%g", run.unit);
       ChildResult result = run_child(farm, {"--frames", "10", "--elements", "3", "--unit", unit, "--work", run.work,
-                                            "--repeat", "3", "--csv", csv});
+                                            "--repeat", "5", "--csv", csv});
       log += result.output;
       if (result.exit_code != 0) {
         write_text(raw_ + "/renderfarm.log", log);

@@ -104,6 +104,13 @@ struct JobSpec {
   Time submit = 0;
   std::uint32_t gpus = 1;
   double gpu_memory_bytes = 0;  // per GPU; 0 means "any GPU fits"
+  /// The fraction of each of its GPUs the job uses, in (0, 1]. Below 1 the
+  /// job shares GPUs with other fractional jobs: each of its `gpus` workers
+  /// takes this share of a distinct GPU, computes at this share of the GPU's
+  /// speed (a hard limit, as MPS or a GPU-sharing scheduler sets it), and its
+  /// gpu_memory must fit beside theirs. A MeasuredWork's run time was taken
+  /// at this share. DAG jobs use whole GPUs.
+  double gpu_share = 1;
   std::uint32_t cpu_cores = 0;  // host cores for the whole job (input pipeline, workers)
   double memory_bytes = 0;      // host memory for the whole job
   std::int64_t priority = 0;    // larger is more important

@@ -36,6 +36,13 @@ class SchedulingPolicy {
   virtual std::string_view name() const = 0;
   /// Called on every change (see file comment). May record nothing.
   virtual void schedule(const SchedulingContext& ctx, Plan& plan) = 0;
+  /// Whether the policy schedules jobs asking a fraction of a GPU
+  /// (JobSpec::gpu_share < 1). Such a policy must count what those jobs hold
+  /// by share, not by GPU: placing several jobs in one call, it places each
+  /// on a TentativeCluster that took the earlier ones' shares
+  /// (TentativeCluster::take(gpus, job)). A workload with fractional jobs is
+  /// refused, before simulating, under a policy that does not.
+  virtual bool shares_gpus() const { return false; }
 };
 
 /// Chooses GPUs for one job, independently of the order in which jobs are
@@ -46,7 +53,9 @@ class PlacementPolicy {
   virtual std::string_view name() const = 0;
   /// GPUs for `job` among those free in `cluster` and not in `taken` (GPUs
   /// already promised earlier in the same plan), in ring order; nullopt if the
-  /// job cannot be placed now. Must respect the job's GPU memory request.
+  /// job cannot be placed now. Must respect the job's GPU memory request, and
+  /// place a fractional job (gpu_share < 1) only where its share and memory
+  /// fit (policies/placement/shared_gpu_fit.hpp does it for the built-in ones).
   virtual std::optional<std::vector<GpuId>> place(const JobSpec& job, const ClusterView& cluster,
                                                   const std::vector<bool>& taken) const = 0;
 };

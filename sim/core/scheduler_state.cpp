@@ -13,7 +13,7 @@ SchedulerState::SchedulerState(const ClusterLayout& layout, const Locality& loca
       jobs_(jobs),
       oracle_durations_(std::move(oracle_durations)),
       runtime_(jobs.size()),
-      owner_(layout.gpu_count(), kNoJob),
+      gpus_(layout.gpu_count()),
       free_per_node_(layout.node_count()),
       free_total_(layout.gpu_count()) {
   for (NodeId n = 0; n < layout.node_count(); ++n) free_per_node_[n] = layout.node(n).gpus.size();
@@ -27,7 +27,8 @@ void SchedulerState::submit(JobIndex job) {
 
 void SchedulerState::finish(JobIndex job, Time now) {
   assert(runtime_[job].state == JobState::kRunning && "only a running job can finish");
-  runtime_[job].attained_gpu_seconds += (now - runtime_[job].start) * static_cast<double>(runtime_[job].gpus.size());
+  runtime_[job].attained_gpu_seconds +=
+      (now - runtime_[job].start) * static_cast<double>(runtime_[job].gpus.size()) * jobs_[job].gpu_share;
   release(job);
   runtime_[job].state = JobState::kFinished;
   runtime_[job].end = now;
@@ -35,11 +36,18 @@ void SchedulerState::finish(JobIndex job, Time now) {
 
 // Adds GPUs to those a waiting job holds.
 void SchedulerState::take(JobIndex job, const std::vector<GpuId>& gpus) {
+  const JobSpec& spec = jobs_[job];
   for (GpuId g : gpus) {
-    owner_[g] = job;
-    --free_per_node_[layout_.node_of(g)];
+    GpuOccupancy& gpu = gpus_[g];
+    if (gpu.holders.empty()) {
+      --free_per_node_[layout_.node_of(g)];
+      --free_total_;
+    }
+    gpu.holders.push_back(job);
+    gpu.share += spec.gpu_share;
+    gpu.memory += spec.gpu_memory_bytes;
   }
-  free_total_ -= gpus.size();
+  allocated_ += static_cast<double>(gpus.size()) * spec.gpu_share;
   runtime_[job].gpus.insert(runtime_[job].gpus.end(), gpus.begin(), gpus.end());
 }
 
@@ -52,11 +60,20 @@ void SchedulerState::start(JobIndex job, Time now) {
 
 // Frees every GPU the job holds; a running job leaves the running list.
 void SchedulerState::release(JobIndex job) {
+  const JobSpec& spec = jobs_[job];
   for (GpuId g : runtime_[job].gpus) {
-    owner_[g] = kNoJob;
-    ++free_per_node_[layout_.node_of(g)];
+    GpuOccupancy& gpu = gpus_[g];
+    gpu.holders.erase(std::find(gpu.holders.begin(), gpu.holders.end(), job));
+    gpu.share -= spec.gpu_share;
+    gpu.memory -= spec.gpu_memory_bytes;
+    if (gpu.holders.empty()) {
+      gpu = GpuOccupancy{};  // no rounding residue on a free GPU
+      ++free_per_node_[layout_.node_of(g)];
+      ++free_total_;
+    }
   }
-  free_total_ += runtime_[job].gpus.size();
+  allocated_ -= static_cast<double>(runtime_[job].gpus.size()) * spec.gpu_share;
+  if (free_total_ == layout_.gpu_count()) allocated_ = 0;
   runtime_[job].gpus.clear();
   if (runtime_[job].state == JobState::kRunning) running_.erase(std::find(running_.begin(), running_.end(), job));
 }
@@ -70,13 +87,13 @@ std::vector<JobIndex> SchedulerState::holding() const {
 
 void SchedulerState::check(const Plan& plan) const {
   // Tentative changes of this plan, so that a preemption recorded first frees
-  // GPUs for a later allocation, and nothing is given twice.
-  std::unordered_map<GpuId, JobIndex> owner_after;
+  // GPUs for a later allocation, and nothing is given beyond what a GPU has.
+  std::unordered_map<GpuId, GpuOccupancy> gpu_after;
   std::unordered_map<JobIndex, JobState> state_after;
   std::unordered_map<JobIndex, std::vector<GpuId>> held_after;  // GPUs a job holds at this point of the plan
-  auto owner_of = [&](GpuId g) {
-    auto it = owner_after.find(g);
-    return it == owner_after.end() ? owner_[g] : it->second;
+  auto gpu_of = [&](GpuId g) -> GpuOccupancy& {
+    auto it = gpu_after.find(g);
+    return it == gpu_after.end() ? gpu_after.emplace(g, gpus_[g]).first->second : it->second;
   };
   auto state_of = [&](JobIndex j) {
     auto it = state_after.find(j);
@@ -87,6 +104,7 @@ void SchedulerState::check(const Plan& plan) const {
     const std::string where = "decision " + std::to_string(i) + " (job " +
                               (d.job < jobs_.size() ? "'" + jobs_[d.job].id + "'" : std::to_string(d.job)) + ")";
     if (d.job >= jobs_.size()) throw PlanRejected(where + ": no such job");
+    const JobSpec& spec = jobs_[d.job];
     auto held = held_after.find(d.job);
     std::vector<GpuId>& holds =
         held == held_after.end() ? held_after.emplace(d.job, runtime_[d.job].gpus).first->second : held->second;
@@ -95,25 +113,41 @@ void SchedulerState::check(const Plan& plan) const {
         throw PlanRejected(where + ": preempting a job that is not running");
       if (d.kind == Decision::Kind::kRelease && state_of(d.job) != JobState::kWaiting)
         throw PlanRejected(where + ": releasing the GPUs of a job that is not waiting");
-      for (GpuId g : holds) owner_after[g] = kNoJob;
+      for (GpuId g : holds) {
+        GpuOccupancy& gpu = gpu_of(g);
+        gpu.holders.erase(std::find(gpu.holders.begin(), gpu.holders.end(), d.job));
+        gpu.share -= spec.gpu_share;
+        gpu.memory -= spec.gpu_memory_bytes;
+        if (gpu.holders.empty()) gpu = GpuOccupancy{};
+      }
       holds.clear();
       state_after[d.job] = JobState::kWaiting;
       continue;
     }
     if (state_of(d.job) != JobState::kWaiting) throw PlanRejected(where + ": allocating to a job that is not waiting");
-    const JobSpec& spec = jobs_[d.job];
     if (d.gpus.empty()) throw PlanRejected(where + ": allocates no GPU");
     if (holds.size() + d.gpus.size() > spec.gpus)
       throw PlanRejected(where + ": allocates " + std::to_string(d.gpus.size()) + " GPUs to a job holding " +
                          std::to_string(holds.size()) + ", the job needs " + std::to_string(spec.gpus));
     for (GpuId g : d.gpus) {
       if (g >= layout_.gpu_count()) throw PlanRejected(where + ": GPU " + std::to_string(g) + " does not exist");
-      if (owner_of(g) != kNoJob)
+      GpuOccupancy& gpu = gpu_of(g);
+      if (std::find(gpu.holders.begin(), gpu.holders.end(), d.job) != gpu.holders.end())
+        throw PlanRejected(where + ": GPU " + layout_.gpu_label(g) + " is given to the job twice");
+      const bool whole = spec.gpu_share >= 1;
+      if (!gpu.holders.empty() && (whole || gpu.share + spec.gpu_share > 1 + kGpuShareTolerance))
         throw PlanRejected(where + ": GPU " + layout_.gpu_label(g) + " is not free (held by job '" +
-                           jobs_[owner_of(g)].id + "')");
-      if (spec.gpu_memory_bytes > layout_.gpu_type_of(g).memory_bytes)
-        throw PlanRejected(where + ": GPU " + layout_.gpu_label(g) + " has less memory than the job needs");
-      owner_after[g] = d.job;
+                           jobs_[gpu.holders.front()].id + "'" +
+                           (gpu.holders.size() > 1 ? " and " + std::to_string(gpu.holders.size() - 1) + " more" : "") +
+                           (whole ? "" : ", " + std::to_string(1 - gpu.share) + " of it left, the job asks " +
+                                             std::to_string(spec.gpu_share)) +
+                           ")");
+      if (gpu.memory + spec.gpu_memory_bytes > layout_.gpu_type_of(g).memory_bytes)
+        throw PlanRejected(where + ": GPU " + layout_.gpu_label(g) + " has less memory than the job needs" +
+                           (gpu.holders.empty() ? "" : " beside the jobs sharing it"));
+      gpu.holders.push_back(d.job);
+      gpu.share += spec.gpu_share;
+      gpu.memory += spec.gpu_memory_bytes;
     }
     holds.insert(holds.end(), d.gpus.begin(), d.gpus.end());
     if (holds.size() == spec.gpus) state_after[d.job] = JobState::kRunning;
@@ -127,7 +161,7 @@ SchedulerState::Applied SchedulerState::apply(const Plan& plan, Time now) {
     JobRuntime& rt = runtime_[d.job];
     switch (d.kind) {
       case Decision::Kind::kPreempt: {
-        rt.attained_gpu_seconds += (now - rt.start) * static_cast<double>(rt.gpus.size());
+        rt.attained_gpu_seconds += (now - rt.start) * static_cast<double>(rt.gpus.size()) * jobs_[d.job].gpu_share;
         release(d.job);
         rt.state = JobState::kWaiting;
         enqueue(d.job);

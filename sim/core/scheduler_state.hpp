@@ -11,6 +11,7 @@
 //   auto applied = state.apply(plan, now);  // throws PlanRejected on a bad plan
 #pragma once
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -40,7 +41,8 @@ struct JobRuntime {
   std::vector<GpuId> gpus;
   std::uint32_t preemptions = 0;
   /// GPU-seconds of service received in runs that ended (preempted or
-  /// finished); a running job has also received (now - start) * gpus.size().
+  /// finished); a running job has also received (now - start) * gpus.size()
+  /// * gpu_share.
   double attained_gpu_seconds = 0;
   /// Share of the job's work kept by its last checkpoint before a preemption
   /// (0 without checkpoints); its next run does only the rest.
@@ -53,12 +55,28 @@ class ClusterView {
   virtual ~ClusterView() = default;
   virtual const ClusterLayout& layout() const = 0;
   virtual const Locality& locality() const = 0;
+  /// No job holds any part of the GPU.
   virtual bool is_free(GpuId gpu) const = 0;
-  /// The job holding the GPU, or kNoJob.
+  /// The job holding the GPU (the first of them on a shared GPU), or kNoJob.
   virtual JobIndex owner(GpuId gpu) const = 0;
+  /// GPUs no job holds any part of, in all and per node.
   virtual std::size_t free_gpu_count() const = 0;
   virtual std::size_t free_gpus_on_node(NodeId node) const = 0;
+  /// The part of the GPU not held (1 when free, 0 when a whole-GPU job holds
+  /// it), for jobs that ask a fraction of a GPU (JobSpec::gpu_share).
+  virtual double free_share(GpuId gpu) const { return is_free(gpu) ? 1.0 : 0.0; }
+  /// The GPU's memory not claimed by the jobs sharing it (JobSpec::gpu_memory_bytes).
+  virtual double free_memory(GpuId gpu) const { return is_free(gpu) ? layout().gpu_type_of(gpu).memory_bytes : 0.0; }
 };
+
+/// Shares compare with this tolerance: 0.3 + 0.7 fills a GPU.
+inline constexpr double kGpuShareTolerance = 1e-9;
+
+/// Whether a job asking `share` of a GPU and `memory` bytes of it fits in what `cluster` leaves free of `gpu`.
+inline bool share_fits(const ClusterView& cluster, GpuId gpu, double share, double memory) {
+  if (share >= 1) return cluster.is_free(gpu) && cluster.free_memory(gpu) >= memory;
+  return cluster.free_share(gpu) + kGpuShareTolerance >= share && cluster.free_memory(gpu) >= memory;
+}
 
 /// Read-only jobs: the waiting queue in submission order, and every job's state.
 class QueueView {
@@ -85,10 +103,16 @@ class SchedulerState final : public ClusterView, public QueueView {
   // ClusterView
   const ClusterLayout& layout() const override { return layout_; }
   const Locality& locality() const override { return locality_; }
-  bool is_free(GpuId gpu) const override { return owner_[gpu] == kNoJob; }
-  JobIndex owner(GpuId gpu) const override { return owner_[gpu]; }
+  bool is_free(GpuId gpu) const override { return gpus_[gpu].holders.empty(); }
+  JobIndex owner(GpuId gpu) const override { return gpus_[gpu].holders.empty() ? kNoJob : gpus_[gpu].holders.front(); }
   std::size_t free_gpu_count() const override { return free_total_; }
   std::size_t free_gpus_on_node(NodeId node) const override { return free_per_node_[node]; }
+  double free_share(GpuId gpu) const override { return std::max(0.0, 1 - gpus_[gpu].share); }
+  double free_memory(GpuId gpu) const override {
+    return layout_.gpu_type_of(gpu).memory_bytes - gpus_[gpu].memory;
+  }
+  /// Every job holding a part of the GPU, in the order they took it.
+  const std::vector<JobIndex>& holders(GpuId gpu) const { return gpus_[gpu].holders; }
 
   // QueueView
   const std::vector<JobIndex>& waiting() const override { return waiting_; }
@@ -118,7 +142,15 @@ class SchedulerState final : public ClusterView, public QueueView {
   /// PlanRejected says which decision broke which rule.
   Applied apply(const Plan& plan, Time now);
 
-  std::size_t allocated_gpu_count() const { return layout_.gpu_count() - free_total_; }
+  /// GPUs held, counting a job's share of each shared GPU (a half-GPU job counts 0.5).
+  double allocated_gpus() const { return allocated_; }
+
+  /// What jobs hold of one GPU.
+  struct GpuOccupancy {
+    double share = 0;   // sum of the holders' gpu_share
+    double memory = 0;  // sum of the holders' gpu_memory_bytes
+    std::vector<JobIndex> holders;
+  };
 
  private:
   void check(const Plan& plan) const;
@@ -132,9 +164,10 @@ class SchedulerState final : public ClusterView, public QueueView {
   const std::vector<JobSpec>& jobs_;
   std::vector<Time> oracle_durations_;
   std::vector<JobRuntime> runtime_;
-  std::vector<JobIndex> owner_;
+  std::vector<GpuOccupancy> gpus_;
   std::vector<std::size_t> free_per_node_;
   std::size_t free_total_;
+  double allocated_ = 0;
   std::vector<JobIndex> waiting_;
   std::vector<JobIndex> running_;
 };

@@ -1,16 +1,20 @@
 // tentative_cluster.hpp: the cluster as it would be after some decisions of
 // the plan being built.
 //
-// Preempting policies ask "would this job fit if I preempted those?". A
-// TentativeCluster answers through the ordinary ClusterView interface, so
-// any placement can be asked: GPUs marked freed look free, GPUs marked taken
-// look busy, the real state is untouched.
+// Policies ask "would this job fit if I preempted those?" or, placing jobs
+// one after another in one call, "what is left once the earlier ones took
+// theirs?". A TentativeCluster answers through the ordinary ClusterView
+// interface, so any placement can be asked: GPUs marked freed look free,
+// GPUs (or shares of GPUs) marked taken look held, the real state is
+// untouched. Only the GPUs changed here are stored, so making one is cheap.
 //
 //   TentativeCluster what_if(ctx.cluster);
 //   what_if.free(ctx.jobs.runtime(victim).gpus);
 //   auto gpus = placement.place(job, what_if, no_gpus_taken);
+//   what_if.take(*gpus, job);  // the job's share and memory of each
 #pragma once
 
+#include <unordered_map>
 #include <vector>
 
 #include "sim/core/scheduler_state.hpp"
@@ -21,25 +25,36 @@ class TentativeCluster final : public ClusterView {
  public:
   explicit TentativeCluster(const ClusterView& base);
 
-  /// GPUs a preemption or release in the plan would free.
+  /// GPUs a preemption or release in the plan would free entirely (whole-GPU
+  /// jobs' GPUs: a policy that shares GPUs frees a shared one only with all its holders).
   void free(const std::vector<GpuId>& gpus);
-  /// GPUs an allocation in the plan would take.
+  /// GPUs an allocation in the plan would take whole.
   void take(const std::vector<GpuId>& gpus);
+  /// GPUs an allocation to `job` would take: its gpu_share and gpu_memory of each.
+  void take(const std::vector<GpuId>& gpus, const JobSpec& job);
 
   const ClusterLayout& layout() const override { return base_.layout(); }
   const Locality& locality() const override { return base_.locality(); }
-  bool is_free(GpuId gpu) const override { return free_[gpu]; }
+  bool is_free(GpuId gpu) const override;
   /// The holder in the real state, kNoJob for GPUs freed here; GPUs taken
   /// here report kNoJob too unless they were held before.
-  JobIndex owner(GpuId gpu) const override { return free_[gpu] ? kNoJob : base_.owner(gpu); }
+  JobIndex owner(GpuId gpu) const override;
   std::size_t free_gpu_count() const override { return free_total_; }
   std::size_t free_gpus_on_node(NodeId node) const override { return free_per_node_[node]; }
+  double free_share(GpuId gpu) const override;
+  double free_memory(GpuId gpu) const override;
 
  private:
-  void set(GpuId gpu, bool free);
+  struct Changed {
+    bool free;
+    double free_share;
+    double free_memory;
+  };
+  Changed current(GpuId gpu) const;
+  void set(GpuId gpu, const Changed& after);
 
   const ClusterView& base_;
-  std::vector<bool> free_;
+  std::unordered_map<GpuId, Changed> changed_;
   std::vector<std::size_t> free_per_node_;
   std::size_t free_total_;
 };

@@ -49,15 +49,23 @@ struct RunningJob {
   std::vector<double> compute_scale;
 };
 
-// A change of the allocated or busy GPU counts. Busy intervals are known when
-// a computation starts (a GPU runs only its own job's work), so changes may be
-// recorded ahead of time; the timeline is assembled from them at the end.
+// A change of the allocated or busy GPUs, in millionths of a GPU so that the
+// shares of fractional jobs add up exactly. Busy intervals are known when a
+// computation starts (a job computes at its own share of the GPU, never
+// slowed by the jobs sharing it), so changes may be recorded ahead of time;
+// the timeline is assembled from them at the end.
+constexpr std::int64_t kShareUnits = 1000000;
 struct TimelineChange {
   Time time;
-  std::int64_t allocated;
-  std::int64_t busy;
+  std::int64_t allocated;  // millionths of a GPU
+  std::int64_t busy;       // millionths of a GPU
   std::int64_t queued = 0;
 };
+
+// A job's GPUs in timeline units: each counts its share.
+std::int64_t share_units(std::size_t gpus, double share) {
+  return static_cast<std::int64_t>(gpus) * std::llround(share * kShareUnits);
+}
 
 struct Timer {
   Time at;
@@ -93,7 +101,7 @@ class Scheduler {
       failure_ = std::current_exception();
     }
     for (JobIndex job = 0; job < running_.size(); ++job)
-      if (running_[job]) cancel_step(*running_[job]);
+      if (running_[job]) cancel_step(job);
     wait_set_.clear();
     slot_job_.clear();
   }
@@ -192,7 +200,7 @@ class Scheduler {
     leave_wait_set(run);
     state_.finish(job, now_);
     record_.outcomes[job].end = now_;
-    changes_.push_back({now_, -static_cast<std::int64_t>(run.hosts.size()), 0});
+    changes_.push_back({now_, -share_units(run.hosts.size(), in_.jobs[job].gpu_share), 0});
     running_[job].reset();
     return true;
   }
@@ -201,6 +209,8 @@ class Scheduler {
     RunningJob& run = *running_[job];
     const JobStep step = run.plan->step(run.step);
     const std::size_t n = run.hosts.size();
+    const double share = in_.jobs[job].gpu_share;
+    const std::int64_t busy_units = share_units(1, share);
     run.sentinel = 0;
     run.compute_ends.clear();
     switch (step.kind) {
@@ -211,13 +221,16 @@ class Scheduler {
           const double amount = step.amount * run.compute_scale[i];
           sg4::ExecPtr exec = sg4::Exec::init();
           exec->set_flops_amount(amount)->set_host(host);
+          // A fractional job is held to its share of the GPU; the shares on a
+          // GPU add up to at most 1, so each gets its bound.
+          if (share < 1) exec->set_bound(share * host->get_speed());
           exec->start();
           run.activities.push_back(exec);
-          // The GPU runs nothing else, so its busy interval is known now.
-          const Time end = now_ + amount / host->get_speed();
+          // The GPU gives this job nothing but its share, so its busy interval is known now.
+          const Time end = now_ + amount / (host->get_speed() * share);
           run.compute_ends.push_back(end);
-          changes_.push_back({now_, 0, 1});
-          changes_.push_back({end, 0, -1});
+          changes_.push_back({now_, 0, busy_units});
+          changes_.push_back({end, 0, -busy_units});
         }
         break;
       case JobStep::Kind::kRingStep: {
@@ -261,13 +274,15 @@ class Scheduler {
   }
 
   // Cancels what the job's current step still runs, and ends its busy intervals now.
-  void cancel_step(RunningJob& run) {
+  void cancel_step(JobIndex job) {
+    RunningJob& run = *running_[job];
     if (run.dag) run.dag->cancel();
     for (const auto& activity : run.activities) activity->cancel();
+    const std::int64_t busy_units = share_units(1, in_.jobs[job].gpu_share);
     for (Time end : run.compute_ends) {
       if (end <= now_) continue;
-      changes_.push_back({end, 0, 1});  // undo the recorded end
-      changes_.push_back({now_, 0, -1});
+      changes_.push_back({end, 0, busy_units});  // undo the recorded end
+      changes_.push_back({now_, 0, -busy_units});
     }
     run.activities.clear();
     run.compute_ends.clear();
@@ -299,14 +314,11 @@ class Scheduler {
     Plan plan;
     SchedulingContext context{now_, state_, state_};
     in_.policy.schedule(context, plan);
-    const std::size_t allocated_before = state_.allocated_gpu_count();
+    const double allocated_before = state_.allocated_gpus();
     const std::size_t queued_before = state_.waiting().size();
     const SchedulerState::Applied applied = state_.apply(plan, now_);
     // Starts, partial holds, releases and preemptions, all at once.
-    changes_.push_back({now_,
-                        static_cast<std::int64_t>(state_.allocated_gpu_count()) -
-                            static_cast<std::int64_t>(allocated_before),
-                        0,
+    changes_.push_back({now_, std::llround((state_.allocated_gpus() - allocated_before) * kShareUnits), 0,
                         static_cast<std::int64_t>(state_.waiting().size()) - static_cast<std::int64_t>(queued_before)});
     for (JobIndex job : applied.preempted) stop(job);
     for (JobIndex job : applied.started) launch(job);
@@ -321,7 +333,9 @@ class Scheduler {
     double measured_flops = 0;
     if (const auto* measured = std::get_if<MeasuredWork>(&spec.work)) {
       const int type = in_.layout.find_gpu_type(measured->gpu_type);
-      measured_flops = type >= 0 ? in_.layout.spec().gpu_types[static_cast<std::size_t>(type)].flops : 0;
+      // Measured at the job's share of a GPU of that type.
+      measured_flops =
+          type >= 0 ? in_.layout.spec().gpu_types[static_cast<std::size_t>(type)].flops * spec.gpu_share : 0;
     }
     // A ring step lasts as long as its slowest edge; the latency part of that is the largest path latency.
     double ring_latency = 0;
@@ -341,8 +355,9 @@ class Scheduler {
         compute_scale[i] = training->flops_on(in_.layout.gpu_type_of(gpus[i]).name) / training->flops_per_iteration;
     double slowest_gpu = kNever, bottleneck = kNever;
     for (std::size_t i = 0; i < gpus.size(); ++i) {
-      // The slowest GPU in effect: its FLOP/s over its scale.
-      slowest_gpu = std::min(slowest_gpu, in_.layout.gpu_type_of(gpus[i]).flops / compute_scale[i]);
+      // The slowest GPU in effect: its FLOP/s (the job's share of them) over its scale.
+      slowest_gpu =
+          std::min(slowest_gpu, in_.layout.gpu_type_of(gpus[i]).flops * spec.gpu_share / compute_scale[i]);
       if (gpus.size() > 1)
         bottleneck = std::min(bottleneck, in_.locality.bottleneck_bandwidth(gpus[i], gpus[(i + 1) % gpus.size()]));
     }
@@ -380,8 +395,8 @@ class Scheduler {
     const std::string name = "dag-" + std::to_string(job) + "-" + std::to_string(epoch_[job]);
     run.dag = std::make_unique<DagRun>(dag, run.hosts, platform_.gpu_hosts.front(), name,
                                        [this](double start, double end) {
-                                         changes_.push_back({start, 0, 1});
-                                         changes_.push_back({end, 0, -1});
+                                         changes_.push_back({start, 0, kShareUnits});
+                                         changes_.push_back({end, 0, -kShareUnits});
                                        });
     run.activities.push_back(run.dag->done());
     enter_wait_set(job);
@@ -397,8 +412,8 @@ class Scheduler {
     // No checkpoint is taken at the very end of the work, so some work always remains.
     const double kept_of_run = run.work_seconds > 0 ? progress.kept_work_seconds / run.work_seconds : 0;
     state_.set_saved_fraction(job, saved_before + (1 - saved_before) * kept_of_run);
-    record_.lost_gpu_seconds += progress.lost_seconds * static_cast<double>(run.hosts.size());
-    cancel_step(run);
+    record_.lost_gpu_seconds += progress.lost_seconds * static_cast<double>(run.hosts.size()) * spec.gpu_share;
+    cancel_step(job);
     leave_wait_set(run);
     running_[job].reset();
   }
@@ -414,8 +429,8 @@ class Scheduler {
       queued += changes_[i].queued;
       if (i + 1 < changes_.size() && changes_[i + 1].time == changes_[i].time) continue;
       assert(allocated >= 0 && busy >= 0 && busy <= allocated && queued >= 0 && "counts stay consistent");
-      const TimelinePoint point{changes_[i].time, static_cast<std::uint32_t>(allocated),
-                                static_cast<std::uint32_t>(busy), static_cast<std::uint32_t>(queued)};
+      const TimelinePoint point{changes_[i].time, static_cast<double>(allocated) / kShareUnits,
+                                static_cast<double>(busy) / kShareUnits, static_cast<std::uint32_t>(queued)};
       if (!timeline.empty() && timeline.back().allocated == point.allocated && timeline.back().busy == point.busy &&
           timeline.back().queued == point.queued)
         continue;

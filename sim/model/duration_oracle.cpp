@@ -49,6 +49,7 @@ Time uncontended_duration(const JobSpec& job, const ClusterLayout& layout) {
   if (const auto* measured = std::get_if<MeasuredWork>(&job.work)) {
     const int type = layout.find_gpu_type(measured->gpu_type);
     const double measured_flops = type >= 0 ? spec.gpu_types[static_cast<std::size_t>(type)].flops : best_flops;
+    // Measured at the job's share of a GPU, run at the same share: the share cancels.
     return measured->seconds * measured_flops / best_flops;
   }
   if (const auto* dag = std::get_if<DagWork>(&job.work)) return dag_list_schedule_seconds(*dag, best_flops);
@@ -58,8 +59,9 @@ Time uncontended_duration(const JobSpec& job, const ClusterLayout& layout) {
       static_cast<double>(nodes_per_rack) * best->nic.bandwidth / spec.fabric.oversubscription;
   const RingEdge edge =
       packed_ring_edge(*best, spec.fabric, job.gpus, nodes_per_rack * best->gpus_per_node, rack_uplink);
+  // A fractional job computes at its share of each GPU (JobSpec::gpu_share).
   return static_cast<double>(training.iterations) *
-         training_iteration_seconds(training.flops_per_iteration, best_flops, job.gpus, training.gradient_bytes,
+         training_iteration_seconds(training.flops_per_iteration, best_flops * job.gpu_share, job.gpus, training.gradient_bytes,
                                     edge.latency, edge.bandwidth);
 }
 

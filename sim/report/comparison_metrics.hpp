@@ -86,7 +86,7 @@ struct QueueGuarantee {
 /// GPUs, and its submission, first start and end (kNever: did not happen).
 struct QueueJobSpan {
   std::size_t queue = 0;
-  std::uint32_t gpus = 0;
+  double gpus = 0;  // counting its share of each GPU
   Time submit = 0, start = kNever, end = kNever;
 };
 

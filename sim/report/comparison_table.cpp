@@ -98,7 +98,7 @@ ComparisonRow comparison_row(const std::string& policy, const RunOutputs& run,
       if (leaf == queues->leaf_of_name.end())
         throw InputError("jobs.csv", "job '" + job.id + "'", "queue",
                          "'" + job.queue + "' designates no leaf queue of the capacity configuration");
-      spans.push_back({leaf->second, job.gpus, job.submit, job.start, job.end});
+      spans.push_back({leaf->second, job.gpus * job.gpu_share, job.submit, job.start, job.end});
     }
     row.queue_attainment = guarantee_attainment(queues->leaves, spans, s.simulated_time);
   }

@@ -191,7 +191,7 @@ std::vector<JobsCsvRow> parse_jobs_csv(const std::string& text, const std::strin
   const std::vector<CsvRecord> records = records_with_header(text, file);
   const CsvColumns columns(records.front(),
                            {"id", "user", "queue", "gpus", "submit", "start", "end", "wait", "jct", "state",
-                            "preemptions", "uncontended", "placement"},
+                            "preemptions", "uncontended", "placement", "gpu_share"},
                            file);
   std::vector<JobsCsvRow> rows;
   rows.reserve(records.size() - 1);
@@ -202,6 +202,10 @@ std::vector<JobsCsvRow> parse_jobs_csv(const std::string& text, const std::strin
     row.user = columns.text(record, "user");
     row.queue = columns.text(record, "queue");
     row.gpus = columns.unsigned_int(record, "gpus");
+    row.gpu_share = columns.number(record, "gpu_share");
+    if (!(row.gpu_share > 0 && row.gpu_share <= 1))
+      throw InputError(file, "line " + std::to_string(record.line), "gpu_share",
+                       "expected a share of a GPU in (0, 1], got '" + columns.text(record, "gpu_share") + "'");
     row.submit = columns.number(record, "submit");
     row.start = columns.time_or_never(record, "start");
     row.end = columns.time_or_never(record, "end");
@@ -223,8 +227,11 @@ std::vector<TimelinePoint> parse_timeline_csv(const std::string& text, const std
   points.reserve(records.size() - 1);
   for (std::size_t r = 1; r < records.size(); ++r) {
     const CsvRecord& record = records[r];
-    TimelinePoint p{columns.number(record, "time"), columns.unsigned_int(record, "allocated_gpus"),
-                    columns.unsigned_int(record, "busy_gpus"), columns.unsigned_int(record, "queued_jobs")};
+    TimelinePoint p{columns.number(record, "time"), columns.number(record, "allocated_gpus"),
+                    columns.number(record, "busy_gpus"), columns.unsigned_int(record, "queued_jobs")};
+    if (p.allocated < 0 || p.busy < 0 || p.busy > p.allocated)
+      throw InputError(file, "line " + std::to_string(record.line), "busy_gpus",
+                       "GPU counts must satisfy 0 <= busy_gpus <= allocated_gpus");
     if (!points.empty() && p.time < points.back().time)
       throw InputError(file, "line " + std::to_string(record.line), "time",
                        "times must not decrease (previous row has " + std::to_string(points.back().time) + ")");

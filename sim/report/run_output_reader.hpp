@@ -39,6 +39,7 @@ struct RunSummaryFigures {
 struct JobsCsvRow {
   std::string id, user, queue, state, placement;
   std::uint32_t gpus = 0;
+  double gpu_share = 1;  // of each of its GPUs
   Time submit = 0, start = kNever, end = kNever, wait = kNever, jct = kNever;
   std::uint32_t preemptions = 0;
   Time uncontended = kNever;

@@ -25,6 +25,14 @@ std::string fixed(double value, int decimals) {
   return buffer;
 }
 
+// GPUs, whole or a share: "12", "0.5", "3.25" (six decimals at most, as the engine counts them).
+std::string gpu_count_text(double gpus) {
+  std::string text = fixed(gpus, 6);
+  text.erase(text.find_last_not_of('0') + 1);
+  if (text.back() == '.') text.pop_back();
+  return text;
+}
+
 std::string duration_text(double seconds) {
   if (seconds >= 3600) return fixed(seconds / 3600, 2) + " h";
   if (seconds >= 60) return fixed(seconds / 60, 2) + " min";
@@ -88,7 +96,7 @@ std::string summary_json(const std::vector<JobSpec>& jobs, const ClusterLayout& 
 
 std::string jobs_csv(const std::vector<JobSpec>& jobs, const ClusterLayout& layout, const RunRecord& record) {
   std::ostringstream out;
-  out << "id,user,queue,gpus,submit,start,end,wait,jct,state,preemptions,uncontended,placement\n";
+  out << "id,user,queue,gpus,submit,start,end,wait,jct,state,preemptions,uncontended,placement,gpu_share\n";
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     const JobSpec& job = jobs[i];
     const JobOutcome& o = record.outcomes[i];
@@ -99,7 +107,8 @@ std::string jobs_csv(const std::vector<JobSpec>& jobs, const ClusterLayout& layo
         << format_seconds(job.submit) << ',' << (started ? format_seconds(o.start) : "") << ','
         << (ended ? format_seconds(o.end) : "") << ',' << (started ? format_seconds(o.start - job.submit) : "")
         << ',' << (ended ? format_seconds(o.end - job.submit) : "") << ',' << to_string(o.state) << ','
-        << o.preemptions << ',' << format_seconds(o.uncontended) << ',' << csv_field(placement) << '\n';
+        << o.preemptions << ',' << format_seconds(o.uncontended) << ',' << csv_field(placement) << ','
+        << gpu_count_text(job.gpu_share) << '\n';
   }
   return out.str();
 }
@@ -108,7 +117,8 @@ std::string timeline_csv(const RunRecord& record) {
   std::ostringstream out;
   out << "time,allocated_gpus,busy_gpus,queued_jobs\n";
   for (const TimelinePoint& p : record.timeline)
-    out << format_seconds(p.time) << ',' << p.allocated << ',' << p.busy << ',' << p.queued << '\n';
+    out << format_seconds(p.time) << ',' << gpu_count_text(p.allocated) << ',' << gpu_count_text(p.busy) << ','
+        << p.queued << '\n';
   return out.str();
 }
 

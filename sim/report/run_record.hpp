@@ -24,11 +24,12 @@ struct JobOutcome {
 };
 
 /// From `time` until the next point: GPUs held by jobs, GPUs computing, and
-/// jobs submitted but not running.
+/// jobs submitted but not running. A job holding a share of a GPU
+/// (JobSpec::gpu_share) counts that share, so GPU counts may be fractional.
 struct TimelinePoint {
   Time time;
-  std::uint32_t allocated;
-  std::uint32_t busy;
+  double allocated;
+  double busy;
   std::uint32_t queued = 0;
 };
 

@@ -71,7 +71,7 @@ class SchedulerStateTest : public ::testing::Test {
     EXPECT_EQ(state_.waiting(), waiting);
     EXPECT_TRUE(state_.running().empty());
     EXPECT_EQ(state_.free_gpu_count(), 6u);
-    EXPECT_EQ(state_.allocated_gpu_count(), 0u);
+    EXPECT_EQ(state_.allocated_gpus(), 0.0);
     for (GpuId g = 0; g < 6; ++g) {
       EXPECT_TRUE(state_.is_free(g)) << "GPU " << g;
       EXPECT_EQ(state_.owner(g), kNoJob) << "GPU " << g;
@@ -123,7 +123,7 @@ TEST_F(SchedulerStateTest, AllocationTakesGpusAndMovesJobFromWaitingToRunning) {
   EXPECT_FALSE(state_.is_free(1));
   EXPECT_TRUE(state_.is_free(0));
   EXPECT_EQ(state_.free_gpu_count(), 4u);
-  EXPECT_EQ(state_.allocated_gpu_count(), 2u);
+  EXPECT_EQ(state_.allocated_gpus(), 2.0);
 }
 
 TEST_F(SchedulerStateTest, AllocationKeepsTheRingOrderThePlanGave) {
@@ -141,7 +141,7 @@ TEST_F(SchedulerStateTest, FreeCountsArePerNode) {
   EXPECT_EQ(state_.free_gpus_on_node(1), 1u);
   EXPECT_EQ(state_.free_gpus_on_node(2), 0u);
   EXPECT_EQ(state_.free_gpu_count(), 2u);
-  EXPECT_EQ(state_.allocated_gpu_count(), 4u);
+  EXPECT_EQ(state_.allocated_gpus(), 4.0);
 }
 
 TEST_F(SchedulerStateTest, MemoryRequestIsMetByLargeEnoughGpus) {
@@ -176,7 +176,7 @@ Decision preempt(JobIndex j) { return {Decision::Kind::kPreempt, j, {}}; }
 // earlier decision of the plan is valid on its own and must not be applied.
 const RejectedPlanCase kRejectedPlans[] = {
     {"GpuGivenTwiceAcrossDecisions", {allocate(0, {0, 1}), allocate(1, {1, 2})}, "is not free"},
-    {"GpuGivenTwiceInOneDecision", {allocate(1, {2, 3}), allocate(0, {0, 0})}, "is not free"},
+    {"GpuGivenTwiceInOneDecision", {allocate(1, {2, 3}), allocate(0, {0, 0})}, "given to the job twice"},
     {"TooManyGpusAcrossDecisions", {allocate(0, {0}), allocate(0, {1, 2})}, "needs 2"},
     {"NoGpuAtAll", {allocate(1, {2, 3}), allocate(0, {})}, "no GPU"},
     {"TooManyGpus", {allocate(1, {2, 3}), allocate(0, {0, 1, 4})}, "needs 2"},
@@ -352,7 +352,7 @@ TEST_F(SchedulerStateTest, PartialAllocationHoldsGpusWithoutStarting) {
   EXPECT_EQ(state_.runtime(0).gpus, (Gpus{1}));
   EXPECT_EQ(state_.owner(1), 0u);
   EXPECT_EQ(state_.holding(), (Jobs{0}));
-  EXPECT_EQ(state_.allocated_gpu_count(), 1u);
+  EXPECT_EQ(state_.allocated_gpus(), 1.0);
   EXPECT_TRUE(state_.running().empty());
 }
 
