@@ -2,9 +2,19 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cstdio>
 #include <unordered_map>
 
 namespace gcsim {
+namespace {
+
+std::string share_text(double share) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.6g", share);
+  return text;
+}
+
+}  // namespace
 
 SchedulerState::SchedulerState(const ClusterLayout& layout, const Locality& locality,
                                const std::vector<JobSpec>& jobs, std::vector<Time> oracle_durations)
@@ -139,8 +149,8 @@ void SchedulerState::check(const Plan& plan) const {
         throw PlanRejected(where + ": GPU " + layout_.gpu_label(g) + " is not free (held by job '" +
                            jobs_[gpu.holders.front()].id + "'" +
                            (gpu.holders.size() > 1 ? " and " + std::to_string(gpu.holders.size() - 1) + " more" : "") +
-                           (whole ? "" : ", " + std::to_string(1 - gpu.share) + " of it left, the job asks " +
-                                             std::to_string(spec.gpu_share)) +
+                           (whole ? "" : ", " + share_text(1 - gpu.share) + " of it left, the job asks " +
+                                             share_text(spec.gpu_share)) +
                            ")");
       if (gpu.memory + spec.gpu_memory_bytes > layout_.gpu_type_of(g).memory_bytes)
         throw PlanRejected(where + ": GPU " + layout_.gpu_label(g) + " has less memory than the job needs" +

@@ -118,6 +118,7 @@ std::map<std::string, JobRow> read_jobs_csv(const std::string& out_dir) {
     row.end = number_or(f["end"], -1);
     row.wait = number_or(f["wait"], -1);
     row.jct = number_or(f["jct"], -1);
+    row.gpu_share = number_or(f["gpu_share"], -1);
     rows[row.id] = row;
   }
   return rows;

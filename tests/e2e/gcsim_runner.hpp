@@ -49,6 +49,7 @@ struct JobRow {
   int gpus = 0;
   int preemptions = 0;
   double submit = 0, start = -1, end = -1, wait = -1, jct = -1;
+  double gpu_share = 1;
 };
 
 /// jobs.csv by job id.

@@ -48,6 +48,7 @@ void expect_same_jobs(const std::vector<JobSpec>& a, const std::vector<JobSpec>&
     EXPECT_EQ(a[i].submit, b[i].submit);
     EXPECT_EQ(a[i].gpus, b[i].gpus);
     EXPECT_EQ(a[i].gpu_memory_bytes, b[i].gpu_memory_bytes);
+    EXPECT_EQ(a[i].gpu_share, b[i].gpu_share);
     EXPECT_EQ(a[i].cpu_cores, b[i].cpu_cores);
     EXPECT_EQ(a[i].memory_bytes, b[i].memory_bytes);
     EXPECT_EQ(a[i].priority, b[i].priority);
@@ -178,6 +179,7 @@ TEST(NativeWorkload, RoundTripGivesIdenticalJobs) {
   measured.id = "measured";
   measured.submit = 1e-300;
   measured.work = MeasuredWork{2.0 / 3.0, "A100"};
+  measured.gpu_share = 1.0 / 3.0;
   JobSpec dag;
   dag.id = "dag";
   dag.gpus = 2;
@@ -197,6 +199,24 @@ TEST(NativeWorkload, RoundTripGivesIdenticalJobs) {
   // Through text, as a file would be.
   const auto reread = parse_native_workload(nlohmann::json::parse(written.dump()), kLabel);
   expect_same_jobs(jobs, reread);
+}
+
+TEST(NativeWorkload, GpuShareIsAFractionOfOneGpuAndOneByDefault) {
+  auto doc = two_jobs();
+  doc["jobs"][0]["gpu_share"] = 0.25;
+  const auto jobs = parse_native_workload(doc, kLabel);
+  EXPECT_DOUBLE_EQ(jobs[0].gpu_share, 0.25);
+  EXPECT_DOUBLE_EQ(jobs[1].gpu_share, 1);
+  EXPECT_FALSE(native_workload_json(jobs)["jobs"][1].contains("gpu_share"));
+  for (const nlohmann::json& bad : {nlohmann::json(0), nlohmann::json(-0.5), nlohmann::json(1.01), nlohmann::json("half")}) {
+    doc["jobs"][0]["gpu_share"] = bad;
+    try {
+      parse_native_workload(doc, kLabel);
+      ADD_FAILURE() << "gpu_share " << bad.dump() << " was accepted";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("gpu_share"), std::string::npos) << e.what();
+    }
+  }
 }
 
 TEST(NativeWorkload, ReadsSchedulingHintsAndCheckpoints) {
