@@ -13,6 +13,7 @@
 #include "sim/topology/cluster_reader.hpp"
 #include "tests/support/trace_files.hpp"
 #include "workloads/traces/pai_trace.hpp"
+#include "workloads/traces/trace_stats.hpp"
 
 namespace gcsim {
 namespace {
@@ -142,7 +143,7 @@ class CraftedPai : public ::testing::Test {
   TempFolder dir_;
 };
 
-TEST_F(CraftedPai, TasksBecomeJobsWithWholeGpusAndTheJobTablesSubmitAndUser) {
+TEST_F(CraftedPai, TasksBecomeJobsWithTheirGpuSharesAndTheJobTablesSubmitAndUser) {
   const TraceReadResult trace = read_pai_trace(dir_.path(), {});
   EXPECT_EQ(trace.rows, 9u);
   ASSERT_EQ(trace.jobs.size(), 2u);
@@ -151,7 +152,8 @@ TEST_F(CraftedPai, TasksBecomeJobsWithWholeGpusAndTheJobTablesSubmitAndUser) {
   EXPECT_EQ(a.submit, 0);  // the earliest submission (job table: 80)
   EXPECT_EQ(a.user, "userA");
   EXPECT_EQ(a.queue, "unknown");
-  EXPECT_EQ(a.gpus, 2u);        // 2 instances x ceil(50 %) = 2 whole GPUs
+  EXPECT_EQ(a.gpus, 2u);        // 2 instances of 50 %: 2 workers
+  EXPECT_EQ(a.gpu_share, 0.5);  // each on half a GPU
   EXPECT_EQ(a.cpu_cores, 16u);  // (2 x 600 % + 400 %) / 100
   EXPECT_DOUBLE_EQ(a.memory_bytes, (2 * 29.296875 + 10) * 1073741824.0);
   EXPECT_EQ(std::get<MeasuredWork>(a.work).seconds, 410 - 90);  // first task start to last task end
@@ -160,13 +162,42 @@ TEST_F(CraftedPai, TasksBecomeJobsWithWholeGpusAndTheJobTablesSubmitAndUser) {
   EXPECT_EQ(b.id, "jobB");
   EXPECT_EQ(b.submit, 150 - 80);
   EXPECT_EQ(b.gpus, 2u);
+  EXPECT_EQ(b.gpu_share, 1.0);
   EXPECT_EQ(std::get<MeasuredWork>(b.work).gpu_type, "V100");
   EXPECT_EQ(trace.job_status, (std::vector<std::string>{"Terminated", "Failed"}));
   EXPECT_EQ(*trace.machine_gpus, 12u);
   bool sharing_noted = false;
   for (const std::string& note : trace.assumptions)
-    sharing_noted = sharing_noted || note.rfind("1 jobs ask for a fraction of a GPU", 0) == 0;
+    sharing_noted = sharing_noted || note.rfind("1 jobs ask a fraction of a GPU per instance", 0) == 0;
   EXPECT_TRUE(sharing_noted);
+}
+
+TEST(PaiGpuShares, JobsMixingSharesOrWholeGpusTakeOneShareForAllTheirWorkers) {
+  TempFolder dir;
+  dir.write("pai_task_table.csv",
+            "quarters,worker,2,Terminated,0,100,100,1,25,T4\n"    // 2 workers at 0.25 ...
+            "quarters,evaluator,1,Terminated,0,100,100,1,50,T4\n" // ... and one at 0.5: all at 0.5
+            "mixed,worker,1,Terminated,0,100,100,1,100,T4\n"      // a whole GPU ...
+            "mixed,ps,1,Terminated,0,100,100,1,50,T4\n"           // ... beside half a GPU: 2 whole GPUs
+            "above,worker,1,Terminated,0,100,100,1,150,T4\n"      // 1.5 GPUs: 2 whole GPUs
+            "small,worker,1,Terminated,0,100,100,1,10,T4\n");     // a tenth of a GPU
+  const TraceReadResult trace = read_pai_trace(dir.path() + "/pai_task_table.csv", {});
+  ASSERT_EQ(trace.jobs.size(), 4u);
+  const auto job = [&](std::size_t i) { return std::pair<std::uint32_t, double>{trace.jobs[i].gpus, trace.jobs[i].gpu_share}; };
+  EXPECT_EQ(job(0), (std::pair<std::uint32_t, double>{3, 0.5}));
+  EXPECT_EQ(job(1), (std::pair<std::uint32_t, double>{2, 1.0}));
+  EXPECT_EQ(job(2), (std::pair<std::uint32_t, double>{2, 1.0}));
+  EXPECT_EQ(job(3), (std::pair<std::uint32_t, double>{1, 0.1}));
+  std::string notes;
+  for (const std::string& note : trace.assumptions) notes += note + "\n";
+  EXPECT_NE(notes.find("2 jobs ask a fraction of a GPU per instance"), std::string::npos) << notes;
+  EXPECT_NE(notes.find("1 of them mix shares and take their largest"), std::string::npos) << notes;
+  EXPECT_NE(notes.find("1 jobs mix fractional and whole-GPU instances"), std::string::npos) << notes;
+  EXPECT_NE(notes.find("1 jobs have instances asking more than one GPU but not a whole number"), std::string::npos)
+      << notes;
+  // GPU-hours count the share: 3 x 0.5 + 2 + 2 + 0.1 GPUs for 100 s.
+  EXPECT_NEAR(compute_trace_stats(trace, nullptr).gpu_hours, 5.6 * 100 / 3600, 1e-12);
+  EXPECT_EQ(compute_trace_stats(trace, nullptr).jobs_sharing_gpus, 2u);
 }
 
 TEST_F(CraftedPai, BadRowsAndUnreplayableJobsAreReportedWithTheirFileAndLine) {

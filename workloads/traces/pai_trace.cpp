@@ -96,8 +96,11 @@ struct PaiJob {
   std::size_t bad_line = 0;  // a malformed task row of this job, 0 if none
   bool unstarted = false, unfinished = false;
   double start = INFINITY, end = -INFINITY;
-  double gpus = 0;
-  bool fractional = false;
+  double gpus = 0;              // workers: whole GPUs, plus one per fractional instance
+  double whole_gpus = 0;        // of instances asking 100 or more
+  double fractional_workers = 0;  // instances asking below 100: a share of one GPU each
+  double largest_share = 0, smallest_share = 1;  // among those instances
+  bool rounded_above_one = false;  // an instance asks more than one GPU, not a whole number of them
   double cpu_percent = 0, memory_gib = 0;
   std::string gpu_type;
   double gpu_type_gpus = 0;  // GPUs of the task gpu_type was taken from
@@ -361,8 +364,17 @@ TraceReadResult read_pai_trace(const std::string& path, const TraceReadOptions& 
     if (plan[2] > 0 && !type.empty() && spec && !spec_types.count(type))
       return bad("gpu_type", "GPU type not among pai_machine_spec's machines", "'" + type + "'");
 
-    const double per_instance = std::ceil(plan[2] / 100);
-    if (per_instance * 100 != plan[2]) job.fractional = true;
+    // An instance below 100 is a worker on a share of one GPU; above, whole GPUs (rounded up).
+    const bool fractional = plan[2] > 0 && plan[2] < 100;
+    const double per_instance = fractional ? 1 : std::ceil(plan[2] / 100);
+    if (!fractional && per_instance * 100 != plan[2]) job.rounded_above_one = true;
+    if (fractional) {
+      job.fractional_workers += *inst;
+      job.largest_share = std::max(job.largest_share, plan[2] / 100);
+      job.smallest_share = std::min(job.smallest_share, plan[2] / 100);
+    } else {
+      job.whole_gpus += *inst * per_instance;
+    }
     const double task_gpus = *inst * per_instance;
     job.gpus += task_gpus;
     job.cpu_percent += *inst * plan[0];
@@ -385,7 +397,8 @@ TraceReadResult read_pai_trace(const std::string& path, const TraceReadOptions& 
     job.task_status.push_back(f[c_status]);
   });
 
-  std::size_t fractional = 0, mixed = 0, default_type = 0, no_job_row = 0, submit_clamped = 0;
+  std::size_t sharing = 0, shares_differ = 0, mixed_whole = 0, above_one = 0;
+  std::size_t mixed = 0, default_type = 0, no_job_row = 0, submit_clamped = 0;
   std::vector<PendingTraceJob> pending;
   for (const std::string& name : order) {
     const PaiJob& job = jobs.at(name);
@@ -445,15 +458,34 @@ TraceReadResult read_pai_trace(const std::string& path, const TraceReadOptions& 
       ++default_type;
     }
     spec_out.work = MeasuredWork{job.end - job.start, type};
-    if (job.fractional) ++fractional;
+    // Workers of one job share one gpu_share: all fractional, they take the
+    // largest of their shares; beside whole-GPU instances, whole GPUs.
+    if (job.fractional_workers > 0 && job.whole_gpus == 0) {
+      spec_out.gpu_share = job.largest_share;
+      ++sharing;
+      if (job.smallest_share < job.largest_share) ++shares_differ;
+    } else if (job.fractional_workers > 0) {
+      ++mixed_whole;
+    }
+    if (job.rounded_above_one) ++above_one;
     if (job.mixed_types) ++mixed;
     pending.push_back(std::move(pending_job));
   }
 
   result.assumptions.push_back(
-      std::to_string(fractional) +
-      " jobs ask for a fraction of a GPU (plan_gpu not a multiple of 100): each instance's request is rounded up "
-      "to whole GPUs, since gcsim does not model GPU sharing yet");
+      std::to_string(sharing) +
+      " jobs ask a fraction of a GPU per instance (plan_gpu below 100): each instance is a worker holding that share "
+      "of one GPU (gpu_share), beside other fractional jobs, and computing at that share; their recorded run time was "
+      "taken at it" +
+      (shares_differ > 0 ? "; " + std::to_string(shares_differ) + " of them mix shares and take their largest" : ""));
+  if (mixed_whole > 0)
+    result.assumptions.push_back(std::to_string(mixed_whole) +
+                                 " jobs mix fractional and whole-GPU instances: their fractional instances get whole "
+                                 "GPUs");
+  if (above_one > 0)
+    result.assumptions.push_back(std::to_string(above_one) +
+                                 " jobs have instances asking more than one GPU but not a whole number (plan_gpu 150): "
+                                 "rounded up to whole GPUs");
   result.assumptions.push_back("the trace has no queues: every job is in queue 'unknown'");
   if (!have_job_table)
     result.assumptions.push_back(

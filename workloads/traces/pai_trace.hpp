@@ -20,7 +20,8 @@
 //   pai_job_table.start_time    -> submit (the job's submission); without the
 //                                  job table, the first task's start_time
 //   min task start_time .. max task end_time -> the run time of MeasuredWork
-//   sum over tasks of inst_num x ceil(plan_gpu / 100) -> gpus
+//   sum over tasks of inst_num x ceil(plan_gpu / 100) -> gpus (workers)
+//   plan_gpu / 100 of instances asking below 100 -> gpu_share
 //   gpu_type of its GPU tasks   -> the GPU type the run time was measured on
 //                                  (MISC = older K40m/K80/M60)
 //   sum of inst_num x plan_cpu / 100, rounded up -> cpu_cores
@@ -32,9 +33,14 @@
 //
 // What the trace lacks, and what gcsim assumes instead:
 //   - GPU sharing: plan_gpu is a percentage and many instances ask for a
-//     fraction of a GPU (50 = half a GPU). gcsim does not model GPU sharing
-//     yet, so each instance's request is rounded up to whole GPUs; the
-//     result counts the jobs concerned.
+//     fraction of a GPU (50 = half a GPU). Each such instance is a worker
+//     holding that share of one GPU (JobSpec::gpu_share): it shares the GPU
+//     with other fractional jobs and computes at its share, the recorded run
+//     time being taken at it. A job's workers have one share: instances of
+//     one job asking different fractions take the largest; beside whole-GPU
+//     instances, fractional ones get whole GPUs; an instance asking more than
+//     one GPU but not a whole number is rounded up. The result counts each.
+//     `gcsim run --whole-gpus` gives every job whole GPUs instead.
 //   - queues: none in the trace; every job is in queue "unknown".
 //   - a task without a GPU type (CPU tasks, or a type left empty) uses
 //     TraceReadOptions::gpu_type; tasks of one job on different types use the

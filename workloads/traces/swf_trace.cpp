@@ -311,6 +311,9 @@ std::string swf_text(const std::vector<JobSpec>& jobs, const SwfWriteOptions& op
     if (!measured)
       throw InputError("", job_where(i, jobs[i]), std::holds_alternative<DagWork>(jobs[i].work) ? "dag" : "training",
                        "SWF holds recorded run times only; a training or DAG job's run time depends on the cluster");
+    if (jobs[i].gpu_share < 1)
+      throw InputError("", job_where(i, jobs[i]), "gpu_share",
+                       "SWF has no field for a share of a GPU; write this workload in the native format");
     if (gpu_type.empty()) gpu_type = measured->gpu_type;
     if (measured->gpu_type != gpu_type)
       throw InputError("", job_where(i, jobs[i]), "duration.gpu_type",

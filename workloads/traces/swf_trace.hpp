@@ -81,7 +81,8 @@ struct SwfWriteOptions {
 };
 
 /// The jobs as an SWF log, in submit order. Throws InputError naming the job
-/// ("jobs[i] (id 'x')") for a training job or a second GPU type.
+/// ("jobs[i] (id 'x')") for a training or DAG job, a job sharing GPUs
+/// (gpu_share < 1) or a second GPU type.
 std::string swf_text(const std::vector<JobSpec>& jobs, const SwfWriteOptions& options);
 
 }  // namespace gcsim

@@ -119,7 +119,7 @@ void apply_throughput_work(TraceReadResult& trace, const ThroughputTable& table,
         break;
       case JobTypeRule::Kind::kGpuTime: {
         const double u = random.uniform();  // one draw per job, whatever its bucket
-        const double gpu_hours = measured ? measured->seconds * job.gpus / 3600 : 0;
+        const double gpu_hours = measured ? measured->seconds * job.gpus * job.gpu_share / 3600 : 0;
         models[i] = gpu_hours < 1 ? "cifar10" : gpu_hours < 10 ? (u < 0.5 ? "deepspeech2" : "bert")
                                   : gpu_hours < 100           ? "yolov3"
                                                               : "imagenet";
@@ -161,7 +161,8 @@ void apply_throughput_work(TraceReadResult& trace, const ThroughputTable& table,
       derived_types.insert(measured->gpu_type);
     }
     if (at_calibration.profiled_gpus != job.gpus) ++extrapolated;
-    const double work = measured->seconds * recorded_speed;  // iterations, before rounding
+    // Iterations, before rounding; a job that ran on a share of each GPU did that share of the table's speed.
+    const double work = measured->seconds * recorded_speed * job.gpu_share;
     const double seconds_on_calibration = work / at_calibration.iterations_per_second;
     TrainingWork training;
     training.iterations = static_cast<std::uint64_t>(std::max(1.0, std::floor(work + 0.5)));

@@ -59,9 +59,10 @@ TraceStats compute_trace_stats(const TraceReadResult& trace, const ClusterLayout
     if (i == 0 || job.submit < stats.first_submit) stats.first_submit = job.submit;
     if (i == 0 || job.submit > stats.last_submit) stats.last_submit = job.submit;
     ++stats.gpu_counts[job.gpus];
+    if (job.gpu_share < 1) ++stats.jobs_sharing_gpus;
     if (const auto* measured = std::get_if<MeasuredWork>(&job.work)) {
       run_times.push_back(measured->seconds);
-      gpu_seconds += measured->seconds * job.gpus;
+      gpu_seconds += measured->seconds * job.gpus * job.gpu_share;
       stats.last_end = std::max(stats.last_end, job.submit + measured->seconds);
     } else {
       ++stats.jobs_without_run_time;
@@ -141,6 +142,9 @@ std::string trace_stats_text(const TraceStats& stats) {
     for (const auto& [gpus, count] : stats.gpu_counts)
       out << " " << gpus << ": " << count << " (" << fixed(100.0 * count / stats.jobs, 1) << "%)";
     out << "\n";
+    if (stats.jobs_sharing_gpus > 0)
+      out << "GPU sharing   " << stats.jobs_sharing_gpus << " jobs ask a fraction of each of their GPUs (counted above "
+          << "by workers; GPU-hours count their share)\n";
     out << "GPU-hours     " << fixed(stats.gpu_hours, 1);
     if (stats.jobs_without_run_time > 0)
       out << " (" << stats.jobs_without_run_time
@@ -213,6 +217,7 @@ nlohmann::json trace_stats_json(const TraceStats& stats) {
                         {"submission_span", stats.span()},
                         {"last_end", stats.last_end},
                         {"gpu_counts", gpus},
+                        {"jobs_sharing_gpus", stats.jobs_sharing_gpus},
                         {"gpu_hours", stats.gpu_hours},
                         {"jobs_without_run_time", stats.jobs_without_run_time},
                         {"run_time",

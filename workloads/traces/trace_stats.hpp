@@ -63,7 +63,8 @@ struct TraceStats {
   double time_origin = 0;
   bool calendar_clock = false;
   std::map<std::uint32_t, std::size_t> gpu_counts;  // GPUs -> jobs
-  double gpu_hours = 0;
+  std::size_t jobs_sharing_gpus = 0;                // jobs asking a fraction of each GPU (gpu_share < 1)
+  double gpu_hours = 0;                             // a job sharing GPUs counts its share
   std::size_t jobs_without_run_time = 0;  // training jobs: run time depends on the cluster
   double run_time_min = 0, run_time_p50 = 0, run_time_mean = 0, run_time_p95 = 0, run_time_max = 0;
   std::optional<TraceCapacityStats> capacity;
