@@ -37,6 +37,27 @@ TEST(BundledScenarios, DefaultScenarioFinishesEveryJobAndPrintsASummary) {
   EXPECT_LE(busy, allocated + 1e-12);
 }
 
+TEST(BundledScenarios, SharedGpusScenarioHalvesTheMakespanOfWholeGpus) {
+  // 8 GPUs. train-a (4 GPUs), 16 quarter-GPU servers and 4 half-GPU notebooks
+  // at 0, train-b (2 GPUs) at 1 min, all 60 min. Shared: train-a and the
+  // servers (4 GPUs' worth) fill the first hour, the notebooks (2 GPUs) and
+  // train-b the second: 2 h, 12 of 16 GPU-hours held. Whole GPUs: 4 servers,
+  // then 8, then 4 and the notebooks, then train-b: 4 h, 26 of 32 GPU-hours.
+  for (const bool whole : {false, true}) {
+    SCOPED_TRACE(whole ? "--whole-gpus" : "shared");
+    ScratchDir dir;
+    std::vector<std::string> args{"run", "--cluster", scenario("clusters/node-8gpu-nvlink.json"), "--workload",
+                                  scenario("workloads/shared-gpus.json"), "--policy", "fifo", "--out", dir / "out"};
+    if (whole) args.push_back("--whole-gpus");
+    const GcsimRun run = run_gcsim(args);
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    const nlohmann::json summary = read_summary(dir / "out");
+    EXPECT_NEAR(summary["makespan_s"].get<double>(), whole ? 4 * 3600 : 2 * 3600, 1e-6);
+    EXPECT_NEAR(summary["gpu_utilization"]["allocated_share"].get<double>(), whole ? 26.0 / 32 : 12.0 / 16, 1e-9);
+    EXPECT_NEAR(read_jobs_csv(dir / "out").at("train-b").start, whole ? 3 * 3600 : 3600, 1e-6);
+  }
+}
+
 TEST(BundledScenarios, TimelineNeverExceedsTheClusterAndEndsIdle) {
   ScratchDir dir;
   ASSERT_EQ(run_simulation(scenario("clusters/rack-32gpu.json"), scenario("workloads/default.json"), dir / "out")
