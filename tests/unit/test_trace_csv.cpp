@@ -51,23 +51,29 @@ TEST(CsvTrace, NumericTimesAreReadInTheGivenUnitAndRelativeToTheFirstSubmission)
   const TraceReadResult trace = parse(
       "id;submission_time;num_gpu;runtime;owner;gpu\n"
       "j1;1600000005000;0.5;60000;ann;K80\n"
-      "j2;1600000000000;3;1500;bob;\n",
+      "j2;1600000000000;3;1500;bob;\n"
+      "j3;1600000000000;2.5;1500;bob;\n",
       "id=id,submit=submission_time,gpus=num_gpu,duration=runtime,user=owner,gpu_type=gpu", options);
-  ASSERT_EQ(trace.jobs.size(), 2u);
+  ASSERT_EQ(trace.jobs.size(), 3u);
   EXPECT_EQ(trace.jobs[0].id, "j2");
   EXPECT_EQ(trace.jobs[0].submit, 0);
   EXPECT_EQ(std::get<MeasuredWork>(trace.jobs[0].work).seconds, 1.5);
   EXPECT_EQ(std::get<MeasuredWork>(trace.jobs[0].work).gpu_type, "V100");  // empty: the default type
-  EXPECT_EQ(trace.jobs[1].id, "j1");
-  EXPECT_EQ(trace.jobs[1].submit, 5);
-  EXPECT_EQ(trace.jobs[1].gpus, 1u);  // half a GPU, rounded up
-  EXPECT_EQ(trace.jobs[1].user, "ann");
-  EXPECT_EQ(trace.jobs[1].queue, "unknown");
-  EXPECT_EQ(std::get<MeasuredWork>(trace.jobs[1].work).gpu_type, "K80");
-  bool rounding_noted = false;
-  for (const std::string& note : trace.assumptions)
-    rounding_noted = rounding_noted || note.rfind("1 jobs ask for a fraction of a GPU", 0) == 0;
-  EXPECT_TRUE(rounding_noted);
+  EXPECT_EQ(trace.jobs[0].gpu_share, 1.0);
+  EXPECT_EQ(trace.jobs[1].id, "j3");
+  EXPECT_EQ(trace.jobs[1].gpus, 3u);  // 2.5 GPUs, rounded up
+  EXPECT_EQ(trace.jobs[1].gpu_share, 1.0);
+  EXPECT_EQ(trace.jobs[2].id, "j1");
+  EXPECT_EQ(trace.jobs[2].submit, 5);
+  EXPECT_EQ(trace.jobs[2].gpus, 1u);  // one worker ...
+  EXPECT_EQ(trace.jobs[2].gpu_share, 0.5);  // ... on half a GPU
+  EXPECT_EQ(trace.jobs[2].user, "ann");
+  EXPECT_EQ(trace.jobs[2].queue, "unknown");
+  EXPECT_EQ(std::get<MeasuredWork>(trace.jobs[2].work).gpu_type, "K80");
+  std::string notes;
+  for (const std::string& note : trace.assumptions) notes += note + "\n";
+  EXPECT_NE(notes.find("1 jobs ask less than one GPU: each holds that share of one GPU"), std::string::npos) << notes;
+  EXPECT_NE(notes.find("1 jobs ask more than one GPU but not a whole number: rounded up"), std::string::npos) << notes;
 }
 
 TEST(CsvTrace, StartAndEndColumnsGiveTheRunTime) {

@@ -94,7 +94,7 @@ TraceReadResult parse_csv_trace(std::istream& in, const std::string& file, const
 
   std::map<std::string, std::size_t> line_of_id;
   std::vector<PendingTraceJob> pending;
-  std::size_t rounded_up = 0;
+  std::size_t rounded_up = 0, shared = 0;
   bool calendar = false;
   while (lines.next(text)) {
     if (is_blank(text)) continue;
@@ -184,8 +184,11 @@ TraceReadResult parse_csv_trace(std::istream& in, const std::string& file, const
                          "ran for 0 s (gcsim replays positive run times)");
       continue;
     }
+    // Below one GPU: one worker on that share of a GPU; above, a fraction is rounded up.
+    const bool sharing = *gpus < 1;
     const double whole = std::ceil(*gpus);
-    if (whole != *gpus) ++rounded_up;
+    if (sharing) ++shared;
+    if (!sharing && whole != *gpus) ++rounded_up;
     PendingTraceJob job;
     job.file = file;
     job.line = line;
@@ -196,15 +199,19 @@ TraceReadResult parse_csv_trace(std::istream& in, const std::string& file, const
     if (mapped("job_type")) job.job_type = field("job_type");
     job.spec.submit = *submit;
     job.spec.gpus = static_cast<std::uint32_t>(whole);
+    if (sharing) job.spec.gpu_share = *gpus;
     job.spec.runtime_estimate = estimate;
     const std::string type = mapped("gpu_type") && !field("gpu_type").empty() ? field("gpu_type") : options.gpu_type;
     job.spec.work = MeasuredWork{run_time, type};
     pending.push_back(std::move(job));
   }
+  if (shared > 0)
+    result.assumptions.push_back(std::to_string(shared) +
+                                 " jobs ask less than one GPU: each holds that share of one GPU (gpu_share), beside "
+                                 "other fractional jobs, its recorded run time taken at that share");
   if (rounded_up > 0)
     result.assumptions.push_back(std::to_string(rounded_up) +
-                                 " jobs ask for a fraction of a GPU: rounded up to whole GPUs, since gcsim does not "
-                                 "model GPU sharing yet");
+                                 " jobs ask more than one GPU but not a whole number: rounded up to whole GPUs");
   result.calendar_clock = calendar;
   finish_trace(std::move(pending), options, std::nullopt, log, result);
   return result;

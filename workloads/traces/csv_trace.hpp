@@ -9,9 +9,10 @@
 //   submit    (required) submission time: a calendar time "YYYY-MM-DD HH:MM:SS"
 //             or a number of time units; made relative to the earliest
 //             submission or to TraceReadOptions::time_origin
-//   gpus      (required) GPUs the job used: a number >= 0; a fraction is
-//             rounded up (gcsim does not model GPU sharing), 0 marks a CPU job
-//             (skipped as not replayable)
+//   gpus      (required) GPUs the job used: a number >= 0; below 1, the
+//             share of one GPU it held (JobSpec::gpu_share); above, a
+//             fraction is rounded up; 0 marks a CPU job (skipped as not
+//             replayable)
 //   duration  the run time, in time units ...
 //   start, end  ... or the start and end times, run time = end - start
 //             (one of the two is required; duration wins when both are mapped)
