@@ -132,9 +132,33 @@ def gpu_sort_key(label):
     return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", label)]
 
 
+def share_lanes(bars):
+    """Per bar, where its band starts within its GPU's row (0 to 1): the
+    lowest place no bar overlapping it in time holds (whole GPUs: 0)."""
+    lanes = [0.0] * len(bars)
+    by_gpu = {}
+    for i, bar in enumerate(bars):
+        by_gpu.setdefault(bar[0], []).append(i)
+    for indices in by_gpu.values():
+        placed = []  # (start, end, lane, share)
+        for i in sorted(indices, key=lambda i: bars[i][1]):
+            _, start, end, _, _, share = bars[i]
+            busy = sorted((lane, lane + s) for (b, e, lane, s) in placed if b < end and start < e)
+            lane = 0.0
+            for low, high in busy:
+                if lane + share <= low + 1e-9:
+                    break
+                lane = max(lane, high)
+            if lane + share > 1 + 1e-9:
+                lane = 0.0  # no room left in one piece: overlap rather than leave the row
+            lanes[i] = lane
+            placed.append((start, end, lane, share))
+    return lanes
+
+
 def plot_gantt(run, unit, path):
     name, seconds = unit
-    bars = []  # (gpu label, start, end, job index, unfinished)
+    bars = []  # (gpu label, start, end, job index, unfinished, share of the GPU)
     for index, job in enumerate(run.jobs):
         start = number(job["start"])
         if start is None or not job["placement"]:
@@ -143,8 +167,9 @@ def plot_gantt(run, unit, path):
         unfinished = end is None
         if unfinished:
             end = max(run.end, start)
+        share = number(job.get("gpu_share", "")) or 1.0
         for gpu in job["placement"].split(";"):
-            bars.append((gpu, start, end, index, unfinished))
+            bars.append((gpu, start, end, index, unfinished, share))
     gpus = sorted({b[0] for b in bars}, key=gpu_sort_key)
     row = {gpu: i for i, gpu in enumerate(gpus)}
     height = min(30.0, max(3.0, 0.28 * len(gpus) + 1.6))
@@ -152,12 +177,16 @@ def plot_gantt(run, unit, path):
     colours = plt.get_cmap("tab20")
     span = max((run.end - run.first_submit) / seconds, 1e-9)
     labelled = set()
-    for gpu, start, end, index, unfinished in bars:
+    lanes = share_lanes(bars)
+    for bar, lane in zip(bars, lanes):
+        gpu, start, end, index, unfinished, share = bar
         width = (end - start) / seconds
-        ax.barh(row[gpu], width, left=start / seconds, height=0.8, color=colours(index % 20),
+        # A job sharing a GPU gets a band of the row as high as its share.
+        centre = row[gpu] - 0.4 + 0.8 * (lane + share / 2)
+        ax.barh(centre, width, left=start / seconds, height=0.8 * share, color=colours(index % 20),
                 edgecolor="black", linewidth=0.3, hatch="//" if unfinished else None)
-        if index not in labelled and width > 0.08 * span and len(gpus) <= 64:
-            ax.text((start / seconds) + width / 2, row[gpu], run.jobs[index]["id"], ha="center", va="center",
+        if index not in labelled and width > 0.08 * span and len(gpus) <= 64 and share == 1.0:
+            ax.text((start / seconds) + width / 2, centre, run.jobs[index]["id"], ha="center", va="center",
                     fontsize=7, clip_on=True)
             labelled.add(index)
     ax.set_yticks(range(len(gpus)))
@@ -166,6 +195,8 @@ def plot_gantt(run, unit, path):
     ax.set_xlabel(f"simulated time ({name})")
     ax.set_ylabel("GPU (node:gpu)")
     note = " (hatched: not finished)" if any(b[4] for b in bars) else ""
+    if any(b[5] < 1 for b in bars):
+        note += "; a job sharing a GPU is a band as high as its share"
     ax.set_title(f"{run.policy}: jobs on GPUs, one colour per job{note}")
     ax.grid(True, axis="x", alpha=0.3)
     fig.tight_layout()
