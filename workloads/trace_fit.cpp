@@ -132,6 +132,11 @@ TraceFit fit_workload_model(const std::vector<JobSpec>& all_jobs, const TraceClo
   if (types.size() > 1)
     fit.notes.push_back(std::to_string(jobs.size() - most->second) + " jobs' run times were measured on other GPU types than " +
                         most->first + " and are fitted as if measured on it");
+  const auto sharing = std::count_if(jobs.begin(), jobs.end(), [](const JobSpec* job) { return job->gpu_share < 1; });
+  if (sharing > 0)
+    fit.notes.push_back(std::to_string(sharing) +
+                        " jobs shared GPUs (gpu_share < 1): they are fitted by their worker count, and the generator "
+                        "draws whole-GPU jobs");
 
   // Users and queues.
   std::map<std::pair<std::string, std::string>, std::size_t> pairs;

@@ -56,6 +56,18 @@ TEST(TraceFit, RecoversGpuCountSharesExactly) {
   EXPECT_EQ(fit.model.source_jobs, 1000u);
 }
 
+TEST(TraceFit, JobsSharingGpusAreFittedByWorkersAndSaidSo) {
+  auto jobs = office_hours_trace();
+  for (std::size_t i = 0; i < jobs.size(); i += 10) jobs[i].gpu_share = 0.5;
+  const TraceFit fit = fit_workload_model(jobs, {0, true}, {});
+  EXPECT_EQ(fit.model.source_jobs, 1000u);
+  std::string notes;
+  for (const std::string& note : fit.notes) notes += note + "\n";
+  EXPECT_NE(notes.find("100 jobs shared GPUs"), std::string::npos) << notes;
+  EXPECT_EQ(fit_workload_model(office_hours_trace(), {0, true}, {}).notes.size(),
+            fit.notes.size() - 1);  // no such note without sharing
+}
+
 TEST(TraceFit, MeanInterarrivalIsTheSpanOverTheGaps) {
   const auto jobs = office_hours_trace();
   const TraceFit fit = fit_workload_model(jobs, {0, true}, {});
