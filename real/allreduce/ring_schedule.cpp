@@ -63,11 +63,4 @@ double bus_bandwidth(double bytes, double seconds, std::uint32_t ranks) {
   return ranks < 2 ? 0.0 : algorithm_bandwidth(bytes, seconds) * 2.0 * (ranks - 1) / ranks;
 }
 
-double median(std::vector<double> values) {
-  if (values.empty()) throw std::invalid_argument("median of an empty sample");
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
-}
-
 }  // namespace gcsim::real

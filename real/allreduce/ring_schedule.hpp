@@ -17,6 +17,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "real/sample_median.hpp"  // median(), for the timings of every schedule
+
 namespace gcsim::real {
 
 /// Elements [begin, end) of a buffer.
@@ -59,8 +61,5 @@ void ring_allreduce_in_memory(std::vector<std::vector<float>>& buffers);
 /// algbw * 2(N-1)/N, the rate each rank's link carries.
 double algorithm_bandwidth(double bytes, double seconds);
 double bus_bandwidth(double bytes, double seconds, std::uint32_t ranks);
-
-/// Median of a non-empty sample (mean of the two middle values for an even count).
-double median(std::vector<double> values);
 
 }  // namespace gcsim::real

@@ -1,5 +1,7 @@
 #include "real/renderfarm/dag_executor.hpp"
 
+#include "real/sample_median.hpp"
+
 #include <algorithm>
 #include <cassert>
 #include <cstdint>
@@ -117,11 +119,18 @@ ScheduleResult run_task_graph(const TaskGraph& graph, TaskWork work, const SpinC
 }
 
 ExecutorOverhead measure_executor_overhead(TaskWork work, const SpinCalibration& calibration, double seconds,
-                                           std::size_t count) {
+                                           std::size_t count, std::size_t repeats) {
   assert(count >= 2 && "the wake-up latency needs at least one hand-over");
+  assert(repeats >= 1 && "at least one run of each chain");
   const double n = static_cast<double>(count);
-  const double one_worker = run_task_graph(task_chain(count, seconds), work, calibration).makespan;
-  const double taking_turns = run_task_graph(alternating_chain(count, seconds), work, calibration).makespan;
+  // The median of several runs of each chain: one hiccup of the machine in a
+  // single run would otherwise become every task's overhead in the model.
+  std::vector<double> one_worker_runs, taking_turns_runs;
+  for (std::size_t r = 0; r < repeats; ++r) {
+    one_worker_runs.push_back(run_task_graph(task_chain(count, seconds), work, calibration).makespan);
+    taking_turns_runs.push_back(run_task_graph(alternating_chain(count, seconds), work, calibration).makespan);
+  }
+  const double one_worker = median(one_worker_runs), taking_turns = median(taking_turns_runs);
   ExecutorOverhead overhead;
   overhead.per_task = (one_worker - n * seconds) / n;
   // A wake-up takes no less than nothing; a negative estimate is noise.

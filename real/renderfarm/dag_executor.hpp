@@ -9,7 +9,7 @@
 //
 //   SpinCalibration spin = calibrate_spin(0.2);
 //   ScheduleResult r = run_task_graph(frame_chain(spec), TaskWork::kSleep, spin);
-//   ExecutorOverhead o = measure_executor_overhead(TaskWork::kSleep, spin, 0.05, 20);
+//   ExecutorOverhead o = measure_executor_overhead(TaskWork::kSleep, spin, 0.05, 20, 3);
 //   double predicted = list_schedule(frame_chain(spec), o.per_task, o.wake_up).makespan;
 #pragma once
 
@@ -41,12 +41,12 @@ ScheduleResult run_task_graph(const TaskGraph& graph, TaskWork work, const SpinC
 /// bookkeeping), from a chain of `count` tasks on one worker:
 /// (makespan - count * seconds) / count; `wake_up` for a worker that waited,
 /// from the same chain on two workers taking turns, whose count - 1 hand-overs
-/// each wake a worker up.
+/// each wake a worker up. Each chain runs `repeats` times; the medians count.
 struct ExecutorOverhead {
   double per_task = 0;
   double wake_up = 0;
 };
 ExecutorOverhead measure_executor_overhead(TaskWork work, const SpinCalibration& spin, double seconds,
-                                           std::size_t count);
+                                           std::size_t count, std::size_t repeats = 1);
 
 }  // namespace gcsim::real

@@ -22,6 +22,7 @@
 
 #include "real/renderfarm/dag_executor.hpp"
 #include "real/renderfarm/task_graph.hpp"
+#include "real/sample_median.hpp"
 
 namespace {
 
@@ -36,7 +37,7 @@ const char* const kUsage =
     "  --render-unit SECONDS    duration of a render task (default: --unit)\n"
     "  --schedules LIST         serial,parallel,pipelined (default: all three)\n"
     "  --work sleep|spin        what a task does (default sleep)\n"
-    "  --repeat R               runs per schedule; the median is reported (default 3)\n"
+    "  --repeat R               runs per schedule, and of each overhead chain; medians are used (default 3)\n"
     "  --overhead-tasks N       tasks in the chains that measure the executor overhead (default 20; 0: none)\n"
     "  --csv FILE               append rows to FILE, with a header when it is new (default: stdout)\n";
 
@@ -107,7 +108,9 @@ int main(int argc, char** argv) {
 
   const SpinCalibration calibration = work == TaskWork::kSpin ? calibrate_spin(0.3) : SpinCalibration{};
   const ExecutorOverhead overhead =
-      overhead_tasks > 0 ? measure_executor_overhead(work, calibration, spec.element_seconds, overhead_tasks)
+      overhead_tasks > 0 ? measure_executor_overhead(work, calibration, spec.element_seconds,
+                                                     static_cast<std::size_t>(overhead_tasks),
+                                                     static_cast<std::size_t>(repeat))
                          : ExecutorOverhead{};
   std::cerr << "renderfarm: " << spec.frames << " frames x " << spec.elements << " elements, " << spec.element_seconds
             << " s tasks (" << (work == TaskWork::kSleep ? "sleep" : "spin") << "), executor overhead "
@@ -132,9 +135,9 @@ int main(int argc, char** argv) {
     const double predicted = list_schedule(graph, overhead.per_task, overhead.wake_up).makespan;
     std::vector<double> makespans;
     for (int r = 0; r < repeat; ++r) makespans.push_back(run_task_graph(graph, work, calibration).makespan);
-    std::sort(makespans.begin(), makespans.end());
+    std::sort(makespans.begin(), makespans.end());  // min and max are written too
     const std::size_t n = makespans.size();
-    const double med = n % 2 ? makespans[n / 2] : 0.5 * (makespans[n / 2 - 1] + makespans[n / 2]);
+    const double med = median(makespans);
     std::cerr << "  " << frame_schedule_name(schedule) << ": measured " << med << " s (median of " << n
               << "), list schedule " << predicted << " s, " << units << " units\n";
     text << frame_schedule_name(schedule) << ',' << s.frames << ',' << s.elements << ','
