@@ -51,7 +51,8 @@ void register_builtin(PolicyRegistry& registry) {
                       "discretized 2D-LAS: queues by attained GPU-seconds, higher queues preempt lower ones "
                       "(thresholds=3600, promote_knob=8)",
                       "pack", TiresiasPolicy::create);
-  registry.add_policy("drf", "dominant resource fairness across users over GPUs, CPU cores and memory; non-preemptive",
+  registry.add_policy("drf", "dominant resource fairness across users over GPUs, CPU cores and memory; non-preemptive; "
+                      "shares GPUs among fractional jobs",
                       "pack", DrfPolicy::create);
   registry.add_policy("capacity",
                       "YARN CapacityScheduler: hierarchical queues with guaranteed and maximum capacity, user "

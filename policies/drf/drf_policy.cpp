@@ -5,10 +5,12 @@
 #include <stdexcept>
 #include <vector>
 
+#include "sim/core/tentative_cluster.hpp"
+
 namespace gcsim {
 
 DrfResources DrfResources::demand_of(const JobSpec& job) {
-  return {static_cast<double>(job.gpus), static_cast<double>(job.cpu_cores), job.memory_bytes};
+  return {static_cast<double>(job.gpus) * job.gpu_share, static_cast<double>(job.cpu_cores), job.memory_bytes};
 }
 
 DrfResources DrfResources::cluster_total(const ClusterSpec& cluster) {
@@ -62,8 +64,9 @@ void DrfPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
   std::map<std::string, std::vector<JobIndex>> waiting;
   for (JobIndex job : jobs.waiting()) waiting[jobs.spec(job).user].push_back(job);
 
-  std::vector<bool> taken(ctx.cluster.layout().gpu_count(), false);
-  std::size_t spare = ctx.cluster.free_gpu_count();
+  // What the jobs placed so far in this call leave free, shares of shared GPUs included.
+  TentativeCluster cluster(ctx.cluster);
+  const std::vector<bool> none_taken;
   auto pooled_fit = [&](const DrfResources& demand) {
     return (total.cpu_cores == 0 || in_use.cpu_cores + demand.cpu_cores <= total.cpu_cores) &&
            (total.memory_bytes == 0 || in_use.memory_bytes + demand.memory_bytes <= total.memory_bytes);
@@ -86,11 +89,11 @@ void DrfPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
     for (auto job = queue.begin(); job != queue.end(); ++job) {
       const JobSpec& spec = jobs.spec(*job);
       const DrfResources demand = DrfResources::demand_of(spec);
-      if (spec.gpus > spare || !pooled_fit(demand)) continue;
-      auto gpus = placement_->place(spec, ctx.cluster, taken);
+      // A whole-GPU job needs that many free GPUs; a fractional one may fit on shared GPUs.
+      if ((spec.gpu_share >= 1 && spec.gpus > cluster.free_gpu_count()) || !pooled_fit(demand)) continue;
+      auto gpus = placement_->place(spec, cluster, none_taken);
       if (!gpus) continue;
-      for (GpuId g : *gpus) taken[g] = true;
-      spare -= gpus->size();
+      cluster.take(*gpus, spec);
       plan.allocate(*job, std::move(*gpus));
       held[user->first] += demand;
       in_use += demand;

@@ -6,7 +6,8 @@
 // workload's `user` field as the paper's users:
 // - Resources: GPUs, CPU cores and host memory. The cluster totals are summed
 //   over the node groups (count x gpus_per_node, cpu_cores, memory_bytes); a
-//   job demands its `gpus`, `cpu_cores` and `memory_bytes`.
+//   job demands its `gpus` (times its gpu_share: jobs asking a fraction of a
+//   GPU share GPUs, shares_gpus()), `cpu_cores` and `memory_bytes`.
 // - A user's share of a resource is what its running jobs hold over the
 //   cluster total; its dominant share is the largest of the three.
 // - Each call repeatedly picks, among users with a waiting job that fits, the
@@ -16,7 +17,8 @@
 //   until no waiting job of any user fits. A user none of whose waiting jobs
 //   fits is skipped; the others are still served.
 // - A job fits when the placement finds all its GPUs (gang, in one
-//   transaction) among those free and not promised earlier in the call, and
+//   transaction) among those free and not promised earlier in the call (for
+//   a fractional job: GPUs with its share and memory left), and
 //   its CPU cores and memory are at most what running jobs and jobs started
 //   earlier in the call leave of the cluster totals.
 // Non-preemptive: running jobs keep their resources whatever the shares; the
@@ -65,6 +67,7 @@ class DrfPolicy final : public SchedulingPolicy {
 
   std::string_view name() const override { return "drf"; }
   void schedule(const SchedulingContext& ctx, Plan& plan) override;
+  bool shares_gpus() const override { return true; }
 
  private:
   std::unique_ptr<PlacementPolicy> placement_;

@@ -51,6 +51,31 @@ TEST(DrfResources, DominantShareIsTheLargestShareOfADescribedResource) {
   EXPECT_DOUBLE_EQ((DrfResources{}.dominant_share(total)), 0);
 }
 
+TEST(DrfPolicy, AJobSharingGpusDemandsItsShareAndQueuesBehindFairerUsers) {
+  // 3 GPUs. User a: eight quarter-GPU jobs; user b: two whole-GPU jobs.
+  // Shares over 3 GPUs: a1 (a 1/12), b1 (b 1/3), a2, a3, a4 (a 1/3), a5
+  // (a 5/12, on the free GPU: the first is full, b1 holds the second); b2
+  // then finds no free GPU, and a's last three fill the third GPU. Counting
+  // a quarter job as a whole GPU would give b2 that GPU instead.
+  std::vector<JobSpec> jobs;
+  for (int i = 1; i <= 8; ++i) {
+    jobs.push_back(user_job("a" + std::to_string(i), "a", 1, 0));
+    jobs.back().gpu_share = 0.25;
+  }
+  jobs.push_back(user_job("b1", "b", 1, 0));
+  jobs.push_back(user_job("b2", "b", 1, 0));
+  EXPECT_DOUBLE_EQ(DrfResources::demand_of(jobs[0]).gpus, 0.25);
+  PolicyBench bench(crafted_cluster(1, 3), jobs);
+  bench.submit_all();
+  DrfPolicy policy = drf();
+  EXPECT_TRUE(policy.shares_gpus());
+  const Plan plan = bench.schedule(policy);
+  EXPECT_EQ(allocation_order(plan), (Jobs{0, 8, 1, 2, 3, 4, 5, 6, 7}));
+  const auto applied = bench.apply(plan);
+  EXPECT_EQ(applied.started.size(), 9u);
+  EXPECT_EQ(bench.state().holders(2).size(), 4u);  // a5..a8 share the third GPU
+}
+
 TEST(DrfResources, ClusterTotalsSumTheNodeGroups) {
   ClusterSpec spec = crafted_cluster(3, 4);  // 32 cores and 256 GB per node
   NodeGroup second = spec.node_groups[0];
