@@ -205,13 +205,9 @@ TraceReadResult parse_csv_trace(std::istream& in, const std::string& file, const
     job.spec.work = MeasuredWork{run_time, type};
     pending.push_back(std::move(job));
   }
-  if (shared > 0)
-    result.assumptions.push_back(std::to_string(shared) +
-                                 " jobs ask less than one GPU: each holds that share of one GPU (gpu_share), beside "
-                                 "other fractional jobs, its recorded run time taken at that share");
-  if (rounded_up > 0)
-    result.assumptions.push_back(std::to_string(rounded_up) +
-                                 " jobs ask more than one GPU but not a whole number: rounded up to whole GPUs");
+  result.assume_for(shared, " jobs ask less than one GPU: each holds that share of one GPU (gpu_share), beside other "
+                    "fractional jobs, its recorded run time taken at that share");
+  result.assume_for(rounded_up, " jobs ask more than one GPU but not a whole number: rounded up to whole GPUs");
   result.calendar_clock = calendar;
   finish_trace(std::move(pending), options, std::nullopt, log, result);
   return result;

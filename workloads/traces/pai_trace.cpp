@@ -478,33 +478,20 @@ TraceReadResult read_pai_trace(const std::string& path, const TraceReadOptions& 
       "of one GPU (gpu_share), beside other fractional jobs, and computing at that share; their recorded run time was "
       "taken at it" +
       (shares_differ > 0 ? "; " + std::to_string(shares_differ) + " of them mix shares and take their largest" : ""));
-  if (mixed_whole > 0)
-    result.assumptions.push_back(std::to_string(mixed_whole) +
-                                 " jobs mix fractional and whole-GPU instances: their fractional instances get whole "
-                                 "GPUs");
-  if (above_one > 0)
-    result.assumptions.push_back(std::to_string(above_one) +
-                                 " jobs have instances asking more than one GPU but not a whole number (plan_gpu 150): "
-                                 "rounded up to whole GPUs");
+  result.assume_for(mixed_whole, " jobs mix fractional and whole-GPU instances: their fractional instances get whole "
+                    "GPUs");
+  result.assume_for(above_one, " jobs have instances asking more than one GPU but not a whole number (plan_gpu 150): "
+                    "rounded up to whole GPUs");
   result.assumptions.push_back("the trace has no queues: every job is in queue 'unknown'");
   if (!have_job_table)
     result.assumptions.push_back(
         "no pai_job_table: submit times are the first task's start, so PAI's queueing delay is lost, and users are "
         "'unknown'");
-  if (no_job_row > 0)
-    result.assumptions.push_back(std::to_string(no_job_row) +
-                                 " jobs have no pai_job_table row: submitted at their first task's start, user "
-                                 "'unknown'");
-  if (submit_clamped > 0)
-    result.assumptions.push_back(std::to_string(submit_clamped) +
-                                 " jobs' pai_job_table start_time is after their first task's start: submitted at "
-                                 "the first task's start");
-  if (default_type > 0)
-    result.assumptions.push_back(std::to_string(default_type) + " jobs' tasks name no GPU type: taken as " +
-                                 options.gpu_type);
-  if (mixed > 0)
-    result.assumptions.push_back(std::to_string(mixed) +
-                                 " jobs' tasks use several GPU types: the type of the task with the most GPUs is used");
+  result.assume_for(no_job_row, " jobs have no pai_job_table row: submitted at their first task's start, user 'unknown'");
+  result.assume_for(submit_clamped, " jobs' pai_job_table start_time is after their first task's start: submitted at "
+                    "the first task's start");
+  result.assume_for(default_type, " jobs' tasks name no GPU type: taken as " + options.gpu_type);
+  result.assume_for(mixed, " jobs' tasks use several GPU types: the type of the task with the most GPUs is used");
   if (!spec)
     result.assumptions.push_back("no pai_machine_spec: GPU types are not checked against the cluster's machines");
   finish_trace(std::move(pending), options, std::nullopt, log, result);

@@ -229,12 +229,9 @@ TraceReadResult parse_swf_trace(std::istream& in, const std::string& file, const
                             (start_time.empty() ? std::string() : " (" + start_time + ")") +
                             "; the recorded wait time is not used, gcsim simulates queueing",
                         "CPU time, memory, group, executable, partition and job dependencies are not modelled"};
-  if (rounded_up > 0)
-    result.assumptions.push_back(std::to_string(rounded_up) + " jobs' processor counts are not multiples of " +
-                                 describe_number(options.procs_per_gpu) + ": rounded up to whole GPUs");
-  if (from_requested > 0)
-    result.assumptions.push_back(std::to_string(from_requested) +
-                                 " jobs have no allocated processor count: the requested count (field 8) is used");
+  result.assume_for(rounded_up, " jobs' processor counts are not multiples of " +
+                                    describe_number(options.procs_per_gpu) + ": rounded up to whole GPUs");
+  result.assume_for(from_requested, " jobs have no allocated processor count: the requested count (field 8) is used");
   finish_trace(std::move(pending), options, 0.0, log, result);
   return result;
 }

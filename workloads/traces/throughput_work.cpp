@@ -212,12 +212,10 @@ void apply_throughput_work(TraceReadResult& trace, const ThroughputTable& table,
   for (const auto& [type, count] : unprofiled)
     trace.assumptions.push_back(std::to_string(count) + " jobs' models are not profiled on " + type +
                                 " by the table: there they run at its FLOP/s relative to their calibration type");
-  if (extrapolated > 0)
-    trace.assumptions.push_back(std::to_string(extrapolated) +
-                                " jobs have a GPU count the table does not profile for their model: the nearest "
-                                "profiled count below it (else above) is used" +
-                                (table.per_worker_iterations ? ", its throughput scaled by the ratio of the counts"
-                                                             : ", its step time kept (weak scaling)"));
+  trace.assume_for(extrapolated, std::string(" jobs have a GPU count the table does not profile for their model: the "
+                                             "nearest profiled count below it (else above) is used") +
+                                     (table.per_worker_iterations ? ", its throughput scaled by the ratio of the counts"
+                                                                  : ", its step time kept (weak scaling)"));
   if (derived_recorded > 0) {
     std::vector<std::string> names(derived_types.begin(), derived_types.end());
     trace.assumptions.push_back(std::to_string(derived_recorded) + " jobs were measured on " + list(names) +

@@ -91,6 +91,11 @@ struct TraceReadResult {
   /// What the trace lacks and what gcsim assumed instead, one sentence each,
   /// with counts where they depend on the rows (e.g. GPU requests rounded up).
   std::vector<std::string> assumptions;
+  /// Adds the assumption "COUNT WHAT" (WHAT starting with a space, as in
+  /// " jobs ask ...") when COUNT is not 0.
+  void assume_for(std::size_t count, const std::string& what) {
+    if (count > 0) assumptions.push_back(std::to_string(count) + what);
+  }
   /// The trace-clock time of simulation time 0, and whether the trace clock
   /// is calendar time (seconds since 1970-01-01 of its wall clock) rather
   /// than seconds from the log's own start.
