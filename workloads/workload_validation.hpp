@@ -7,7 +7,8 @@
 //   - a job asks for more GPUs than the cluster has;
 //   - a job asks for more GPUs with at least `gpu_memory` each than exist;
 //   - a measured-duration job names a GPU type the cluster does not define
-//     (its run time could not be scaled to the cluster's GPUs).
+//     (its run time could not be scaled to the cluster's GPUs);
+//   - a job's gpu_share is below a millionth of a GPU (a trace's row).
 // A second check pairs it with the policy: fractional jobs need one that
 // shares GPUs.
 //

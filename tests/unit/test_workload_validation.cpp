@@ -81,6 +81,14 @@ TEST(WorkloadValidation, RejectsJobNeedingMoreGpusThanTheCluster) {
                   {"jobs[1] (id 'huge')", "'gpus'", "needs 64 GPUs, cluster 'rack' has 32"});
 }
 
+TEST(WorkloadValidation, RejectsAShareOfAGpuBelowAMillionth) {
+  JobSpec tiny = training_job("tiny", 1);
+  tiny.gpu_share = 1e-7;
+  expect_rejected({training_job("ok", 1), tiny}, rack_of_v100(), {"jobs[1] (id 'tiny')", "'gpu_share'", "millionth"});
+  tiny.gpu_share = 1e-6;
+  EXPECT_NO_THROW(validate_workload_against_cluster({tiny}, ClusterLayout(rack_of_v100()), kLabel));
+}
+
 TEST(WorkloadValidation, RejectsMemoryLargerThanEveryGpu) {
   expect_rejected({training_job("big-model", 2, 40e9)}, mixed(),
                   {"jobs[0] (id 'big-model')", "'gpu_memory'", "largest GPU memory", "32 GB", "V100"});
