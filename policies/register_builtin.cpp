@@ -27,7 +27,8 @@ void register_builtin(PolicyRegistry& registry) {
                       [](const PolicyOptions&, std::unique_ptr<PlacementPolicy> placement) {
                         return std::make_unique<FifoPolicy>(std::move(placement));
                       });
-  registry.add_policy("fifo-backfill", "FIFO with EASY backfilling: later jobs start if they do not delay the head",
+  registry.add_policy("fifo-backfill", "FIFO with EASY backfilling: later jobs start if they do not delay the head; shares GPUs "
+                      "among fractional jobs",
                       "pack", [](const PolicyOptions&, std::unique_ptr<PlacementPolicy> placement) {
                         return std::make_unique<EasyBackfillPolicy>(std::move(placement));
                       });

@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include "policies/backfill/shared_gpu_backfill.hpp"
+
 namespace gcsim {
 
 HeadReservation reserve_for_head(Time now, std::size_t free_now, std::size_t need,
@@ -32,6 +34,9 @@ Time EasyBackfillPolicy::estimate(const QueueView& jobs, JobIndex job) {
 }
 
 void EasyBackfillPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
+  if (any_job_shares_gpus(ctx.jobs))
+    return backfill_on_shared_gpus(
+        ctx, *placement_, [&](JobIndex job) { return estimate(ctx.jobs, job); }, plan);
   const ClusterLayout& layout = ctx.cluster.layout();
   const std::vector<JobIndex>& waiting = ctx.jobs.waiting();
   std::vector<bool> taken(layout.gpu_count(), false);

@@ -41,6 +41,9 @@
 // when a later job that fits in the free GPUs was refused only because of the
 // reservation, the policy asks to be called at the first expected end after
 // the shadow time; otherwise it asks for nothing.
+// Jobs asking a fraction of a GPU share GPUs (shares_gpus()): while any
+// waiting or running job does, the reservation is kept in GPU shares, by the
+// placement, as policies/backfill/shared_gpu_backfill.hpp says.
 // Assumptions: no preemption, no priorities, no user limits.
 //
 //   EasyBackfillPolicy backfill(std::make_unique<PackPlacement>());
@@ -78,6 +81,7 @@ class EasyBackfillPolicy final : public SchedulingPolicy {
   explicit EasyBackfillPolicy(std::unique_ptr<PlacementPolicy> placement);
   std::string_view name() const override { return "fifo-backfill"; }
   void schedule(const SchedulingContext& ctx, Plan& plan) override;
+  bool shares_gpus() const override { return true; }
 
   /// The run time the policy assumes for `job`: its runtime_estimate when > 0,
   /// else its oracle duration (kNever when there is none).

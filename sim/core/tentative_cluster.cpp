@@ -3,39 +3,39 @@
 namespace gcsim {
 
 TentativeCluster::TentativeCluster(const ClusterView& base)
-    : base_(base), free_per_node_(base.layout().node_count()), free_total_(base.free_gpu_count()) {
+    : base_(&base), free_per_node_(base.layout().node_count()), free_total_(base.free_gpu_count()) {
   for (NodeId n = 0; n < free_per_node_.size(); ++n) free_per_node_[n] = base.free_gpus_on_node(n);
 }
 
 TentativeCluster::Changed TentativeCluster::current(GpuId gpu) const {
   const auto it = changed_.find(gpu);
   if (it != changed_.end()) return it->second;
-  return {base_.is_free(gpu), base_.free_share(gpu), base_.free_memory(gpu)};
+  return {base_->is_free(gpu), base_->free_share(gpu), base_->free_memory(gpu)};
 }
 
 bool TentativeCluster::is_free(GpuId gpu) const {
-  if (changed_.empty()) return base_.is_free(gpu);
+  if (changed_.empty()) return base_->is_free(gpu);
   const auto it = changed_.find(gpu);
-  return it == changed_.end() ? base_.is_free(gpu) : it->second.free;
+  return it == changed_.end() ? base_->is_free(gpu) : it->second.free;
 }
 
-JobIndex TentativeCluster::owner(GpuId gpu) const { return is_free(gpu) ? kNoJob : base_.owner(gpu); }
+JobIndex TentativeCluster::owner(GpuId gpu) const { return is_free(gpu) ? kNoJob : base_->owner(gpu); }
 
 double TentativeCluster::free_share(GpuId gpu) const {
   const auto it = changed_.find(gpu);
-  return it == changed_.end() ? base_.free_share(gpu) : it->second.free_share;
+  return it == changed_.end() ? base_->free_share(gpu) : it->second.free_share;
 }
 
 double TentativeCluster::free_memory(GpuId gpu) const {
   const auto it = changed_.find(gpu);
-  return it == changed_.end() ? base_.free_memory(gpu) : it->second.free_memory;
+  return it == changed_.end() ? base_->free_memory(gpu) : it->second.free_memory;
 }
 
 void TentativeCluster::set(GpuId gpu, const Changed& after) {
   const bool was_free = current(gpu).free;
   changed_[gpu] = after;
   if (was_free == after.free) return;
-  const NodeId node = base_.layout().node_of(gpu);
+  const NodeId node = base_->layout().node_of(gpu);
   if (after.free) {
     ++free_per_node_[node];
     ++free_total_;
@@ -46,7 +46,7 @@ void TentativeCluster::set(GpuId gpu, const Changed& after) {
 }
 
 void TentativeCluster::free(const std::vector<GpuId>& gpus) {
-  for (GpuId g : gpus) set(g, {true, 1.0, base_.layout().gpu_type_of(g).memory_bytes});
+  for (GpuId g : gpus) set(g, {true, 1.0, base_->layout().gpu_type_of(g).memory_bytes});
 }
 
 void TentativeCluster::take(const std::vector<GpuId>& gpus) {
@@ -57,6 +57,17 @@ void TentativeCluster::take(const std::vector<GpuId>& gpus, const JobSpec& job) 
   for (GpuId g : gpus) {
     const Changed now = current(g);
     set(g, {false, std::max(0.0, now.free_share - job.gpu_share), now.free_memory - job.gpu_memory_bytes});
+  }
+}
+
+void TentativeCluster::release(const std::vector<GpuId>& gpus, const JobSpec& job) {
+  for (GpuId g : gpus) {
+    const Changed now = current(g);
+    const double share = now.free_share + job.gpu_share;
+    if (share >= 1 - kGpuShareTolerance)
+      set(g, {true, 1.0, base_->layout().gpu_type_of(g).memory_bytes});
+    else
+      set(g, {false, share, now.free_memory + job.gpu_memory_bytes});
   }
 }
 

@@ -32,9 +32,12 @@ class TentativeCluster final : public ClusterView {
   void take(const std::vector<GpuId>& gpus);
   /// GPUs an allocation to `job` would take: its gpu_share and gpu_memory of each.
   void take(const std::vector<GpuId>& gpus, const JobSpec& job);
+  /// GPUs `job` would give back (its end, a preemption): its share and memory
+  /// of each; a GPU is free again once its whole share is back.
+  void release(const std::vector<GpuId>& gpus, const JobSpec& job);
 
-  const ClusterLayout& layout() const override { return base_.layout(); }
-  const Locality& locality() const override { return base_.locality(); }
+  const ClusterLayout& layout() const override { return base_->layout(); }
+  const Locality& locality() const override { return base_->locality(); }
   bool is_free(GpuId gpu) const override;
   /// The holder in the real state, kNoJob for GPUs freed here; GPUs taken
   /// here report kNoJob too unless they were held before.
@@ -53,7 +56,7 @@ class TentativeCluster final : public ClusterView {
   Changed current(GpuId gpu) const;
   void set(GpuId gpu, const Changed& after);
 
-  const ClusterView& base_;
+  const ClusterView* base_;  // a pointer, so that a view can be assigned
   std::unordered_map<GpuId, Changed> changed_;
   std::vector<std::size_t> free_per_node_;
   std::size_t free_total_;

@@ -117,6 +117,41 @@ TEST_F(GpuSharing, SharesBeyondTheGpuWaitAndTheTimelineCountsShares) {
   EXPECT_EQ(gpu_of(r.at("a")), gpu_of(r.at("c")));
 }
 
+TEST_F(GpuSharing, BackfillKeepsTheHeadsReservationInShares) {
+  // 2 GPUs. r (whole, 0..100) and h1 (half, 0..50) run; the head (both GPUs,
+  // at 1) can start once both end: shadow time 100. b1 (half, 200 s, at 2)
+  // fits beside h1 but would still hold half a GPU at 100: refused. b2 (half,
+  // 40 s, at 3) ends before 100: it backfills at 3. The head runs 100..200,
+  // then b1 200..400. Estimates are the oracle's (exact here).
+  const std::vector<nlohmann::json> jobs = {
+      measured_job("r", 0, 1, 100), shared(measured_job("h1", 0, 1, 50), 0.5), measured_job("head", 1, 2, 100),
+      shared(measured_job("b1", 2, 1, 200), 0.5), shared(measured_job("b2", 3, 1, 40), 0.5)};
+  ASSERT_EQ(run(2, jobs, "fifo-backfill").exit_code, 0);
+  auto r = rows();
+  EXPECT_NEAR(r.at("b2").start, 3, 1e-9);
+  EXPECT_NEAR(r.at("b2").end, 43, 1e-6);
+  EXPECT_NEAR(r.at("head").start, 100, 1e-6);
+  EXPECT_NEAR(r.at("b1").start, 200, 1e-6);
+  // fifo: b2 waits behind the head, then shares a GPU with b1 from 200.
+  ASSERT_EQ(run(2, jobs, "fifo").exit_code, 0);
+  EXPECT_NEAR(rows().at("b2").start, 200, 1e-6);
+}
+
+TEST_F(GpuSharing, BackfillLetsAJobShareTheHeadsGpuWhenItsShareStillFits) {
+  // 1 GPU. r (0.75, 0..100) runs; the head (0.5, at 1) waits for r: shadow
+  // time 100. b (0.25, 500 s, at 2) outlives the shadow time, but 0.25 beside
+  // the head's 0.5 still fits once r is gone: it starts at 2. c (0.5, at 3)
+  // finds no room now. At 100 the head starts beside b; c waits for the head.
+  const std::vector<nlohmann::json> jobs = {
+      shared(measured_job("r", 0, 1, 100), 0.75), shared(measured_job("head", 1, 1, 100), 0.5),
+      shared(measured_job("b", 2, 1, 500), 0.25), shared(measured_job("c", 3, 1, 10), 0.5)};
+  ASSERT_EQ(run(1, jobs, "fifo-backfill").exit_code, 0);
+  const auto r = rows();
+  EXPECT_NEAR(r.at("b").start, 2, 1e-9);
+  EXPECT_NEAR(r.at("head").start, 100, 1e-6);
+  EXPECT_NEAR(r.at("c").start, 200, 1e-6);
+}
+
 TEST_F(GpuSharing, MemoryMustFitBesideTheOtherHolders) {
   // 32 GB GPUs. Two half-GPU jobs of 20 GB each cannot share one: on a single
   // GPU the second waits for the first; 10 GB ones share.

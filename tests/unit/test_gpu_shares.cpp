@@ -184,6 +184,26 @@ TEST_F(GpuShares, TheTentativeViewTakesAJobsShareAndMemory) {
   EXPECT_EQ(view.free_share(2), 0.0);
 }
 
+TEST_F(GpuShares, TheTentativeViewGivesBackAJobsShareAndFreesTheGpuWithTheLast) {
+  Plan plan;
+  plan.allocate(0, {1});  // half-a: 0.5, 10 GB
+  plan.allocate(2, {1});  // third: 0.3
+  state_.apply(plan, 0);
+  TentativeCluster view(state_);
+  view.release({1}, jobs_[0]);
+  EXPECT_FALSE(view.is_free(1));
+  EXPECT_NEAR(view.free_share(1), 0.7, 1e-12);
+  EXPECT_DOUBLE_EQ(view.free_memory(1), 32e9);
+  view.release({1}, jobs_[2]);
+  EXPECT_TRUE(view.is_free(1));
+  EXPECT_EQ(view.free_share(1), 1.0);
+  EXPECT_EQ(view.free_gpus_on_node(0), 2u);
+  TentativeCluster copy = view;  // views can be copied and assigned
+  copy.take({1}, jobs_[3]);
+  view = copy;
+  EXPECT_FALSE(view.is_free(1));
+}
+
 TEST_F(GpuShares, BestFitPicksTheFullestGpuThatHasRoom) {
   Plan plan;
   plan.allocate(0, {1});  // GPU 1: 0.5 free

@@ -1,0 +1,39 @@
+// shared_gpu_backfill.hpp: EASY backfilling when jobs share GPUs.
+//
+// Counting GPUs, as fifo-backfill's reservation does, fails once jobs hold
+// shares of GPUs: a job ending frees its share, and a GPU only when its last
+// holder leaves. So while any waiting or running job asks a fraction of a GPU
+// (JobSpec::gpu_share < 1), fifo-backfill keeps its reservation as what the
+// placement would do:
+// - Waiting jobs start in submission order while the placement finds GPUs
+//   for them (their shares, on what earlier ones left), exactly as fifo.
+// - The head's shadow time is the first expected end (running jobs and those
+//   just started, ends at the same instant together) after which the
+//   placement finds GPUs for the head on the cluster with those jobs' shares
+//   given back.
+// - A later job starts now if the placement finds GPUs for it and either it
+//   is expected to end no later than the shadow time, or the placement still
+//   finds GPUs for the head at the shadow time with the later job still
+//   holding its shares (it then keeps them in the reservation's view).
+// - With no shadow time (expected ends never make room for the head), the
+//   view is the cluster once every job with an expected end has ended: a
+//   later job starts only if the head still fits there beside it.
+// Estimates and wake-ups are fifo-backfill's (easy_backfill_policy.hpp).
+//
+//   if (any_job_shares_gpus(ctx.jobs)) return backfill_on_shared_gpus(ctx, placement, estimate, plan);
+#pragma once
+
+#include <functional>
+
+#include "sim/core/policy.hpp"
+
+namespace gcsim {
+
+/// Whether a waiting or running job asks a fraction of a GPU.
+bool any_job_shares_gpus(const QueueView& jobs);
+
+/// One fifo-backfill call by the rules above; `estimate` gives a job's expected run time (kNever: unknown).
+void backfill_on_shared_gpus(const SchedulingContext& ctx, const PlacementPolicy& placement,
+                             const std::function<Time(JobIndex)>& estimate, Plan& plan);
+
+}  // namespace gcsim
