@@ -23,21 +23,23 @@ void register_builtin(PolicyRegistry& registry) {
   registry.add_placement("topology", "highest ring bottleneck bandwidth, then fewest nodes",
                          [](const PolicyOptions&) { return std::make_unique<TopologyPlacement>(); });
 
-  registry.add_policy("fifo", "strict submission order, head-of-line blocking; shares GPUs among fractional jobs", "pack",
+  registry.add_policy("fifo", "strict submission order, head-of-line blocking; shares GPUs among fractional jobs",
+                      "pack",
                       [](const PolicyOptions&, std::unique_ptr<PlacementPolicy> placement) {
                         return std::make_unique<FifoPolicy>(std::move(placement));
                       });
-  registry.add_policy("fifo-backfill", "FIFO with EASY backfilling: later jobs start if they do not delay the head; shares GPUs "
-                      "among fractional jobs",
+  registry.add_policy("fifo-backfill",
+                      "FIFO with EASY backfilling: later jobs start if they do not delay the head; shares GPUs among "
+                      "fractional jobs",
                       "pack", [](const PolicyOptions&, std::unique_ptr<PlacementPolicy> placement) {
                         return std::make_unique<EasyBackfillPolicy>(std::move(placement));
                       });
   registry.add_policy("srtf", "shortest remaining time first on oracle durations, preemptive (preemptive=false: never)",
                       "pack", ShortestRemainingPolicy::create);
-  registry.add_policy("gang", "all-or-nothing: a job gets its whole GPU set in one transaction or nothing; shares GPUs among "
+  registry.add_policy("gang",
+                      "all-or-nothing: a job gets its whole GPU set in one transaction or nothing; shares GPUs among "
                       "fractional jobs",
-                      "pack",
-                      GangPolicy::create);
+                      "pack", GangPolicy::create);
   registry.add_policy("incremental",
                       "hyperparameter studies start on one trial and grow to their maximum as GPUs free up; "
                       "they shrink to their minimum for higher-priority jobs",

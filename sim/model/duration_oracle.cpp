@@ -61,7 +61,8 @@ Time uncontended_duration(const JobSpec& job, const ClusterLayout& layout) {
       packed_ring_edge(*best, spec.fabric, job.gpus, nodes_per_rack * best->gpus_per_node, rack_uplink);
   // A fractional job computes at its share of each GPU (JobSpec::gpu_share).
   return static_cast<double>(training.iterations) *
-         training_iteration_seconds(training.flops_per_iteration, best_flops * job.gpu_share, job.gpus, training.gradient_bytes,
+         training_iteration_seconds(training.flops_per_iteration, best_flops * job.gpu_share, job.gpus,
+                                    training.gradient_bytes,
                                     edge.latency, edge.bandwidth);
 }
 

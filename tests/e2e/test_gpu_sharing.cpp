@@ -155,13 +155,13 @@ TEST_F(GpuSharing, BackfillLetsAJobShareTheHeadsGpuWhenItsShareStillFits) {
 TEST_F(GpuSharing, MemoryMustFitBesideTheOtherHolders) {
   // 32 GB GPUs. Two half-GPU jobs of 20 GB each cannot share one: on a single
   // GPU the second waits for the first; 10 GB ones share.
-  ASSERT_EQ(run(1, {shared(measured_job("a", 0, 1, 100), 0.5, "20GB"), shared(measured_job("b", 0, 1, 100), 0.5, "20GB")})
-                .exit_code,
-            0);
+  const auto pair_of = [](const char* memory) {
+    return std::vector<nlohmann::json>{shared(measured_job("a", 0, 1, 100), 0.5, memory),
+                                       shared(measured_job("b", 0, 1, 100), 0.5, memory)};
+  };
+  ASSERT_EQ(run(1, pair_of("20GB")).exit_code, 0);
   EXPECT_NEAR(rows().at("b").start, 100, 1e-6);
-  ASSERT_EQ(run(1, {shared(measured_job("a", 0, 1, 100), 0.5, "10GB"), shared(measured_job("b", 0, 1, 100), 0.5, "10GB")})
-                .exit_code,
-            0);
+  ASSERT_EQ(run(1, pair_of("10GB")).exit_code, 0);
   EXPECT_NEAR(rows().at("b").start, 0, 1e-9);
 }
 
@@ -177,7 +177,8 @@ TEST_F(GpuSharing, AMultiWorkerFractionalJobTakesItsShareOfDistinctGpus) {
 }
 
 TEST_F(GpuSharing, APolicyThatDoesNotShareGpusRefusesFractionalJobs) {
-  const std::vector<nlohmann::json> jobs = {measured_job("whole", 0, 1, 100), shared(measured_job("half", 0, 1, 100), 0.5)};
+  const std::vector<nlohmann::json> jobs = {measured_job("whole", 0, 1, 100),
+                                            shared(measured_job("half", 0, 1, 100), 0.5)};
   const GcsimRun refused = run(2, jobs, "srtf");
   EXPECT_EQ(refused.exit_code, 1);
   EXPECT_NE(refused.err.find("jobs.json"), std::string::npos) << refused.err;

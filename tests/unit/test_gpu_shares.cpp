@@ -101,7 +101,8 @@ TEST_F(GpuShares, AShareBeyondWhatIsLeftOrAWholeJobOnASharedGpuIsRejected) {
   twice.allocate(4, {3});
   twice.allocate(4, {3});
   EXPECT_TRUE(contains(rejection(twice), "given to the job twice")) << rejection(twice);
-  EXPECT_TRUE(contains(rejection(over), "GPU n-0:1 is not free (held by job 'half-a' and 1 more, 0.2 of it left, the job asks 0.5)"))
+  EXPECT_TRUE(contains(rejection(over),
+                       "GPU n-0:1 is not free (held by job 'half-a' and 1 more, 0.2 of it left, the job asks 0.5)"))
       << rejection(over);
   EXPECT_DOUBLE_EQ(state_.allocated_gpus(), 0.8);
 }

@@ -208,8 +208,8 @@ TEST(NativeWorkload, GpuShareIsAFractionOfOneGpuAndOneByDefault) {
   EXPECT_DOUBLE_EQ(jobs[0].gpu_share, 0.25);
   EXPECT_DOUBLE_EQ(jobs[1].gpu_share, 1);
   EXPECT_FALSE(native_workload_json(jobs)["jobs"][1].contains("gpu_share"));
-  for (const nlohmann::json& bad : {nlohmann::json(0), nlohmann::json(-0.5), nlohmann::json(1.01), nlohmann::json("half"),
-                               nlohmann::json(1e-7)}) {
+  for (const nlohmann::json& bad :
+       {nlohmann::json(0), nlohmann::json(-0.5), nlohmann::json(1.01), nlohmann::json("half"), nlohmann::json(1e-7)}) {
     doc["jobs"][0]["gpu_share"] = bad;
     try {
       parse_native_workload(doc, kLabel);

@@ -183,7 +183,9 @@ TEST(PaiGpuShares, JobsMixingSharesOrWholeGpusTakeOneShareForAllTheirWorkers) {
             "small,worker,1,Terminated,0,100,100,1,10,T4\n");     // a tenth of a GPU
   const TraceReadResult trace = read_pai_trace(dir.path() + "/pai_task_table.csv", {});
   ASSERT_EQ(trace.jobs.size(), 4u);
-  const auto job = [&](std::size_t i) { return std::pair<std::uint32_t, double>{trace.jobs[i].gpus, trace.jobs[i].gpu_share}; };
+  const auto job = [&](std::size_t i) {
+    return std::pair<std::uint32_t, double>{trace.jobs[i].gpus, trace.jobs[i].gpu_share};
+  };
   EXPECT_EQ(job(0), (std::pair<std::uint32_t, double>{3, 0.5}));
   EXPECT_EQ(job(1), (std::pair<std::uint32_t, double>{2, 1.0}));
   EXPECT_EQ(job(2), (std::pair<std::uint32_t, double>{2, 1.0}));

@@ -487,7 +487,8 @@ TraceReadResult read_pai_trace(const std::string& path, const TraceReadOptions& 
     result.assumptions.push_back(
         "no pai_job_table: submit times are the first task's start, so PAI's queueing delay is lost, and users are "
         "'unknown'");
-  result.assume_for(no_job_row, " jobs have no pai_job_table row: submitted at their first task's start, user 'unknown'");
+  result.assume_for(no_job_row,
+                    " jobs have no pai_job_table row: submitted at their first task's start, user 'unknown'");
   result.assume_for(submit_clamped, " jobs' pai_job_table start_time is after their first task's start: submitted at "
                     "the first task's start");
   result.assume_for(default_type, " jobs' tasks name no GPU type: taken as " + options.gpu_type);
