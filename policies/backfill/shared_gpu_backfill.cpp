@@ -1,8 +1,12 @@
 #include "policies/backfill/shared_gpu_backfill.hpp"
 
 #include <algorithm>
+#include <optional>
+#include <set>
+#include <tuple>
 #include <vector>
 
+#include "policies/placement/shared_gpu_fit.hpp"
 #include "sim/core/tentative_cluster.hpp"
 
 namespace gcsim {
@@ -55,34 +59,69 @@ void backfill_on_shared_gpus(const SchedulingContext& ctx, const PlacementPolicy
   // The shadow time: give back the expected releases in time order until the head fits.
   std::stable_sort(releases.begin(), releases.end(), [](const Release& a, const Release& b) { return a.end < b.end; });
   TentativeCluster at_shadow = now_view;
+  GpuRoom room_at_shadow(now_view);  // asked before the placement, which scans every GPU
   Time shadow_time = kNever;
+  std::optional<std::vector<GpuId>> head_gpus;  // where the head would go at the shadow time
   for (std::size_t i = 0; i < releases.size() && releases[i].end != kNever; ++i) {
     at_shadow.release(releases[i].gpus, jobs.spec(releases[i].job));
+    room_at_shadow.release(releases[i].gpus, jobs.spec(releases[i].job));
     if (i + 1 < releases.size() && releases[i + 1].end == releases[i].end) continue;
-    if (placement.place(head, at_shadow, none_taken)) {
+    if (room_at_shadow.may_fit(head) && (head_gpus = placement.place(head, at_shadow, none_taken))) {
       shadow_time = releases[i].end;
       break;
     }
   }
+  // The head's GPUs, as a set, for the quick test below.
+  std::vector<bool> head_uses(ctx.cluster.layout().gpu_count(), false);
+  if (head_gpus)
+    for (GpuId g : *head_gpus) head_uses[g] = true;
 
-  // Backfill the later jobs, in submission order.
+  // Backfill the later jobs, in submission order; a job that cannot fit is
+  // told by the room left (shared_gpu_fit.hpp) before any placement.
+  GpuRoom room(now_view);
+  // Jobs of one shape (GPUs, share, memory) get the same answer from the
+  // placement on the same view: one that found no GPUs finds none for the
+  // rest of the call (jobs only take more), one refused for the reservation
+  // is refused again until a job starts and changes the views.
+  using Shape = std::tuple<std::uint32_t, double, double>;
+  std::set<Shape> unplaceable, refused;
   bool refused_for_reservation = false;
   for (std::size_t i = head_at + 1; i < waiting.size(); ++i) {
+    if (now_view.free_gpu_count() == 0 && now_view.partly_free_gpu_count() == 0) break;
     const JobIndex job = waiting[i];
     const JobSpec& spec = jobs.spec(job);
-    auto gpus = placement.place(spec, now_view, none_taken);
-    if (!gpus) continue;
+    if (!room.may_fit(spec) || (spec.gpu_share >= 1 && spec.gpus > now_view.free_gpu_count())) continue;
+    const Shape shape{spec.gpus, spec.gpu_share, spec.gpu_memory_bytes};
+    if (unplaceable.count(shape)) continue;
     const Time est = estimate(job);
     const bool ends_before_shadow = shadow_time != kNever && est != kNever && ctx.now + est <= shadow_time;
-    if (!ends_before_shadow) {
-      TentativeCluster with_it = at_shadow;
-      with_it.take(*gpus, spec);
-      if (!placement.place(head, with_it, none_taken)) {
-        refused_for_reservation = true;
-        continue;
-      }
-      at_shadow = std::move(with_it);
+    if (!ends_before_shadow && refused.count(shape)) continue;
+    auto gpus = placement.place(spec, now_view, none_taken);
+    if (!gpus) {
+      unplaceable.insert(shape);
+      continue;
     }
+    if (!ends_before_shadow) {
+      // Still holding its GPUs at the shadow time: away from the head's, it
+      // leaves the head's placement as it was; otherwise the head must fit beside it.
+      at_shadow.take(*gpus, spec);
+      const bool clear_of_head =
+          head_gpus && std::none_of(gpus->begin(), gpus->end(), [&](GpuId g) { return head_uses[g]; });
+      if (!clear_of_head) {
+        auto moved = placement.place(head, at_shadow, none_taken);
+        if (!moved) {
+          at_shadow.release(*gpus, spec);
+          refused_for_reservation = true;
+          refused.insert(shape);
+          continue;
+        }
+        head_gpus = std::move(moved);
+        std::fill(head_uses.begin(), head_uses.end(), false);
+        for (GpuId g : *head_gpus) head_uses[g] = true;
+      }
+    }
+    room.take(*gpus, spec);
+    refused.clear();
     start(job, std::move(*gpus));
   }
 

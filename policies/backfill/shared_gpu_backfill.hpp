@@ -18,6 +18,12 @@
 // - With no shadow time (expected ends never make room for the head), the
 //   view is the cluster once every job with an expected end has ended: a
 //   later job starts only if the head still fits there beside it.
+// A later job on GPUs other than those the placement chose for the head at
+// the shadow time leaves that choice standing (a placement that found GPUs
+// finds them again with more of the others taken); only one that touches
+// them has the placement asked again for the head. The placement is taken
+// to answer alike for jobs alike in GPU count, share and memory, as the
+// built-in ones do.
 // Estimates and wake-ups are fifo-backfill's (easy_backfill_policy.hpp).
 //
 //   if (any_job_shares_gpus(ctx.jobs)) return backfill_on_shared_gpus(ctx, placement, estimate, plan);

@@ -30,6 +30,7 @@ class GangReservation {
   GangReservation(JobIndex job, std::uint32_t size) : job_(job), size_(size) {}
   void reserve(const std::vector<GpuId>& gpus) { gpus_.insert(gpus_.end(), gpus.begin(), gpus.end()); }
   bool has_quorum() const { return gpus_.size() == size_; }
+  const std::vector<GpuId>& gpus() const { return gpus_; }
   /// Commits into `plan` and takes the GPUs (the job's share of each) from
   /// `cluster` when the quorum is met; otherwise drops the reservation.
   /// Returns whether it committed.

@@ -30,4 +30,37 @@ std::optional<std::vector<GpuId>> fit_on_shared_gpus(const JobSpec& job, const C
   return gpus;
 }
 
+GpuRoom::GpuRoom(const ClusterView& cluster) : by_gpu_(cluster.layout().gpu_count()) {
+  for (GpuId g = 0; g < by_gpu_.size(); ++g) {
+    by_gpu_[g] = cluster.free_share(g);
+    if (by_gpu_[g] > kGpuShareTolerance) free_shares_.push_back(by_gpu_[g]);
+  }
+  std::sort(free_shares_.begin(), free_shares_.end());
+}
+
+void GpuRoom::set(GpuId gpu, double free_share) {
+  if (by_gpu_[gpu] > kGpuShareTolerance)
+    free_shares_.erase(std::lower_bound(free_shares_.begin(), free_shares_.end(), by_gpu_[gpu]));
+  by_gpu_[gpu] = free_share;
+  if (free_share > kGpuShareTolerance)
+    free_shares_.insert(std::upper_bound(free_shares_.begin(), free_shares_.end(), free_share), free_share);
+}
+
+void GpuRoom::take(const std::vector<GpuId>& gpus, const JobSpec& job) {
+  for (GpuId g : gpus) set(g, std::max(0.0, by_gpu_[g] - std::min(1.0, job.gpu_share)));
+}
+
+void GpuRoom::release(const std::vector<GpuId>& gpus, const JobSpec& job) {
+  for (GpuId g : gpus) {
+    const double after = by_gpu_[g] + std::min(1.0, job.gpu_share);
+    set(g, after >= 1 - kGpuShareTolerance ? 1.0 : after);
+  }
+}
+
+bool GpuRoom::may_fit(const JobSpec& job) const {
+  const double need = std::min(1.0, job.gpu_share) - kGpuShareTolerance;
+  const auto first = std::lower_bound(free_shares_.begin(), free_shares_.end(), need);
+  return static_cast<std::size_t>(free_shares_.end() - first) >= job.gpus;
+}
+
 }  // namespace gcsim

@@ -25,4 +25,29 @@ namespace gcsim {
 std::optional<std::vector<GpuId>> fit_on_shared_gpus(const JobSpec& job, const ClusterView& cluster,
                                                      const std::vector<bool>& taken);
 
+/// A quick test before asking a placement, for policies that try many jobs
+/// in one call: how many GPUs have at least a given share free, kept up to
+/// date as the call's jobs take theirs. A job for which too few have room
+/// cannot be placed, and the placement (a scan of every GPU) is not asked.
+///
+///   GpuRoom room(cluster);
+///   if (!room.may_fit(spec)) continue;  // no placement can succeed
+///   ... cluster.take(*gpus, spec); room.take(*gpus, spec);
+class GpuRoom {
+ public:
+  explicit GpuRoom(const ClusterView& cluster);
+  /// Whether job.gpus GPUs each have the job's share free (memory not counted).
+  bool may_fit(const JobSpec& job) const;
+  /// `job` took its share of these GPUs.
+  void take(const std::vector<GpuId>& gpus, const JobSpec& job);
+  /// `job` gave its share of these GPUs back.
+  void release(const std::vector<GpuId>& gpus, const JobSpec& job);
+
+ private:
+  void set(GpuId gpu, double free_share);
+
+  std::vector<double> by_gpu_;       // free share of each GPU
+  std::vector<double> free_shares_;  // those above nothing, ascending
+};
+
 }  // namespace gcsim

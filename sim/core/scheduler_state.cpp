@@ -8,6 +8,11 @@
 namespace gcsim {
 namespace {
 
+// Held, with a share left for another fractional job.
+bool partly_free(const SchedulerState::GpuOccupancy& gpu) {
+  return !gpu.holders.empty() && gpu.share < 1 - kGpuShareTolerance;
+}
+
 std::string share_text(double share) {
   char text[32];
   std::snprintf(text, sizeof text, "%.6g", share);
@@ -49,6 +54,7 @@ void SchedulerState::take(JobIndex job, const std::vector<GpuId>& gpus) {
   const JobSpec& spec = jobs_[job];
   for (GpuId g : gpus) {
     GpuOccupancy& gpu = gpus_[g];
+    if (partly_free(gpu)) --partly_free_;
     if (gpu.holders.empty()) {
       --free_per_node_[layout_.node_of(g)];
       --free_total_;
@@ -56,6 +62,7 @@ void SchedulerState::take(JobIndex job, const std::vector<GpuId>& gpus) {
     gpu.holders.push_back(job);
     gpu.share += spec.gpu_share;
     gpu.memory += spec.gpu_memory_bytes;
+    if (partly_free(gpu)) ++partly_free_;
   }
   allocated_ += static_cast<double>(gpus.size()) * spec.gpu_share;
   runtime_[job].gpus.insert(runtime_[job].gpus.end(), gpus.begin(), gpus.end());
@@ -73,6 +80,7 @@ void SchedulerState::release(JobIndex job) {
   const JobSpec& spec = jobs_[job];
   for (GpuId g : runtime_[job].gpus) {
     GpuOccupancy& gpu = gpus_[g];
+    if (partly_free(gpu)) --partly_free_;
     gpu.holders.erase(std::find(gpu.holders.begin(), gpu.holders.end(), job));
     gpu.share -= spec.gpu_share;
     gpu.memory -= spec.gpu_memory_bytes;
@@ -81,6 +89,7 @@ void SchedulerState::release(JobIndex job) {
       ++free_per_node_[layout_.node_of(g)];
       ++free_total_;
     }
+    if (partly_free(gpu)) ++partly_free_;
   }
   allocated_ -= static_cast<double>(runtime_[job].gpus.size()) * spec.gpu_share;
   if (free_total_ == layout_.gpu_count()) allocated_ = 0;

@@ -49,6 +49,9 @@ struct JobRuntime {
   double saved_fraction = 0;
 };
 
+/// Shares of a GPU compare with this tolerance: 0.3 + 0.7 fills a GPU.
+inline constexpr double kGpuShareTolerance = 1e-9;
+
 /// Read-only cluster occupancy and locality.
 class ClusterView {
  public:
@@ -67,10 +70,11 @@ class ClusterView {
   virtual double free_share(GpuId gpu) const { return is_free(gpu) ? 1.0 : 0.0; }
   /// The GPU's memory not claimed by the jobs sharing it (JobSpec::gpu_memory_bytes).
   virtual double free_memory(GpuId gpu) const { return is_free(gpu) ? layout().gpu_type_of(gpu).memory_bytes : 0.0; }
+  /// GPUs held by jobs sharing them that still have a share free: with no
+  /// free GPU either, no job can start.
+  virtual std::size_t partly_free_gpu_count() const { return 0; }
 };
 
-/// Shares compare with this tolerance: 0.3 + 0.7 fills a GPU.
-inline constexpr double kGpuShareTolerance = 1e-9;
 
 /// Whether a job asking `share` of a GPU and `memory` bytes of it fits in what `cluster` leaves free of `gpu`.
 inline bool share_fits(const ClusterView& cluster, GpuId gpu, double share, double memory) {
@@ -111,6 +115,7 @@ class SchedulerState final : public ClusterView, public QueueView {
   double free_memory(GpuId gpu) const override {
     return layout_.gpu_type_of(gpu).memory_bytes - gpus_[gpu].memory;
   }
+  std::size_t partly_free_gpu_count() const override { return partly_free_; }
   /// Every job holding a part of the GPU, in the order they took it.
   const std::vector<JobIndex>& holders(GpuId gpu) const { return gpus_[gpu].holders; }
 
@@ -167,6 +172,7 @@ class SchedulerState final : public ClusterView, public QueueView {
   std::vector<GpuOccupancy> gpus_;
   std::vector<std::size_t> free_per_node_;
   std::size_t free_total_;
+  std::size_t partly_free_ = 0;  // held GPUs with a share free
   double allocated_ = 0;
   std::vector<JobIndex> waiting_;
   std::vector<JobIndex> running_;

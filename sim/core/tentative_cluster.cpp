@@ -3,7 +3,10 @@
 namespace gcsim {
 
 TentativeCluster::TentativeCluster(const ClusterView& base)
-    : base_(&base), free_per_node_(base.layout().node_count()), free_total_(base.free_gpu_count()) {
+    : base_(&base),
+      free_per_node_(base.layout().node_count()),
+      free_total_(base.free_gpu_count()),
+      partly_free_(base.partly_free_gpu_count()) {
   for (NodeId n = 0; n < free_per_node_.size(); ++n) free_per_node_[n] = base.free_gpus_on_node(n);
 }
 
@@ -32,7 +35,10 @@ double TentativeCluster::free_memory(GpuId gpu) const {
 }
 
 void TentativeCluster::set(GpuId gpu, const Changed& after) {
-  const bool was_free = current(gpu).free;
+  const Changed before = current(gpu);
+  const auto partly_free = [](const Changed& c) { return !c.free && c.free_share > kGpuShareTolerance; };
+  partly_free_ = partly_free_ - (partly_free(before) ? 1 : 0) + (partly_free(after) ? 1 : 0);
+  const bool was_free = before.free;
   changed_[gpu] = after;
   if (was_free == after.free) return;
   const NodeId node = base_->layout().node_of(gpu);

@@ -46,6 +46,7 @@ class TentativeCluster final : public ClusterView {
   std::size_t free_gpus_on_node(NodeId node) const override { return free_per_node_[node]; }
   double free_share(GpuId gpu) const override;
   double free_memory(GpuId gpu) const override;
+  std::size_t partly_free_gpu_count() const override { return partly_free_; }
 
  private:
   struct Changed {
@@ -60,6 +61,7 @@ class TentativeCluster final : public ClusterView {
   std::unordered_map<GpuId, Changed> changed_;
   std::vector<std::size_t> free_per_node_;
   std::size_t free_total_;
+  std::size_t partly_free_;
 };
 
 }  // namespace gcsim

@@ -228,6 +228,26 @@ TEST_F(GpuShares, BestFitPicksTheFullestGpuThatHasRoom) {
   EXPECT_EQ(fit_on_shared_gpus(job("x", 0.1, 5), state_, {}), std::nullopt);
 }
 
+TEST_F(GpuShares, TheRoomLeftCountsGpusWithEnoughShareAsJobsTakeAndGiveBack) {
+  Plan plan;
+  plan.allocate(0, {1});  // GPU 1: 0.5 free
+  plan.allocate(2, {2});  // GPU 2: 0.7 free
+  state_.apply(plan, 0);
+  GpuRoom room(state_);
+  EXPECT_TRUE(room.may_fit(job("x", 0.5, 4)));   // 0, 1, 2, 3
+  EXPECT_FALSE(room.may_fit(job("x", 0.6, 4)));  // GPU 1 has 0.5
+  EXPECT_TRUE(room.may_fit(job("x", 1, 2)));     // GPUs 0 and 3 are free
+  EXPECT_FALSE(room.may_fit(job("x", 1, 3)));
+  room.take({0}, job("x", 0.5));
+  EXPECT_FALSE(room.may_fit(job("x", 1, 2)));
+  EXPECT_TRUE(room.may_fit(job("x", 0.5, 4)));
+  room.take({1}, job("x", 0.5));  // GPU 1 full
+  EXPECT_FALSE(room.may_fit(job("x", 0.1, 4)));
+  room.release({1}, job("x", 0.5));
+  room.release({0}, job("x", 0.5));
+  EXPECT_TRUE(room.may_fit(job("x", 1, 2)));
+}
+
 TEST_F(GpuShares, EveryBuiltInPlacementPlacesFractionalJobsByBestFit) {
   Plan plan;
   plan.allocate(0, {3});
