@@ -1,11 +1,14 @@
-// Pack placement and a FIFO decision on the 512-GPU cluster, half occupied
-// in a scattered pattern (the fragmented state a busy cluster is in).
+// Pack placement, a FIFO decision and a fractional job's best fit on the
+// 512-GPU cluster, half occupied in a scattered pattern (the fragmented
+// state a busy cluster is in).
 #include <benchmark/benchmark.h>
 
 #include <memory>
 
 #include "policies/fifo/fifo_policy.hpp"
 #include "policies/placement/pack_placement.hpp"
+#include "policies/placement/shared_gpu_fit.hpp"
+#include "sim/core/tentative_cluster.hpp"
 #include "sim/topology/cluster_graph.hpp"
 #include "sim/topology/cluster_reader.hpp"
 
@@ -71,6 +74,22 @@ void BM_FifoDecision(benchmark::State& bench) {
   }
 }
 BENCHMARK(BM_FifoDecision);
+
+// A fractional job's best fit on the same cluster, with the free GPUs' shares
+// partly taken: every GPU is scanned.
+void BM_SharedGpuFit(benchmark::State& bench) {
+  BusyCluster& c = busy_cluster();
+  TentativeCluster view(c.state);
+  JobSpec quarter;
+  quarter.gpu_share = 0.25;
+  for (GpuId g = 0; g < c.layout.gpu_count(); g += 4)
+    if (c.state.is_free(g)) view.take({g}, quarter);
+  JobSpec job;
+  job.gpus = static_cast<std::uint32_t>(bench.range(0));
+  job.gpu_share = 0.5;
+  for (auto _ : bench) benchmark::DoNotOptimize(fit_on_shared_gpus(job, view, {}));
+}
+BENCHMARK(BM_SharedGpuFit)->Arg(1)->Arg(8)->Arg(64);
 
 }  // namespace
 }  // namespace gcsim
