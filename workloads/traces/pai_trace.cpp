@@ -274,7 +274,8 @@ TraceReadResult read_pai_trace(const std::string& path, const TraceReadOptions& 
   result.format = "pai";
   result.work_source =
       "recorded run time (first task start to last task end) on the GPUs the tasks asked for "
-      "(inst_num x plan_gpu, whole GPUs), measured on the tasks' gpu_type";
+      "(inst_num x plan_gpu: whole GPUs, or a share of one GPU per instance below 100), measured on the tasks' "
+      "gpu_type";
   SkipLog log(result.skipped, options.strict);
 
   std::optional<PaiMachineSpec> spec;
