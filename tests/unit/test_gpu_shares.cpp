@@ -17,8 +17,8 @@
 #include "sim/core/cluster_layout.hpp"
 #include "sim/core/scheduler_state.hpp"
 #include "sim/core/tentative_cluster.hpp"
-#include "tests/support/crafted_specs.hpp"
 #include "tests/support/flat_locality.hpp"
+#include "tests/support/policy_bench.hpp"
 
 namespace gcsim {
 namespace {
@@ -26,22 +26,11 @@ namespace {
 using testing::FlatLocality;
 using Gpus = std::vector<GpuId>;
 
-ClusterSpec two_by_two() {
-  ClusterSpec spec;
-  spec.name = "two-by-two";
-  spec.gpu_types = {GpuType{"V100", 15e12, 32e9}};
-  spec.node_groups = {testing::crafted_node_group("n", 2, 2, "V100")};
-  spec.fabric.nodes_per_rack = 2;
-  return spec;
-}
-
+// crafted_cluster(2, 2): two nodes of two 32 GB GPUs; measured jobs of 100 s.
 JobSpec job(const std::string& id, double share, std::uint32_t gpus = 1, double memory = 0) {
-  JobSpec spec;
-  spec.id = id;
-  spec.gpus = gpus;
+  JobSpec spec = testing::measured_job(id, gpus, 0);
   spec.gpu_share = share;
   spec.gpu_memory_bytes = memory;
-  spec.work = MeasuredWork{100, "V100"};
   return spec;
 }
 
@@ -51,7 +40,7 @@ class GpuShares : public ::testing::Test {
  protected:
   explicit GpuShares(std::vector<JobSpec> jobs = {job("half-a", 0.5, 1, 10e9), job("half-b", 0.5, 1, 10e9),
                                                   job("third", 0.3), job("whole", 1), job("big-memory", 0.2, 2, 20e9)})
-      : layout_(two_by_two()), jobs_(std::move(jobs)), state_(layout_, locality_, jobs_) {
+      : layout_(testing::crafted_cluster(2, 2)), jobs_(std::move(jobs)), state_(layout_, locality_, jobs_) {
     for (JobIndex j = 0; j < jobs_.size(); ++j) state_.submit(j);
   }
   std::string rejection(const Plan& plan) {
