@@ -21,6 +21,19 @@ std::string share_text(double share) {
 
 }  // namespace
 
+void SchedulerState::GpuOccupancy::add(JobIndex job, const JobSpec& spec) {
+  holders.push_back(job);
+  share += spec.gpu_share;
+  memory += spec.gpu_memory_bytes;
+}
+
+void SchedulerState::GpuOccupancy::remove(JobIndex job, const JobSpec& spec) {
+  holders.erase(std::find(holders.begin(), holders.end(), job));
+  share -= spec.gpu_share;
+  memory -= spec.gpu_memory_bytes;
+  if (holders.empty()) *this = GpuOccupancy{};  // no rounding residue on a free GPU
+}
+
 SchedulerState::SchedulerState(const ClusterLayout& layout, const Locality& locality,
                                const std::vector<JobSpec>& jobs, std::vector<Time> oracle_durations)
     : layout_(layout),
@@ -59,9 +72,7 @@ void SchedulerState::take(JobIndex job, const std::vector<GpuId>& gpus) {
       --free_per_node_[layout_.node_of(g)];
       --free_total_;
     }
-    gpu.holders.push_back(job);
-    gpu.share += spec.gpu_share;
-    gpu.memory += spec.gpu_memory_bytes;
+    gpu.add(job, spec);
     if (partly_free(gpu)) ++partly_free_;
   }
   allocated_ += static_cast<double>(gpus.size()) * spec.gpu_share;
@@ -81,11 +92,8 @@ void SchedulerState::release(JobIndex job) {
   for (GpuId g : runtime_[job].gpus) {
     GpuOccupancy& gpu = gpus_[g];
     if (partly_free(gpu)) --partly_free_;
-    gpu.holders.erase(std::find(gpu.holders.begin(), gpu.holders.end(), job));
-    gpu.share -= spec.gpu_share;
-    gpu.memory -= spec.gpu_memory_bytes;
+    gpu.remove(job, spec);
     if (gpu.holders.empty()) {
-      gpu = GpuOccupancy{};  // no rounding residue on a free GPU
       ++free_per_node_[layout_.node_of(g)];
       ++free_total_;
     }
@@ -132,13 +140,7 @@ void SchedulerState::check(const Plan& plan) const {
         throw PlanRejected(where + ": preempting a job that is not running");
       if (d.kind == Decision::Kind::kRelease && state_of(d.job) != JobState::kWaiting)
         throw PlanRejected(where + ": releasing the GPUs of a job that is not waiting");
-      for (GpuId g : holds) {
-        GpuOccupancy& gpu = gpu_of(g);
-        gpu.holders.erase(std::find(gpu.holders.begin(), gpu.holders.end(), d.job));
-        gpu.share -= spec.gpu_share;
-        gpu.memory -= spec.gpu_memory_bytes;
-        if (gpu.holders.empty()) gpu = GpuOccupancy{};
-      }
+      for (GpuId g : holds) gpu_of(g).remove(d.job, spec);
       holds.clear();
       state_after[d.job] = JobState::kWaiting;
       continue;
@@ -164,9 +166,7 @@ void SchedulerState::check(const Plan& plan) const {
       if (gpu.memory + spec.gpu_memory_bytes > layout_.gpu_type_of(g).memory_bytes)
         throw PlanRejected(where + ": GPU " + layout_.gpu_label(g) + " has less memory than the job needs" +
                            (gpu.holders.empty() ? "" : " beside the jobs sharing it"));
-      gpu.holders.push_back(d.job);
-      gpu.share += spec.gpu_share;
-      gpu.memory += spec.gpu_memory_bytes;
+      gpu.add(d.job, spec);
     }
     holds.insert(holds.end(), d.gpus.begin(), d.gpus.end());
     if (holds.size() == spec.gpus) state_after[d.job] = JobState::kRunning;

@@ -155,6 +155,11 @@ class SchedulerState final : public ClusterView, public QueueView {
     double share = 0;   // sum of the holders' gpu_share
     double memory = 0;  // sum of the holders' gpu_memory_bytes
     std::vector<JobIndex> holders;
+
+    /// `job` (of spec `spec`) takes its share and memory of the GPU.
+    void add(JobIndex job, const JobSpec& spec);
+    /// `job` gives them back; the last holder leaves the GPU exactly free.
+    void remove(JobIndex job, const JobSpec& spec);
   };
 
  private:
