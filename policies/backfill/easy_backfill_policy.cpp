@@ -34,7 +34,9 @@ Time EasyBackfillPolicy::estimate(const QueueView& jobs, JobIndex job) {
 }
 
 void EasyBackfillPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
-  if (any_job_shares_gpus(ctx.jobs))
+  // The workload does not change during a run: looked at once.
+  if (!workload_shares_gpus_) workload_shares_gpus_ = workload_shares_gpus(ctx.jobs);
+  if (*workload_shares_gpus_)
     return backfill_on_shared_gpus(
         ctx, *placement_, [&](JobIndex job) { return estimate(ctx.jobs, job); }, plan);
   const ClusterLayout& layout = ctx.cluster.layout();

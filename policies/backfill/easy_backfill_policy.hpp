@@ -41,8 +41,8 @@
 // when a later job that fits in the free GPUs was refused only because of the
 // reservation, the policy asks to be called at the first expected end after
 // the shadow time; otherwise it asks for nothing.
-// Jobs asking a fraction of a GPU share GPUs (shares_gpus()): while any
-// waiting or running job does, the reservation is kept in GPU shares, by the
+// Jobs asking a fraction of a GPU share GPUs (shares_gpus()): in a workload
+// that has such jobs, the reservation is kept in GPU shares, by the
 // placement, as policies/backfill/shared_gpu_backfill.hpp says.
 // Assumptions: no preemption, no priorities, no user limits.
 //
@@ -51,6 +51,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "sim/core/policy.hpp"
@@ -89,6 +90,7 @@ class EasyBackfillPolicy final : public SchedulingPolicy {
 
  private:
   std::unique_ptr<PlacementPolicy> placement_;
+  std::optional<bool> workload_shares_gpus_;  // found at the first call
 };
 
 }  // namespace gcsim

@@ -6,15 +6,14 @@
 #include <tuple>
 #include <vector>
 
-#include "policies/placement/shared_gpu_fit.hpp"
-#include "sim/core/tentative_cluster.hpp"
+#include "policies/placement/room_left.hpp"
 
 namespace gcsim {
 
-bool any_job_shares_gpus(const QueueView& jobs) {
-  const auto shares = [&](JobIndex job) { return jobs.spec(job).gpu_share < 1; };
-  return std::any_of(jobs.waiting().begin(), jobs.waiting().end(), shares) ||
-         std::any_of(jobs.running().begin(), jobs.running().end(), shares);
+bool workload_shares_gpus(const QueueView& jobs) {
+  for (JobIndex job = 0; job < jobs.job_count(); ++job)
+    if (jobs.spec(job).gpu_share < 1) return true;
+  return false;
 }
 
 namespace {
@@ -31,7 +30,7 @@ void backfill_on_shared_gpus(const SchedulingContext& ctx, const PlacementPolicy
                              const std::function<Time(JobIndex)>& estimate, Plan& plan) {
   const QueueView& jobs = ctx.jobs;
   const std::vector<bool> none_taken;
-  TentativeCluster now_view(ctx.cluster);  // what jobs started in this call leave
+  RoomLeft now(ctx.cluster);  // what jobs started in this call leave
   std::vector<Release> releases;
   const auto expected_end = [&](JobIndex job, Time start) {
     const Time est = estimate(job);
@@ -40,7 +39,7 @@ void backfill_on_shared_gpus(const SchedulingContext& ctx, const PlacementPolicy
   for (JobIndex job : jobs.running())
     releases.push_back({expected_end(job, jobs.runtime(job).start), job, jobs.runtime(job).gpus});
   const auto start = [&](JobIndex job, std::vector<GpuId> gpus) {
-    now_view.take(gpus, jobs.spec(job));
+    now.take(gpus, jobs.spec(job));
     releases.push_back({expected_end(job, ctx.now), job, gpus});
     plan.allocate(job, std::move(gpus));
   };
@@ -49,7 +48,7 @@ void backfill_on_shared_gpus(const SchedulingContext& ctx, const PlacementPolicy
   const std::vector<JobIndex>& waiting = jobs.waiting();
   std::size_t head_at = 0;
   for (; head_at < waiting.size(); ++head_at) {
-    auto gpus = placement.place(jobs.spec(waiting[head_at]), now_view, none_taken);
+    auto gpus = placement.place(jobs.spec(waiting[head_at]), now.view(), none_taken);
     if (!gpus) break;
     start(waiting[head_at], std::move(*gpus));
   }
@@ -58,15 +57,13 @@ void backfill_on_shared_gpus(const SchedulingContext& ctx, const PlacementPolicy
 
   // The shadow time: give back the expected releases in time order until the head fits.
   std::stable_sort(releases.begin(), releases.end(), [](const Release& a, const Release& b) { return a.end < b.end; });
-  TentativeCluster at_shadow = now_view;
-  GpuRoom room_at_shadow(now_view);  // asked before the placement, which scans every GPU
+  RoomLeft at_shadow = now;
   Time shadow_time = kNever;
   std::optional<std::vector<GpuId>> head_gpus;  // where the head would go at the shadow time
   for (std::size_t i = 0; i < releases.size() && releases[i].end != kNever; ++i) {
     at_shadow.release(releases[i].gpus, jobs.spec(releases[i].job));
-    room_at_shadow.release(releases[i].gpus, jobs.spec(releases[i].job));
     if (i + 1 < releases.size() && releases[i + 1].end == releases[i].end) continue;
-    if (room_at_shadow.may_fit(head) && (head_gpus = placement.place(head, at_shadow, none_taken))) {
+    if (at_shadow.may_fit(head) && (head_gpus = placement.place(head, at_shadow.view(), none_taken))) {
       shadow_time = releases[i].end;
       break;
     }
@@ -77,8 +74,7 @@ void backfill_on_shared_gpus(const SchedulingContext& ctx, const PlacementPolicy
     for (GpuId g : *head_gpus) head_uses[g] = true;
 
   // Backfill the later jobs, in submission order; a job that cannot fit is
-  // told by the room left (shared_gpu_fit.hpp) before any placement.
-  GpuRoom room(now_view);
+  // told by the room left (room_left.hpp) before any placement.
   // Jobs of one shape (GPUs, share, memory) get the same answer from the
   // placement on the same view: one that found no GPUs finds none for the
   // rest of the call (jobs only take more), one refused for the reservation
@@ -87,16 +83,16 @@ void backfill_on_shared_gpus(const SchedulingContext& ctx, const PlacementPolicy
   std::set<Shape> unplaceable, refused;
   bool refused_for_reservation = false;
   for (std::size_t i = head_at + 1; i < waiting.size(); ++i) {
-    if (now_view.free_gpu_count() == 0 && now_view.partly_free_gpu_count() == 0) break;
+    if (now.none()) break;
     const JobIndex job = waiting[i];
     const JobSpec& spec = jobs.spec(job);
-    if (!room.may_fit(spec) || (spec.gpu_share >= 1 && spec.gpus > now_view.free_gpu_count())) continue;
+    if (!now.may_fit(spec)) continue;
     const Shape shape{spec.gpus, spec.gpu_share, spec.gpu_memory_bytes};
     if (unplaceable.count(shape)) continue;
     const Time est = estimate(job);
     const bool ends_before_shadow = shadow_time != kNever && est != kNever && ctx.now + est <= shadow_time;
     if (!ends_before_shadow && refused.count(shape)) continue;
-    auto gpus = placement.place(spec, now_view, none_taken);
+    auto gpus = placement.place(spec, now.view(), none_taken);
     if (!gpus) {
       unplaceable.insert(shape);
       continue;
@@ -108,7 +104,7 @@ void backfill_on_shared_gpus(const SchedulingContext& ctx, const PlacementPolicy
       const bool clear_of_head =
           head_gpus && std::none_of(gpus->begin(), gpus->end(), [&](GpuId g) { return head_uses[g]; });
       if (!clear_of_head) {
-        auto moved = placement.place(head, at_shadow, none_taken);
+        auto moved = placement.place(head, at_shadow.view(), none_taken);
         if (!moved) {
           at_shadow.release(*gpus, spec);
           refused_for_reservation = true;
@@ -120,7 +116,6 @@ void backfill_on_shared_gpus(const SchedulingContext& ctx, const PlacementPolicy
         for (GpuId g : *head_gpus) head_uses[g] = true;
       }
     }
-    room.take(*gpus, spec);
     refused.clear();
     start(job, std::move(*gpus));
   }

@@ -2,7 +2,7 @@
 //
 // Counting GPUs, as fifo-backfill's reservation does, fails once jobs hold
 // shares of GPUs: a job ending frees its share, and a GPU only when its last
-// holder leaves. So while any waiting or running job asks a fraction of a GPU
+// holder leaves. So in a workload where jobs ask a fraction of a GPU
 // (JobSpec::gpu_share < 1), fifo-backfill keeps its reservation as what the
 // placement would do:
 // - Waiting jobs start in submission order while the placement finds GPUs
@@ -26,7 +26,7 @@
 // built-in ones do.
 // Estimates and wake-ups are fifo-backfill's (easy_backfill_policy.hpp).
 //
-//   if (any_job_shares_gpus(ctx.jobs)) return backfill_on_shared_gpus(ctx, placement, estimate, plan);
+//   if (workload_shares_gpus(ctx.jobs)) return backfill_on_shared_gpus(ctx, placement, estimate, plan);
 #pragma once
 
 #include <functional>
@@ -35,8 +35,8 @@
 
 namespace gcsim {
 
-/// Whether a waiting or running job asks a fraction of a GPU.
-bool any_job_shares_gpus(const QueueView& jobs);
+/// Whether a job of the workload asks a fraction of a GPU (all jobs, whatever their state).
+bool workload_shares_gpus(const QueueView& jobs);
 
 /// One fifo-backfill call by the rules above; `estimate` gives a job's expected run time (kNever: unknown).
 void backfill_on_shared_gpus(const SchedulingContext& ctx, const PlacementPolicy& placement,

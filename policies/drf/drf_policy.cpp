@@ -2,12 +2,10 @@
 
 #include <algorithm>
 #include <map>
-#include <optional>
 #include <stdexcept>
 #include <vector>
 
-#include "policies/placement/shared_gpu_fit.hpp"
-#include "sim/core/tentative_cluster.hpp"
+#include "policies/placement/room_left.hpp"
 
 namespace gcsim {
 
@@ -66,16 +64,14 @@ void DrfPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
   std::map<std::string, std::vector<JobIndex>> waiting;
   for (JobIndex job : jobs.waiting()) waiting[jobs.spec(job).user].push_back(job);
 
-  // What the jobs placed so far in this call leave free, shares of shared GPUs included.
-  TentativeCluster cluster(ctx.cluster);
-  std::optional<GpuRoom> room;  // built when the first fractional job asks
+  RoomLeft room(ctx.cluster);  // what the jobs placed so far in this call leave
   const std::vector<bool> none_taken;
   auto pooled_fit = [&](const DrfResources& demand) {
     return (total.cpu_cores == 0 || in_use.cpu_cores + demand.cpu_cores <= total.cpu_cores) &&
            (total.memory_bytes == 0 || in_use.memory_bytes + demand.memory_bytes <= total.memory_bytes);
   };
 
-  while (!waiting.empty() && (cluster.free_gpu_count() > 0 || cluster.partly_free_gpu_count() > 0)) {
+  while (!waiting.empty() && !room.none()) {
     // The user with the lowest dominant share; the map's order breaks ties by name.
     auto user = waiting.begin();
     double lowest = held[user->first].dominant_share(total);
@@ -92,14 +88,10 @@ void DrfPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
     for (auto job = queue.begin(); job != queue.end(); ++job) {
       const JobSpec& spec = jobs.spec(*job);
       const DrfResources demand = DrfResources::demand_of(spec);
-      // A whole-GPU job needs that many free GPUs; a fractional one that many with its share free.
-      if (spec.gpu_share < 1 && !room) room.emplace(cluster);
-      const bool may_fit = spec.gpu_share < 1 ? room->may_fit(spec) : spec.gpus <= cluster.free_gpu_count();
-      if (!may_fit || !pooled_fit(demand)) continue;
-      auto gpus = placement_->place(spec, cluster, none_taken);
+      if (!room.may_fit(spec) || !pooled_fit(demand)) continue;
+      auto gpus = placement_->place(spec, room.view(), none_taken);
       if (!gpus) continue;
-      cluster.take(*gpus, spec);
-      if (room) room->take(*gpus, spec);
+      room.take(*gpus, spec);
       plan.allocate(*job, std::move(*gpus));
       held[user->first] += demand;
       in_use += demand;

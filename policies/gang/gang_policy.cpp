@@ -1,19 +1,15 @@
 #include "policies/gang/gang_policy.hpp"
 
-#include <optional>
 #include <stdexcept>
-
-#include "policies/placement/shared_gpu_fit.hpp"
-#include "sim/core/tentative_cluster.hpp"
 
 namespace gcsim {
 
-bool GangReservation::commit_or_roll_back(Plan& plan, TentativeCluster& cluster, const JobSpec& job) {
+bool GangReservation::commit_or_roll_back(Plan& plan, RoomLeft& room, const JobSpec& job) {
   if (!has_quorum()) {
     gpus_.clear();
     return false;
   }
-  cluster.take(gpus_, job);
+  room.take(gpus_, job);
   plan.allocate(job_, std::move(gpus_));
   gpus_.clear();
   return true;
@@ -36,29 +32,16 @@ std::unique_ptr<SchedulingPolicy> GangPolicy::create(const PolicyOptions& option
 }
 
 void GangPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
-  // What the jobs committed so far in this call leave free, shares of shared GPUs included.
-  TentativeCluster cluster(ctx.cluster);
-  std::optional<GpuRoom> room;  // built when the first fractional job asks
+  RoomLeft room(ctx.cluster);  // what the jobs committed so far in this call leave
   const std::vector<bool> none_taken;
   for (JobIndex job : ctx.jobs.waiting()) {
-    if (cluster.free_gpu_count() == 0 && cluster.partly_free_gpu_count() == 0) return;
+    if (room.none()) return;
     const JobSpec& spec = ctx.jobs.spec(job);
     GangReservation reservation(job, spec.gpus);
-    // A job that cannot reach its quorum (more GPUs than are free, or than
-    // have its share free) need not ask the placement.
-    bool may_fit = spec.gpus <= cluster.free_gpu_count();
-    if (spec.gpu_share < 1) {
-      if (!room) room.emplace(cluster);
-      may_fit = room->may_fit(spec);
-    }
-    if (may_fit)
-      if (auto gpus = placement_->place(spec, cluster, none_taken)) reservation.reserve(*gpus);
-    const std::vector<GpuId> reserved = reservation.gpus();
-    if (reservation.commit_or_roll_back(plan, cluster, spec)) {
-      if (room) room->take(reserved, spec);
-    } else if (head_blocking_) {
-      return;
-    }
+    // A job that cannot reach its quorum need not ask the placement.
+    if (room.may_fit(spec))
+      if (auto gpus = placement_->place(spec, room.view(), none_taken)) reservation.reserve(*gpus);
+    if (!reservation.commit_or_roll_back(plan, room, spec) && head_blocking_) return;
   }
 }
 

@@ -17,9 +17,9 @@
 
 #include <memory>
 
+#include "policies/placement/room_left.hpp"
 #include "sim/core/policy.hpp"
 #include "sim/core/policy_registry.hpp"
-#include "sim/core/tentative_cluster.hpp"
 
 namespace gcsim {
 
@@ -30,11 +30,10 @@ class GangReservation {
   GangReservation(JobIndex job, std::uint32_t size) : job_(job), size_(size) {}
   void reserve(const std::vector<GpuId>& gpus) { gpus_.insert(gpus_.end(), gpus.begin(), gpus.end()); }
   bool has_quorum() const { return gpus_.size() == size_; }
-  const std::vector<GpuId>& gpus() const { return gpus_; }
   /// Commits into `plan` and takes the GPUs (the job's share of each) from
-  /// `cluster` when the quorum is met; otherwise drops the reservation.
+  /// `room` when the quorum is met; otherwise drops the reservation.
   /// Returns whether it committed.
-  bool commit_or_roll_back(Plan& plan, TentativeCluster& cluster, const JobSpec& job);
+  bool commit_or_roll_back(Plan& plan, RoomLeft& room, const JobSpec& job);
 
  private:
   JobIndex job_;

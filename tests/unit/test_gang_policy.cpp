@@ -17,21 +17,21 @@ GangPolicy gang(bool head_blocking = false) { return GangPolicy(std::make_unique
 
 TEST(GangReservation, CommitsOnlyAtQuorum) {
   PolicyBench bench(crafted_cluster(1, 8), {measured_job("short", 4, 0), measured_job("complete", 4, 0)});
-  TentativeCluster cluster(bench.state());
+  RoomLeft room(bench.state());
   Plan plan;
   GangReservation short_of_quorum(0, 4);
   short_of_quorum.reserve({0, 1, 2});
-  EXPECT_FALSE(short_of_quorum.commit_or_roll_back(plan, cluster, bench.state().spec(0)));
+  EXPECT_FALSE(short_of_quorum.commit_or_roll_back(plan, room, bench.state().spec(0)));
   EXPECT_TRUE(plan.decisions().empty());
-  EXPECT_EQ(cluster.free_gpu_count(), 8u);
+  EXPECT_EQ(room.view().free_gpu_count(), 8u);
 
   GangReservation complete(1, 4);
   complete.reserve({4, 5});
   complete.reserve({6, 7});
-  EXPECT_TRUE(complete.commit_or_roll_back(plan, cluster, bench.state().spec(1)));
+  EXPECT_TRUE(complete.commit_or_roll_back(plan, room, bench.state().spec(1)));
   ASSERT_EQ(plan.decisions().size(), 1u);
   EXPECT_EQ(plan.decisions()[0].gpus, (std::vector<GpuId>{4, 5, 6, 7}));
-  EXPECT_TRUE(!cluster.is_free(4) && !cluster.is_free(7) && cluster.is_free(0));
+  EXPECT_TRUE(!room.view().is_free(4) && !room.view().is_free(7) && room.view().is_free(0));
 }
 
 TEST(GangPolicy, NeverAllocatesPartOfAJob) {
