@@ -1,24 +1,17 @@
 #include "sim/report/comparison_table.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cstdio>
 #include <sstream>
-#include <system_error>
 
 #include "sim/core/input_error.hpp"
+#include "sim/report/number_text.hpp"
 #include "sim/report/run_outputs.hpp"
 
 namespace gcsim {
 namespace {
 
 constexpr const char* kNotAvailable = "n/a";
-
-std::string fixed(double value, int decimals) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-  return buffer;
-}
 
 std::string significant(double value, int digits) {
   char buffer[64];
@@ -53,13 +46,6 @@ TimeUnit unit_for(const std::vector<ComparisonRow>& rows) {
 }
 
 }  // namespace
-
-std::string exact_number(double value) {
-  char buffer[64];
-  const auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, value);
-  if (error != std::errc()) return fixed(value, 17);
-  return std::string(buffer, end);
-}
 
 ComparisonRow comparison_row(const std::string& policy, const RunOutputs& run,
                              const std::optional<CapacityQueues>& queues) {

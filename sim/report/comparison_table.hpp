@@ -76,7 +76,4 @@ std::string comparison_csv(const std::vector<ComparisonRow>& rows);
 /// when a row has capacity queues, a table of each queue's attainment.
 std::string comparison_markdown(const std::vector<ComparisonRow>& rows);
 
-/// The shortest decimal text that reads back as exactly `value`.
-std::string exact_number(double value);
-
 }  // namespace gcsim

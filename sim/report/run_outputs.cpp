@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/report/number_text.hpp"
+
 namespace gcsim {
 namespace {
 
@@ -17,20 +19,6 @@ nlohmann::ordered_json distribution_json(const Distribution& d) {
   j["p99"] = d.p99;
   j["max"] = d.max;
   return j;
-}
-
-std::string fixed(double value, int decimals) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-  return buffer;
-}
-
-// GPUs, whole or a share: "12", "0.5", "3.25" (six decimals at most, as the engine counts them).
-std::string gpu_count_text(double gpus) {
-  std::string text = fixed(gpus, 6);
-  text.erase(text.find_last_not_of('0') + 1);
-  if (text.back() == '.') text.pop_back();
-  return text;
 }
 
 std::string duration_text(double seconds) {
@@ -108,7 +96,7 @@ std::string jobs_csv(const std::vector<JobSpec>& jobs, const ClusterLayout& layo
         << (ended ? format_seconds(o.end) : "") << ',' << (started ? format_seconds(o.start - job.submit) : "")
         << ',' << (ended ? format_seconds(o.end - job.submit) : "") << ',' << to_string(o.state) << ','
         << o.preemptions << ',' << format_seconds(o.uncontended) << ',' << csv_field(placement) << ','
-        << gpu_count_text(job.gpu_share) << '\n';
+        << exact_number(job.gpu_share) << '\n';
   }
   return out.str();
 }
@@ -117,7 +105,7 @@ std::string timeline_csv(const RunRecord& record) {
   std::ostringstream out;
   out << "time,allocated_gpus,busy_gpus,queued_jobs\n";
   for (const TimelinePoint& p : record.timeline)
-    out << format_seconds(p.time) << ',' << gpu_count_text(p.allocated) << ',' << gpu_count_text(p.busy) << ','
+    out << format_seconds(p.time) << ',' << exact_number(p.allocated) << ',' << exact_number(p.busy) << ','
         << p.queued << '\n';
   return out.str();
 }
