@@ -239,8 +239,7 @@ double read_gpu_share(const JsonObject& job) {
   if (share > 1)
     job.fail("gpu_share", "expected the fraction of each GPU the job uses, in (0, 1], got " + std::to_string(share) +
                               " (a job needing more than one GPU asks for more 'gpus')");
-  // Outputs count GPUs in millionths (sim/engine/simulation.cpp).
-  if (share < 1e-6) job.fail("gpu_share", "expected at least a millionth of a GPU, got " + std::to_string(share));
+  if (share < kSmallestGpuShare) job.fail("gpu_share", "expected at least a millionth of a GPU, got " + std::to_string(share));
   return share;
 }
 

@@ -56,8 +56,8 @@ void validate_workload_against_cluster(const std::vector<JobSpec>& jobs, const C
     const JobSpec& job = jobs[i];
     const std::string where = job_where(i, job);
 
-    // Outputs count GPUs in millionths (sim/engine/simulation.cpp): a trace's smaller share would vanish there.
-    if (!(job.gpu_share >= 1e-6 && job.gpu_share <= 1))
+    // A trace's share is checked here, a native file's when it is read.
+    if (!(job.gpu_share >= kSmallestGpuShare && job.gpu_share <= 1))
       throw InputError(file_label, where, "gpu_share",
                        "expected a share of each GPU between a millionth and 1, got " + std::to_string(job.gpu_share));
 

@@ -97,6 +97,10 @@ struct StudyMembership {
   std::uint32_t max_gpus = 1;
 };
 
+/// The smallest JobSpec::gpu_share: the engine counts GPUs in millionths,
+/// where a smaller share would vanish.
+inline constexpr double kSmallestGpuShare = 1e-6;
+
 struct JobSpec {
   std::string id;
   std::string user = "default";
@@ -110,7 +114,7 @@ struct JobSpec {
   /// speed (a hard limit, as MPS or a GPU-sharing scheduler sets it), and its
   /// gpu_memory must fit beside theirs. A MeasuredWork's run time was taken
   /// at this share. DAG jobs use whole GPUs.
-  double gpu_share = 1;
+  double gpu_share = 1;  // at least kSmallestGpuShare
   std::uint32_t cpu_cores = 0;  // host cores for the whole job (input pipeline, workers)
   double memory_bytes = 0;      // host memory for the whole job
   std::int64_t priority = 0;    // larger is more important

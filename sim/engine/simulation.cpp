@@ -55,6 +55,7 @@ struct RunningJob {
 // slowed by the jobs sharing it), so changes may be recorded ahead of time;
 // the timeline is assembled from them at the end.
 constexpr std::int64_t kShareUnits = 1000000;
+static_assert(kSmallestGpuShare * kShareUnits == 1, "the smallest share is one unit");
 struct TimelineChange {
   Time time;
   std::int64_t allocated;  // millionths of a GPU
