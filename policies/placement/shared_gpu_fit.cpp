@@ -16,7 +16,9 @@ std::optional<std::vector<GpuId>> fit_on_shared_gpus(const JobSpec& job, const C
   std::vector<Room> rooms;
   for (GpuId g = 0; g < layout.gpu_count(); ++g) {
     if (g < taken.size() && taken[g]) continue;
-    if (!share_fits(cluster, g, job.gpu_share, job.gpu_memory_bytes)) continue;
+    const bool fits = cluster.free_share(g) + kGpuShareTolerance >= job.gpu_share &&
+                      cluster.free_memory(g) >= job.gpu_memory_bytes;
+    if (!fits) continue;
     rooms.push_back({cluster.free_share(g), cluster.free_gpus_on_node(layout.node_of(g)), g});
   }
   if (rooms.size() < job.gpus) return std::nullopt;

@@ -76,12 +76,6 @@ class ClusterView {
 };
 
 
-/// Whether a job asking `share` of a GPU and `memory` bytes of it fits in what `cluster` leaves free of `gpu`.
-inline bool share_fits(const ClusterView& cluster, GpuId gpu, double share, double memory) {
-  if (share >= 1) return cluster.is_free(gpu) && cluster.free_memory(gpu) >= memory;
-  return cluster.free_share(gpu) + kGpuShareTolerance >= share && cluster.free_memory(gpu) >= memory;
-}
-
 /// Read-only jobs: the waiting queue in submission order, and every job's state.
 class QueueView {
  public:
