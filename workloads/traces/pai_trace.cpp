@@ -96,8 +96,7 @@ struct PaiJob {
   std::size_t bad_line = 0;  // a malformed task row of this job, 0 if none
   bool unstarted = false, unfinished = false;
   double start = INFINITY, end = -INFINITY;
-  double gpus = 0;              // workers: whole GPUs, plus one per fractional instance
-  double whole_gpus = 0;        // of instances asking 100 or more
+  double whole_gpus = 0;          // of instances asking 100 or more
   double fractional_workers = 0;  // instances asking below 100: a share of one GPU each
   double largest_share = 0, smallest_share = 1;  // among those instances
   bool rounded_above_one = false;  // an instance asks more than one GPU, not a whole number of them
@@ -106,6 +105,9 @@ struct PaiJob {
   double gpu_type_gpus = 0;  // GPUs of the task gpu_type was taken from
   bool mixed_types = false;
   std::vector<std::string> task_status;
+
+  /// One per whole GPU and one per fractional instance.
+  double workers() const { return whole_gpus + fractional_workers; }
 };
 
 struct PaiJobRow {
@@ -377,7 +379,6 @@ TraceReadResult read_pai_trace(const std::string& path, const TraceReadOptions& 
       job.whole_gpus += *inst * per_instance;
     }
     const double task_gpus = *inst * per_instance;
-    job.gpus += task_gpus;
     job.cpu_percent += *inst * plan[0];
     job.memory_gib += *inst * plan[1];
     if (task_gpus > 0 && !type.empty()) {
@@ -411,7 +412,7 @@ TraceReadResult read_pai_trace(const std::string& path, const TraceReadOptions& 
                          "line " + std::to_string(job.bad_line));
       continue;
     }
-    if (job.gpus == 0) {
+    if (job.workers() == 0) {
       log.not_replayable(task_path, job.first_line, "plan_gpu", "CPU-only job (no task asks for a GPU)", status);
       continue;
     }
@@ -424,8 +425,8 @@ TraceReadResult read_pai_trace(const std::string& path, const TraceReadOptions& 
                          "had not ended when the log was cut (a task has no end_time)", status);
       continue;
     }
-    if (job.gpus > 4294967295.0) {
-      log.malformed(task_path, job.first_line, "inst_num", "too many GPUs", describe_number(job.gpus));
+    if (job.workers() > 4294967295.0) {
+      log.malformed(task_path, job.first_line, "inst_num", "too many GPUs", describe_number(job.workers()));
       continue;
     }
     if (job.end == job.start) {
@@ -450,7 +451,7 @@ TraceReadResult read_pai_trace(const std::string& path, const TraceReadOptions& 
     } else if (have_job_table) {
       ++no_job_row;
     }
-    spec_out.gpus = static_cast<std::uint32_t>(job.gpus);
+    spec_out.gpus = static_cast<std::uint32_t>(job.workers());
     spec_out.cpu_cores = static_cast<std::uint32_t>(std::min(std::ceil(job.cpu_percent / 100), 4294967295.0));
     spec_out.memory_bytes = job.memory_gib * kGiB;
     std::string type = job.gpu_type;
