@@ -65,8 +65,9 @@ class Run:
         with open(os.path.join(base, "summary.json")) as f:
             self.summary = json.load(f)
         self.jobs = read_csv(os.path.join(base, "jobs.csv"))
+        # GPU counts are fractional where jobs share GPUs (gpu_share below 1).
         self.timeline = [
-            (float(r["time"]), int(r["allocated_gpus"]), int(r["busy_gpus"]), int(r["queued_jobs"]))
+            (float(r["time"]), float(r["allocated_gpus"]), float(r["busy_gpus"]), int(r["queued_jobs"]))
             for r in read_csv(os.path.join(base, "timeline.csv"))
         ]
         finished = [j for j in self.jobs if j["state"] == "finished"]

@@ -37,6 +37,8 @@ std::string read_text(const std::string& path) {
   return text.str();
 }
 
+std::string scenario(const std::string& relative) { return std::string(GCSIM_SOURCE_DIR) + "/scenarios/" + relative; }
+
 GcsimRun run_gcsim(const std::vector<std::string>& args) {
   ScratchDir capture;
   const std::string out_path = capture / "stdout", err_path = capture / "stderr";

@@ -37,6 +37,9 @@ struct GcsimRun {
   std::string err;  // standard error
 };
 
+/// The path of a bundled file under scenarios/, e.g. scenario("clusters/rack-32gpu.json").
+std::string scenario(const std::string& relative);
+
 /// Runs the gcsim executable with these arguments (no shell involved).
 GcsimRun run_gcsim(const std::vector<std::string>& args);
 

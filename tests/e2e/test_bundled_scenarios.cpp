@@ -9,8 +9,6 @@
 namespace gcsim::testing {
 namespace {
 
-std::string scenario(const std::string& relative) { return std::string(GCSIM_SOURCE_DIR) + "/scenarios/" + relative; }
-
 TEST(BundledScenarios, DefaultScenarioFinishesEveryJobAndPrintsASummary) {
   ScratchDir dir;
   const GcsimRun run = run_gcsim({"run", "--cluster", scenario("clusters/rack-32gpu.json"), "--workload",
@@ -56,6 +54,28 @@ TEST(BundledScenarios, SharedGpusScenarioHalvesTheMakespanOfWholeGpus) {
     EXPECT_NEAR(summary["gpu_utilization"]["allocated_share"].get<double>(), whole ? 26.0 / 32 : 12.0 / 16, 1e-9);
     EXPECT_NEAR(read_jobs_csv(dir / "out").at("train-b").start, whole ? 3 * 3600 : 3600, 1e-6);
   }
+}
+
+TEST(BundledScenarios, InferenceReplicasHoldFractionalGpuCounts) {
+  // 8 GPUs. train (4 GPUs, 90 min) and nine 0.3-GPU replicas (60 min), all at
+  // 0: train takes 4 GPUs, the replicas three to a GPU on 3 more (0.9 each),
+  // so 4 + 9 x 0.3 = 6.7 GPUs are allocated for an hour, then 4 until 90 min.
+  // Allocated share: (6.7 x 60 + 4 x 30) / (8 x 90) = 522 / 720 = 0.725.
+  ScratchDir dir;
+  const GcsimRun run = run_simulation(scenario("clusters/node-8gpu-nvlink.json"),
+                                      scenario("workloads/inference-replicas.json"), dir / "out");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const nlohmann::json summary = read_summary(dir / "out");
+  EXPECT_NEAR(summary["makespan_s"].get<double>(), 5400, 1e-6);
+  EXPECT_NEAR(summary["gpu_utilization"]["allocated_share"].get<double>(), 0.725, 1e-9);
+  std::istringstream timeline(read_text(dir / "out/timeline.csv"));
+  std::string header, first;
+  std::getline(timeline, header);
+  std::getline(timeline, first);
+  double time = -1, allocated = -1;
+  ASSERT_EQ(std::sscanf(first.c_str(), "%lf,%lf", &time, &allocated), 2) << first;
+  EXPECT_EQ(time, 0);
+  EXPECT_NEAR(allocated, 6.7, 1e-9) << first;
 }
 
 TEST(BundledScenarios, TimelineNeverExceedsTheClusterAndEndsIdle) {

@@ -284,6 +284,26 @@ TEST(Compare, DrawsThePlotsWithAPythonThatHasMatplotlib) {
     EXPECT_TRUE(is_png(s.dir / (std::string("cmp/") + png))) << png;
 }
 
+TEST(Compare, DrawsThePlotsOfJobsWhoseSharesLeaveFractionalGpuCounts) {
+  // The bundled inference replicas hold 6.7 GPUs at once (0.3-GPU shares):
+  // the plot script must read fractional counts, with --plots yes and auto.
+  if (std::system("/usr/bin/python3 -c 'import matplotlib' >/dev/null 2>&1") != 0)
+    GTEST_SKIP() << "/usr/bin/python3 cannot import matplotlib (Debian: python3-matplotlib)";
+  const ScopedEnv python("GCSIM_PYTHON", "/usr/bin/python3");
+  for (const char* plots : {"yes", "auto"}) {
+    SCOPED_TRACE(plots);
+    ScratchDir dir;
+    const GcsimRun run = run_gcsim({"compare", "--policies", "fifo,drf", "--cluster",
+                                    scenario("clusters/node-8gpu-nvlink.json"), "--workload",
+                                    scenario("workloads/inference-replicas.json"), "--out", dir / "cmp", "--quiet",
+                                    "--plots", plots});
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_EQ(run.err.find("plots skipped"), std::string::npos) << run.err;
+    for (const char* png : {"jct_cdf.png", "wait_cdf.png", "utilization.png", "gantt_fifo.png", "gantt_drf.png"})
+      EXPECT_TRUE(is_png(dir / (std::string("cmp/") + png))) << png;
+  }
+}
+
 TEST(Compare, WithoutThePlotScriptAutoWritesTheTableAndYesFails) {
   const DeadlockScenario s;
   const ScopedEnv scripts("GCSIM_SCRIPTS_DIR", s.dir / "no-scripts-here");

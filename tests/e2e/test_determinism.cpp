@@ -6,8 +6,6 @@
 namespace gcsim::testing {
 namespace {
 
-std::string scenario(const std::string& relative) { return std::string(GCSIM_SOURCE_DIR) + "/scenarios/" + relative; }
-
 TEST(Determinism, RepeatedRunsWriteIdenticalFiles) {
   for (const std::string fidelity : {"job", "iteration"}) {
     SCOPED_TRACE(fidelity);

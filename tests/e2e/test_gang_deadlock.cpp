@@ -8,8 +8,6 @@
 namespace gcsim::testing {
 namespace {
 
-std::string scenario(const std::string& relative) { return std::string(GCSIM_SOURCE_DIR) + "/scenarios/" + relative; }
-
 GcsimRun run_deadlock_scenario(const ScratchDir& dir, const std::string& policy,
                                const std::vector<std::string>& extra = {}) {
   return run_simulation(scenario("clusters/node-4gpu-pcie.json"), scenario("workloads/gang-deadlock.json"),

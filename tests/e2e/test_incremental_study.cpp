@@ -7,8 +7,6 @@
 namespace gcsim::testing {
 namespace {
 
-std::string scenario(const std::string& relative) { return std::string(GCSIM_SOURCE_DIR) + "/scenarios/" + relative; }
-
 TEST(IncrementalStudy, GrowsShrinksAndResumesFromCheckpoints) {
   // 8 GPUs. Study "hpo" (priority -1): 8 one-GPU trials of 100 s, between 2
   // and 6 GPUs, a checkpoint every 20 s, 5 s to restore. Job "prod"
