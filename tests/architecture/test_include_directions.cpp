@@ -1,0 +1,124 @@
+// The architecture test: every project include in the source tree points along
+// the order docs/architecture.md gives (its table is the one statement of
+// it), the order has no cycle, and the check itself catches a planted upward
+// or sideways include, naming file and line.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include <unistd.h>
+
+#include "tests/architecture/include_rules.hpp"
+
+namespace gcsim::architecture {
+namespace {
+namespace fs = std::filesystem;
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+LayerTable project_table() { return parse_layer_table(read_file(fs::path(GCSIM_SOURCE_DIR) / "docs/architecture.md")); }
+
+// A throw-away tree of source files.
+class PlantedTree {
+ public:
+  PlantedTree() : root_(fs::temp_directory_path() / ("gcsim-arch-" + std::to_string(::getpid()) + "-" +
+                                                      std::to_string(counter_++))) {
+    fs::create_directories(root_);
+  }
+  ~PlantedTree() { fs::remove_all(root_); }
+  void write(const std::string& relative, const std::string& text) const {
+    fs::create_directories((root_ / relative).parent_path());
+    std::ofstream(root_ / relative) << text;
+  }
+  const fs::path& root() const { return root_; }
+
+ private:
+  static inline int counter_ = 0;
+  fs::path root_;
+};
+
+const char* kTable = R"(# Layers
+| folder | may include |
+|---|---|
+| `app` | `lib/high`, `lib/low` |
+| `lib/high` | `lib/low` |
+| `lib/low` | nothing |
+| `side` | `lib/low` |
+)";
+
+TEST(IncludeDirections, TheProjectTreeFollowsTheDocumentedOrder) {
+  const LayerTable table = project_table();
+  std::string report;
+  for (const IncludeViolation& v : find_include_violations(GCSIM_SOURCE_DIR, table))
+    report += v.file + ":" + std::to_string(v.line) + ": " + v.from + " includes \"" + v.include + "\" of " + v.to +
+              ", which docs/architecture.md does not let it include\n";
+  EXPECT_TRUE(report.empty()) << report;
+}
+
+TEST(IncludeDirections, TheDocumentedOrderHasNoCycle) {
+  const std::vector<std::string> cycle = find_cycle(project_table());
+  std::string text;
+  for (const std::string& folder : cycle) text += folder + " -> ";
+  EXPECT_TRUE(cycle.empty()) << "cycle: " << text << (cycle.empty() ? "" : cycle.front());
+}
+
+TEST(IncludeDirections, EveryFolderOfTheOrderExists) {
+  for (const auto& [folder, targets] : project_table()) {
+    EXPECT_TRUE(fs::is_directory(fs::path(GCSIM_SOURCE_DIR) / folder)) << folder;
+    for (const std::string& target : targets) EXPECT_TRUE(project_table().count(target)) << folder << " -> " << target;
+  }
+}
+
+TEST(IncludeDirections, APlantedUpwardIncludeIsNamedWithFileAndLine) {
+  const PlantedTree tree;
+  tree.write("lib/low/base.hpp", "#pragma once\n#include <vector>\n#include \"lib/low/other.hpp\"\n");
+  tree.write("lib/low/other.hpp", "#pragma once\n");
+  tree.write("lib/high/feature.cpp", "#include \"lib/low/base.hpp\"\n");
+  tree.write("app/main.cpp", "#include \"lib/high/feature.hpp\"\n#include \"lib/low/base.hpp\"\n");
+  EXPECT_TRUE(find_include_violations(tree.root(), parse_layer_table(kTable)).empty());
+
+  tree.write("lib/low/leak.cpp", "// reaches up\n\n#include \"lib/high/feature.hpp\"\n");
+  const std::vector<IncludeViolation> found = find_include_violations(tree.root(), parse_layer_table(kTable));
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].file, "lib/low/leak.cpp");
+  EXPECT_EQ(found[0].line, 3u);
+  EXPECT_EQ(found[0].include, "lib/high/feature.hpp");
+  EXPECT_EQ(found[0].from, "lib/low");
+  EXPECT_EQ(found[0].to, "lib/high");
+}
+
+TEST(IncludeDirections, ASidewaysIncludeIsAViolationToo) {
+  const PlantedTree tree;
+  tree.write("side/tool.cpp", "#include \"lib/low/base.hpp\"\n#include \"app/main.hpp\"\n  # include \"lib/high/x.hpp\"\n");
+  const std::vector<IncludeViolation> found = find_include_violations(tree.root(), parse_layer_table(kTable));
+  ASSERT_EQ(found.size(), 2u);
+  EXPECT_EQ(found[0].line, 2u);
+  EXPECT_EQ(found[0].to, "app");
+  EXPECT_EQ(found[1].line, 3u);
+  EXPECT_EQ(found[1].to, "lib/high");
+}
+
+TEST(IncludeDirections, ACycleInTheTableIsFound) {
+  const LayerTable table = parse_layer_table("| folder | may include |\n|---|---|\n| `a` | `b` |\n| `b` | `c` |\n"
+                                             "| `c` | `a` |\n| `d` | nothing |\n");
+  const std::vector<std::string> cycle = find_cycle(table);
+  EXPECT_EQ(cycle, (std::vector<std::string>{"a", "b", "c"}));
+  EXPECT_TRUE(find_cycle(parse_layer_table(kTable)).empty());
+}
+
+TEST(IncludeDirections, TheLongestFolderHoldsAFile) {
+  const LayerTable table = parse_layer_table("| folder | may include |\n|---|---|\n| `sim` | nothing |\n"
+                                             "| `sim/core` | nothing |\n");
+  EXPECT_EQ(folder_of(table, "sim/core/ids.hpp"), "sim/core");
+  EXPECT_EQ(folder_of(table, "sim/engine/x.cpp"), "sim");
+  EXPECT_EQ(folder_of(table, "simulator/x.cpp"), "");
+}
+
+}  // namespace
+}  // namespace gcsim::architecture
