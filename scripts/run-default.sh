@@ -3,6 +3,7 @@
 # rack, results in out/default/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/build.sh >/dev/null
+# The build's progress goes to stderr, so the first run shows what it is doing.
+scripts/build.sh >&2
 exec build/sim/gcsim run --cluster scenarios/clusters/rack-32gpu.json \
   --workload scenarios/workloads/default.json --policy fifo --out out/default "$@"
