@@ -7,8 +7,8 @@
 
 #include "policies/fifo/fifo_policy.hpp"
 #include "policies/placement/pack_placement.hpp"
-#include "policies/placement/shared_gpu_fit.hpp"
-#include "sim/core/tentative_cluster.hpp"
+#include "policies/kit/shared_gpu_fit.hpp"
+#include "policies/kit/tentative_cluster.hpp"
 #include "sim/topology/cluster_graph.hpp"
 #include "sim/topology/cluster_reader.hpp"
 

@@ -5,5 +5,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # The build's progress goes to stderr, so the first run shows what it is doing.
 scripts/build.sh >&2
-exec build/sim/gcsim run --cluster scenarios/clusters/rack-32gpu.json \
+exec build/app/gcsim run --cluster scenarios/clusters/rack-32gpu.json \
   --workload scenarios/workloads/default.json --policy fifo --out out/default "$@"

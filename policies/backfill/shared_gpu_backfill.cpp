@@ -6,7 +6,7 @@
 #include <tuple>
 #include <vector>
 
-#include "policies/placement/room_left.hpp"
+#include "policies/kit/room_left.hpp"
 
 namespace gcsim {
 

@@ -41,7 +41,7 @@
 #include "policies/capacity/resource_vector.hpp"
 #include "sim/core/plan.hpp"
 #include "sim/core/policy.hpp"
-#include "sim/core/tentative_cluster.hpp"
+#include "policies/kit/tentative_cluster.hpp"
 
 namespace gcsim {
 

@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "policies/placement/room_left.hpp"
+#include "policies/kit/room_left.hpp"
 
 namespace gcsim {
 

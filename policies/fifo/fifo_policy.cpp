@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "sim/core/tentative_cluster.hpp"
+#include "policies/kit/tentative_cluster.hpp"
 
 namespace gcsim {
 

@@ -17,7 +17,7 @@
 
 #include <memory>
 
-#include "policies/placement/room_left.hpp"
+#include "policies/kit/room_left.hpp"
 #include "sim/core/policy.hpp"
 #include "sim/core/policy_registry.hpp"
 

@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <tuple>
 
-#include "sim/core/tentative_cluster.hpp"
+#include "policies/kit/tentative_cluster.hpp"
 
 namespace gcsim {
 namespace {

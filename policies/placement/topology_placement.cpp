@@ -1,5 +1,5 @@
 #include "policies/placement/topology_placement.hpp"
-#include "policies/placement/shared_gpu_fit.hpp"
+#include "policies/kit/shared_gpu_fit.hpp"
 
 #include <algorithm>
 #include <limits>

@@ -1,6 +1,6 @@
 #include "policies/srtf/shortest_remaining_policy.hpp"
 
-#include "policies/preemption_room.hpp"
+#include "policies/kit/preemption_room.hpp"
 
 #include <algorithm>
 #include <optional>
@@ -8,8 +8,8 @@
 #include <stdexcept>
 #include <tuple>
 
-#include "policies/preemption_room.hpp"
-#include "sim/core/tentative_cluster.hpp"
+#include "policies/kit/preemption_room.hpp"
+#include "policies/kit/tentative_cluster.hpp"
 
 namespace gcsim {
 namespace {

@@ -1,6 +1,6 @@
 #include "policies/tiresias/tiresias_policy.hpp"
 
-#include "policies/preemption_room.hpp"
+#include "policies/kit/preemption_room.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <tuple>
 
-#include "sim/core/tentative_cluster.hpp"
+#include "policies/kit/tentative_cluster.hpp"
 
 namespace gcsim {
 namespace {

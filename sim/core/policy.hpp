@@ -55,7 +55,7 @@ class PlacementPolicy {
   /// already promised earlier in the same plan), in ring order; nullopt if the
   /// job cannot be placed now. Must respect the job's GPU memory request, and
   /// place a fractional job (gpu_share < 1) only where its share and memory
-  /// fit (policies/placement/shared_gpu_fit.hpp does it for the built-in ones).
+  /// fit (policies/kit/shared_gpu_fit.hpp does it for the built-in ones).
   virtual std::optional<std::vector<GpuId>> place(const JobSpec& job, const ClusterView& cluster,
                                                   const std::vector<bool>& taken) const = 0;
 };

@@ -12,11 +12,11 @@
 #include <gtest/gtest.h>
 
 #include "policies/placement/pack_placement.hpp"
-#include "policies/placement/shared_gpu_fit.hpp"
+#include "policies/kit/shared_gpu_fit.hpp"
 #include "policies/placement/spread_placement.hpp"
 #include "sim/core/cluster_layout.hpp"
 #include "sim/core/scheduler_state.hpp"
-#include "sim/core/tentative_cluster.hpp"
+#include "policies/kit/tentative_cluster.hpp"
 #include "tests/support/flat_locality.hpp"
 #include "tests/support/policy_bench.hpp"
 

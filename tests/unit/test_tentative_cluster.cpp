@@ -5,7 +5,7 @@
 //
 //   node 0  GPUs 0, 1   job "a" (0) holds both
 //   node 1  GPUs 2, 3   job "b" (1) holds GPU 2; GPU 3 is free
-#include "sim/core/tentative_cluster.hpp"
+#include "policies/kit/tentative_cluster.hpp"
 
 #include <string>
 #include <vector>

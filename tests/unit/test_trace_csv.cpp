@@ -8,8 +8,8 @@
 
 #include "sim/core/input_error.hpp"
 #include "tests/support/trace_files.hpp"
-#include "workloads/traces/csv_trace.hpp"
-#include "workloads/traces/philly_trace.hpp"
+#include "traces/csv_trace.hpp"
+#include "traces/philly_trace.hpp"
 
 namespace gcsim {
 namespace {

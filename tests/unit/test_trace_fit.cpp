@@ -12,11 +12,11 @@
 
 #include "sim/core/input_error.hpp"
 #include "tests/support/trace_files.hpp"
-#include "workloads/fit_report.hpp"
+#include "traces/fit_report.hpp"
 #include "workloads/fitted_generator.hpp"
 #include "workloads/native_workload.hpp"
-#include "workloads/trace_fit.hpp"
-#include "workloads/traces/philly_trace.hpp"
+#include "traces/trace_fit.hpp"
+#include "traces/philly_trace.hpp"
 
 namespace gcsim {
 namespace {

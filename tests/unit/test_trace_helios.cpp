@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "sim/core/input_error.hpp"
-#include "workloads/traces/helios_trace.hpp"
+#include "traces/helios_trace.hpp"
 
 namespace gcsim {
 namespace {

@@ -12,8 +12,8 @@
 #include "sim/core/input_error.hpp"
 #include "sim/topology/cluster_reader.hpp"
 #include "tests/support/trace_files.hpp"
-#include "workloads/traces/pai_trace.hpp"
-#include "workloads/traces/trace_stats.hpp"
+#include "traces/pai_trace.hpp"
+#include "traces/trace_stats.hpp"
 
 namespace gcsim {
 namespace {

@@ -9,8 +9,8 @@
 
 #include "sim/core/input_error.hpp"
 #include "tests/support/trace_files.hpp"
-#include "workloads/traces/philly_trace.hpp"
-#include "workloads/traces/trace_text.hpp"
+#include "traces/philly_trace.hpp"
+#include "traces/trace_text.hpp"
 
 namespace gcsim {
 namespace {

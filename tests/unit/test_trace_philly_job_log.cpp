@@ -7,9 +7,9 @@
 #include <fstream>
 
 #include "sim/core/input_error.hpp"
-#include "workloads/traces/philly_job_log.hpp"
-#include "workloads/traces/philly_trace.hpp"
-#include "workloads/traces/trace_stats.hpp"
+#include "traces/philly_job_log.hpp"
+#include "traces/philly_trace.hpp"
+#include "traces/trace_stats.hpp"
 
 namespace gcsim {
 namespace {

@@ -4,8 +4,8 @@
 
 #include <stdexcept>
 
-#include "workloads/traces/trace_selection.hpp"
-#include "workloads/traces/trace_stats.hpp"
+#include "traces/trace_selection.hpp"
+#include "traces/trace_stats.hpp"
 
 namespace gcsim {
 namespace {

@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/support/crafted_specs.hpp"
-#include "workloads/traces/trace_stats.hpp"
+#include "traces/trace_stats.hpp"
 
 namespace gcsim {
 namespace {

@@ -11,7 +11,7 @@
 #include "sim/core/input_error.hpp"
 #include "tests/support/trace_files.hpp"
 #include "workloads/native_workload.hpp"
-#include "workloads/traces/swf_trace.hpp"
+#include "traces/swf_trace.hpp"
 
 namespace gcsim {
 namespace {

@@ -15,9 +15,9 @@
 #include "sim/core/input_error.hpp"
 #include "tests/support/crafted_specs.hpp"
 #include "tests/support/trace_files.hpp"
-#include "workloads/traces/csv_trace.hpp"
-#include "workloads/traces/throughput_table.hpp"
-#include "workloads/traces/throughput_work.hpp"
+#include "traces/csv_trace.hpp"
+#include "traces/throughput_table.hpp"
+#include "traces/throughput_work.hpp"
 
 namespace gcsim {
 namespace {

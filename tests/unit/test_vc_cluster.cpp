@@ -8,7 +8,7 @@
 
 #include "sim/core/input_error.hpp"
 #include "tests/support/trace_files.hpp"
-#include "workloads/traces/vc_cluster.hpp"
+#include "traces/vc_cluster.hpp"
 
 namespace gcsim {
 namespace {

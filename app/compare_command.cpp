@@ -1,0 +1,322 @@
+// `gcsim compare`: run one workload on one cluster under several policies and
+// tabulate the results side by side.
+//
+// SimGrid allows one engine per process, so each policy runs in a child
+// `gcsim run` (this executable again, no shell), one after the other; compare
+// then reads back what each run wrote.
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <iostream>
+#include <optional>
+#include <set>
+#include <sstream>
+
+#include "policies/capacity/capacity_policy.hpp"
+#include "policies/register_builtin.hpp"
+#include "app/arguments.hpp"
+#include "app/child_process.hpp"
+#include "app/commands.hpp"
+#include "app/policy_option_flags.hpp"
+#include "app/plugin_loader.hpp"
+#include "app/python_plots.hpp"
+#include "sim/core/input_error.hpp"
+#include "sim/io/atomic_output.hpp"
+#include "sim/report/comparison_table.hpp"
+#include "sim/report/run_output_reader.hpp"
+#include "sim/topology/cluster_reader.hpp"
+#include "app/trace_options.hpp"
+#include "workloads/native_workload.hpp"
+#include "workloads/workload_validation.hpp"
+
+namespace gcsim {
+namespace {
+namespace fs = std::filesystem;
+
+constexpr const char* kCompareUsage = R"(usage: gcsim compare --policies NAME,NAME,... --cluster CLUSTER.json
+                     --workload WORKLOAD.json --out DIR [--seed N] [--trace-opt KEY=VALUE ...]
+                     [--fidelity job|iteration] [--job-rounds R] [--placement NAME]
+                     [--policy-opt KEY=VALUE ...] [--plugin LIB.so ...] [--plots auto|yes|no]
+                     [--whole-gpus] [--quiet]
+
+Runs the workload on the cluster once per policy, in the order given, each as
+its own `gcsim run` writing DIR/runs/POLICY/ (summary.json, jobs.csv,
+timeline.csv), then writes one row per policy to
+  DIR/comparison.csv   every figure in its shortest exact form ("n/a" where undefined)
+  DIR/comparison.md    the same as a Markdown table, with a key to the columns
+and, with matplotlib, plots of them (see --plots). Policy names, the
+placement, the options and the input files are all checked before any run
+starts; nothing is written when one is wrong.
+
+Options:
+  --policies LIST     comma-separated policies, each at most once (gcsim policies lists them)
+  --cluster FILE      cluster description (JSON, see docs/cluster-format.md)
+  --workload FILE     jobs (gcsim's native JSON, see docs/workload-format.md), or
+                      FORMAT:FILE to replay a trace (philly, swf, helios, pai, csv)
+  --trace-opt K=V     a trace reader, selection or work setting, handed to every
+                      run (see gcsim run --help); repeatable
+  --out DIR           output directory (created if missing)
+  --seed N            seed handed to every run (default 0)
+  --fidelity F        job (default) or iteration, for every run (see gcsim run --help)
+  --job-rounds R      job fidelity rounds for every run (see gcsim run --help)
+  --placement NAME    placement for every policy (default: each policy's own)
+  --policy-opt K=V    an option handed to every policy; repeatable
+  --plugin LIB.so     load policies from a library (see gcsim run --help); repeatable
+  --whole-gpus        every run gives whole GPUs to jobs asking a fraction of one
+                      (see gcsim run --help), as policies that do not share GPUs need
+  --plots WHEN        auto (default): draw the plots when a Python with matplotlib
+                      is found, otherwise say so and go on; yes: fail (exit 6)
+                      without one; no: do not plot
+  --quiet             print only errors and notices
+
+Columns (comparison.csv; times in seconds, over finished jobs):
+  policy, jobs, finished, failed, unfinished
+  jct_mean_s, jct_p50_s, jct_p95_s, jct_p99_s     job completion time = end - submit
+  wait_mean_s, wait_p50_s, wait_p95_s, wait_p99_s queueing delay = first start - submit
+  makespan_s                  first submission to last completion
+  gpu_util_allocated          time-weighted share of GPUs held by jobs over the makespan
+  gpu_util_busy               time-weighted share of GPUs computing over the makespan
+  fragmentation               time-weighted share of GPUs free while at least one job
+                              waits: integral of (total - allocated) * [queued > 0] dt
+                              / (total * makespan), from timeline.csv
+  preemptions, lost_gpu_hours from summary.json: preemptions and the GPU time of
+                              preempted runs that was thrown away
+  jain_fairness_slowdown      Jain's index (sum x)^2 / (n sum x^2) over users of each
+                              user's mean slowdown (slowdown = jct / uncontended run
+                              time); 1 = every user slowed down alike
+  ftf_rho_max, ftf_rho_mean   finish-time fairness rho (Themis, NSDI'20): shared over
+                              isolated finish time, the isolated time approximated by
+                              the uncontended run time, so rho = jct / uncontended
+  queue_guarantee_attainment  the least over a capacity scheduler's leaf queues of the
+                              time-weighted attainment of their guarantees, from jobs.csv:
+                              while the queue has demand (GPUs of its jobs submitted and
+                              not ended), the mean of min(1, its running jobs' GPUs /
+                              min(demand, absolute capacity x cluster GPUs)); a job counts
+                              as running from its first start to its end. n/a for
+                              policies without capacity queues. comparison.md adds a
+                              table of every queue's attainment
+  deadlocks, deadlock_at_s    1 and the detection time when the run deadlocked, else 0, n/a
+  wall_time_s                 host time the run spent simulating
+
+Plots (scripts/plot_comparison.py, which reads only the files above and also
+runs alone: python3 scripts/plot_comparison.py DIR):
+  DIR/jct_cdf.png, DIR/wait_cdf.png   CDFs of JCT and queueing delay per policy
+  DIR/utilization.png                 allocated GPUs over time per policy
+  DIR/gantt_POLICY.png                GPUs over time, one bar per job (runs of at
+                                      most 200 jobs)
+The interpreter is the first that can `import matplotlib` of: $GCSIM_PYTHON,
+/usr/bin/python3, python3 on PATH. The script is looked for in
+$GCSIM_SCRIPTS_DIR, else in the scripts/ folder of the source tree gcsim was
+built from.
+
+Exit status: 0 success (a run that deadlocked is reported in the table, not a
+failure), 1 bad input file, 2 bad command line, unknown or repeated policy,
+3 a policy returned an invalid plan, 4 outputs could not be read or written
+(for 1, 3 and 4 the failing run's messages are shown), 6 --plots yes and the
+plots could not be drawn, 7 a run could not be started or was killed.
+)";
+
+std::vector<std::string> parse_policy_list(const std::string& text) {
+  std::vector<std::string> names;
+  std::set<std::string> seen;
+  std::istringstream in(text);
+  std::string name;
+  while (std::getline(in, name, ',')) {
+    if (name.empty()) throw UsageError("option '--policies' has an empty name in '" + text + "'");
+    if (name == "." || name == ".." || name.find('/') != std::string::npos)
+      throw UsageError("policy name '" + name + "' cannot name a run directory");
+    if (!seen.insert(name).second)
+      throw UsageError("policy '" + name + "' is listed twice in '--policies'; each policy runs once");
+    names.push_back(name);
+  }
+  if (names.empty() || text.back() == ',')
+    throw UsageError("option '--policies' expects NAME,NAME,..., got '" + text + "'");
+  return names;
+}
+
+RunOutputs read_run_outputs(const std::string& dir) {
+  RunOutputs run;
+  const std::string summary = dir + "/summary.json", jobs = dir + "/jobs.csv", timeline = dir + "/timeline.csv";
+  run.summary = parse_summary_json(read_whole_file(summary), summary);
+  run.jobs = parse_jobs_csv(read_whole_file(jobs), jobs);
+  run.timeline = parse_timeline_csv(read_whole_file(timeline), timeline);
+  return run;
+}
+
+/// Each leaf queue of a capacity scheduler with its guaranteed GPUs, and the
+/// names jobs.csv may give it: its path, and its short name when no other
+/// leaf has it (as the policy resolves them).
+CapacityQueues capacity_queues(const QueueTree& tree, std::size_t cluster_gpus) {
+  CapacityQueues queues;
+  for (int leaf : tree.leaves()) {
+    const QueueNode& node = tree.queue(leaf);
+    const std::size_t index = queues.leaves.size();
+    queues.leaves.push_back({node.path(), node.absolute_capacity * static_cast<double>(cluster_gpus)});
+    queues.leaf_of_name[node.path()] = index;
+    if (tree.find_leaf(node.config.name()).index == leaf) queues.leaf_of_name[node.config.name()] = index;
+  }
+  return queues;
+}
+
+/// Runs one policy as a child `gcsim run` (this executable, no shell) and
+/// returns kOk, a deadlock included, or the exit status compare should end with.
+int run_policy(const std::string& policy, const std::vector<std::string>& common_args, const std::string& run_dir) {
+  std::vector<std::string> args{"run", "--policy", policy, "--out", run_dir, "--quiet"};
+  args.insert(args.end(), common_args.begin(), common_args.end());
+  const ChildResult result = run_child("/proc/self/exe", args);
+  if (result.exit_code == exit_codes::kOk) return exit_codes::kOk;
+  if (result.exit_code == exit_codes::kDeadlock) {
+    std::cerr << "gcsim compare: notice: policy '" << policy << "' ended in a deadlock (reported in the table):\n"
+              << result.output;
+    return exit_codes::kOk;
+  }
+  std::cerr << "gcsim compare: error: the run of policy '" << policy << "' failed (exit status " << result.exit_code
+            << "); its messages:\n"
+            << result.output;
+  const bool known = result.exit_code == exit_codes::kInputError || result.exit_code == exit_codes::kUsage ||
+                     result.exit_code == exit_codes::kPolicyBug || result.exit_code == exit_codes::kOutputError;
+  return known ? result.exit_code : exit_codes::kRunFailed;
+}
+
+// ---- plots ------------------------------------------------------------------------------
+
+/// Draws the plots; returns an explanation when they could not be drawn.
+std::optional<std::string> draw_plots(const std::string& out_dir, bool quiet) {
+  std::string output;
+  if (auto problem = run_plot_script("plot_comparison.py", {out_dir}, output)) return problem;
+  if (!quiet) std::cout << output;
+  return std::nullopt;
+}
+
+}  // namespace
+
+int compare_command(int argc, char** argv) {
+  for (int i = 0; i < argc; ++i)
+    if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
+      std::cout << kCompareUsage;
+      return exit_codes::kOk;
+    }
+  try {
+    const Arguments args(argc, argv,
+                         {{"policies"}, {"cluster"}, {"workload"}, {"out"}, {"seed"}, {"fidelity"}, {"job-rounds"}, {"placement"},
+                          {"policy-opt", true, true}, {"plugin", true, true}, {"plots"}, {"quiet", false},
+                          {"trace-opt", true, true}, {"whole-gpus", false}});
+    const std::vector<std::string> policies = parse_policy_list(args.required("policies"));
+    const std::string cluster_path = args.required("cluster");
+    const std::string workload_path = args.required("workload");
+    const std::string out_dir = args.required("out");
+    const std::uint64_t seed = args.uint_or("seed", 0);
+    const std::string fidelity = args.value_or("fidelity", "job");
+    if (fidelity != "job" && fidelity != "iteration")
+      throw UsageError("option '--fidelity' must be 'job' or 'iteration', got '" + fidelity + "'");
+    const PlotMode plots = parse_plot_mode(args.value_or("plots", "auto"));
+    const bool quiet = args.has("quiet");
+
+    // Everything the runs would reject is found before the first one starts.
+    PolicyRegistry registry;
+    register_builtin(registry);
+    for (const std::string& plugin : args.all("plugin")) load_policy_plugin(plugin, registry);
+    // Options go to the policies that take them; one that no policy takes is a mistake.
+    const PolicyOptions given = policy_options(args.all("policy-opt"), seed);
+    std::map<std::string, std::vector<std::string>> own_options;  // policy -> its --policy-opt pairs
+    std::set<std::string> taken;
+    std::map<std::string, QueueTree> capacity_trees;  // policy -> its queues, for capacity schedulers
+    std::vector<std::unique_ptr<SchedulingPolicy>> made_policies;
+    for (const std::string& policy : policies) {
+      std::vector<std::string> unused;
+      try {
+        auto made =
+            registry.make_policy_reporting_unused(policy, PolicyOptions(given), args.value_or("placement", ""), unused);
+        if (const auto* capacity = dynamic_cast<const CapacityPolicy*>(made.get()))
+          capacity_trees.emplace(policy, capacity->queues());
+        made_policies.push_back(std::move(made));
+      } catch (const UnknownPolicy&) {
+        throw;
+      } catch (const std::invalid_argument& e) {
+        throw UsageError("invalid policy option for '" + policy + "': " + e.what());
+      }
+      for (const std::string& pair : args.all("policy-opt")) {
+        const std::string key = pair.substr(0, pair.find('='));
+        if (std::find(unused.begin(), unused.end(), key) != unused.end()) continue;
+        own_options[policy].push_back(pair);
+        taken.insert(key);
+      }
+    }
+    for (const std::string& pair : args.all("policy-opt"))
+      if (!taken.count(pair.substr(0, pair.find('='))))
+        throw UsageError("no policy of '--policies' takes the option '" + pair + "'");
+    const ClusterLayout layout(read_cluster_file(cluster_path));
+    std::ostringstream trace_notes;
+    std::vector<JobSpec> jobs = read_workload_argument(workload_path, args.all("trace-opt"), trace_notes, &layout);
+    if (args.has("whole-gpus")) give_whole_gpus(jobs);
+    validate_workload_against_cluster(jobs, layout, workload_path);
+    for (const auto& policy : made_policies) validate_workload_for_policy(jobs, *policy, workload_path);
+    if (!quiet) std::cout << trace_notes.str();
+
+    std::vector<std::string> common{"--cluster", cluster_path, "--workload", workload_path,
+                                    "--seed", std::to_string(seed), "--fidelity", fidelity};
+    if (args.has("placement")) common.insert(common.end(), {"--placement", args.required("placement")});
+    if (args.has("job-rounds")) common.insert(common.end(), {"--job-rounds", args.required("job-rounds")});
+    for (const std::string& plugin : args.all("plugin")) common.insert(common.end(), {"--plugin", plugin});
+    for (const std::string& setting : args.all("trace-opt")) common.insert(common.end(), {"--trace-opt", setting});
+    if (args.has("whole-gpus")) common.push_back("--whole-gpus");
+
+    for (std::size_t i = 0; i < policies.size(); ++i) {
+      if (!quiet)
+        std::cout << "gcsim compare: [" << i + 1 << "/" << policies.size() << "] " << policies[i] << std::endl;
+      std::vector<std::string> args_of_run = common;
+      for (const std::string& pair : own_options[policies[i]])
+        args_of_run.insert(args_of_run.end(), {"--policy-opt", pair});
+      if (const int status = run_policy(policies[i], args_of_run, out_dir + "/runs/" + policies[i]);
+          status != exit_codes::kOk)
+        return status;
+    }
+
+    std::vector<ComparisonRow> rows;
+    try {
+      for (const std::string& policy : policies) {
+        std::optional<CapacityQueues> queues;
+        if (const auto tree = capacity_trees.find(policy); tree != capacity_trees.end())
+          queues = capacity_queues(tree->second, layout.gpu_count());
+        rows.push_back(comparison_row(policy, read_run_outputs(out_dir + "/runs/" + policy), queues));
+      }
+      OutputSet out(out_dir);
+      out.stage("comparison.csv", comparison_csv(rows));
+      out.stage("comparison.md", comparison_markdown(rows));
+      out.commit();
+    } catch (const std::runtime_error& e) {  // InputError included: a run's file did not parse
+      std::cerr << "gcsim compare: error: " << e.what() << "\n";
+      return exit_codes::kOutputError;
+    }
+    if (!quiet) std::cout << "\n" << comparison_markdown(rows) << "\n";
+
+    if (plots != PlotMode::kNo) {
+      if (const auto problem = draw_plots(out_dir, quiet)) {
+        if (plots == PlotMode::kYes) {
+          std::cerr << "gcsim compare: error: cannot draw the plots: " << *problem << "\n";
+          return exit_codes::kPlotError;
+        }
+        std::cerr << "gcsim compare: notice: plots skipped: " << *problem << "\n"
+                  << "gcsim compare: the table is written (" << out_dir << "/comparison.csv, comparison.md)\n";
+      }
+    }
+    if (!quiet) std::cout << "  outputs     " << out_dir << "/\n";
+    return exit_codes::kOk;
+  } catch (const UsageError& e) {
+    std::cerr << "gcsim compare: " << e.what() << "\n";
+    return exit_codes::kUsage;
+  } catch (const UnknownPolicy& e) {
+    std::cerr << "gcsim compare: " << e.what() << "\n";
+    return exit_codes::kUsage;
+  } catch (const InputError& e) {
+    std::cerr << "gcsim: error: " << e.what() << "\n";
+    return exit_codes::kInputError;
+  } catch (const std::runtime_error& e) {  // a process could not be created
+    std::cerr << "gcsim compare: error: " << e.what() << "\n";
+    return exit_codes::kRunFailed;
+  }
+}
+
+}  // namespace gcsim

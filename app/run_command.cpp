@@ -1,0 +1,185 @@
+// `gcsim run`: simulate one workload on one cluster under one policy.
+#include <iostream>
+
+#include "policies/register_builtin.hpp"
+#include "app/arguments.hpp"
+#include "app/commands.hpp"
+#include "app/policy_option_flags.hpp"
+#include "app/plugin_loader.hpp"
+#include "app/trace_options.hpp"
+#include "sim/core/input_error.hpp"
+#include "sim/engine/simulation.hpp"
+#include "sim/io/atomic_output.hpp"
+#include "sim/report/run_metrics.hpp"
+#include "sim/report/run_outputs.hpp"
+#include "sim/topology/cluster_graph.hpp"
+#include "sim/topology/cluster_reader.hpp"
+#include "workloads/native_workload.hpp"
+#include "workloads/workload_validation.hpp"
+
+namespace gcsim {
+namespace {
+
+constexpr const char* kRunUsage = R"(usage: gcsim run --cluster CLUSTER.json --workload WORKLOAD.json --policy NAME --out DIR
+                 [--seed N] [--fidelity job|iteration] [--job-rounds R] [--placement NAME]
+                 [--policy-opt KEY=VALUE ...] [--plugin LIB.so ...] [--until SECONDS]
+                 [--whole-gpus] [--no-wall-time] [--quiet]
+
+Simulates the workload on the cluster under the policy and writes, all at once
+when the run succeeds (nothing is left in DIR when it fails):
+  DIR/summary.json   jobs finished/failed/unfinished, makespan, JCT and queueing
+                     delay (mean, p50, p95, p99, max), GPU utilization (allocated
+                     and busy shares, time-weighted), simulated time, events
+                     processed, wall time
+  DIR/jobs.csv       one row per job: id, user, queue, gpus, submit, start, end,
+                     wait, jct, state, preemptions, uncontended (run time alone
+                     on an empty cluster), placement (node:gpu;...)
+  DIR/timeline.csv   allocated and busy GPUs and queued jobs, one row per change
+
+Options:
+  --cluster FILE      cluster description (JSON, see docs/cluster-format.md)
+  --workload FILE     jobs (gcsim's native JSON, see docs/workload-format.md), or
+                      FORMAT:FILE to replay a trace (philly, swf, helios, pai, csv;
+                      see gcsim trace --help)
+  --trace-opt K=V     a trace reader setting (gpu_type, procs_per_gpu, map,
+                      time_unit, delimiter, epoch, strict), selection (from,
+                      until, queue, min_gpus, max_gpus, sample, seed,
+                      load_scale) or work source (work=recorded, the default, or
+                      work=throughput:gavel|pollux|sia:PATH with job_type=trace|
+                      uniform|gpu-time|MODEL); repeatable
+  --policy NAME       scheduling policy (gcsim policies lists them)
+  --out DIR           output directory (created if missing)
+  --seed N            seed handed to policies that draw random numbers (default 0)
+  --fidelity F        job (default): a constant number of SimGrid activities per
+                      job, for large runs; iteration: every iteration's compute and
+                      ring steps, exact, for validation and small runs
+  --job-rounds R      job fidelity: merge each job's iterations into R rounds of
+                      compute then communication (default 4); more rounds let
+                      jobs sharing links interleave as they do iteration by
+                      iteration, at a cost proportional to R
+  --placement NAME    placement combined with the policy (default: the policy's own)
+  --policy-opt K=V    an option for the policy; repeatable
+  --plugin LIB.so     load policies from a library built against gcsim's
+                      installed headers (sim/core/plugin_api.hpp); repeatable
+  --until SECONDS     stop the simulation at this time; later jobs are unfinished
+  --whole-gpus        jobs asking a fraction of a GPU (gpu_share, PAI's plan_gpu
+                      below 100) get whole GPUs instead of sharing them, as a
+                      policy that does not share GPUs needs
+  --no-wall-time      leave wall time out of summary.json (byte-identical reruns)
+  --quiet             do not print the summary
+Exit status: 0 success, 1 bad input file, 2 bad command line or unknown policy,
+3 a policy returned an invalid plan, 4 outputs could not be written, 5 the run
+ended in a deadlock (jobs holding GPUs wait on each other; outputs are written
+and summary.json names them).
+)";
+
+Fidelity parse_fidelity(const std::string& text) {
+  if (text == "job") return Fidelity::kJob;
+  if (text == "iteration") return Fidelity::kIteration;
+  throw UsageError("option '--fidelity' must be 'job' or 'iteration', got '" + text + "'");
+}
+
+}  // namespace
+
+int run_command(int argc, char** argv) {
+  for (int i = 0; i < argc; ++i)
+    if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
+      std::cout << kRunUsage;
+      return exit_codes::kOk;
+    }
+  try {
+    const Arguments args(argc, argv,
+                         {{"cluster"}, {"workload"}, {"policy"}, {"out"}, {"seed"}, {"fidelity"}, {"placement"},
+                          {"policy-opt", true, true}, {"until"}, {"job-rounds"}, {"no-wall-time", false}, {"quiet", false},
+                          {"plugin", true, true}, {"trace-opt", true, true}, {"whole-gpus", false}});
+    const std::string cluster_path = args.required("cluster");
+    const std::string workload_path = args.required("workload");
+    const std::string policy_name = args.required("policy");
+    const std::string out_dir = args.required("out");
+    SimulationOptions options;
+    options.seed = args.uint_or("seed", 0);
+    options.fidelity = parse_fidelity(args.value_or("fidelity", "job"));
+    options.until = args.number_or("until", kNever);
+    const std::uint64_t rounds = args.uint_or("job-rounds", 4);
+    if (rounds < 1 || rounds > 1000000) throw UsageError("option '--job-rounds' must be between 1 and 1000000");
+    options.job_rounds = static_cast<std::uint32_t>(rounds);
+    if (options.until <= 0) throw UsageError("option '--until' must be positive");
+
+    // Everything that can be wrong with the inputs is found before simulating.
+    PolicyRegistry registry;
+    register_builtin(registry);
+    for (const std::string& plugin : args.all("plugin")) load_policy_plugin(plugin, registry);
+    std::unique_ptr<SchedulingPolicy> policy;
+    try {
+      policy = registry.make_policy(policy_name, policy_options(args.all("policy-opt"), options.seed),
+                                    args.value_or("placement", ""));
+    } catch (const UnknownPolicy&) {
+      throw;
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(std::string("invalid policy option: ") + e.what());
+    }
+    const ClusterLayout layout(read_cluster_file(cluster_path));
+    const ClusterGraph graph(layout);
+    std::vector<JobSpec> jobs = read_workload_argument(workload_path, args.all("trace-opt"), std::cerr, &layout);
+    if (args.has("whole-gpus"))
+      if (const std::size_t rounded = give_whole_gpus(jobs); rounded > 0)
+        std::cerr << "gcsim: --whole-gpus: " << rounded << " jobs asking a fraction of a GPU run on whole GPUs\n";
+    validate_workload_against_cluster(jobs, layout, workload_path);
+    validate_workload_for_policy(jobs, *policy, workload_path);
+
+    const RunRecord record = simulate({layout, graph, jobs, *policy, options});
+    const RunMetrics metrics = compute_run_metrics(jobs, record);
+
+    try {
+      OutputSet out(out_dir);
+      out.stage("summary.json", summary_json(jobs, layout, record, metrics, {!args.has("no-wall-time")}));
+      out.stage("jobs.csv", jobs_csv(jobs, layout, record));
+      out.stage("timeline.csv", timeline_csv(record));
+      out.commit();
+    } catch (const std::exception& e) {
+      std::cerr << "gcsim: error: " << e.what() << "\n";
+      return exit_codes::kOutputError;
+    }
+    if (!args.has("quiet")) std::cout << human_summary(record, metrics) << "  outputs     " << out_dir << "/\n";
+    if (record.deadlock) {
+      std::cerr << "gcsim: " << deadlock_diagnosis(jobs, layout, record);
+      return exit_codes::kDeadlock;
+    }
+    return exit_codes::kOk;
+  } catch (const UsageError& e) {
+    std::cerr << "gcsim run: " << e.what() << "\n";
+    return exit_codes::kUsage;
+  } catch (const UnknownPolicy& e) {
+    std::cerr << "gcsim run: " << e.what() << "\n";
+    return exit_codes::kUsage;
+  } catch (const InputError& e) {
+    std::cerr << "gcsim: error: " << e.what() << "\n";
+    return exit_codes::kInputError;
+  } catch (const PlanRejected& e) {
+    std::cerr << "gcsim: policy error: the policy's plan was rejected: " << e.what() << "\n";
+    return exit_codes::kPolicyBug;
+  } catch (const std::exception& e) {
+    // Anything else escaping a policy (or a plugin) during the simulation.
+    std::cerr << "gcsim: policy error: " << e.what() << "\n";
+    return exit_codes::kPolicyBug;
+  }
+}
+
+int policies_command(int argc, char** argv) {
+  PolicyRegistry registry;
+  register_builtin(registry);
+  try {
+    const Arguments args(argc, argv, {{"plugin", true, true}});
+    for (const std::string& plugin : args.all("plugin")) load_policy_plugin(plugin, registry);
+  } catch (const UsageError& e) {
+    std::cerr << "gcsim policies: " << e.what() << "\n";
+    return exit_codes::kUsage;
+  }
+  std::cout << "policies:\n";
+  for (const auto& entry : registry.policies()) std::cout << "  " << entry.name << "\t" << entry.summary << "\n";
+  std::cout << "placements:\n";
+  for (const auto& entry : registry.placements()) std::cout << "  " << entry.name << "\t" << entry.summary << "\n";
+  return exit_codes::kOk;
+}
+
+}  // namespace gcsim

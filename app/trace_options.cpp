@@ -1,0 +1,219 @@
+#include "app/trace_options.hpp"
+
+#include <cmath>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+
+#include "app/arguments.hpp"
+#include "sim/core/input_error.hpp"
+#include "sim/io/json_input.hpp"
+#include "workloads/native_workload.hpp"
+#include "traces/csv_trace.hpp"
+#include "traces/throughput_work.hpp"
+#include "traces/trace_formats.hpp"
+#include "traces/trace_text.hpp"
+
+namespace gcsim {
+namespace {
+
+double time_unit_seconds(const std::string& unit) {
+  static const std::map<std::string, double> units = {{"ns", 1e-9}, {"us", 1e-6}, {"ms", 1e-3}, {"s", 1},
+                                                      {"min", 60},  {"h", 3600},  {"d", 86400}};
+  const auto it = units.find(unit);
+  if (it == units.end())
+    throw UsageError("trace setting 'time_unit' must be one of ns, us, ms, s, min, h, d, got '" + unit + "'");
+  return it->second;
+}
+
+}  // namespace
+
+std::pair<std::string, std::string> split_setting(const std::string& text, const std::string& flag) {
+  const auto eq = text.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw UsageError("option '--" + flag + "' expects KEY=VALUE, got '" + text + "'");
+  return {text.substr(0, eq), text.substr(eq + 1)};
+}
+
+TraceRequest trace_request(const std::vector<std::pair<std::string, std::string>>& settings) {
+  TraceRequest request;
+  TraceReadOptions& options = request.read;
+  TraceSelection& selection = request.selection;
+  std::optional<std::string> epoch;
+  const auto count = [](const std::string& key, const std::string& value) {
+    const auto number = parse_trace_number(value);
+    if (!number || *number < 0 || *number != std::floor(*number) || *number > 4294967295.0)
+      throw UsageError("trace setting '" + key + "' expects a whole number >= 0, got '" + value + "'");
+    return static_cast<std::uint32_t>(*number);
+  };
+  for (const auto& [key, value] : settings) {
+    if (key == "from") {
+      request.from = value;
+    } else if (key == "until") {
+      request.until = value;
+    } else if (key == "queue") {
+      std::stringstream names(value);
+      std::string name;
+      while (std::getline(names, name, ','))
+        if (!name.empty()) selection.queues.insert(name);
+    } else if (key == "min_gpus") {
+      selection.min_gpus = count(key, value);
+    } else if (key == "max_gpus") {
+      selection.max_gpus = count(key, value);
+    } else if (key == "sample") {
+      const auto fraction = parse_trace_number(value);
+      if (!fraction || *fraction <= 0 || *fraction > 1)
+        throw UsageError("trace setting 'sample' expects a fraction in (0, 1], got '" + value + "'");
+      selection.sample = *fraction;
+    } else if (key == "seed") {
+      const auto seed = parse_trace_number(value);
+      if (!seed || *seed < 0 || *seed != std::floor(*seed) || *seed > 9007199254740992.0)
+        throw UsageError("trace setting 'seed' expects a whole number >= 0, got '" + value + "'");
+      selection.seed = static_cast<std::uint64_t>(*seed);
+    } else if (key == "load_scale") {
+      const auto scale = parse_trace_number(value);
+      if (!scale || *scale <= 0)
+        throw UsageError("trace setting 'load_scale' expects a positive number, got '" + value + "'");
+      selection.load_scale = *scale;
+    } else if (key == "gpu_type") {
+      if (value.empty()) throw UsageError("trace setting 'gpu_type' must not be empty");
+      options.gpu_type = value;
+    } else if (key == "procs_per_gpu") {
+      const auto ratio = parse_trace_number(value);
+      if (!ratio || *ratio <= 0)
+        throw UsageError("trace setting 'procs_per_gpu' expects a positive number, got '" + value + "'");
+      options.procs_per_gpu = *ratio;
+    } else if (key == "map") {
+      try {
+        options.columns = parse_csv_column_map(value);
+      } catch (const std::invalid_argument& e) {
+        throw UsageError(std::string("trace setting 'map': ") + e.what());
+      }
+    } else if (key == "time_unit") {
+      options.time_unit_s = time_unit_seconds(value);
+    } else if (key == "delimiter") {
+      if (value == "tab")
+        options.delimiter = '\t';
+      else if (value.size() == 1)
+        options.delimiter = value[0];
+      else
+        throw UsageError("trace setting 'delimiter' expects one character or 'tab', got '" + value + "'");
+    } else if (key == "epoch") {
+      epoch = value;
+    } else if (key == "work") {
+      if (value == "recorded") {
+        request.throughput_source.reset();
+        continue;
+      }
+      const std::string prefix = "throughput:";
+      const auto colon = value.find(':', prefix.size());
+      const auto source = value.rfind(prefix, 0) == 0 && colon != std::string::npos
+                              ? parse_throughput_source(value.substr(prefix.size(), colon - prefix.size()))
+                              : std::nullopt;
+      if (!source || colon + 1 >= value.size())
+        throw UsageError("trace setting 'work' expects 'recorded' or 'throughput:SOURCE:PATH' with SOURCE gavel, "
+                         "pollux or sia, got '" + value + "'");
+      request.throughput_source = source;
+      request.throughput_path = value.substr(colon + 1);
+    } else if (key == "job_type") {
+      if (value.empty()) throw UsageError("trace setting 'job_type' must not be empty");
+      request.job_type = value;
+      request.job_type_given = true;
+    } else if (key == "strict") {
+      if (value != "true" && value != "false")
+        throw UsageError("trace setting 'strict' expects true or false, got '" + value + "'");
+      options.strict = value == "true";
+    } else {
+      throw UsageError("unknown trace setting '" + key +
+                       "' (expected gpu_type, procs_per_gpu, map, time_unit, delimiter, epoch, strict, from, until, "
+                       "queue, min_gpus, max_gpus, sample, seed, load_scale, work or job_type)");
+    }
+  }
+  if (request.job_type_given && !request.throughput_source)
+    throw UsageError("trace setting 'job_type' applies with work=throughput:SOURCE:PATH only");
+  // After time_unit, whatever the order given.
+  if (epoch) {
+    if (const auto calendar = parse_calendar_time(*epoch))
+      options.time_origin = *calendar;
+    else if (const auto number = parse_trace_number(*epoch))
+      options.time_origin = *number * options.time_unit_s;
+    else
+      throw UsageError("trace setting 'epoch' expects YYYY-MM-DD HH:MM:SS or a number, got '" + *epoch + "'");
+  }
+  return request;
+}
+
+namespace {
+
+// A window end: a calendar time (made relative to the trace's origin) or a
+// time after the origin ("36h", "2d", seconds).
+double window_end(const std::string& key, const std::string& text, const TraceReadResult& trace) {
+  if (const auto calendar = parse_calendar_time(text)) {
+    if (!trace.calendar_clock)
+      throw UsageError("trace setting '" + key + "' is a calendar time, but this " + trace.format +
+                       " trace's times are not calendar times; give seconds after its start instead");
+    return *calendar - trace.time_origin;
+  }
+  if (const auto seconds = parse_quantity(text, Quantity::kTime)) return *seconds;
+  throw UsageError("trace setting '" + key + "' expects a time such as 36h, 2d or 3600, or YYYY-MM-DD HH:MM:SS, got '" +
+                   text + "'");
+}
+
+}  // namespace
+
+TraceReadResult read_trace_request(TraceFormat format, const std::string& path, const TraceRequest& request,
+                                   const ClusterLayout* cluster) {
+  TraceReadResult trace;
+  try {
+    trace = read_trace(format, path, request.read);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+  TraceSelection selection = request.selection;
+  if (request.from) selection.from = window_end("from", *request.from, trace);
+  if (request.until) selection.until = window_end("until", *request.until, trace);
+  if (!selection.empty()) {
+    try {
+      apply_trace_selection(trace, selection);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(std::string("trace selection: ") + e.what());
+    }
+  }
+  if (request.throughput_source) {
+    if (!cluster)
+      throw UsageError("work=throughput needs the cluster the jobs will run on (--cluster), to size their FLOPs");
+    const ThroughputTable table = read_throughput_table(*request.throughput_source, request.throughput_path);
+    try {
+      apply_throughput_work(trace, table, parse_job_type_rule(request.job_type, request.selection.seed), *cluster);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(std::string("work from a throughput table: ") + e.what());
+    }
+  }
+  return trace;
+}
+
+std::vector<JobSpec> read_workload_argument(const std::string& argument, const std::vector<std::string>& trace_settings,
+                                            std::ostream& notes, const ClusterLayout* cluster) {
+  const WorkloadSource source = parse_workload_source(argument);
+  if (!source.format || *source.format == TraceFormat::kNative) {
+    if (!trace_settings.empty())
+      throw UsageError(
+          "option '--trace-opt' applies to a trace workload FORMAT:FILE (FORMAT one of philly, swf, "
+          "helios, pai, csv)");
+    return read_native_workload(source.path);
+  }
+  std::vector<std::pair<std::string, std::string>> settings;
+  for (const std::string& text : trace_settings) settings.push_back(split_setting(text, "trace-opt"));
+  const TraceReadResult trace = read_trace_request(*source.format, source.path, trace_request(settings), cluster);
+  std::size_t malformed = 0;
+  for (const SkippedRow& row : trace.skipped) malformed += row.malformed ? 1 : 0;
+  notes << "gcsim: " << trace.format << " trace " << source.path << ": "
+        << trace.jobs_before_selection.value_or(trace.jobs.size()) << " jobs from " << trace.rows << " rows; "
+        << trace.skipped.size() << " rows skipped (" << malformed << " malformed), 'gcsim trace stats' lists them\n";
+  for (const std::string& step : trace.selection) notes << "gcsim: selected " << step << "\n";
+  notes << "gcsim: work: " << trace.work_source << "\n";
+  if (trace.jobs.empty()) throw InputError(source.path, "", "", "no replayable job in the trace (after selection)");
+  return trace.jobs;
+}
+
+}  // namespace gcsim

@@ -1,0 +1,83 @@
+// trace_options.hpp: trace reader settings from the command line, shared by
+// `gcsim trace` (as flags) and `gcsim run` (as --trace-opt KEY=VALUE), and
+// the --workload argument that may name a trace ("philly:FILE").
+//
+// Settings (KEY=VALUE, or --KEY VALUE with '-' for '_' in `gcsim trace`):
+//   gpu_type=V100        GPU type the trace's run times are taken as measured on
+//   procs_per_gpu=N      SWF: processors per GPU (default 1)
+//   map=PROP=COL,...     CSV: column mapping (csv_trace.hpp lists the properties)
+//   time_unit=s          CSV: unit of numeric times: ns, us, ms, s, min, h, d
+//   delimiter=C          CSV: field separator (one character, or "tab")
+//   epoch=T              the trace time that becomes time 0: a calendar time
+//                        "2017-10-03 00:00:00" or a number (in time_unit)
+//   strict=true          fail on the first malformed row
+//   work=recorded        each job's work is its recorded run time (the default) ...
+//   work=throughput:SOURCE:PATH
+//                        ... or training work sized by a throughput table
+//                        (SOURCE gavel, pollux or sia; throughput_work.hpp);
+//                        needs the cluster
+//   job_type=RULE        with a throughput table, each job's model: trace (a
+//                        job_type column, the default), uniform (drawn with
+//                        seed), gpu-time (Pollux's buckets), or a model name
+// and, applied after reading (trace_selection.hpp):
+//   from=T, until=T      keep jobs submitted in [from, until): a time after the
+//                        time origin ("36h", "2d", seconds) or a calendar time;
+//                        with from, submit times count from it
+//   queue=Q1,Q2          keep jobs of these queues
+//   min_gpus=N, max_gpus=N   keep jobs with that many GPUs
+//   sample=F, seed=S     keep each job with probability F, drawn from seed S
+//   load_scale=X         divide submit times by X (X times the arrival rate)
+//
+//   TraceRequest request = trace_request({{"gpu_type", "K80"}, {"until", "1d"}});
+//   TraceReadResult trace = read_trace_request(TraceFormat::kSwf, "log.swf", request);
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/core/cluster_layout.hpp"
+#include "sim/core/job_spec.hpp"
+#include "traces/throughput_table.hpp"
+#include "traces/trace_formats.hpp"
+#include "traces/trace_read.hpp"
+#include "traces/trace_selection.hpp"
+
+namespace gcsim {
+
+struct TraceRequest {
+  TraceReadOptions read;
+  TraceSelection selection;
+  // The window's ends as given: a calendar time needs the trace's origin.
+  std::optional<std::string> from, until;
+  // work=throughput:SOURCE:PATH, and the job_type rule as given.
+  std::optional<ThroughputSource> throughput_source;
+  std::string throughput_path;
+  std::string job_type = "trace";
+  bool job_type_given = false;
+};
+
+/// Throws UsageError naming the setting for an unknown key or a bad value.
+TraceRequest trace_request(const std::vector<std::pair<std::string, std::string>>& settings);
+
+/// Reads the trace, then applies the selection, then the work source.
+/// UsageError for a selection that cannot apply (a calendar window on a trace
+/// without calendar times, an empty window, ...) and for a throughput table
+/// that cannot size the jobs (no cluster given, a model the table lacks, ...).
+TraceReadResult read_trace_request(TraceFormat format, const std::string& path, const TraceRequest& request,
+                                   const ClusterLayout* cluster = nullptr);
+
+/// "KEY=VALUE" -> (KEY, VALUE); UsageError naming `flag` otherwise.
+std::pair<std::string, std::string> split_setting(const std::string& text, const std::string& flag);
+
+/// The jobs of a --workload argument: a native workload file, or
+/// "FORMAT:FILE" read by that trace reader with `trace_settings` (which a
+/// native file does not accept). For a trace, one line on `notes` says how
+/// many rows became jobs and how many were skipped, and one line where each
+/// job's work comes from. Throws InputError when a trace yields no job.
+/// `cluster` is needed for work=throughput.
+std::vector<JobSpec> read_workload_argument(const std::string& argument, const std::vector<std::string>& trace_settings,
+                                            std::ostream& notes, const ClusterLayout* cluster = nullptr);
+
+}  // namespace gcsim

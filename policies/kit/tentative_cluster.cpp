@@ -1,0 +1,80 @@
+#include "policies/kit/tentative_cluster.hpp"
+
+namespace gcsim {
+
+TentativeCluster::TentativeCluster(const ClusterView& base)
+    : base_(&base),
+      free_per_node_(base.layout().node_count()),
+      free_total_(base.free_gpu_count()),
+      partly_free_(base.partly_free_gpu_count()) {
+  for (NodeId n = 0; n < free_per_node_.size(); ++n) free_per_node_[n] = base.free_gpus_on_node(n);
+}
+
+TentativeCluster::Changed TentativeCluster::current(GpuId gpu) const {
+  const auto it = changed_.find(gpu);
+  if (it != changed_.end()) return it->second;
+  return {base_->is_free(gpu), base_->free_share(gpu), base_->free_memory(gpu)};
+}
+
+bool TentativeCluster::is_free(GpuId gpu) const {
+  if (changed_.empty()) return base_->is_free(gpu);
+  const auto it = changed_.find(gpu);
+  return it == changed_.end() ? base_->is_free(gpu) : it->second.free;
+}
+
+JobIndex TentativeCluster::owner(GpuId gpu) const { return is_free(gpu) ? kNoJob : base_->owner(gpu); }
+
+double TentativeCluster::free_share(GpuId gpu) const {
+  const auto it = changed_.find(gpu);
+  return it == changed_.end() ? base_->free_share(gpu) : it->second.free_share;
+}
+
+double TentativeCluster::free_memory(GpuId gpu) const {
+  const auto it = changed_.find(gpu);
+  return it == changed_.end() ? base_->free_memory(gpu) : it->second.free_memory;
+}
+
+void TentativeCluster::set(GpuId gpu, const Changed& after) {
+  const Changed before = current(gpu);
+  const auto partly_free = [](const Changed& c) { return !c.free && c.free_share > kGpuShareTolerance; };
+  partly_free_ = partly_free_ - (partly_free(before) ? 1 : 0) + (partly_free(after) ? 1 : 0);
+  const bool was_free = before.free;
+  changed_[gpu] = after;
+  if (was_free == after.free) return;
+  const NodeId node = base_->layout().node_of(gpu);
+  if (after.free) {
+    ++free_per_node_[node];
+    ++free_total_;
+  } else {
+    --free_per_node_[node];
+    --free_total_;
+  }
+}
+
+void TentativeCluster::free(const std::vector<GpuId>& gpus) {
+  for (GpuId g : gpus) set(g, {true, 1.0, base_->layout().gpu_type_of(g).memory_bytes});
+}
+
+void TentativeCluster::take(const std::vector<GpuId>& gpus) {
+  for (GpuId g : gpus) set(g, {false, 0.0, current(g).free_memory});
+}
+
+void TentativeCluster::take(const std::vector<GpuId>& gpus, const JobSpec& job) {
+  for (GpuId g : gpus) {
+    const Changed now = current(g);
+    set(g, {false, std::max(0.0, now.free_share - job.gpu_share), now.free_memory - job.gpu_memory_bytes});
+  }
+}
+
+void TentativeCluster::release(const std::vector<GpuId>& gpus, const JobSpec& job) {
+  for (GpuId g : gpus) {
+    const Changed now = current(g);
+    const double share = now.free_share + job.gpu_share;
+    if (share >= 1 - kGpuShareTolerance)
+      set(g, {true, 1.0, base_->layout().gpu_type_of(g).memory_bytes});
+    else
+      set(g, {false, share, now.free_memory + job.gpu_memory_bytes});
+  }
+}
+
+}  // namespace gcsim

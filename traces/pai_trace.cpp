@@ -1,0 +1,504 @@
+#include "traces/pai_trace.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "sim/core/input_error.hpp"
+#include "traces/trace_text.hpp"
+
+namespace gcsim {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::vector<std::string> kTaskColumns = {"job_name", "task_name", "inst_num", "status",   "start_time",
+                                               "end_time", "plan_cpu",  "plan_mem", "plan_gpu", "gpu_type"};
+const std::vector<std::string> kJobColumns = {"job_name", "inst_id", "user", "status", "start_time", "end_time"};
+const std::vector<std::string> kInstanceColumns = {"job_name", "task_name",  "inst_name", "worker_name", "inst_id",
+                                                   "status",   "start_time", "end_time",  "machine"};
+const std::vector<std::string> kMachineColumns = {"machine", "gpu_type", "cap_cpu", "cap_mem", "cap_gpu"};
+
+// Nominal figures for the GPU types the trace names (FP32 peak, device memory).
+struct PaiGpuFigures {
+  const char* name;
+  double flops;
+  double memory;
+};
+const PaiGpuFigures kGpuFigures[] = {{"P100", 9.3e12, 16e9},
+                                     {"T4", 8.1e12, 16e9},
+                                     {"V100", 15.7e12, 16e9},
+                                     {"V100M32", 15.7e12, 32e9},
+                                     {"MISC", 4.37e12, 12e9}};
+constexpr double kGiB = 1073741824.0;
+
+const PaiGpuFigures* gpu_figures(const std::string& type) {
+  for (const PaiGpuFigures& figures : kGpuFigures)
+    if (type == figures.name) return &figures;
+  return nullptr;
+}
+
+// The columns of a headerless table: from `<table>.header` beside it (the
+// file's own name with .header for .csv, else the table's name), else the
+// documented order.
+CsvHeader table_header(const std::string& csv_path, const std::string& table,
+                       const std::vector<std::string>& fallback) {
+  const fs::path csv(csv_path);
+  std::vector<fs::path> candidates = {fs::path(csv).replace_extension(".header"),
+                                      csv.parent_path() / (table + ".header")};
+  for (const fs::path& candidate : candidates) {
+    std::error_code error;
+    if (!fs::is_regular_file(candidate, error)) continue;
+    std::ifstream in(candidate);
+    std::string line;
+    TraceLines lines(in);
+    if (!lines.next(line) || is_blank(line))
+      throw InputError(candidate.string(), "line 1", "", "empty header file: expected the column names");
+    CsvHeader header(split_csv_line(line, ','), candidate.string(), 1);
+    for (const std::string& name : fallback) header.require(name);
+    return header;
+  }
+  return CsvHeader(fallback, csv_path, 0);
+}
+
+std::optional<double> non_negative(std::string_view text) {
+  const auto value = parse_trace_number(text);
+  if (!value || *value < 0) return std::nullopt;
+  return value;
+}
+
+// Reads every data row of a headerless table, handing (line, fields) to `row`
+// once the field count matches the header.
+template <typename RowHandler>
+std::size_t for_each_row(const std::string& path, const CsvHeader& header, SkipLog& log, RowHandler row) {
+  std::ifstream in = open_trace_file(path);
+  TraceLines lines(in);
+  std::string text;
+  std::size_t rows = 0;
+  while (lines.next(text)) {
+    if (is_blank(text)) continue;
+    ++rows;
+    std::vector<std::string> fields = split_csv_line(text, ',');
+    if (fields.size() != header.size()) {
+      log.malformed(path, lines.number(), "", "wrong number of fields",
+                    "expected " + std::to_string(header.size()) + ", got " + std::to_string(fields.size()));
+      continue;
+    }
+    for (std::string& field : fields) field = std::string(trim(field));
+    row(lines.number(), fields);
+  }
+  return rows;
+}
+
+struct PaiJob {
+  std::size_t first_line = 0;
+  std::size_t bad_line = 0;  // a malformed task row of this job, 0 if none
+  bool unstarted = false, unfinished = false;
+  double start = INFINITY, end = -INFINITY;
+  double whole_gpus = 0;          // of instances asking 100 or more
+  double fractional_workers = 0;  // instances asking below 100: a share of one GPU each
+  double largest_share = 0, smallest_share = 1;  // among those instances
+  bool rounded_above_one = false;  // an instance asks more than one GPU, not a whole number of them
+  double cpu_percent = 0, memory_gib = 0;
+  std::string gpu_type;
+  double gpu_type_gpus = 0;  // GPUs of the task gpu_type was taken from
+  bool mixed_types = false;
+  std::vector<std::string> task_status;
+
+  /// One per whole GPU and one per fractional instance.
+  double workers() const { return whole_gpus + fractional_workers; }
+};
+
+struct PaiJobRow {
+  std::size_t line = 0;
+  std::string user, status;
+  std::optional<double> submit;
+};
+
+std::string job_status(const PaiJob& job, const PaiJobRow* row) {
+  if (row && !row->status.empty()) return row->status;
+  for (const std::string& status : job.task_status)
+    if (status != "Terminated") return status;
+  return job.task_status.empty() ? std::string() : job.task_status.front();
+}
+
+std::string group_name(const PaiMachine& machine) {
+  std::string type = machine.gpu_type;
+  for (char& c : type) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return type + "-c" + std::to_string(machine.cpu_cores) + "-m" + describe_number(machine.memory_gb) +
+         (machine.gpus == 8 || machine.gpus == 2 ? "" : "-g" + std::to_string(machine.gpus));
+}
+
+}  // namespace
+
+PaiMachineSpec read_pai_machine_spec(const std::string& path, bool strict) {
+  PaiMachineSpec spec;
+  SkipLog log(spec.skipped, strict);
+  const CsvHeader header = table_header(path, "pai_machine_spec", kMachineColumns);
+  const std::size_t c_machine = header.require("machine"), c_type = header.require("gpu_type"),
+                    c_cpu = header.require("cap_cpu"), c_mem = header.require("cap_mem"),
+                    c_gpu = header.require("cap_gpu");
+  std::map<std::string, std::size_t> line_of;
+  spec.rows = for_each_row(path, header, log, [&](std::size_t line, const std::vector<std::string>& f) {
+    PaiMachine machine;
+    machine.id = f[c_machine];
+    machine.gpu_type = f[c_type];
+    if (machine.id.empty()) return log.malformed(path, line, "machine", "empty machine name");
+    const auto cpus = non_negative(f[c_cpu]);
+    const auto memory = non_negative(f[c_mem]);
+    const auto gpus = non_negative(f[c_gpu]);
+    if (!cpus || *cpus != std::floor(*cpus) || *cpus > 1e6)
+      return log.malformed(path, line, "cap_cpu", "not a core count", "got '" + f[c_cpu] + "'");
+    if (!memory) return log.malformed(path, line, "cap_mem", "not a memory size in GB", "got '" + f[c_mem] + "'");
+    if (!gpus || *gpus != std::floor(*gpus) || *gpus > 1e6)
+      return log.malformed(path, line, "cap_gpu", "not a GPU count", "got '" + f[c_gpu] + "'");
+    machine.cpu_cores = static_cast<std::uint32_t>(*cpus);
+    machine.memory_gb = *memory;
+    machine.gpus = static_cast<std::uint32_t>(*gpus);
+    if (machine.gpus > 0 && !gpu_figures(machine.gpu_type))
+      return log.malformed(path, line, "gpu_type", "unknown GPU type (expected P100, T4, V100, V100M32 or MISC)",
+                           "got '" + machine.gpu_type + "'");
+    if (const auto [it, inserted] = line_of.emplace(machine.id, line); !inserted)
+      return log.malformed(path, line, "machine", "machine listed twice",
+                           "'" + machine.id + "' is also on line " + std::to_string(it->second));
+    spec.machines.push_back(std::move(machine));
+  });
+  return spec;
+}
+
+PaiCluster pai_cluster_json(const PaiMachineSpec& spec, const std::string& name) {
+  // One node group per machine shape, in order of first appearance.
+  struct Group {
+    PaiMachine shape;
+    std::uint32_t count = 0;
+  };
+  std::vector<Group> groups;
+  std::vector<std::string> types;
+  std::size_t cpu_only = 0;
+  for (const PaiMachine& machine : spec.machines) {
+    if (machine.gpus == 0) {
+      ++cpu_only;
+      continue;
+    }
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const Group& g) {
+      return g.shape.gpu_type == machine.gpu_type && g.shape.cpu_cores == machine.cpu_cores &&
+             g.shape.memory_gb == machine.memory_gb && g.shape.gpus == machine.gpus;
+    });
+    if (it == groups.end())
+      groups.push_back({machine, 1});
+    else
+      ++it->count;
+    if (std::find(types.begin(), types.end(), machine.gpu_type) == types.end()) types.push_back(machine.gpu_type);
+  }
+  if (groups.empty()) throw InputError(name, "", "", "the machine spec lists no machine with GPUs");
+
+  PaiCluster result;
+  nlohmann::json gpu_types = nlohmann::json::array();
+  for (const std::string& type : types) {
+    const PaiGpuFigures* figures = gpu_figures(type);
+    gpu_types.push_back({{"name", type}, {"flops", figures->flops}, {"memory", figures->memory}});
+  }
+  nlohmann::json node_groups = nlohmann::json::array();
+  std::uint64_t machines = 0;
+  for (const Group& group : groups) {
+    const PaiMachine& shape = group.shape;
+    const bool nvlink = shape.gpus == 8 && (shape.gpu_type == "V100" || shape.gpu_type == "V100M32");
+    node_groups.push_back(
+        {{"name", group_name(shape)},
+         {"count", group.count},
+         {"gpus_per_node", shape.gpus},
+         {"gpu_type", shape.gpu_type},
+         {"cpu_cores", std::max<std::uint32_t>(shape.cpu_cores, 1)},
+         {"memory", std::max(shape.memory_gb, 1.0) * kGiB},
+         {"intra_node", nvlink ? nlohmann::json{{"kind", "nvlink"}, {"bandwidth", 150e9}, {"latency", 2e-6}}
+                               : nlohmann::json{{"kind", "pcie"}, {"bandwidth", 15.75e9}, {"latency", 8e-6}}},
+         {"nic", {{"bandwidth", 25e9 / 8}, {"latency", 5e-6}}}});
+    machines += group.count;
+  }
+  result.cluster = {
+      {"name", name},
+      {"gpu_types", gpu_types},
+      {"node_groups", node_groups},
+      {"fabric",
+       {{"nodes_per_rack", std::min<std::uint64_t>(32, machines)}, {"oversubscription", 1}, {"uplink_latency", 1e-6}}}};
+  result.assumptions = {
+      "GPU figures are nominal FP32 peaks, not in the trace: P100 9.3 TFLOP/s 16 GB, T4 8.1 TFLOP/s 16 GB, "
+      "V100 15.7 TFLOP/s 16 GB, V100M32 15.7 TFLOP/s 32 GB, MISC (K40m/K80/M60) as a K80 die 4.37 TFLOP/s 12 GB",
+      "the trace does not describe the network: NVLink 150 GB/s inside 8-GPU V100 and V100M32 machines, "
+      "PCIe 15.75 GB/s inside the others, 25 Gb/s NICs, racks of 32 machines, no oversubscription",
+      "cap_mem is read as GiB"};
+  if (cpu_only > 0)
+    result.assumptions.push_back(std::to_string(cpu_only) + " CPU-only machines are left out (gcsim nodes have GPUs)");
+  return result;
+}
+
+PaiInstanceCheck check_pai_instance_table(const std::string& path, const PaiMachineSpec* machines, bool strict) {
+  PaiInstanceCheck check;
+  SkipLog log(check.skipped, strict);
+  const CsvHeader header = table_header(path, "pai_instance_table", kInstanceColumns);
+  const std::size_t c_status = header.require("status"), c_start = header.require("start_time"),
+                    c_end = header.require("end_time"), c_machine = header.require("machine");
+  std::set<std::string> known;
+  if (machines)
+    for (const PaiMachine& machine : machines->machines) known.insert(machine.id);
+  check.rows = for_each_row(path, header, log, [&](std::size_t line, const std::vector<std::string>& f) {
+    std::optional<double> start, end;
+    if (!f[c_start].empty() && !(start = non_negative(f[c_start])))
+      return log.malformed(path, line, "start_time", "not a time in seconds", "got '" + f[c_start] + "'");
+    if (!f[c_end].empty() && !(end = non_negative(f[c_end])))
+      return log.malformed(path, line, "end_time", "not a time in seconds", "got '" + f[c_end] + "'");
+    if (start && end && *end < *start)
+      return log.malformed(path, line, "end_time", "end before start",
+                           "ends " + describe_number(*start - *end) + " s before it starts");
+    if (machines && !f[c_machine].empty() && !known.count(f[c_machine]))
+      return log.malformed(path, line, "machine", "machine not listed in pai_machine_spec", "'" + f[c_machine] + "'");
+    ++check.status_counts[f[c_status]];
+  });
+  return check;
+}
+
+TraceReadResult read_pai_trace(const std::string& path, const TraceReadOptions& options) {
+  std::error_code error;
+  const bool directory = fs::is_directory(path, error);
+  const fs::path dir = directory ? fs::path(path) : fs::path(path).parent_path();
+  const std::string task_path = directory ? (dir / "pai_task_table.csv").string() : path;
+  const auto beside = [&](const std::string& name) -> std::optional<std::string> {
+    const fs::path candidate = dir / name;
+    std::error_code e;
+    if (fs::is_regular_file(candidate, e)) return candidate.string();
+    return std::nullopt;
+  };
+  if (!fs::is_regular_file(task_path, error))
+    throw InputError(task_path, "", "", "the PAI task table is missing (read_pai_trace needs pai_task_table.csv)");
+
+  TraceReadResult result;
+  result.format = "pai";
+  result.work_source =
+      "recorded run time (first task start to last task end) on the GPUs the tasks asked for "
+      "(inst_num x plan_gpu: whole GPUs, or a share of one GPU per instance below 100), measured on the tasks' "
+      "gpu_type";
+  SkipLog log(result.skipped, options.strict);
+
+  std::optional<PaiMachineSpec> spec;
+  std::set<std::string> spec_types;
+  if (const auto spec_path = beside("pai_machine_spec.csv")) {
+    spec = read_pai_machine_spec(*spec_path, options.strict);
+    result.skipped.insert(result.skipped.end(), spec->skipped.begin(), spec->skipped.end());
+    std::uint64_t gpus = 0;
+    for (const PaiMachine& machine : spec->machines) {
+      gpus += machine.gpus;
+      if (machine.gpus > 0) spec_types.insert(machine.gpu_type);
+    }
+    result.machine_gpus = gpus;
+  }
+  if (const auto instance_path = beside("pai_instance_table.csv")) {
+    const PaiInstanceCheck check = check_pai_instance_table(*instance_path, spec ? &*spec : nullptr, options.strict);
+    result.skipped.insert(result.skipped.end(), check.skipped.begin(), check.skipped.end());
+  }
+
+  std::map<std::string, PaiJobRow> job_rows;
+  bool have_job_table = false;
+  if (const auto job_path = beside("pai_job_table.csv")) {
+    have_job_table = true;
+    const CsvHeader header = table_header(*job_path, "pai_job_table", kJobColumns);
+    const std::size_t c_name = header.require("job_name"), c_user = header.require("user"),
+                      c_status = header.require("status"), c_start = header.require("start_time");
+    for_each_row(*job_path, header, log, [&](std::size_t line, const std::vector<std::string>& f) {
+      if (f[c_name].empty()) return log.malformed(*job_path, line, "job_name", "empty job name");
+      PaiJobRow row;
+      row.line = line;
+      row.user = f[c_user];
+      row.status = f[c_status];
+      if (!f[c_start].empty()) {
+        row.submit = non_negative(f[c_start]);
+        if (!row.submit)
+          return log.malformed(*job_path, line, "start_time", "not a time in seconds", "got '" + f[c_start] + "'");
+      }
+      if (const auto [it, inserted] = job_rows.emplace(f[c_name], row); !inserted)
+        return log.malformed(*job_path, line, "job_name", "job listed twice",
+                             "'" + f[c_name] + "' is also on line " + std::to_string(it->second.line));
+    });
+  }
+
+  const CsvHeader header = table_header(task_path, "pai_task_table", kTaskColumns);
+  const std::size_t c_name = header.require("job_name"), c_inst = header.require("inst_num"),
+                    c_status = header.require("status"), c_start = header.require("start_time"),
+                    c_end = header.require("end_time"), c_cpu = header.require("plan_cpu"),
+                    c_mem = header.require("plan_mem"), c_gpu = header.require("plan_gpu"),
+                    c_type = header.require("gpu_type");
+  std::vector<std::string> order;
+  std::map<std::string, PaiJob> jobs;
+  result.rows = for_each_row(task_path, header, log, [&](std::size_t line, const std::vector<std::string>& f) {
+    const std::string& name = f[c_name];
+    if (name.empty()) return log.malformed(task_path, line, "job_name", "empty job name");
+    auto [it, inserted] = jobs.try_emplace(name);
+    PaiJob& job = it->second;
+    if (inserted) {
+      job.first_line = line;
+      order.push_back(name);
+    }
+    const auto bad = [&](const std::string& field, const std::string& reason, const std::string& detail) {
+      if (job.bad_line == 0) job.bad_line = line;
+      log.malformed(task_path, line, field, reason, detail);
+    };
+    const auto inst = parse_trace_number(f[c_inst]);
+    if (!inst || *inst < 1 || *inst != std::floor(*inst) || *inst > 1e6)
+      return bad("inst_num", "not an instance count (an integer >= 1)", "got '" + f[c_inst] + "'");
+    // Empty plan_* fields are requests of nothing (CPU tasks have no plan_gpu).
+    double plan[3] = {0, 0, 0};
+    const std::size_t plan_columns[3] = {c_cpu, c_mem, c_gpu};
+    const char* plan_names[3] = {"plan_cpu", "plan_mem", "plan_gpu"};
+    for (int k = 0; k < 3; ++k) {
+      const std::string& text = f[plan_columns[k]];
+      if (text.empty()) continue;
+      const auto value = non_negative(text);
+      if (!value) return bad(plan_names[k], "not a non-negative number", "got '" + text + "'");
+      plan[k] = *value;
+    }
+    std::optional<double> start, end;
+    if (!f[c_start].empty() && !(start = non_negative(f[c_start])))
+      return bad("start_time", "not a time in seconds", "got '" + f[c_start] + "'");
+    if (!f[c_end].empty() && !(end = non_negative(f[c_end])))
+      return bad("end_time", "not a time in seconds", "got '" + f[c_end] + "'");
+    if (start && end && *end < *start)
+      return bad("end_time", "end before start", "ends " + describe_number(*start - *end) + " s before it starts");
+    const std::string& type = f[c_type];
+    if (plan[2] > 0 && !type.empty() && spec && !spec_types.count(type))
+      return bad("gpu_type", "GPU type not among pai_machine_spec's machines", "'" + type + "'");
+
+    // An instance below 100 is a worker on a share of one GPU; above, whole GPUs (rounded up).
+    const bool fractional = plan[2] > 0 && plan[2] < 100;
+    const double per_instance = fractional ? 1 : std::ceil(plan[2] / 100);
+    if (!fractional && per_instance * 100 != plan[2]) job.rounded_above_one = true;
+    if (fractional) {
+      job.fractional_workers += *inst;
+      job.largest_share = std::max(job.largest_share, plan[2] / 100);
+      job.smallest_share = std::min(job.smallest_share, plan[2] / 100);
+    } else {
+      job.whole_gpus += *inst * per_instance;
+    }
+    const double task_gpus = *inst * per_instance;
+    job.cpu_percent += *inst * plan[0];
+    job.memory_gib += *inst * plan[1];
+    if (task_gpus > 0 && !type.empty()) {
+      if (!job.gpu_type.empty() && type != job.gpu_type) job.mixed_types = true;
+      if (task_gpus > job.gpu_type_gpus) {
+        job.gpu_type = type;
+        job.gpu_type_gpus = task_gpus;
+      }
+    }
+    if (!start)
+      job.unstarted = true;
+    else
+      job.start = std::min(job.start, *start);
+    if (!end)
+      job.unfinished = true;
+    else
+      job.end = std::max(job.end, *end);
+    job.task_status.push_back(f[c_status]);
+  });
+
+  std::size_t sharing = 0, shares_differ = 0, mixed_whole = 0, above_one = 0;
+  std::size_t mixed = 0, default_type = 0, no_job_row = 0, submit_clamped = 0;
+  std::vector<PendingTraceJob> pending;
+  for (const std::string& name : order) {
+    const PaiJob& job = jobs.at(name);
+    const auto row_it = job_rows.find(name);
+    const PaiJobRow* row = row_it == job_rows.end() ? nullptr : &row_it->second;
+    const std::string status = job_status(job, row);
+    if (job.bad_line != 0) {
+      log.not_replayable(task_path, job.first_line, "", "a task row of this job is malformed",
+                         "line " + std::to_string(job.bad_line));
+      continue;
+    }
+    if (job.workers() == 0) {
+      log.not_replayable(task_path, job.first_line, "plan_gpu", "CPU-only job (no task asks for a GPU)", status);
+      continue;
+    }
+    if (job.unstarted) {
+      log.not_replayable(task_path, job.first_line, "start_time", "never started (a task has no start_time)", status);
+      continue;
+    }
+    if (job.unfinished) {
+      log.not_replayable(task_path, job.first_line, "end_time",
+                         "had not ended when the log was cut (a task has no end_time)", status);
+      continue;
+    }
+    if (job.workers() > 4294967295.0) {
+      log.malformed(task_path, job.first_line, "inst_num", "too many GPUs", describe_number(job.workers()));
+      continue;
+    }
+    if (job.end == job.start) {
+      log.not_replayable(task_path, job.first_line, "end_time", "ran for 0 s (gcsim replays positive run times)",
+                         status);
+      continue;
+    }
+    PendingTraceJob pending_job;
+    pending_job.file = task_path;
+    pending_job.line = job.first_line;
+    pending_job.status = status;
+    JobSpec& spec_out = pending_job.spec;
+    spec_out.id = name;
+    spec_out.user = row && !row->user.empty() ? row->user : "unknown";
+    spec_out.queue = "unknown";
+    spec_out.submit = job.start;
+    if (row && row->submit) {
+      if (*row->submit <= job.start)
+        spec_out.submit = *row->submit;
+      else
+        ++submit_clamped;
+    } else if (have_job_table) {
+      ++no_job_row;
+    }
+    spec_out.gpus = static_cast<std::uint32_t>(job.workers());
+    spec_out.cpu_cores = static_cast<std::uint32_t>(std::min(std::ceil(job.cpu_percent / 100), 4294967295.0));
+    spec_out.memory_bytes = job.memory_gib * kGiB;
+    std::string type = job.gpu_type;
+    if (type.empty()) {
+      type = options.gpu_type;
+      ++default_type;
+    }
+    spec_out.work = MeasuredWork{job.end - job.start, type};
+    // Workers of one job share one gpu_share: all fractional, they take the
+    // largest of their shares; beside whole-GPU instances, whole GPUs.
+    if (job.fractional_workers > 0 && job.whole_gpus == 0) {
+      spec_out.gpu_share = job.largest_share;
+      ++sharing;
+      if (job.smallest_share < job.largest_share) ++shares_differ;
+    } else if (job.fractional_workers > 0) {
+      ++mixed_whole;
+    }
+    if (job.rounded_above_one) ++above_one;
+    if (job.mixed_types) ++mixed;
+    pending.push_back(std::move(pending_job));
+  }
+
+  result.assumptions.push_back(
+      std::to_string(sharing) +
+      " jobs ask a fraction of a GPU per instance (plan_gpu below 100): each instance is a worker holding that share "
+      "of one GPU (gpu_share), beside other fractional jobs, and computing at that share; their recorded run time was "
+      "taken at it" +
+      (shares_differ > 0 ? "; " + std::to_string(shares_differ) + " of them mix shares and take their largest" : ""));
+  result.assume_for(mixed_whole, " jobs mix fractional and whole-GPU instances: their fractional instances get whole "
+                    "GPUs");
+  result.assume_for(above_one, " jobs have instances asking more than one GPU but not a whole number (plan_gpu 150): "
+                    "rounded up to whole GPUs");
+  result.assumptions.push_back("the trace has no queues: every job is in queue 'unknown'");
+  if (!have_job_table)
+    result.assumptions.push_back(
+        "no pai_job_table: submit times are the first task's start, so PAI's queueing delay is lost, and users are "
+        "'unknown'");
+  result.assume_for(no_job_row,
+                    " jobs have no pai_job_table row: submitted at their first task's start, user 'unknown'");
+  result.assume_for(submit_clamped, " jobs' pai_job_table start_time is after their first task's start: submitted at "
+                    "the first task's start");
+  result.assume_for(default_type, " jobs' tasks name no GPU type: taken as " + options.gpu_type);
+  result.assume_for(mixed, " jobs' tasks use several GPU types: the type of the task with the most GPUs is used");
+  if (!spec)
+    result.assumptions.push_back("no pai_machine_spec: GPU types are not checked against the cluster's machines");
+  finish_trace(std::move(pending), options, std::nullopt, log, result);
+  return result;
+}
+
+}  // namespace gcsim

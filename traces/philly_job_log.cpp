@@ -1,0 +1,211 @@
+#include "traces/philly_job_log.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+#include <nlohmann/json.hpp>
+
+#include "sim/core/input_error.hpp"
+#include "traces/trace_text.hpp"
+
+namespace gcsim {
+namespace {
+
+// The line each element of the top-level array starts on (1-based), found by
+// scanning brackets outside strings, so that skipped jobs can be located.
+std::vector<std::size_t> element_lines(const std::string& text) {
+  std::vector<std::size_t> lines;
+  std::size_t line = 1;
+  int depth = 0;
+  bool in_string = false, escaped = false, expect_element = false;
+  for (char c : text) {
+    if (c == '\n') ++line;
+    if (in_string) {
+      if (escaped) escaped = false;
+      else if (c == '\\') escaped = true;
+      else if (c == '"') in_string = false;
+      continue;
+    }
+    if (std::isspace(static_cast<unsigned char>(c))) continue;
+    if (depth == 1 && expect_element && c != ']') {
+      lines.push_back(line);
+      expect_element = false;
+    }
+    if (c == '"') in_string = true;
+    else if (c == '[' || c == '{') {
+      if (++depth == 1 && c == '[') expect_element = true;
+    } else if (c == ']' || c == '}') {
+      --depth;
+    } else if (c == ',' && depth == 1) {
+      expect_element = true;
+    }
+  }
+  return lines;
+}
+
+// A date field: the calendar time, nothing for "None"/null, or an error text.
+struct DateField {
+  std::optional<double> seconds;
+  bool absent = false;
+};
+
+DateField read_date(const nlohmann::json& object, const char* field) {
+  if (!object.contains(field) || object.at(field).is_null()) return {std::nullopt, true};
+  const auto& v = object.at(field);
+  if (!v.is_string()) return {};
+  const std::string text = v.get<std::string>();
+  if (text == "None" || text.empty()) return {std::nullopt, true};
+  return {parse_calendar_time(text), false};
+}
+
+}  // namespace
+
+bool looks_like_philly_job_log(const std::string& text) {
+  const auto first = std::find_if(text.begin(), text.end(), [](char c) { return !std::isspace(static_cast<unsigned char>(c)); });
+  return first != text.end() && *first == '[';
+}
+
+TraceReadResult parse_philly_job_log(const std::string& text, const std::string& file, const TraceReadOptions& options) {
+  TraceReadResult result;
+  result.format = "philly";
+  result.calendar_clock = true;
+  result.work_source = "recorded run time (the sum of the attempts' end - start) on the GPUs of the last attempt, "
+                       "taken as measured on " + options.gpu_type;
+  SkipLog log(result.skipped, options.strict);
+
+  nlohmann::json jobs;
+  try {
+    jobs = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw InputError(file, "", "", std::string("not valid JSON: ") + e.what());
+  }
+  if (!jobs.is_array()) throw InputError(file, "", "", "expected a JSON array of jobs (the Philly cluster_job_log)");
+  const std::vector<std::size_t> lines = element_lines(text);
+  std::size_t retried = 0;
+  std::set<std::string> ids;
+  std::vector<PendingTraceJob> pending;
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    ++result.rows;
+    const std::size_t line = i < lines.size() ? lines[i] : 0;
+    const nlohmann::json& job = jobs[i];
+    if (!job.is_object()) {
+      log.malformed(file, line, "", "a job is not a JSON object", "got " + std::string(job.type_name()));
+      continue;
+    }
+    const DateField submitted = read_date(job, "submitted_time");
+    if (!submitted.seconds) {
+      log.malformed(file, line, "submitted_time", "not a date and time YYYY-MM-DD HH:MM:SS",
+                    job.contains("submitted_time") ? "got " + job.at("submitted_time").dump() : "missing");
+      continue;
+    }
+    if (!job.contains("attempts") || !job.at("attempts").is_array()) {
+      log.malformed(file, line, "attempts", "attempts is not an array");
+      continue;
+    }
+    const nlohmann::json& attempts = job.at("attempts");
+    if (attempts.empty()) {
+      log.not_replayable(file, line, "attempts", "never ran (no attempt)");
+      continue;
+    }
+    double run_time = 0;
+    std::uint64_t gpus = 0;
+    std::string problem_field, problem, detail;
+    bool malformed = false, unfinished = false;
+    for (std::size_t a = 0; a < attempts.size() && !malformed && !unfinished; ++a) {
+      const nlohmann::json& attempt = attempts[a];
+      if (!attempt.is_object()) {
+        malformed = true;
+        problem_field = "attempts";
+        problem = "an attempt is not a JSON object";
+        break;
+      }
+      const DateField start = read_date(attempt, "start_time");
+      const DateField end = read_date(attempt, "end_time");
+      if ((!start.seconds && !start.absent) || (!end.seconds && !end.absent)) {
+        malformed = true;
+        problem_field = !start.seconds && !start.absent ? "attempts.start_time" : "attempts.end_time";
+        problem = "not a date and time YYYY-MM-DD HH:MM:SS";
+        detail = "attempt " + std::to_string(a + 1);
+        break;
+      }
+      if (start.absent || end.absent) {
+        if (a + 1 == attempts.size()) unfinished = true;  // the log was cut while it ran (or before it started)
+        continue;
+      }
+      if (*end.seconds < *start.seconds) {
+        malformed = true;
+        problem_field = "attempts.end_time";
+        problem = "an attempt ends before it starts";
+        detail = "attempt " + std::to_string(a + 1) + " ran " + describe_number(*end.seconds - *start.seconds) + " s";
+        break;
+      }
+      run_time += *end.seconds - *start.seconds;
+      if (attempt.contains("detail") && !attempt.at("detail").is_null()) {
+        const nlohmann::json& machines = attempt.at("detail");
+        if (!machines.is_array()) {
+          malformed = true;
+          problem_field = "attempts.detail";
+          problem = "detail is not an array of machines";
+          break;
+        }
+        std::uint64_t attempt_gpus = 0;
+        for (const nlohmann::json& machine : machines) {
+          if (!machine.is_object() || !machine.contains("gpus") || !machine.at("gpus").is_array()) {
+            malformed = true;
+            problem_field = "attempts.detail.gpus";
+            problem = "a machine's gpus is not an array";
+            break;
+          }
+          attempt_gpus += machine.at("gpus").size();
+        }
+        if (attempt_gpus > 0) gpus = attempt_gpus;  // the last attempt that lists its GPUs
+      }
+    }
+    if (malformed) {
+      log.malformed(file, line, problem_field, problem, detail);
+      continue;
+    }
+    if (unfinished) {
+      log.not_replayable(file, line, "attempts.end_time", "had not ended when the log was cut (end_time None)");
+      continue;
+    }
+    if (gpus == 0) {
+      log.not_replayable(file, line, "attempts.detail", "no GPUs recorded in any attempt");
+      continue;
+    }
+    if (run_time <= 0) {
+      log.not_replayable(file, line, "attempts", "ran for 0 s (gcsim replays positive run times)");
+      continue;
+    }
+    if (attempts.size() > 1) ++retried;
+    PendingTraceJob pending_job;
+    pending_job.file = file;
+    pending_job.line = line;
+    const auto text_field = [&](const char* field, const std::string& fallback) {
+      return job.contains(field) && job.at(field).is_string() && !job.at(field).get<std::string>().empty()
+                 ? job.at(field).get<std::string>()
+                 : fallback;
+    };
+    pending_job.spec.id = text_field("jobid", "philly-" + std::to_string(line));
+    if (!ids.insert(pending_job.spec.id).second) {
+      log.malformed(file, line, "jobid", "a job id used twice", "'" + pending_job.spec.id + "'");
+      continue;
+    }
+    pending_job.spec.user = text_field("user", "unknown");
+    pending_job.spec.queue = text_field("vc", "unknown");
+    pending_job.spec.submit = *submitted.seconds;
+    pending_job.spec.gpus = static_cast<std::uint32_t>(std::min<std::uint64_t>(gpus, 4294967295u));
+    pending_job.spec.work = MeasuredWork{run_time, options.gpu_type};
+    pending_job.status = text_field("status", "");
+    pending.push_back(std::move(pending_job));
+  }
+  result.assumptions = {
+      "the Philly log does not name GPU types: run times are taken as measured on " + options.gpu_type,
+      "a job's run time is the sum of its attempts' run times (" + std::to_string(retried) +
+          " jobs had more than one attempt); it replays as one run on the GPUs of its last attempt",
+      "the Philly virtual cluster (vc) is the job's queue"};
+  finish_trace(std::move(pending), options, std::nullopt, log, result);
+  return result;
+}
+
+}  // namespace gcsim
