@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 
+#include "sim/core/statistics.hpp"
 #include "traces/trace_fit.hpp"
 
 namespace gcsim {
@@ -34,14 +35,6 @@ std::string relative_difference(double original, double synthetic) {
 
 std::string point_difference(double original, double synthetic) {
   return format("%+.2f pt", 100 * (synthetic - original));
-}
-
-double percentile(const std::vector<double>& sorted, double p) {
-  if (sorted.empty()) return 0;
-  const double position = p / 100 * static_cast<double>(sorted.size() - 1);
-  const std::size_t below = std::min(static_cast<std::size_t>(position), sorted.size() - 1);
-  if (below + 1 >= sorted.size()) return sorted.back();
-  return sorted[below] + (position - static_cast<double>(below)) * (sorted[below + 1] - sorted[below]);
 }
 
 std::string percentile_name(double p) { return "p" + std::to_string(static_cast<int>(p)); }
@@ -151,7 +144,7 @@ WorkloadStatistics workload_statistics(const std::vector<JobSpec>& jobs, double 
   for (std::size_t h = 0; h < 24; ++h) stats.hourly_share[h] = static_cast<double>(hours[h]) / n;
   std::sort(run_times.begin(), run_times.end());
   stats.run_time_mean_s = total_run_time / n;
-  for (double p : WorkloadStatistics::kPercentiles) stats.run_time_percentiles_s.push_back(percentile(run_times, p));
+  for (double p : WorkloadStatistics::kPercentiles) stats.run_time_percentiles_s.push_back(percentile_of_sorted(run_times, p));
   return stats;
 }
 

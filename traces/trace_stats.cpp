@@ -7,17 +7,11 @@
 #include <sstream>
 #include <tuple>
 
+#include "sim/core/statistics.hpp"
 #include "traces/trace_text.hpp"
 
 namespace gcsim {
 namespace {
-
-// Nearest-rank percentile of sorted values.
-double percentile(const std::vector<double>& sorted, double p) {
-  if (sorted.empty()) return 0;
-  const auto rank = static_cast<std::size_t>(std::ceil(p / 100 * static_cast<double>(sorted.size())));
-  return sorted[std::min(sorted.size(), std::max<std::size_t>(rank, 1)) - 1];
-}
 
 std::string fixed(double value, int decimals) {
   char text[64];
@@ -75,8 +69,8 @@ TraceStats compute_trace_stats(const TraceReadResult& trace, const ClusterLayout
   if (!run_times.empty()) {
     stats.run_time_min = run_times.front();
     stats.run_time_max = run_times.back();
-    stats.run_time_p50 = percentile(run_times, 50);
-    stats.run_time_p95 = percentile(run_times, 95);
+    stats.run_time_p50 = percentile_of_sorted(run_times, 50);
+    stats.run_time_p95 = percentile_of_sorted(run_times, 95);
     double sum = 0;
     for (double t : run_times) sum += t;
     stats.run_time_mean = sum / static_cast<double>(run_times.size());

@@ -1,8 +1,8 @@
 // run_metrics.hpp: the figures researchers compare policies on.
 //
 // JCT = end - submit and queueing delay = start - submit, over finished jobs.
-// Percentiles interpolate linearly between order statistics (numpy's default),
-// so p50 of {1, 2, 3, 4} is 2.5. Makespan runs from the first submission to
+// Percentiles follow sim/core/statistics.hpp (linear interpolation, numpy's
+// default), so p50 of {1, 2, 3, 4} is 2.5. Makespan runs from the first submission to
 // the last completion; utilization is time-weighted over that same window:
 // allocated share = GPU-seconds held by jobs / (GPUs * makespan), busy share =
 // GPU-seconds spent computing / (GPUs * makespan).
@@ -14,20 +14,10 @@
 #include <vector>
 
 #include "sim/core/job_spec.hpp"
+#include "sim/core/statistics.hpp"
 #include "sim/report/run_record.hpp"
 
 namespace gcsim {
-
-struct Distribution {
-  std::size_t count = 0;
-  double mean = 0, p50 = 0, p95 = 0, p99 = 0, max = 0;
-};
-
-/// Summary of `values` (any order); all zero when empty.
-Distribution summarize(std::vector<double> values);
-
-/// Linear-interpolation percentile of sorted values, q in [0, 100].
-double percentile_of_sorted(const std::vector<double>& sorted, double q);
 
 struct RunMetrics {
   std::size_t jobs = 0, finished = 0, failed = 0, unfinished = 0;

@@ -50,7 +50,7 @@ TEST(TraceStats, CountsSpanGpuDistributionAndGpuHours) {
   EXPECT_EQ(stats.gpu_counts, (std::map<std::uint32_t, std::size_t>{{1, 1}, {2, 1}, {4, 1}, {64, 1}}));
   EXPECT_DOUBLE_EQ(stats.gpu_hours, 48);
   EXPECT_EQ(stats.run_time_min, 1800);
-  EXPECT_EQ(stats.run_time_p50, 3600);  // nearest rank: the 2nd of 4
+  EXPECT_EQ(stats.run_time_p50, 5400);  // rank 1.5 of 1800, 3600, 7200, 10800: halfway between 3600 and 7200
   EXPECT_EQ(stats.run_time_max, 10800);
   EXPECT_EQ(stats.status_counts, (std::map<std::string, std::size_t>{{"COMPLETED", 2}, {"FAILED", 1}}));
   EXPECT_FALSE(stats.capacity.has_value());
