@@ -7,17 +7,12 @@
 #include <sstream>
 #include <tuple>
 
+#include "sim/core/number_text.hpp"
 #include "sim/core/statistics.hpp"
 #include "traces/trace_text.hpp"
 
 namespace gcsim {
 namespace {
-
-std::string fixed(double value, int decimals) {
-  char text[64];
-  std::snprintf(text, sizeof text, "%.*f", decimals, value);
-  return text;
-}
 
 // "3.2 h", "45 s", "12.5 d": readable durations for the text report.
 std::string duration_text(double seconds) {

@@ -5,19 +5,13 @@
 #include <sstream>
 
 #include "sim/core/input_error.hpp"
-#include "sim/report/number_text.hpp"
+#include "sim/core/number_text.hpp"
 #include "sim/report/run_outputs.hpp"
 
 namespace gcsim {
 namespace {
 
 constexpr const char* kNotAvailable = "n/a";
-
-std::string significant(double value, int digits) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.*g", digits, value);
-  return buffer;
-}
 
 std::string exact_or_na(const std::optional<double>& value) { return value ? exact_number(*value) : kNotAvailable; }
 

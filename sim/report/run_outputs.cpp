@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "sim/report/number_text.hpp"
+#include "sim/core/number_text.hpp"
 
 namespace gcsim {
 namespace {

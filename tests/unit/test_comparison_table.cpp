@@ -9,7 +9,7 @@
 
 #include "sim/core/cluster_layout.hpp"
 #include "sim/core/input_error.hpp"
-#include "sim/report/number_text.hpp"
+#include "sim/core/number_text.hpp"
 #include "sim/report/run_outputs.hpp"
 #include "tests/support/crafted_specs.hpp"
 

@@ -1,6 +1,7 @@
-// number_text.hpp: numbers as the output files write them.
+// number_text.hpp: numbers as gcsim's output files and reports write them.
 //
 //   fixed(2.5, 3)        -> "2.500"  (times, fixed decimals)
+//   significant(2/3., 3) -> "0.667"  (figures for people, `digits` significant)
 //   exact_number(0.1)    -> "0.1"    (the shortest text that reads back exactly)
 #pragma once
 
@@ -10,6 +11,9 @@ namespace gcsim {
 
 /// `value` with exactly `decimals` decimals.
 std::string fixed(double value, int decimals);
+
+/// `value` with at most `digits` significant digits (printf's %g: no trailing zeros).
+std::string significant(double value, int digits);
 
 /// The shortest decimal text that reads back as exactly `value`.
 std::string exact_number(double value);

@@ -1,4 +1,4 @@
-#include "sim/report/number_text.hpp"
+#include "sim/core/number_text.hpp"
 
 #include <charconv>
 #include <cstdio>
@@ -9,6 +9,12 @@ namespace gcsim {
 std::string fixed(double value, int decimals) {
   char buffer[64];
   std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+  return buffer;
+}
+
+std::string significant(double value, int digits) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.*g", digits, value);
   return buffer;
 }
 
