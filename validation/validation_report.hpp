@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "validation/error_bounds.hpp"
+#include "validation/ring_fit.hpp"
 
 namespace gcsim::validation {
 
@@ -25,6 +26,7 @@ struct LinkCalibrationRow {
   double goodput_Bps = 0;
   double nominal_Bps = 0;             // the rate the links were shaped to
   std::optional<double> busbw_64MiB;  // the ring's busbw at 64 MiB, when measured
+  std::optional<RingLinkFit> fit;     // latency and goodput fitted over every measured size
 };
 
 /// Measured times of another allreduce on the same links and sizes.

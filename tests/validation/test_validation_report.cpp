@@ -79,5 +79,15 @@ TEST(ValidationReport, MarkdownCountsAndMarksBrokenChecks) {
   EXPECT_NE(md.find("| allreduce-loopback | 1 | 100.00% |"), std::string::npos);
 }
 
+TEST(ValidationReport, LinkCalibrationShowsTheFitBesideTheMeasuredLink) {
+  ValidationReport report;
+  LinkCalibrationRow measured{3, 26.5e-6, 24.826e6, 25e6, std::nullopt, RingLinkFit{0, 24.784e6, 0.0012, 3}};
+  LinkCalibrationRow unfitted{4, 108.7e-6, 24.824e6, 25e6, std::nullopt, std::nullopt};
+  report.links = {measured, unfitted};
+  const std::string md = validation_markdown(report);
+  EXPECT_NE(md.find("| 3 | 26.5 | 24.826 | 99.3% |  |  | 0.0 | 24.784 | 0.12% |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| 4 | 108.7 | 24.824 | 99.3% |  |  |  |  |  |"), std::string::npos) << md;
+}
+
 }  // namespace
 }  // namespace gcsim::validation
