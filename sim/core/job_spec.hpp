@@ -115,8 +115,15 @@ struct JobSpec {
   /// gpu_memory must fit beside theirs. A MeasuredWork's run time was taken
   /// at this share. DAG jobs use whole GPUs.
   double gpu_share = 1;  // at least kSmallestGpuShare
-  std::uint32_t cpu_cores = 0;  // host cores for the whole job (input pipeline, workers)
-  double memory_bytes = 0;      // host memory for the whole job
+  /// Host cores and memory for the whole job (input pipeline, workers), split
+  /// evenly over its GPU workers: a node holding k of its g GPUs gives it
+  /// cpu_cores x k / g cores and memory_bytes x k / g bytes.
+  std::uint32_t cpu_cores = 0;
+  double memory_bytes = 0;
+  /// All its GPUs on one node (a Kubernetes pod cannot span nodes).
+  bool single_node = false;
+  /// The GPU types it may run on (node selectors); empty: any type.
+  std::vector<std::string> gpu_types;
   std::int64_t priority = 0;    // larger is more important
   Time runtime_estimate = 0;    // the user's estimate of the run time, seconds; 0: none given
   CheckpointSpec checkpoint;
