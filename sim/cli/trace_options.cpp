@@ -77,7 +77,15 @@ TraceRequest trace_request(const std::vector<std::pair<std::string, std::string>
       selection.load_scale = *scale;
     } else if (key == "gpu_type") {
       if (value.empty()) throw UsageError("trace setting 'gpu_type' must not be empty");
-      options.gpu_type = value;
+      if (value.find('=') == std::string::npos) {
+        options.gpu_type = value;
+        continue;
+      }
+      try {
+        add_gpu_model_mapping(options.gpu_models, parse_gpu_model_mapping(value));
+      } catch (const std::invalid_argument& e) {
+        throw UsageError(std::string("trace setting 'gpu_type': ") + e.what());
+      }
     } else if (key == "procs_per_gpu") {
       const auto ratio = parse_trace_number(value);
       if (!ratio || *ratio <= 0)

@@ -4,6 +4,11 @@
 //
 // Settings (KEY=VALUE, or --KEY VALUE with '-' for '_' in `gcsim trace`):
 //   gpu_type=V100        GPU type the trace's run times are taken as measured on
+//                        where it names none
+//   gpu_type=MODEL=NAME[:FLOPS[:MEMORY]]
+//                        a GPU model the trace names becomes GPU type NAME, for
+//                        its jobs and (PAI) its machine spec (gpu_models.hpp);
+//                        repeatable
 //   procs_per_gpu=N      SWF: processors per GPU (default 1)
 //   map=PROP=COL,...     CSV: column mapping (csv_trace.hpp lists the properties)
 //   time_unit=s          CSV: unit of numeric times: ns, us, ms, s, min, h, d

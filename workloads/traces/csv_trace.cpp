@@ -38,25 +38,7 @@ const std::vector<std::string>& csv_trace_properties() {
 }
 
 std::map<std::string, std::string> parse_csv_column_map(const std::string& text) {
-  std::map<std::string, std::string> columns;
-  std::size_t begin = 0;
-  while (begin <= text.size()) {
-    const std::size_t comma = std::min(text.find(',', begin), text.size());
-    const std::string pair = text.substr(begin, comma - begin);
-    begin = comma + 1;
-    if (pair.empty()) continue;
-    const auto eq = pair.find('=');
-    if (eq == std::string::npos || eq == 0 || eq + 1 == pair.size())
-      throw std::invalid_argument("the column mapping expects PROPERTY=COLUMN pairs, got '" + pair + "'");
-    const std::string property = pair.substr(0, eq);
-    if (std::find(csv_trace_properties().begin(), csv_trace_properties().end(), property) ==
-        csv_trace_properties().end())
-      throw std::invalid_argument("unknown property '" + property +
-                                  "' in the column mapping (expected one of: " + property_list() + ")");
-    if (!columns.emplace(property, pair.substr(eq + 1)).second)
-      throw std::invalid_argument("property '" + property + "' is mapped twice");
-  }
-  return columns;
+  return parse_column_map(text, csv_trace_properties());
 }
 
 TraceReadResult read_csv_trace(const std::string& path, const TraceReadOptions& options) {

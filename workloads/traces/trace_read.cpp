@@ -43,6 +43,8 @@ void finish_trace(std::vector<PendingTraceJob> pending, const TraceReadOptions& 
       continue;
     }
     job.spec.submit -= origin;
+    if (auto* measured = std::get_if<MeasuredWork>(&job.spec.work))
+      measured->gpu_type = gpu_type_name(measured->gpu_type, options.gpu_models);
     kept.push_back(std::move(job));
   }
   std::stable_sort(kept.begin(), kept.end(),

@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "sim/core/job_spec.hpp"
+#include "workloads/traces/gpu_models.hpp"
 
 namespace gcsim {
 
@@ -69,6 +70,10 @@ struct TraceReadOptions {
   double time_unit_s = 1;
   /// CSV: the field separator.
   char delimiter = ',';
+  /// GPU models renamed to gcsim GPU types (`--gpu-type MODEL=NAME[:FLOPS]`,
+  /// gpu_models.hpp): a job measured on MODEL is measured on NAME, and PAI's
+  /// machine spec becomes a cluster with these figures.
+  GpuModelMap gpu_models;
 };
 
 struct TraceReadResult {

@@ -1,10 +1,13 @@
 #include "workloads/traces/trace_text.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <stdexcept>
 #include <string>
 
 #include "sim/core/input_error.hpp"
@@ -188,6 +191,29 @@ std::string exact_decimal(double value) {
     if (std::strtod(text, nullptr) == value) break;
   }
   return text;
+}
+
+std::map<std::string, std::string> parse_column_map(const std::string& text, const std::vector<std::string>& properties) {
+  std::string list;
+  for (const std::string& p : properties) list += (list.empty() ? "" : ", ") + p;
+  std::map<std::string, std::string> columns;
+  std::size_t begin = 0;
+  while (begin <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', begin), text.size());
+    const std::string pair = text.substr(begin, comma - begin);
+    begin = comma + 1;
+    if (pair.empty()) continue;
+    const auto eq = pair.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == pair.size())
+      throw std::invalid_argument("the column mapping expects PROPERTY=COLUMN pairs, got '" + pair + "'");
+    const std::string property = pair.substr(0, eq);
+    if (std::find(properties.begin(), properties.end(), property) == properties.end())
+      throw std::invalid_argument("unknown property '" + property + "' in the column mapping (expected one of: " +
+                                  list + ")");
+    if (!columns.emplace(property, pair.substr(eq + 1)).second)
+      throw std::invalid_argument("property '" + property + "' is mapped twice");
+  }
+  return columns;
 }
 
 CsvHeader::CsvHeader(const std::vector<std::string>& names, const std::string& file, std::size_t line)

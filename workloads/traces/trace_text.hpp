@@ -69,6 +69,11 @@ std::string describe_number(double value);
 /// The shortest decimal text that reads back as exactly `value`.
 std::string exact_decimal(double value);
 
+/// "prop=COLUMN,prop=COLUMN" -> property -> column name. Throws
+/// std::invalid_argument for a pair without '=', a property not in
+/// `properties`, or one mapped twice.
+std::map<std::string, std::string> parse_column_map(const std::string& text, const std::vector<std::string>& properties);
+
 /// Header names -> column index; throws InputError(file, "line N", name,
 /// "missing column") for each required name that is absent.
 class CsvHeader {
