@@ -86,6 +86,21 @@ TEST(CsvTrace, StartAndEndColumnsGiveTheRunTime) {
   EXPECT_TRUE(trace.calendar_clock);
 }
 
+TEST(CsvTrace, AShareBelowAMillionthOfAGpuIsMalformed) {
+  const TraceReadResult trace = parse(
+      "t,g,d\n"
+      "0,0.000001,10\n"   // line 2: a millionth, the smallest share
+      "1,1e-9,10\n",      // line 3: below it
+      "submit=t,gpus=g,duration=d");
+  ASSERT_EQ(trace.jobs.size(), 1u);
+  EXPECT_EQ(trace.jobs[0].gpu_share, 1e-6);
+  ASSERT_EQ(trace.skipped.size(), 1u);
+  EXPECT_EQ(trace.skipped[0].line, 3u);
+  EXPECT_EQ(trace.skipped[0].field, "g");
+  EXPECT_EQ(trace.skipped[0].detail, "got 1e-9");
+  EXPECT_TRUE(trace.skipped[0].malformed);
+}
+
 const std::string kCrafted =
     "id,t,g,d\n"
     "a,0,1,10\n"   // line 2: good

@@ -116,6 +116,11 @@ TraceReadResult parse_csv_trace(std::istream& in, const std::string& file, const
       log.malformed(file, line, name("gpus"), "not a GPU count (a number >= 0)", "got '" + field("gpus") + "'");
       continue;
     }
+    if (*gpus > 0 && *gpus < kSmallestGpuShare) {
+      log.malformed(file, line, name("gpus"), "a share below a millionth of a GPU", "got " + field("gpus"));
+      continue;
+    }
+    const std::string status = mapped("status") ? field("status") : std::string();
     double run_time = 0;
     if (by_duration) {
       const std::optional<double> duration = parse_trace_number(field("duration"));
@@ -174,6 +179,9 @@ TraceReadResult parse_csv_trace(std::istream& in, const std::string& file, const
     PendingTraceJob job;
     job.file = file;
     job.line = line;
+    job.submit_field = name("submit");
+    job.run_time_field = by_duration ? name("duration") : name("end");
+    if (mapped("estimate")) job.estimate_field = name("estimate");
     job.spec.id = id;
     job.spec.user = mapped("user") && !field("user").empty() ? field("user") : "unknown";
     job.spec.queue = mapped("queue") && !field("queue").empty() ? field("queue") : "unknown";

@@ -289,6 +289,8 @@ TraceReadResult read_pai_trace(const std::string& path, const TraceReadOptions& 
 
     // An instance below 100 is a worker on a share of one GPU; above, whole GPUs (rounded up).
     const bool fractional = plan[2] > 0 && plan[2] < 100;
+    if (fractional && plan[2] / 100 < kSmallestGpuShare)
+      return bad("plan_gpu", "a share below a millionth of a GPU", "got '" + f[c_gpu] + "'");
     const double per_instance = fractional ? 1 : std::ceil(plan[2] / 100);
     if (!fractional && per_instance * 100 != plan[2]) job.rounded_above_one = true;
     if (fractional) {
@@ -357,6 +359,8 @@ TraceReadResult read_pai_trace(const std::string& path, const TraceReadOptions& 
     PendingTraceJob pending_job;
     pending_job.file = task_path;
     pending_job.line = job.first_line;
+    pending_job.submit_field = "start_time";
+    pending_job.run_time_field = "end_time";
     pending_job.status = status;
     JobSpec& spec_out = pending_job.spec;
     spec_out.id = name;

@@ -181,6 +181,8 @@ TraceReadResult parse_philly_job_log(const std::string& text, const std::string&
     PendingTraceJob pending_job;
     pending_job.file = file;
     pending_job.line = line;
+    pending_job.submit_field = "submitted_time";
+    pending_job.run_time_field = "attempts";
     const auto text_field = [&](const char* field, const std::string& fallback) {
       return job.contains(field) && job.at(field).is_string() && !job.at(field).get<std::string>().empty()
                  ? job.at(field).get<std::string>()
