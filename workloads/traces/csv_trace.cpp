@@ -134,6 +134,15 @@ TraceReadResult parse_csv_trace(std::istream& in, const std::string& file, const
       }
       run_time = *duration * options.time_unit_s;
     } else {
+      // Jobs still waiting or running when the log was cut: not replayable, as in every format.
+      if (field("start").empty()) {
+        log.not_replayable(file, line, name("start"), "never started (no start time)", status);
+        continue;
+      }
+      if (field("end").empty()) {
+        log.not_replayable(file, line, name("end"), "had not ended when the log was cut (no end time)", status);
+        continue;
+      }
       const std::optional<double> start = parse_trace_time(field("start"), options.time_unit_s);
       const std::optional<double> end = parse_trace_time(field("end"), options.time_unit_s);
       if (!start) {
@@ -185,7 +194,7 @@ TraceReadResult parse_csv_trace(std::istream& in, const std::string& file, const
     job.spec.id = id;
     job.spec.user = mapped("user") && !field("user").empty() ? field("user") : "unknown";
     job.spec.queue = mapped("queue") && !field("queue").empty() ? field("queue") : "unknown";
-    if (mapped("status")) job.status = field("status");
+    job.status = status;
     if (mapped("job_type")) job.job_type = field("job_type");
     job.spec.submit = *submit;
     job.spec.gpus = static_cast<std::uint32_t>(whole);
