@@ -13,11 +13,15 @@ struct KnownModel {
   double flops;
   double memory;
   bool nvlink;
+  const char* note;
 };
-const KnownModel kKnownModels[] = {{"A10", 31.2e12, 24e9, false},    {"MISC", 4.37e12, 12e9, false},
-                                   {"P100", 9.3e12, 16e9, false},    {"T4", 8.1e12, 16e9, false},
-                                   {"V100", 15.7e12, 16e9, true},    {"V100M16", 15.7e12, 16e9, true},
-                                   {"V100M32", 15.7e12, 32e9, true}};
+const KnownModel kKnownModels[] = {{"A10", 31.2e12, 24e9, false, ""},
+                                   {"MISC", 4.37e12, 12e9, false, "PAI's older K40m/K80/M60, taken as a K80 die"},
+                                   {"P100", 9.3e12, 16e9, false, ""},
+                                   {"T4", 8.1e12, 16e9, false, ""},
+                                   {"V100", 15.7e12, 16e9, true, ""},
+                                   {"V100M16", 15.7e12, 16e9, true, ""},
+                                   {"V100M32", 15.7e12, 32e9, true, ""}};
 
 // The memory of a mapped type whose memory nobody gave: the smallest of the
 // data-centre models above (T4, P100, V100), so that no job is placed on
@@ -28,7 +32,7 @@ constexpr double kAssumedMemory = 16e9;
 
 std::optional<GpuFigures> known_gpu_model(const std::string& model) {
   for (const KnownModel& known : kKnownModels)
-    if (model == known.name) return GpuFigures{known.name, known.flops, known.memory, false, known.nvlink};
+    if (model == known.name) return GpuFigures{known.name, known.flops, known.memory, false, known.nvlink, known.note};
   return std::nullopt;
 }
 
@@ -86,7 +90,7 @@ std::optional<GpuFigures> resolve_gpu_model(const std::string& model, const GpuM
   const auto it = models.find(model);
   if (it == models.end()) return known_gpu_model(model);
   const GpuModelMapping& mapping = it->second;
-  GpuFigures figures = known_gpu_model(mapping.name).value_or(GpuFigures{mapping.name, 0, 0, false, false});
+  GpuFigures figures = known_gpu_model(mapping.name).value_or(GpuFigures{mapping.name, 0, 0, false, false, ""});
   if (mapping.flops) figures.flops = *mapping.flops;
   if (mapping.memory) figures.memory = *mapping.memory;
   if (figures.memory == 0) {

@@ -34,6 +34,7 @@ struct GpuFigures {
   double memory = 0;      // bytes
   bool memory_assumed = false;  // not given for a mapped model gcsim has no figures for
   bool nvlink = false;    // 8-GPU machines of this model have NVLink (V100s)
+  std::string note;       // what the figures stand for, where the name does not say
 };
 
 /// `MODEL=NAME[:FLOPS[:MEMORY]]` as given.

@@ -88,7 +88,8 @@ MachineCluster machine_cluster_json(const std::vector<TracedMachine>& machines, 
     if (!type_names.insert(figures.name).second) continue;  // two models, one type
     gpu_types.push_back({{"name", figures.name}, {"flops", figures.flops}, {"memory", figures.memory}});
     if (!models.count(model)) {
-      figures_known += (figures_known.empty() ? "" : ", ") + model + " " + figures_text(figures);
+      figures_known += (figures_known.empty() ? "" : ", ") + model + " " + figures_text(figures) +
+                       (figures.note.empty() ? "" : " (" + figures.note + ")");
     } else {
       figures_mapped += (figures_mapped.empty() ? "" : "; ") + model + " as " + figures.name + ", " +
                         figures_text(figures) +
@@ -129,8 +130,8 @@ MachineCluster machine_cluster_json(const std::vector<TracedMachine>& machines, 
     result.assumptions.push_back("GPU figures are nominal FP32 peaks, not in the list: " + figures_known);
   if (!figures_mapped.empty()) result.assumptions.push_back("GPU models mapped with --gpu-type: " + figures_mapped);
   result.assumptions.push_back(
-      "the list does not describe the network: NVLink 150 GB/s inside 8-GPU V100 machines, PCIe 15.75 GB/s inside "
-      "the others, 25 Gb/s NICs, racks of 32 machines, no oversubscription");
+      "the list does not describe the network: NVLink 150 GB/s inside 8-GPU V100, V100M16 and V100M32 machines, "
+      "PCIe 15.75 GB/s inside the others, 25 Gb/s NICs, racks of 32 machines, no oversubscription");
   if (cpu_only > 0)
     result.assumptions.push_back(std::to_string(cpu_only) + " CPU-only machines are left out (gcsim nodes have GPUs)");
   return result;
