@@ -121,7 +121,9 @@ int trace_cluster(const std::string& path, int argc, char** argv) {
   std::vector<std::string> extra;
   if (args.has("queues-of")) {
     const WorkloadSource source = parse_workload_source(args.required("queues-of"));
-    if (!source.format) throw UsageError("option '--queues-of' must be FORMAT:TRACE, got '" + source.path + "'");
+    if (!source.format)
+      throw UsageError("option '--queues-of' must be FORMAT:TRACE (FORMAT one of " + trace_format_list() + "), got '" +
+                       source.path + "'");
     const TraceReadResult trace = read_trace(*source.format, source.path, {});
     std::set<std::string> known;
     for (const VirtualCluster& vc : table.vcs) known.insert(vc.name);

@@ -131,8 +131,7 @@ struct TraceInput {
 TraceInput trace_input(const Arguments& args) {
   const std::string name = args.required("format");
   const auto format = parse_trace_format(name);
-  if (!format)
-    throw UsageError("unknown trace format '" + name + "' (expected philly, swf, helios, pai, csv or native)");
+  if (!format) throw UsageError("unknown trace format '" + name + "' (expected one of " + trace_format_list() + ")");
   std::vector<std::pair<std::string, std::string>> settings;
   const std::pair<const char*, const char*> flag_keys[] = {{"procs-per-gpu", "procs_per_gpu"},
                                                            {"map", "map"},

@@ -80,8 +80,11 @@ std::pair<std::string, std::string> split_setting(const std::string& text, const
 /// "FORMAT:FILE" read by that trace reader with `trace_settings` (which a
 /// native file does not accept). For a trace, one line on `notes` says how
 /// many rows became jobs and how many were skipped, and one line where each
-/// job's work comes from. Throws InputError when a trace yields no job.
-/// `cluster` is needed for work=throughput.
+/// job's work comes from. Throws UsageError for an unknown FORMAT, and
+/// InputError when a trace yields no job, when a file given as native looks
+/// like a trace (naming its FORMAT), and, with `cluster`, when run times are
+/// measured on a GPU type the cluster lacks (naming the setting that fixes
+/// it). `cluster` is needed for work=throughput.
 std::vector<JobSpec> read_workload_argument(const std::string& argument, const std::vector<std::string>& trace_settings,
                                             std::ostream& notes, const ClusterLayout* cluster = nullptr);
 

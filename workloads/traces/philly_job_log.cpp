@@ -61,7 +61,9 @@ DateField read_date(const nlohmann::json& object, const char* field) {
 }  // namespace
 
 bool looks_like_philly_job_log(const std::string& text) {
-  const auto first = std::find_if(text.begin(), text.end(), [](char c) { return !std::isspace(static_cast<unsigned char>(c)); });
+  // After a UTF-8 byte-order mark, if the file opens with one.
+  const auto begin = text.rfind("\xEF\xBB\xBF", 0) == 0 ? text.begin() + 3 : text.begin();
+  const auto first = std::find_if(begin, text.end(), [](char c) { return !std::isspace(static_cast<unsigned char>(c)); });
   return first != text.end() && *first == '[';
 }
 

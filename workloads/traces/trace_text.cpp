@@ -55,9 +55,17 @@ bool is_leap(long long y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
 }  // namespace
 
 bool TraceLines::next(std::string& line) {
-  if (!std::getline(in_, line)) return false;
-  ++number_;
-  if (!line.empty() && line.back() == '\r') line.pop_back();
+  line.clear();
+  std::streambuf& in = *in_.rdbuf();
+  int c = in.sbumpc();
+  if (c == std::char_traits<char>::eof()) return false;
+  while (c != std::char_traits<char>::eof() && c != '\n' && c != '\r') {
+    line.push_back(static_cast<char>(c));
+    c = in.sbumpc();
+  }
+  if (c == '\r' && in.sgetc() == '\n') in.sbumpc();
+  // A byte-order mark is not part of the first column's name.
+  if (++number_ == 1 && line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);
   return true;
 }
 
@@ -240,6 +248,13 @@ std::size_t CsvHeader::require(const std::string& name) const {
 }
 
 std::ifstream open_trace_file(const std::string& path) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) {
+    const bool pai = std::filesystem::is_regular_file(std::filesystem::path(path) / "pai_task_table.csv", error);
+    throw InputError(path, "", "",
+                     std::string("a folder, not a trace file") +
+                         (pai ? " (it holds a PAI trace: read it with the pai format, pai:" + path + ")" : ""));
+  }
   std::ifstream in(path);
   if (!in) throw InputError(path, "", "", "cannot open the trace file");
   return in;
