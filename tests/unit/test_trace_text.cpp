@@ -100,8 +100,10 @@ TEST(TraceFormats, TheContentOfAFileGivenWithoutAFormatSaysWhichItLooksLike) {
   EXPECT_EQ(guess("note.txt", "hello\n"), std::nullopt);
   EXPECT_EQ(guess("empty.txt", ""), std::nullopt);
   std::filesystem::create_directories(dir / "pai");
-  dir.write("pai/pai_task_table.csv", "");
+  dir.write("pai/pai_task_table.csv", "j1,worker,1,Terminated,0,60,100,1,100,T4\n");
   EXPECT_EQ(guess_trace_format(dir / "pai"), TraceFormat::kPai);
+  EXPECT_EQ(guess_trace_format(dir / "pai/pai_task_table.csv"), TraceFormat::kPai);  // headerless: by its name
+  EXPECT_EQ(guess("pai_jobs.json", "{\"jobs\": []}"), TraceFormat::kNative);
   EXPECT_EQ(guess_trace_format(dir / "missing.csv"), std::nullopt);
 }
 

@@ -136,6 +136,10 @@ std::optional<TraceFormat> guess_trace_format(const std::string& path) {
   if (first.empty()) return std::nullopt;
   if (first.front() == '{') return TraceFormat::kNative;
   if (first.front() == '[') return TraceFormat::kPhilly;
+  // PAI's tables are headerless: their names say what they are.
+  const std::string name = file_name_of(path);
+  if (name.rfind("pai_", 0) == 0 && name.size() > 4 && name.compare(name.size() - 4, 4, ".csv") == 0)
+    return TraceFormat::kPai;
   if (first.front() == ';') return TraceFormat::kSwf;
   const std::vector<std::string> words = split_whitespace(first);
   if (words.size() == 18 && std::all_of(words.begin(), words.end(), [](const std::string& w) {

@@ -51,7 +51,8 @@ WorkloadSource parse_workload_source(const std::string& argument);
 
 /// The format a file's content looks like, for a file given without one: a
 /// folder holding pai_task_table.csv is pai; text opening with '{' native,
-/// with '[' philly (the raw job log); ';' comment lines or lines of 18
+/// with '[' philly (the raw job log); a file named pai_*.csv pai (its
+/// tables have no header); ';' comment lines or lines of 18
 /// numbers swf; a header with Philly's or Helios' columns philly or helios;
 /// any other header of two or more comma-, semicolon- or tab-separated names
 /// csv. Nothing when it cannot tell (or cannot read the file).
