@@ -40,7 +40,9 @@ stats    summarises what the trace holds: jobs, submission span, GPUs per job,
          reason with its first line numbers. --json writes the same as JSON.
 convert  writes the jobs as a gcsim workload (--to native, for 'gcsim run
          --workload') or as SWF (--to swf: what both formats hold). For a PAI
-         trace, --cluster-out writes pai_machine_spec as a gcsim cluster.
+         trace, --cluster-out writes pai_machine_spec as a gcsim cluster: every
+         machine with GPUs, a bad row or a GPU type gcsim has no figures for
+         being an error (map such a type with --gpu-type MODEL=NAME[:FLOPS]).
 fit      fits a synthetic generator to the trace and writes it to GEN.json:
          arrivals with a daily cycle (24 hourly rates and the mean
          inter-arrival), the share of jobs per GPU count, a run-time quantile
@@ -66,8 +68,14 @@ FILE and FORMAT:
   native  a gcsim workload (JSON)
 
 Reader options:
-  --gpu-type T        GPU type the run times are taken as measured on (default V100;
-                      PAI names its own)
+  --gpu-type T        GPU type the run times are taken as measured on where the
+                      trace names none (default V100; PAI names its own)
+  --gpu-type MODEL=NAME[:FLOPS[:MEMORY]]
+                      repeatable: GPU model MODEL of the trace becomes gcsim GPU
+                      type NAME, with NAME's known figures or FLOPS (and MEMORY)
+                      as given (31.2TFLOPS, 24GB); for jobs measured on MODEL and
+                      for the PAI cluster. Known models: P100, T4, V100, V100M16,
+                      V100M32, A10, MISC
   --procs-per-gpu N   swf: processors per GPU (default 1)
   --map P=COL,...     csv: column of each job property: submit, gpus, duration (or
                       start and end) required; id, user, queue, status, gpu_type,
@@ -105,7 +113,7 @@ line, 4 outputs could not be written.
 )";
 
 const std::vector<FlagSpec> kReaderFlags = {
-    {"format"},   {"gpu-type"},      {"procs-per-gpu"}, {"map"},       {"time-unit"},         {"delimiter"},
+    {"format"},   {"gpu-type", true, true}, {"procs-per-gpu"}, {"map"},       {"time-unit"},         {"delimiter"},
     {"epoch"},    {"strict", false}, {"from"},          {"until"},     {"queue", true, true}, {"min-gpus"},
     {"max-gpus"}, {"sample"},        {"seed"},          {"load-scale"},  {"work"},              {"job-type"}};
 
@@ -123,11 +131,9 @@ struct TraceInput {
 TraceInput trace_input(const Arguments& args) {
   const std::string name = args.required("format");
   const auto format = parse_trace_format(name);
-  if (!format)
-    throw UsageError("unknown trace format '" + name + "' (expected philly, swf, helios, pai, csv or native)");
+  if (!format) throw UsageError("unknown trace format '" + name + "' (expected one of " + trace_format_list() + ")");
   std::vector<std::pair<std::string, std::string>> settings;
-  const std::pair<const char*, const char*> flag_keys[] = {{"gpu-type", "gpu_type"},
-                                                           {"procs-per-gpu", "procs_per_gpu"},
+  const std::pair<const char*, const char*> flag_keys[] = {{"procs-per-gpu", "procs_per_gpu"},
                                                            {"map", "map"},
                                                            {"time-unit", "time_unit"},
                                                            {"delimiter", "delimiter"},
@@ -144,6 +150,7 @@ TraceInput trace_input(const Arguments& args) {
   for (const auto& [flag, key] : flag_keys)
     if (args.has(flag)) settings.emplace_back(key, args.required(flag));
   for (const std::string& queue : args.all("queue")) settings.emplace_back("queue", queue);
+  for (const std::string& type : args.all("gpu-type")) settings.emplace_back("gpu_type", type);
   if (args.has("strict")) settings.emplace_back("strict", "true");
   if (*format != TraceFormat::kCsv)
     for (const char* csv_only : {"map", "time-unit", "delimiter"})
@@ -225,13 +232,11 @@ int convert(const std::string& path, int argc, char** argv) {
     const std::filesystem::path given(path);
     const std::filesystem::path dir = std::filesystem::is_directory(given) ? given : given.parent_path();
     const std::string spec_path = (dir / "pai_machine_spec.csv").string();
-    const PaiMachineSpec spec = read_pai_machine_spec(spec_path, input.request.read.strict);
-    const PaiCluster cluster = pai_cluster_json(spec, "pai-2020");
+    // Strict: a cluster that lost a machine to a bad row would misdescribe the trace's.
+    const PaiMachineSpec spec = read_pai_machine_spec(spec_path, true);
+    const PaiCluster cluster = pai_cluster_json(spec, "pai-2020", input.request.read.gpu_models);
     cluster_text = cluster.cluster.dump(2) + "\n";
     cluster_notes = cluster.assumptions;
-    if (!spec.skipped.empty())
-      cluster_notes.push_back(std::to_string(spec.skipped.size()) + " machine spec rows skipped (first: line " +
-                              std::to_string(spec.skipped.front().line) + ", " + spec.skipped.front().reason + ")");
   }
   try {
     write_file_atomically(out, text);

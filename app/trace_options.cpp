@@ -1,6 +1,7 @@
 #include "app/trace_options.hpp"
 
 #include <cmath>
+#include <filesystem>
 #include <map>
 #include <sstream>
 #include <stdexcept>
@@ -77,7 +78,15 @@ TraceRequest trace_request(const std::vector<std::pair<std::string, std::string>
       selection.load_scale = *scale;
     } else if (key == "gpu_type") {
       if (value.empty()) throw UsageError("trace setting 'gpu_type' must not be empty");
-      options.gpu_type = value;
+      if (value.find('=') == std::string::npos) {
+        options.gpu_type = value;
+        continue;
+      }
+      try {
+        add_gpu_model_mapping(options.gpu_models, parse_gpu_model_mapping(value));
+      } catch (const std::invalid_argument& e) {
+        throw UsageError(std::string("trace setting 'gpu_type': ") + e.what());
+      }
     } else if (key == "procs_per_gpu") {
       const auto ratio = parse_trace_number(value);
       if (!ratio || *ratio <= 0)
@@ -192,10 +201,56 @@ TraceReadResult read_trace_request(TraceFormat format, const std::string& path, 
   return trace;
 }
 
+namespace {
+
+// A file given as a native workload that is not one: say what it looks like
+// and how to give it.
+void check_native_workload_file(const std::string& path) {
+  const auto guessed = guess_trace_format(path);
+  if (guessed && *guessed != TraceFormat::kNative) {
+    const std::string name = trace_format_name(*guessed);
+    throw InputError(path, "", "",
+                     "not a gcsim workload (JSON): it looks like " + trace_format_title(*guessed) + "; give it as " +
+                         name + ":" + path +
+                         (*guessed == TraceFormat::kCsv
+                              ? " with --trace-opt map=submit=COL,gpus=COL,duration=COL (docs/trace-replay.md)"
+                              : ""));
+  }
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) throw InputError(path, "", "", "a folder, not a workload file");
+}
+
+// A trace's run times measured on a GPU type the cluster lacks: say which
+// setting names or maps the type, before the generic check of the workload
+// against the cluster.
+void check_measured_types(const TraceReadResult& trace, const std::string& path, const TraceReadOptions& options,
+                          const ClusterLayout& cluster) {
+  for (const JobSpec& job : trace.jobs) {
+    const auto* measured = std::get_if<MeasuredWork>(&job.work);
+    if (!measured || cluster.find_gpu_type(measured->gpu_type) >= 0) continue;
+    std::string types;
+    for (const GpuType& type : cluster.spec().gpu_types) types += (types.empty() ? "" : ", ") + type.name;
+    const std::string lacks = ", a type cluster '" + cluster.spec().name + "' lacks (it has " + types + ")";
+    if (measured->gpu_type == options.gpu_type && trace.format != "pai")
+      throw InputError(path, "job '" + job.id + "'", "gpu_type",
+                       "the trace names no GPU type, so its run times are taken as measured on gpu_type " +
+                           options.gpu_type + lacks + "; name the type they were measured on with --trace-opt gpu_type=TYPE");
+    throw InputError(path, "job '" + job.id + "'", "gpu_type",
+                     "the trace says its run time was measured on " + measured->gpu_type + lacks +
+                         "; map that model to one of them with --trace-opt gpu_type=" + measured->gpu_type + "=TYPE");
+  }
+}
+
+}  // namespace
+
 std::vector<JobSpec> read_workload_argument(const std::string& argument, const std::vector<std::string>& trace_settings,
                                             std::ostream& notes, const ClusterLayout* cluster) {
   const WorkloadSource source = parse_workload_source(argument);
+  if (!source.unknown_format.empty())
+    throw UsageError("unknown trace format '" + source.unknown_format + "' in --workload '" + argument +
+                     "' (known: " + trace_format_list() + "; a path without FORMAT: is a native workload)");
   if (!source.format || *source.format == TraceFormat::kNative) {
+    check_native_workload_file(source.path);
     if (!trace_settings.empty())
       throw UsageError(
           "option '--trace-opt' applies to a trace workload FORMAT:FILE (FORMAT one of philly, swf, "
@@ -204,7 +259,8 @@ std::vector<JobSpec> read_workload_argument(const std::string& argument, const s
   }
   std::vector<std::pair<std::string, std::string>> settings;
   for (const std::string& text : trace_settings) settings.push_back(split_setting(text, "trace-opt"));
-  const TraceReadResult trace = read_trace_request(*source.format, source.path, trace_request(settings), cluster);
+  const TraceRequest request = trace_request(settings);
+  const TraceReadResult trace = read_trace_request(*source.format, source.path, request, cluster);
   std::size_t malformed = 0;
   for (const SkippedRow& row : trace.skipped) malformed += row.malformed ? 1 : 0;
   notes << "gcsim: " << trace.format << " trace " << source.path << ": "
@@ -213,6 +269,7 @@ std::vector<JobSpec> read_workload_argument(const std::string& argument, const s
   for (const std::string& step : trace.selection) notes << "gcsim: selected " << step << "\n";
   notes << "gcsim: work: " << trace.work_source << "\n";
   if (trace.jobs.empty()) throw InputError(source.path, "", "", "no replayable job in the trace (after selection)");
+  if (cluster) check_measured_types(trace, source.path, request.read, *cluster);
   return trace.jobs;
 }
 

@@ -4,6 +4,11 @@
 //
 // Settings (KEY=VALUE, or --KEY VALUE with '-' for '_' in `gcsim trace`):
 //   gpu_type=V100        GPU type the trace's run times are taken as measured on
+//                        where it names none
+//   gpu_type=MODEL=NAME[:FLOPS[:MEMORY]]
+//                        a GPU model the trace names becomes GPU type NAME, for
+//                        its jobs and (PAI) its machine spec (gpu_models.hpp);
+//                        repeatable
 //   procs_per_gpu=N      SWF: processors per GPU (default 1)
 //   map=PROP=COL,...     CSV: column mapping (csv_trace.hpp lists the properties)
 //   time_unit=s          CSV: unit of numeric times: ns, us, ms, s, min, h, d
@@ -75,8 +80,11 @@ std::pair<std::string, std::string> split_setting(const std::string& text, const
 /// "FORMAT:FILE" read by that trace reader with `trace_settings` (which a
 /// native file does not accept). For a trace, one line on `notes` says how
 /// many rows became jobs and how many were skipped, and one line where each
-/// job's work comes from. Throws InputError when a trace yields no job.
-/// `cluster` is needed for work=throughput.
+/// job's work comes from. Throws UsageError for an unknown FORMAT, and
+/// InputError when a trace yields no job, when a file given as native looks
+/// like a trace (naming its FORMAT), and, with `cluster`, when run times are
+/// measured on a GPU type the cluster lacks (naming the setting that fixes
+/// it). `cluster` is needed for work=throughput.
 std::vector<JobSpec> read_workload_argument(const std::string& argument, const std::vector<std::string>& trace_settings,
                                             std::ostream& notes, const ClusterLayout* cluster = nullptr);
 

@@ -38,25 +38,7 @@ const std::vector<std::string>& csv_trace_properties() {
 }
 
 std::map<std::string, std::string> parse_csv_column_map(const std::string& text) {
-  std::map<std::string, std::string> columns;
-  std::size_t begin = 0;
-  while (begin <= text.size()) {
-    const std::size_t comma = std::min(text.find(',', begin), text.size());
-    const std::string pair = text.substr(begin, comma - begin);
-    begin = comma + 1;
-    if (pair.empty()) continue;
-    const auto eq = pair.find('=');
-    if (eq == std::string::npos || eq == 0 || eq + 1 == pair.size())
-      throw std::invalid_argument("the column mapping expects PROPERTY=COLUMN pairs, got '" + pair + "'");
-    const std::string property = pair.substr(0, eq);
-    if (std::find(csv_trace_properties().begin(), csv_trace_properties().end(), property) ==
-        csv_trace_properties().end())
-      throw std::invalid_argument("unknown property '" + property +
-                                  "' in the column mapping (expected one of: " + property_list() + ")");
-    if (!columns.emplace(property, pair.substr(eq + 1)).second)
-      throw std::invalid_argument("property '" + property + "' is mapped twice");
-  }
-  return columns;
+  return parse_column_map(text, csv_trace_properties());
 }
 
 TraceReadResult read_csv_trace(const std::string& path, const TraceReadOptions& options) {
@@ -134,6 +116,11 @@ TraceReadResult parse_csv_trace(std::istream& in, const std::string& file, const
       log.malformed(file, line, name("gpus"), "not a GPU count (a number >= 0)", "got '" + field("gpus") + "'");
       continue;
     }
+    if (*gpus > 0 && *gpus < kSmallestGpuShare) {
+      log.malformed(file, line, name("gpus"), "a share below a millionth of a GPU", "got " + field("gpus"));
+      continue;
+    }
+    const std::string status = mapped("status") ? field("status") : std::string();
     double run_time = 0;
     if (by_duration) {
       const std::optional<double> duration = parse_trace_number(field("duration"));
@@ -147,6 +134,15 @@ TraceReadResult parse_csv_trace(std::istream& in, const std::string& file, const
       }
       run_time = *duration * options.time_unit_s;
     } else {
+      // Jobs still waiting or running when the log was cut: not replayable, as in every format.
+      if (field("start").empty()) {
+        log.not_replayable(file, line, name("start"), "never started (no start time)", status);
+        continue;
+      }
+      if (field("end").empty()) {
+        log.not_replayable(file, line, name("end"), "had not ended when the log was cut (no end time)", status);
+        continue;
+      }
       const std::optional<double> start = parse_trace_time(field("start"), options.time_unit_s);
       const std::optional<double> end = parse_trace_time(field("end"), options.time_unit_s);
       if (!start) {
@@ -192,10 +188,13 @@ TraceReadResult parse_csv_trace(std::istream& in, const std::string& file, const
     PendingTraceJob job;
     job.file = file;
     job.line = line;
+    job.submit_field = name("submit");
+    job.run_time_field = by_duration ? name("duration") : name("end");
+    if (mapped("estimate")) job.estimate_field = name("estimate");
     job.spec.id = id;
     job.spec.user = mapped("user") && !field("user").empty() ? field("user") : "unknown";
     job.spec.queue = mapped("queue") && !field("queue").empty() ? field("queue") : "unknown";
-    if (mapped("status")) job.status = field("status");
+    job.status = status;
     if (mapped("job_type")) job.job_type = field("job_type");
     job.spec.submit = *submit;
     job.spec.gpus = static_cast<std::uint32_t>(whole);

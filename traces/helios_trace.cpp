@@ -126,6 +126,8 @@ TraceReadResult parse_helios_trace(std::istream& in, const std::string& file, co
     PendingTraceJob job;
     job.file = file;
     job.line = line;
+    job.submit_field = "submit_time";
+    job.run_time_field = "end_time";
     job.status = state;
     job.spec.id = id;
     const std::string user(trim(fields[c_user])), vc(trim(fields[c_vc]));

@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "sim/core/input_error.hpp"
+#include "traces/machine_cluster.hpp"
 #include "traces/trace_text.hpp"
 
 namespace gcsim {
@@ -20,24 +21,7 @@ const std::vector<std::string> kInstanceColumns = {"job_name", "task_name",  "in
                                                    "status",   "start_time", "end_time",  "machine"};
 const std::vector<std::string> kMachineColumns = {"machine", "gpu_type", "cap_cpu", "cap_mem", "cap_gpu"};
 
-// Nominal figures for the GPU types the trace names (FP32 peak, device memory).
-struct PaiGpuFigures {
-  const char* name;
-  double flops;
-  double memory;
-};
-const PaiGpuFigures kGpuFigures[] = {{"P100", 9.3e12, 16e9},
-                                     {"T4", 8.1e12, 16e9},
-                                     {"V100", 15.7e12, 16e9},
-                                     {"V100M32", 15.7e12, 32e9},
-                                     {"MISC", 4.37e12, 12e9}};
 constexpr double kGiB = 1073741824.0;
-
-const PaiGpuFigures* gpu_figures(const std::string& type) {
-  for (const PaiGpuFigures& figures : kGpuFigures)
-    if (type == figures.name) return &figures;
-  return nullptr;
-}
 
 // The columns of a headerless table: from `<table>.header` beside it (the
 // file's own name with .header for .csv, else the table's name), else the
@@ -123,17 +107,11 @@ std::string job_status(const PaiJob& job, const PaiJobRow* row) {
   return job.task_status.empty() ? std::string() : job.task_status.front();
 }
 
-std::string group_name(const PaiMachine& machine) {
-  std::string type = machine.gpu_type;
-  for (char& c : type) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return type + "-c" + std::to_string(machine.cpu_cores) + "-m" + describe_number(machine.memory_gb) +
-         (machine.gpus == 8 || machine.gpus == 2 ? "" : "-g" + std::to_string(machine.gpus));
-}
-
 }  // namespace
 
 PaiMachineSpec read_pai_machine_spec(const std::string& path, bool strict) {
   PaiMachineSpec spec;
+  spec.file = path;
   SkipLog log(spec.skipped, strict);
   const CsvHeader header = table_header(path, "pai_machine_spec", kMachineColumns);
   const std::size_t c_machine = header.require("machine"), c_type = header.require("gpu_type"),
@@ -142,6 +120,7 @@ PaiMachineSpec read_pai_machine_spec(const std::string& path, bool strict) {
   std::map<std::string, std::size_t> line_of;
   spec.rows = for_each_row(path, header, log, [&](std::size_t line, const std::vector<std::string>& f) {
     PaiMachine machine;
+    machine.line = line;
     machine.id = f[c_machine];
     machine.gpu_type = f[c_type];
     if (machine.id.empty()) return log.malformed(path, line, "machine", "empty machine name");
@@ -156,9 +135,6 @@ PaiMachineSpec read_pai_machine_spec(const std::string& path, bool strict) {
     machine.cpu_cores = static_cast<std::uint32_t>(*cpus);
     machine.memory_gb = *memory;
     machine.gpus = static_cast<std::uint32_t>(*gpus);
-    if (machine.gpus > 0 && !gpu_figures(machine.gpu_type))
-      return log.malformed(path, line, "gpu_type", "unknown GPU type (expected P100, T4, V100, V100M32 or MISC)",
-                           "got '" + machine.gpu_type + "'");
     if (const auto [it, inserted] = line_of.emplace(machine.id, line); !inserted)
       return log.malformed(path, line, "machine", "machine listed twice",
                            "'" + machine.id + "' is also on line " + std::to_string(it->second));
@@ -167,70 +143,14 @@ PaiMachineSpec read_pai_machine_spec(const std::string& path, bool strict) {
   return spec;
 }
 
-PaiCluster pai_cluster_json(const PaiMachineSpec& spec, const std::string& name) {
-  // One node group per machine shape, in order of first appearance.
-  struct Group {
-    PaiMachine shape;
-    std::uint32_t count = 0;
-  };
-  std::vector<Group> groups;
-  std::vector<std::string> types;
-  std::size_t cpu_only = 0;
-  for (const PaiMachine& machine : spec.machines) {
-    if (machine.gpus == 0) {
-      ++cpu_only;
-      continue;
-    }
-    auto it = std::find_if(groups.begin(), groups.end(), [&](const Group& g) {
-      return g.shape.gpu_type == machine.gpu_type && g.shape.cpu_cores == machine.cpu_cores &&
-             g.shape.memory_gb == machine.memory_gb && g.shape.gpus == machine.gpus;
-    });
-    if (it == groups.end())
-      groups.push_back({machine, 1});
-    else
-      ++it->count;
-    if (std::find(types.begin(), types.end(), machine.gpu_type) == types.end()) types.push_back(machine.gpu_type);
-  }
-  if (groups.empty()) throw InputError(name, "", "", "the machine spec lists no machine with GPUs");
-
-  PaiCluster result;
-  nlohmann::json gpu_types = nlohmann::json::array();
-  for (const std::string& type : types) {
-    const PaiGpuFigures* figures = gpu_figures(type);
-    gpu_types.push_back({{"name", type}, {"flops", figures->flops}, {"memory", figures->memory}});
-  }
-  nlohmann::json node_groups = nlohmann::json::array();
-  std::uint64_t machines = 0;
-  for (const Group& group : groups) {
-    const PaiMachine& shape = group.shape;
-    const bool nvlink = shape.gpus == 8 && (shape.gpu_type == "V100" || shape.gpu_type == "V100M32");
-    node_groups.push_back(
-        {{"name", group_name(shape)},
-         {"count", group.count},
-         {"gpus_per_node", shape.gpus},
-         {"gpu_type", shape.gpu_type},
-         {"cpu_cores", std::max<std::uint32_t>(shape.cpu_cores, 1)},
-         {"memory", std::max(shape.memory_gb, 1.0) * kGiB},
-         {"intra_node", nvlink ? nlohmann::json{{"kind", "nvlink"}, {"bandwidth", 150e9}, {"latency", 2e-6}}
-                               : nlohmann::json{{"kind", "pcie"}, {"bandwidth", 15.75e9}, {"latency", 8e-6}}},
-         {"nic", {{"bandwidth", 25e9 / 8}, {"latency", 5e-6}}}});
-    machines += group.count;
-  }
-  result.cluster = {
-      {"name", name},
-      {"gpu_types", gpu_types},
-      {"node_groups", node_groups},
-      {"fabric",
-       {{"nodes_per_rack", std::min<std::uint64_t>(32, machines)}, {"oversubscription", 1}, {"uplink_latency", 1e-6}}}};
-  result.assumptions = {
-      "GPU figures are nominal FP32 peaks, not in the trace: P100 9.3 TFLOP/s 16 GB, T4 8.1 TFLOP/s 16 GB, "
-      "V100 15.7 TFLOP/s 16 GB, V100M32 15.7 TFLOP/s 32 GB, MISC (K40m/K80/M60) as a K80 die 4.37 TFLOP/s 12 GB",
-      "the trace does not describe the network: NVLink 150 GB/s inside 8-GPU V100 and V100M32 machines, "
-      "PCIe 15.75 GB/s inside the others, 25 Gb/s NICs, racks of 32 machines, no oversubscription",
-      "cap_mem is read as GiB"};
-  if (cpu_only > 0)
-    result.assumptions.push_back(std::to_string(cpu_only) + " CPU-only machines are left out (gcsim nodes have GPUs)");
-  return result;
+PaiCluster pai_cluster_json(const PaiMachineSpec& spec, const std::string& name, const GpuModelMap& models) {
+  std::vector<TracedMachine> machines;
+  machines.reserve(spec.machines.size());
+  for (const PaiMachine& machine : spec.machines)
+    machines.push_back({machine.gpu_type, machine.gpus, machine.cpu_cores, machine.memory_gb * kGiB, machine.line});
+  MachineCluster cluster = machine_cluster_json(machines, name, spec.file, "gpu_type", models);
+  cluster.assumptions.push_back("cap_mem is read as GiB");
+  return {std::move(cluster.cluster), std::move(cluster.assumptions)};
 }
 
 PaiInstanceCheck check_pai_instance_table(const std::string& path, const PaiMachineSpec* machines, bool strict) {
@@ -369,6 +289,8 @@ TraceReadResult read_pai_trace(const std::string& path, const TraceReadOptions& 
 
     // An instance below 100 is a worker on a share of one GPU; above, whole GPUs (rounded up).
     const bool fractional = plan[2] > 0 && plan[2] < 100;
+    if (fractional && plan[2] / 100 < kSmallestGpuShare)
+      return bad("plan_gpu", "a share below a millionth of a GPU", "got '" + f[c_gpu] + "'");
     const double per_instance = fractional ? 1 : std::ceil(plan[2] / 100);
     if (!fractional && per_instance * 100 != plan[2]) job.rounded_above_one = true;
     if (fractional) {
@@ -437,6 +359,8 @@ TraceReadResult read_pai_trace(const std::string& path, const TraceReadOptions& 
     PendingTraceJob pending_job;
     pending_job.file = task_path;
     pending_job.line = job.first_line;
+    pending_job.submit_field = "start_time";
+    pending_job.run_time_field = "end_time";
     pending_job.status = status;
     JobSpec& spec_out = pending_job.spec;
     spec_out.id = name;

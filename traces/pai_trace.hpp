@@ -51,18 +51,19 @@
 // instance on a machine pai_machine_spec does not list, are malformed rows.
 //
 // pai_cluster_json turns pai_machine_spec into a heterogeneous gcsim cluster
-// description: one node group per distinct (gpu_type, cap_cpu, cap_mem,
-// cap_gpu), named like "v100m32-c96-m384". What the machine spec lacks is
-// assumed, and listed in `assumptions`: GPU FLOP/s and memory per type (nominal
-// FP32 peaks: P100 9.3 TFLOP/s 16 GB, T4 8.1 TFLOP/s 16 GB, V100 15.7 TFLOP/s
-// 16 GB, V100M32 15.7 TFLOP/s 32 GB, MISC taken as a K80 die, 4.37 TFLOP/s
-// 12 GB), the interconnect (NVLink 150 GB/s in 8-GPU V100/V100M32 machines,
-// PCIe 15.75 GB/s elsewhere), 25 Gb/s NICs, racks of 32 machines without
-// oversubscription; CPU-only machines are left out.
+// description (machine_cluster.hpp): one node group per distinct (gpu_type,
+// cap_cpu, cap_mem, cap_gpu), named like "v100m32-c96-m384". GPU figures come
+// from gpu_models.hpp: P100, T4, V100, V100M32 and MISC (taken as a K80 die)
+// are known; a machine of any other type is an error naming its line and
+// type, unless TraceReadOptions::gpu_models (`--gpu-type MODEL=NAME[:FLOPS]`)
+// maps it. What the machine spec lacks is assumed, and listed in
+// `assumptions`: GPU figures, the network, cap_mem read as GiB; CPU-only
+// machines are left out. A mapping renames the type of the tasks too, so that
+// jobs and cluster agree.
 //
 //   TraceReadResult trace = read_pai_trace("alibaba-pai-2020/", {});
 //   PaiMachineSpec spec = read_pai_machine_spec("alibaba-pai-2020/pai_machine_spec.csv", false);
-//   write_file_atomically("pai.json", pai_cluster_json(spec, "pai-2020").cluster.dump(2));
+//   write_file_atomically("pai.json", pai_cluster_json(spec, "pai-2020", {}).cluster.dump(2));
 #pragma once
 
 #include <cstdint>
@@ -72,6 +73,7 @@
 #include <string>
 #include <vector>
 
+#include "traces/gpu_models.hpp"
 #include "traces/trace_read.hpp"
 
 namespace gcsim {
@@ -79,6 +81,7 @@ namespace gcsim {
 TraceReadResult read_pai_trace(const std::string& path, const TraceReadOptions& options);
 
 struct PaiMachine {
+  std::size_t line = 0;
   std::string id;
   std::string gpu_type;  // "CPU" for machines without GPUs
   std::uint32_t cpu_cores = 0;
@@ -87,14 +90,16 @@ struct PaiMachine {
 };
 
 struct PaiMachineSpec {
+  std::string file;
   std::vector<PaiMachine> machines;
   std::vector<SkippedRow> skipped;
   std::size_t rows = 0;
 };
 
 /// Reads pai_machine_spec.csv (its .header beside it, if present). Malformed
-/// rows (wrong field count, bad numbers, a GPU type gcsim has no figures for,
-/// a machine listed twice) are skipped and listed; in strict mode the first throws.
+/// rows (wrong field count, bad numbers, a machine listed twice) are skipped
+/// and listed; in strict mode the first throws. GPU types are kept as named:
+/// pai_cluster_json checks them.
 PaiMachineSpec read_pai_machine_spec(const std::string& path, bool strict);
 
 struct PaiCluster {
@@ -103,8 +108,9 @@ struct PaiCluster {
 };
 
 /// The GPU machines of the spec as a gcsim cluster named `name`. Throws
-/// InputError when the spec has no GPU machine.
-PaiCluster pai_cluster_json(const PaiMachineSpec& spec, const std::string& name);
+/// InputError when the spec has no GPU machine, and naming the file, line and
+/// type for a GPU type gcsim has no figures for that `models` does not map.
+PaiCluster pai_cluster_json(const PaiMachineSpec& spec, const std::string& name, const GpuModelMap& models = {});
 
 struct PaiInstanceCheck {
   std::size_t rows = 0;

@@ -61,7 +61,9 @@ DateField read_date(const nlohmann::json& object, const char* field) {
 }  // namespace
 
 bool looks_like_philly_job_log(const std::string& text) {
-  const auto first = std::find_if(text.begin(), text.end(), [](char c) { return !std::isspace(static_cast<unsigned char>(c)); });
+  // After a UTF-8 byte-order mark, if the file opens with one.
+  const auto begin = text.rfind("\xEF\xBB\xBF", 0) == 0 ? text.begin() + 3 : text.begin();
+  const auto first = std::find_if(begin, text.end(), [](char c) { return !std::isspace(static_cast<unsigned char>(c)); });
   return first != text.end() && *first == '[';
 }
 
@@ -181,6 +183,8 @@ TraceReadResult parse_philly_job_log(const std::string& text, const std::string&
     PendingTraceJob pending_job;
     pending_job.file = file;
     pending_job.line = line;
+    pending_job.submit_field = "submitted_time";
+    pending_job.run_time_field = "attempts";
     const auto text_field = [&](const char* field, const std::string& fallback) {
       return job.contains(field) && job.at(field).is_string() && !job.at(field).get<std::string>().empty()
                  ? job.at(field).get<std::string>()

@@ -94,6 +94,8 @@ TraceReadResult parse_philly_trace(std::istream& in, const std::string& file, co
     PendingTraceJob job;
     job.file = file;
     job.line = line;
+    job.submit_field = "timestamp";
+    job.run_time_field = "duration";
     job.spec.id = "philly-" + std::to_string(line);
     job.spec.user = "unknown";
     const std::string vc(trim(fields[c_cluster]));

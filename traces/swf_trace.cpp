@@ -197,6 +197,9 @@ TraceReadResult parse_swf_trace(std::istream& in, const std::string& file, const
     PendingTraceJob job;
     job.file = file;
     job.line = line;
+    job.submit_field = kFieldNames[1];
+    job.run_time_field = kFieldNames[3];
+    job.estimate_field = kFieldNames[8];
     job.status = status_name(static_cast<int>(status));
     job.spec.id = "swf-" + std::to_string(job_number);
     if (user == -1) {

@@ -28,15 +28,34 @@ std::optional<TraceFormat> parse_trace_format(const std::string& name);
 std::string trace_format_name(TraceFormat format);
 
 /// Reads `path` in `format`. A native workload keeps its submit times
-/// (origin 0 unless options.time_origin is set) and has no skipped rows.
+/// (origin 0 unless options.time_origin is set) and has no skipped rows; a
+/// file read as native whose content looks like another format is an
+/// InputError naming that format.
 TraceReadResult read_trace(TraceFormat format, const std::string& path, const TraceReadOptions& options);
 
+/// "philly, swf, helios, pai, csv, native", for messages.
+std::string trace_format_list();
+/// What a file of that format is, for messages: "a Philly trace", "an SWF log".
+std::string trace_format_title(TraceFormat format);
+
 /// A --workload argument: "FORMAT:PATH" when FORMAT is a trace format name,
-/// else a plain path to a native workload (format unset).
+/// else a plain path to a native workload (format unset). "NAME:PATH" where
+/// NAME is a word but no format, and no file is named the whole argument,
+/// sets `unknown_format` to NAME: the caller says the format is unknown.
 struct WorkloadSource {
   std::optional<TraceFormat> format;
   std::string path;
+  std::string unknown_format;
 };
 WorkloadSource parse_workload_source(const std::string& argument);
+
+/// The format a file's content looks like, for a file given without one: a
+/// folder holding pai_task_table.csv is pai; text opening with '{' native,
+/// with '[' philly (the raw job log); a file named pai_*.csv pai (its
+/// tables have no header); ';' comment lines or lines of 18
+/// numbers swf; a header with Philly's or Helios' columns philly or helios;
+/// any other header of two or more comma-, semicolon- or tab-separated names
+/// csv. Nothing when it cannot tell (or cannot read the file).
+std::optional<TraceFormat> guess_trace_format(const std::string& path);
 
 }  // namespace gcsim

@@ -5,6 +5,7 @@
 
 #include "sim/core/input_error.hpp"
 #include "traces/trace_text.hpp"
+#include "workloads/work_horizon.hpp"
 
 namespace gcsim {
 
@@ -43,6 +44,22 @@ void finish_trace(std::vector<PendingTraceJob> pending, const TraceReadOptions& 
       continue;
     }
     job.spec.submit -= origin;
+    if (const auto problem = beyond_horizon(job.spec.submit, HorizonQuantity::kTime)) {
+      log.malformed(job.file, job.line, job.submit_field, "submitted beyond the horizon",
+                    *problem + " after the time origin");
+      continue;
+    }
+    if (auto* measured = std::get_if<MeasuredWork>(&job.spec.work)) {
+      if (const auto problem = beyond_horizon(measured->seconds, HorizonQuantity::kTime)) {
+        log.malformed(job.file, job.line, job.run_time_field, "run time beyond the horizon", *problem);
+        continue;
+      }
+      measured->gpu_type = gpu_type_name(measured->gpu_type, options.gpu_models);
+    }
+    if (const auto problem = beyond_horizon(job.spec.runtime_estimate, HorizonQuantity::kTime)) {
+      log.malformed(job.file, job.line, job.estimate_field, "run-time estimate beyond the horizon", *problem);
+      continue;
+    }
     kept.push_back(std::move(job));
   }
   std::stable_sort(kept.begin(), kept.end(),

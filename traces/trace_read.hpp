@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "sim/core/job_spec.hpp"
+#include "traces/gpu_models.hpp"
 
 namespace gcsim {
 
@@ -69,6 +70,10 @@ struct TraceReadOptions {
   double time_unit_s = 1;
   /// CSV: the field separator.
   char delimiter = ',';
+  /// GPU models renamed to gcsim GPU types (`--gpu-type MODEL=NAME[:FLOPS]`,
+  /// gpu_models.hpp): a job measured on MODEL is measured on NAME, and PAI's
+  /// machine spec becomes a cluster with these figures.
+  GpuModelMap gpu_models;
 };
 
 struct TraceReadResult {
@@ -136,12 +141,17 @@ struct PendingTraceJob {
   std::string job_type;
   std::string file;
   std::size_t line = 0;
+  /// The trace's fields its submit time, run time and run-time estimate come
+  /// from, named in errors.
+  std::string submit_field = "submit", run_time_field = "run time", estimate_field = "estimate";
 };
 
 /// The step every reader ends with: picks the time origin (options.time_origin,
 /// else `default_origin`, else the earliest submission), skips jobs submitted
-/// before it, makes submit times relative to it and sorts the jobs by submit
-/// time, ties in the order given.
+/// before it, makes submit times relative to it, checks them and the run
+/// times and estimates against the horizon (work_horizon.hpp: a job beyond it
+/// is malformed), renames GPU types mapped in options.gpu_models, and sorts
+/// the jobs by submit time, ties in the order given.
 void finish_trace(std::vector<PendingTraceJob> pending, const TraceReadOptions& options,
                   std::optional<double> default_origin, SkipLog& log, TraceReadResult& result);
 

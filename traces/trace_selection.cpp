@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "traces/trace_text.hpp"
+#include "workloads/work_horizon.hpp"
 
 namespace gcsim {
 namespace {
@@ -69,7 +70,12 @@ void apply_trace_selection(TraceReadResult& trace, const TraceSelection& selecti
                      "): " + kept(trace.jobs.size(), before));
   }
   if (selection.load_scale != 1) {
-    for (JobSpec& job : trace.jobs) job.submit /= selection.load_scale;
+    for (JobSpec& job : trace.jobs) {
+      job.submit /= selection.load_scale;
+      if (const auto problem = beyond_horizon(job.submit, HorizonQuantity::kTime))
+        throw std::invalid_argument("load scale " + describe_number(selection.load_scale) + " submits job '" + job.id +
+                                    "' beyond the horizon: " + *problem);
+    }
     trace.calendar_clock = false;
     report.push_back("load scale " + describe_number(selection.load_scale) +
                      ": submit times divided by it, run "

@@ -50,7 +50,8 @@ struct TraceSelection {
 /// and moving `time_origin` by `from`; appends one line per step applied to
 /// trace.selection ("window [0 s, 86400 s): 812 of 82247 jobs kept"). Throws
 /// std::invalid_argument for an empty window, min_gpus > max_gpus, a sample
-/// outside (0, 1] or a load scale <= 0.
+/// outside (0, 1], a load scale <= 0, or one that submits a job beyond the
+/// horizon (work_horizon.hpp).
 void apply_trace_selection(TraceReadResult& trace, const TraceSelection& selection);
 
 }  // namespace gcsim

@@ -1,10 +1,13 @@
 #include "traces/trace_text.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <stdexcept>
 #include <string>
 
 #include "sim/core/input_error.hpp"
@@ -52,9 +55,17 @@ bool is_leap(long long y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
 }  // namespace
 
 bool TraceLines::next(std::string& line) {
-  if (!std::getline(in_, line)) return false;
-  ++number_;
-  if (!line.empty() && line.back() == '\r') line.pop_back();
+  line.clear();
+  std::streambuf& in = *in_.rdbuf();
+  int c = in.sbumpc();
+  if (c == std::char_traits<char>::eof()) return false;
+  while (c != std::char_traits<char>::eof() && c != '\n' && c != '\r') {
+    line.push_back(static_cast<char>(c));
+    c = in.sbumpc();
+  }
+  if (c == '\r' && in.sgetc() == '\n') in.sbumpc();
+  // A byte-order mark is not part of the first column's name.
+  if (++number_ == 1 && line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);
   return true;
 }
 
@@ -190,6 +201,29 @@ std::string exact_decimal(double value) {
   return text;
 }
 
+std::map<std::string, std::string> parse_column_map(const std::string& text, const std::vector<std::string>& properties) {
+  std::string list;
+  for (const std::string& p : properties) list += (list.empty() ? "" : ", ") + p;
+  std::map<std::string, std::string> columns;
+  std::size_t begin = 0;
+  while (begin <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', begin), text.size());
+    const std::string pair = text.substr(begin, comma - begin);
+    begin = comma + 1;
+    if (pair.empty()) continue;
+    const auto eq = pair.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == pair.size())
+      throw std::invalid_argument("the column mapping expects PROPERTY=COLUMN pairs, got '" + pair + "'");
+    const std::string property = pair.substr(0, eq);
+    if (std::find(properties.begin(), properties.end(), property) == properties.end())
+      throw std::invalid_argument("unknown property '" + property + "' in the column mapping (expected one of: " +
+                                  list + ")");
+    if (!columns.emplace(property, pair.substr(eq + 1)).second)
+      throw std::invalid_argument("property '" + property + "' is mapped twice");
+  }
+  return columns;
+}
+
 CsvHeader::CsvHeader(const std::vector<std::string>& names, const std::string& file, std::size_t line)
     : file_(file), line_(line) {
   for (std::size_t i = 0; i < names.size(); ++i) {
@@ -214,6 +248,13 @@ std::size_t CsvHeader::require(const std::string& name) const {
 }
 
 std::ifstream open_trace_file(const std::string& path) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) {
+    const bool pai = std::filesystem::is_regular_file(std::filesystem::path(path) / "pai_task_table.csv", error);
+    throw InputError(path, "", "",
+                     std::string("a folder, not a trace file") +
+                         (pai ? " (it holds a PAI trace: read it with the pai format, pai:" + path + ")" : ""));
+  }
   std::ifstream in(path);
   if (!in) throw InputError(path, "", "", "cannot open the trace file");
   return in;

@@ -26,7 +26,9 @@
 
 namespace gcsim {
 
-/// Lines of a text file with their 1-based numbers; a trailing '\r' is removed.
+/// Lines of a text file with their 1-based numbers. A line ends at "\n",
+/// "\r\n" or a lone "\r" (old Mac files); a UTF-8 byte-order mark opening
+/// the file is dropped.
 class TraceLines {
  public:
   explicit TraceLines(std::istream& in) : in_(in) {}
@@ -69,6 +71,11 @@ std::string describe_number(double value);
 /// The shortest decimal text that reads back as exactly `value`.
 std::string exact_decimal(double value);
 
+/// "prop=COLUMN,prop=COLUMN" -> property -> column name. Throws
+/// std::invalid_argument for a pair without '=', a property not in
+/// `properties`, or one mapped twice.
+std::map<std::string, std::string> parse_column_map(const std::string& text, const std::vector<std::string>& properties);
+
 /// Header names -> column index; throws InputError(file, "line N", name,
 /// "missing column") for each required name that is absent.
 class CsvHeader {
@@ -90,7 +97,8 @@ class CsvHeader {
 /// InputError(file, "", "", "empty file: ...") when there is none.
 CsvHeader read_csv_header(TraceLines& lines, const std::string& file, char delimiter);
 
-/// Opens a trace file for reading; InputError(path, "", "", ...) when it cannot.
+/// Opens a trace file for reading; InputError(path, "", "", ...) when it
+/// cannot, or when the path is a folder.
 std::ifstream open_trace_file(const std::string& path);
 
 /// The last path component ("a/b/c.csv" -> "c.csv").

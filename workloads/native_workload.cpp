@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <limits>
 #include <map>
 #include <optional>
@@ -12,6 +13,7 @@
 #include "sim/io/json_input.hpp"
 #include "workloads/frame_chain.hpp"
 #include "workloads/study_expansion.hpp"
+#include "workloads/work_horizon.hpp"
 
 namespace gcsim {
 namespace {
@@ -44,6 +46,12 @@ std::string job_where(std::size_t index, const std::string& id) {
   return where;
 }
 
+// A value beyond the horizon gcsim simulates (work_horizon.hpp) fails naming its field.
+double within_horizon(const JsonObject& owner, const std::string& field, double value, HorizonQuantity quantity) {
+  if (const auto problem = beyond_horizon(value, quantity)) owner.fail(field, *problem);
+  return value;
+}
+
 // A time that may be written negative by mistake: rejected with its own
 // message rather than the generic "must not be negative".
 Time read_submit_time(const JsonObject& job) {
@@ -54,7 +62,7 @@ Time read_submit_time(const JsonObject& job) {
   if (!value) job.fail("submit", "expected " + quantity_hint(Quantity::kTime) + ", got " + v.dump());
   if (*value < 0)
     job.fail("submit", "submit time must be >= 0 (the simulation starts at time 0), got " + v.dump());
-  return *value;
+  return within_horizon(job, "submit", *value, HorizonQuantity::kTime);
 }
 
 std::uint32_t read_gpu_count(const JsonObject& job) {
@@ -69,14 +77,20 @@ TrainingWork read_training(const JsonObject& job) {
   const JsonObject training = job.required_object("training");
   training.reject_unknown_fields(kTrainingFields);
   TrainingWork work;
-  work.flops_per_iteration = training.required_quantity("flops_per_iteration", Quantity::kFlops, true);
-  work.gradient_bytes = training.required_quantity("gradient_bytes", Quantity::kBytes);
+  // Per iteration: with at most 2^64 iterations, every product stays far from overflow.
+  work.flops_per_iteration = within_horizon(training, "flops_per_iteration",
+                                            training.required_quantity("flops_per_iteration", Quantity::kFlops, true),
+                                            HorizonQuantity::kFlops);
+  work.gradient_bytes = within_horizon(training, "gradient_bytes",
+                                       training.required_quantity("gradient_bytes", Quantity::kBytes),
+                                       HorizonQuantity::kBytes);
   work.iterations = training.required_uint("iterations", 1);
   if (training.has("flops_per_iteration_by_gpu_type")) {
     const JsonObject by_type = training.required_object("flops_per_iteration_by_gpu_type");
     for (const auto& [type, value] : by_type.value().items()) {
       if (type.empty()) by_type.fail(type, "a GPU type name is empty");
-      work.flops_per_iteration_by_gpu_type[type] = by_type.required_quantity(type, Quantity::kFlops, true);
+      work.flops_per_iteration_by_gpu_type[type] = within_horizon(
+          by_type, type, by_type.required_quantity(type, Quantity::kFlops, true), HorizonQuantity::kFlops);
     }
   }
   return work;
@@ -86,7 +100,8 @@ MeasuredWork read_duration(const JsonObject& job) {
   const JsonObject duration = job.required_object("duration");
   duration.reject_unknown_fields(kDurationFields);
   MeasuredWork work;
-  work.seconds = duration.required_quantity("seconds", Quantity::kTime, true);
+  work.seconds = within_horizon(duration, "seconds", duration.required_quantity("seconds", Quantity::kTime, true),
+                                HorizonQuantity::kTime);
   work.gpu_type = duration.required_string("gpu_type");
   return work;
 }
@@ -108,8 +123,9 @@ DagWork read_dag(const JsonObject& job) {
   const JsonObject dag = job.required_object("dag");
   dag.reject_unknown_fields(kDagFields);
   DagWork work;
-  work.task_overhead = dag.optional_quantity("task_overhead", Quantity::kTime, 0);
-  work.wake_up = dag.optional_quantity("wake_up", Quantity::kTime, 0);
+  work.task_overhead = within_horizon(dag, "task_overhead", dag.optional_quantity("task_overhead", Quantity::kTime, 0),
+                                     HorizonQuantity::kTime);
+  work.wake_up = within_horizon(dag, "wake_up", dag.optional_quantity("wake_up", Quantity::kTime, 0), HorizonQuantity::kTime);
   std::map<std::string, std::uint32_t> pool_index;
   const nlohmann::json& pools = dag.required_array("pools");
   for (std::size_t i = 0; i < pools.size(); ++i) {
@@ -141,8 +157,9 @@ DagWork read_dag(const JsonObject& job) {
     const auto p = pool_index.find(pool);
     if (p == pool_index.end()) task.fail("pool", "unknown pool '" + pool + "'");
     t.pool = p->second;
-    t.seconds = task.optional_quantity("seconds", Quantity::kTime, 0);
-    t.flops = task.optional_quantity("flops", Quantity::kFlops, 0);
+    t.seconds = within_horizon(task, "seconds", task.optional_quantity("seconds", Quantity::kTime, 0),
+                               HorizonQuantity::kTime);
+    t.flops = within_horizon(task, "flops", task.optional_quantity("flops", Quantity::kFlops, 0), HorizonQuantity::kFlops);
     if (!task.has("seconds") && !task.has("flops")) task.fail("seconds", "missing: a task gives 'seconds', 'flops' or both");
     if (task.has("after")) {
       const nlohmann::json& after = task.required_array("after");
@@ -155,7 +172,8 @@ DagWork read_dag(const JsonObject& job) {
           const JsonObject edge = element_of(task, "after", k, after[k]);
           edge.reject_unknown_fields(kInputFields);
           name = edge.required_string("task");
-          input.bytes = edge.optional_quantity("bytes", Quantity::kBytes, 0);
+          input.bytes = within_horizon(edge, "bytes", edge.optional_quantity("bytes", Quantity::kBytes, 0),
+                                       HorizonQuantity::kBytes);
         }
         const auto from = task_index.find(name);
         if (from == task_index.end())
@@ -188,6 +206,13 @@ DagWork read_frame_chain(const JsonObject& job) {
   chain.element_workers = read_count(frames, "element_workers", chain.elements);
   chain.task_overhead = frames.optional_quantity("task_overhead", Quantity::kTime, 0);
   chain.wake_up = frames.optional_quantity("wake_up", Quantity::kTime, 0);
+  for (const auto& [field, value] : {std::pair{"element_seconds", chain.element_seconds},
+                                     {"render_seconds", chain.render_seconds}, {"task_overhead", chain.task_overhead},
+                                     {"wake_up", chain.wake_up}})
+    within_horizon(frames, field, value, HorizonQuantity::kTime);
+  within_horizon(frames, "element_flops", chain.element_flops, HorizonQuantity::kFlops);
+  within_horizon(frames, "render_flops", chain.render_flops, HorizonQuantity::kFlops);
+  within_horizon(frames, "frame_bytes", chain.frame_bytes, HorizonQuantity::kBytes);
   return frame_chain_work(chain);
 }
 
@@ -236,10 +261,12 @@ void size_dag_job(const JsonObject& job, JobSpec& spec, bool gpus_given) {
 // The fraction of each GPU a job uses: (0, 1], 1 when not given.
 double read_gpu_share(const JsonObject& job) {
   const double share = job.optional_quantity("gpu_share", Quantity::kPlain, 1, true);
+  char given[32];  // as given, however small: "1e-09", not "0.000000"
+  std::snprintf(given, sizeof given, "%g", share);
   if (share > 1)
-    job.fail("gpu_share", "expected the fraction of each GPU the job uses, in (0, 1], got " + std::to_string(share) +
+    job.fail("gpu_share", "expected the fraction of each GPU the job uses, in (0, 1], got " + std::string(given) +
                               " (a job needing more than one GPU asks for more 'gpus')");
-  if (share < kSmallestGpuShare) job.fail("gpu_share", "expected at least a millionth of a GPU, got " + std::to_string(share));
+  if (share < kSmallestGpuShare) job.fail("gpu_share", "expected at least a millionth of a GPU, got " + std::string(given));
   return share;
 }
 
@@ -251,6 +278,9 @@ CheckpointSpec read_checkpoint(const JsonObject& owner) {
   spec.interval = checkpoint.required_quantity("interval", Quantity::kTime, true);
   spec.save_cost = checkpoint.optional_quantity("save_cost", Quantity::kTime, 0);
   spec.restore_cost = checkpoint.optional_quantity("restore_cost", Quantity::kTime, 0);
+  within_horizon(checkpoint, "interval", spec.interval, HorizonQuantity::kTime);
+  within_horizon(checkpoint, "save_cost", spec.save_cost, HorizonQuantity::kTime);
+  within_horizon(checkpoint, "restore_cost", spec.restore_cost, HorizonQuantity::kTime);
   return spec;
 }
 
@@ -285,7 +315,8 @@ JobSpec read_job(const nlohmann::json& value, std::size_t index, const std::stri
   spec.cpu_cores = static_cast<std::uint32_t>(job.optional_uint("cpu_cores", 0));
   spec.memory_bytes = job.optional_quantity("memory", Quantity::kBytes, 0);
   spec.priority = job.optional_int("priority", 0);
-  spec.runtime_estimate = job.optional_quantity("runtime_estimate", Quantity::kTime, 0);
+  spec.runtime_estimate = within_horizon(job, "runtime_estimate", job.optional_quantity("runtime_estimate", Quantity::kTime, 0),
+                                         HorizonQuantity::kTime);
   spec.checkpoint = read_checkpoint(job);
   if (job.has("study")) {
     const JsonObject study = job.required_object("study");

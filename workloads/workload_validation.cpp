@@ -57,9 +57,12 @@ void validate_workload_against_cluster(const std::vector<JobSpec>& jobs, const C
     const std::string where = job_where(i, job);
 
     // A trace's share is checked here, a native file's when it is read.
-    if (!(job.gpu_share >= kSmallestGpuShare && job.gpu_share <= 1))
+    if (!(job.gpu_share >= kSmallestGpuShare && job.gpu_share <= 1)) {
+      char share[32];  // as given, however small: "1e-09", not "0.000000"
+      std::snprintf(share, sizeof share, "%g", job.gpu_share);
       throw InputError(file_label, where, "gpu_share",
-                       "expected a share of each GPU between a millionth and 1, got " + std::to_string(job.gpu_share));
+                       "expected a share of each GPU between a millionth and 1, got " + std::string(share));
+    }
 
     if (job.gpus > layout.gpu_count())
       throw InputError(file_label, where, "gpus",

@@ -220,6 +220,12 @@ TEST(NativeWorkload, GpuShareIsAFractionOfOneGpuAndOneByDefault) {
   }
 }
 
+TEST(NativeWorkload, AShareBelowAMillionthIsReportedAsGivenNotAsZero) {
+  auto doc = two_jobs();
+  doc["jobs"][0]["gpu_share"] = 1e-9;
+  expect_rejected(doc, {"jobs[0]", "field 'gpu_share'", "at least a millionth", "got 1e-09"});
+}
+
 TEST(NativeWorkload, ReadsSchedulingHintsAndCheckpoints) {
   auto doc = two_jobs();
   doc["jobs"][0]["cpu_cores"] = 16;
@@ -433,6 +439,52 @@ TEST(NativeWorkload, RejectsBadDags) {
   expect_rejected({{"jobs", {both}}}, {"both 'duration' and 'dag'"});
   auto schedule = nlohmann::json::parse(R"({"id": "f", "submit": 0, "frame_chain": {"schedule": "wavefront"}})");
   expect_rejected({{"jobs", {schedule}}}, {"frame_chain", "field 'schedule'", "'wavefront'"});
+}
+
+TEST(NativeWorkload, TimesAndWorkUpToTheHorizonAreRead) {
+  auto doc = two_jobs();
+  doc["jobs"][0]["submit"] = 1e9;  // the horizon itself: about 31.7 years
+  doc["jobs"][0]["training"]["flops_per_iteration"] = 1e24;
+  doc["jobs"][0]["training"]["gradient_bytes"] = 1e18;
+  doc["jobs"][1]["duration"]["seconds"] = 1e9;
+  const auto jobs = parse_native_workload(doc, kLabel);
+  EXPECT_EQ(jobs[0].submit, 1e9);
+  EXPECT_EQ(std::get<MeasuredWork>(jobs[1].work).seconds, 1e9);
+}
+
+TEST(NativeWorkload, RejectsTimesAndWorkBeyondTheHorizonNamingTheField) {
+  auto submit = two_jobs();
+  submit["jobs"][1]["submit"] = 1e300;
+  expect_rejected(submit, {"jobs[1] (id 'trace-17')", "field 'submit'", "at most 1e9 s", "got 1e300 s"});
+  auto in_years = two_jobs();
+  in_years["jobs"][1]["submit"] = "1e10s";
+  expect_rejected(in_years, {"jobs[1]", "field 'submit'", "got 1e10 s"});
+  auto duration = two_jobs();
+  duration["jobs"][1]["duration"]["seconds"] = 1e300;  // x 15.7e12 FLOP/s would overflow
+  expect_rejected(duration, {"jobs[1] (id 'trace-17').duration", "field 'seconds'", "got 1e300 s"});
+  auto estimate = two_jobs();
+  estimate["jobs"][0]["runtime_estimate"] = 2e9;
+  expect_rejected(estimate, {"jobs[0]", "field 'runtime_estimate'", "got 2e9 s"});
+  auto checkpoint = two_jobs();
+  checkpoint["jobs"][0]["checkpoint"] = {{"interval", 60}, {"restore_cost", 1e12}};
+  expect_rejected(checkpoint, {"jobs[0] (id 'resnet50-a').checkpoint", "field 'restore_cost'"});
+  auto flops = two_jobs();
+  flops["jobs"][0]["training"]["flops_per_iteration"] = 1.5e24;
+  expect_rejected(flops, {".training", "field 'flops_per_iteration'", "at most 1e24 FLOPs", "got 1.5e24 FLOPs"});
+  auto by_type = two_jobs();
+  by_type["jobs"][0]["training"]["flops_per_iteration_by_gpu_type"] = {{"V100", 1e25}};
+  expect_rejected(by_type, {"flops_per_iteration_by_gpu_type", "field 'V100'", "got 1e25 FLOPs"});
+  auto bytes = two_jobs();
+  bytes["jobs"][0]["training"]["gradient_bytes"] = 2e18;
+  expect_rejected(bytes, {"field 'gradient_bytes'", "at most 1e18 bytes", "got 2e18 bytes"});
+  auto task = dag_job();
+  task["dag"]["tasks"][1]["seconds"] = 1e300;
+  expect_rejected({{"jobs", {task}}}, {"(id 'farm').dag.tasks[1]", "field 'seconds'", "got 1e300 s"});
+  auto frames = nlohmann::json::parse(R"({"id": "f", "submit": 0, "frame_chain": {"render_flops": 1e30}})");
+  expect_rejected({{"jobs", {frames}}}, {"frame_chain", "field 'render_flops'", "got 1e30 FLOPs"});
+  auto study = nlohmann::json::parse(R"({"studies": [{"id": "s", "submit": 1e12, "trials": 2,
+      "duration": {"seconds": 60, "gpu_type": "V100"}}]})");
+  expect_rejected(study, {"studies[0] (id 's')", "field 'submit'", "got 1e12 s"});
 }
 
 TEST(NativeWorkload, RejectsJobsThatIsNotAnArray) {

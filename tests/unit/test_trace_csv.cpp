@@ -86,6 +86,45 @@ TEST(CsvTrace, StartAndEndColumnsGiveTheRunTime) {
   EXPECT_TRUE(trace.calendar_clock);
 }
 
+TEST(CsvTrace, JobsThatNeverStartedOrHadNotEndedAreNotReplayableEvenInStrictMode) {
+  // A Kubernetes-style pod list: pods still pending or running when the log was cut.
+  TraceReadOptions options;
+  options.strict = true;
+  const TraceReadResult trace = parse(
+      "name,creation_time,scheduled_time,deletion_time,num_gpu,pod_phase\n"
+      "p1,100,110,170,1,Succeeded\n"  // line 2: ran 60 s
+      "p2,120,,,1,Pending\n"          // line 3: never scheduled
+      "p3,130,140,,2,Running\n",      // line 4: not ended
+      "id=name,submit=creation_time,start=scheduled_time,end=deletion_time,gpus=num_gpu,status=pod_phase", options);
+  ASSERT_EQ(trace.jobs.size(), 1u);
+  EXPECT_EQ(std::get<MeasuredWork>(trace.jobs[0].work).seconds, 60);
+  ASSERT_EQ(trace.skipped.size(), 2u);
+  EXPECT_EQ(trace.skipped[0].line, 3u);
+  EXPECT_EQ(trace.skipped[0].field, "scheduled_time");
+  EXPECT_EQ(trace.skipped[0].reason, "never started (no start time)");
+  EXPECT_EQ(trace.skipped[0].detail, "Pending");
+  EXPECT_FALSE(trace.skipped[0].malformed);
+  EXPECT_EQ(trace.skipped[1].line, 4u);
+  EXPECT_EQ(trace.skipped[1].field, "deletion_time");
+  EXPECT_EQ(trace.skipped[1].reason, "had not ended when the log was cut (no end time)");
+  EXPECT_FALSE(trace.skipped[1].malformed);
+}
+
+TEST(CsvTrace, AShareBelowAMillionthOfAGpuIsMalformed) {
+  const TraceReadResult trace = parse(
+      "t,g,d\n"
+      "0,0.000001,10\n"   // line 2: a millionth, the smallest share
+      "1,1e-9,10\n",      // line 3: below it
+      "submit=t,gpus=g,duration=d");
+  ASSERT_EQ(trace.jobs.size(), 1u);
+  EXPECT_EQ(trace.jobs[0].gpu_share, 1e-6);
+  ASSERT_EQ(trace.skipped.size(), 1u);
+  EXPECT_EQ(trace.skipped[0].line, 3u);
+  EXPECT_EQ(trace.skipped[0].field, "g");
+  EXPECT_EQ(trace.skipped[0].detail, "got 1e-9");
+  EXPECT_TRUE(trace.skipped[0].malformed);
+}
+
 const std::string kCrafted =
     "id,t,g,d\n"
     "a,0,1,10\n"   // line 2: good

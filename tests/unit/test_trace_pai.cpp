@@ -269,5 +269,66 @@ TEST_F(CraftedPai, TheMachineSpecClusterHasOneNodeGroupPerMachineShape) {
   EXPECT_EQ(layout.spec().node_groups[1].intra_kind, IntraNodeKind::kPcie);
 }
 
+// A machine spec naming GPU models gcsim has no figures for, and a task on one.
+class PaiWithUnknownModels : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_.write("pai_task_table.csv",
+               "j1,worker,1,Terminated,100,400,600,1,100,G2\n"  // a whole G2
+               "j2,worker,2,Terminated,150,250,800,8,100,T4\n");
+    dir_.write("pai_machine_spec.csv",
+               "m1,T4,96,512,2\n"       // line 1
+               "m2,CPU,96,512,0\n"      // line 2
+               "m3,G2,96,512,2\n"       // line 3: the first G2
+               "m4,G2,96,512,2\n"       // line 4
+               "m5,V100M16,96,512,8\n");  // line 5: known since node lists name it
+  }
+  TempFolder dir_;
+};
+
+TEST_F(PaiWithUnknownModels, TheClusterOfAMachineOfAnUnknownModelIsAnErrorNamingItsLineAndTheMapping) {
+  // Reading keeps every machine, whatever its model: 2 + 2 + 2 + 8 GPUs.
+  const PaiMachineSpec spec = read_pai_machine_spec(dir_ / "pai_machine_spec.csv", true);
+  EXPECT_EQ(spec.machines.size(), 5u);
+  EXPECT_TRUE(spec.skipped.empty());
+  try {
+    pai_cluster_json(spec, "pai");
+    FAIL() << "G2 machines were given figures nobody stated";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.file(), dir_ / "pai_machine_spec.csv");
+    EXPECT_EQ(e.where(), "line 3");
+    EXPECT_EQ(e.field(), "gpu_type");
+    EXPECT_NE(e.problem().find("--gpu-type G2=NAME[:FLOPS]"), std::string::npos) << e.what();
+  }
+  // The trace itself reads: its tasks' types are checked against the spec's, G2 among them.
+  const TraceReadResult trace = read_pai_trace(dir_.path(), {});
+  EXPECT_EQ(trace.jobs.size(), 2u);
+  EXPECT_TRUE(trace.skipped.empty());
+  EXPECT_EQ(*trace.machine_gpus, 14u);
+}
+
+TEST_F(PaiWithUnknownModels, AMappedModelKeepsItsMachinesAndRenamesItsTasksType) {
+  GpuModelMap models;
+  add_gpu_model_mapping(models, parse_gpu_model_mapping("G2=G2X:20TFLOPS"));
+  const PaiCluster cluster = pai_cluster_json(read_pai_machine_spec(dir_ / "pai_machine_spec.csv", true), "pai", models);
+  const ClusterLayout layout(parse_cluster_json(cluster.cluster, "pai.json"));
+  EXPECT_EQ(layout.node_count(), 4u);  // every machine with GPUs
+  EXPECT_EQ(layout.gpu_count(), 14u);  // T4 2 + G2X 2 + 2 + V100M16 8
+  const int g2x = layout.find_gpu_type("G2X");
+  ASSERT_GE(g2x, 0);
+  EXPECT_EQ(layout.spec().gpu_types[static_cast<std::size_t>(g2x)].flops, 20e12);
+  EXPECT_EQ(layout.spec().gpu_types[static_cast<std::size_t>(g2x)].memory_bytes, 16e9);  // assumed, and said
+  std::string notes;
+  for (const std::string& note : cluster.assumptions) notes += note + "\n";
+  EXPECT_NE(notes.find("G2 as G2X, 20 TFLOP/s 16 GB (memory assumed"), std::string::npos) << notes;
+
+  TraceReadOptions options;
+  options.gpu_models = models;
+  const TraceReadResult trace = read_pai_trace(dir_.path(), options);
+  ASSERT_EQ(trace.jobs.size(), 2u);
+  EXPECT_EQ(std::get<MeasuredWork>(trace.jobs[0].work).gpu_type, "G2X");  // j1, measured on G2
+  EXPECT_EQ(std::get<MeasuredWork>(trace.jobs[1].work).gpu_type, "T4");
+}
+
 }  // namespace
 }  // namespace gcsim

@@ -1,0 +1,107 @@
+#include "traces/node_list.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "sim/core/input_error.hpp"
+#include "sim/io/json_input.hpp"
+#include "traces/trace_text.hpp"
+
+namespace gcsim {
+namespace {
+
+// What a node has when the list does not say (the node shape of vc_cluster.hpp).
+constexpr std::uint32_t kAssumedCores = 96;
+constexpr double kAssumedMemory = 512e9;
+
+}  // namespace
+
+const std::vector<std::string>& node_list_properties() {
+  static const std::vector<std::string> properties = {"model", "gpus", "cpu", "memory"};
+  return properties;
+}
+
+std::map<std::string, std::string> parse_node_column_map(const std::string& text) {
+  std::map<std::string, std::string> columns = parse_column_map(text, node_list_properties());
+  if (!columns.count("model") || !columns.count("gpus"))
+    throw std::invalid_argument("the column mapping must name the 'model' and 'gpus' columns");
+  return columns;
+}
+
+double parse_cpu_unit(const std::string& text) {
+  if (text == "cores") return 1;
+  if (text == "milli") return 1e-3;
+  throw std::invalid_argument("expected 'cores' or 'milli' (thousandths of a core), got '" + text + "'");
+}
+
+double parse_memory_unit(const std::string& text) {
+  static const char* const kUnits[] = {"B", "kB", "KB", "MB", "GB", "TB", "KiB", "MiB", "GiB", "TiB"};
+  for (const char* unit : kUnits)
+    if (text == unit) return *parse_quantity(std::string("1") + unit, Quantity::kBytes);
+  throw std::invalid_argument("expected one of B, KB, MB, GB, TB, KiB, MiB, GiB, TiB, got '" + text + "'");
+}
+
+NodeList read_node_list(const std::string& path, const NodeListOptions& options) {
+  const auto& columns = options.columns;
+  if (!columns.count("model") || !columns.count("gpus"))
+    throw std::invalid_argument("the column mapping must name the 'model' and 'gpus' columns");
+  std::ifstream in = open_trace_file(path);
+  TraceLines lines(in);
+  const CsvHeader header = read_csv_header(lines, path, options.delimiter);
+  std::map<std::string, std::size_t> at;
+  for (const auto& [property, column] : columns) at[property] = header.require(column);
+
+  NodeList list;
+  list.model_column = columns.at("model");
+  std::size_t fractional_cores = 0;
+  std::string text;
+  while (lines.next(text)) {
+    if (is_blank(text)) continue;
+    ++list.rows;
+    const std::string where = "line " + std::to_string(lines.number());
+    std::vector<std::string> fields = split_csv_line(text, options.delimiter);
+    if (fields.size() != header.size())
+      throw InputError(path, where, "",
+                       "expected " + std::to_string(header.size()) + " fields, got " + std::to_string(fields.size()));
+    for (std::string& field : fields) field = std::string(trim(field));
+    const auto field = [&](const std::string& property) -> const std::string& { return fields[at.at(property)]; };
+    const auto number = [&](const std::string& property, const std::string& expected, auto accept) {
+      const std::optional<double> value = parse_trace_number(field(property));
+      if (!value || !accept(*value))
+        throw InputError(path, where, columns.at(property), "expected " + expected + ", got '" + field(property) + "'");
+      return *value;
+    };
+
+    TracedMachine node;
+    node.line = lines.number();
+    node.gpu_model = field("model");
+    node.gpus = static_cast<std::uint32_t>(number("gpus", "a whole number of GPUs >= 0", [](double v) {
+      return v >= 0 && v == std::floor(v) && v <= 1e6;
+    }));
+    node.cpu_cores = kAssumedCores;
+    if (columns.count("cpu")) {
+      const double cores =
+          number("cpu", "a CPU amount >= 0", [](double v) { return v >= 0 && v <= 1e12; }) * options.cpu_unit;
+      if (cores < 1)
+        throw InputError(path, where, columns.at("cpu"),
+                         "a node needs at least one core, got " + describe_number(cores) + " cores");
+      if (cores != std::floor(cores)) ++fractional_cores;
+      node.cpu_cores = static_cast<std::uint32_t>(std::min(std::floor(cores), 4294967295.0));
+    }
+    node.memory_bytes = kAssumedMemory;
+    if (columns.count("memory"))
+      node.memory_bytes = number("memory", "a memory size > 0", [](double v) { return v > 0 && v <= 1e30; }) *
+                          options.memory_unit;
+    list.machines.push_back(std::move(node));
+  }
+  if (!columns.count("cpu"))
+    list.notes.push_back("no cpu column: every node is given " + std::to_string(kAssumedCores) + " cores");
+  if (!columns.count("memory")) list.notes.push_back("no memory column: every node is given 512 GB");
+  if (fractional_cores > 0)
+    list.notes.push_back(std::to_string(fractional_cores) +
+                         " nodes' CPU is not a whole number of cores: rounded down");
+  return list;
+}
+
+}  // namespace gcsim
