@@ -22,13 +22,7 @@ GangPolicy::GangPolicy(std::unique_ptr<PlacementPolicy> placement, bool head_blo
 
 std::unique_ptr<SchedulingPolicy> GangPolicy::create(const PolicyOptions& options,
                                                      std::unique_ptr<PlacementPolicy> placement) {
-  bool head_blocking = false;
-  if (auto it = options.find("head_blocking"); it != options.end()) {
-    if (it->second != "true" && it->second != "false")
-      throw std::invalid_argument("gang: option head_blocking must be true or false, got '" + it->second + "'");
-    head_blocking = it->second == "true";
-  }
-  return std::make_unique<GangPolicy>(std::move(placement), head_blocking);
+  return std::make_unique<GangPolicy>(std::move(placement), options.flag("head_blocking", false));
 }
 
 void GangPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {

@@ -9,19 +9,7 @@ namespace gcsim {
 PiecemealPolicy::PiecemealPolicy(Time hold_timeout) : hold_timeout_(hold_timeout) {}
 
 std::unique_ptr<SchedulingPolicy> PiecemealPolicy::create(const PolicyOptions& options) {
-  Time timeout = kNever;
-  if (auto it = options.find("hold_timeout"); it != options.end()) {
-    std::size_t used = 0;
-    try {
-      timeout = std::stod(it->second, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used == 0 || used != it->second.size() || !(timeout > 0))
-      throw std::invalid_argument("piecemeal: option hold_timeout must be a number of seconds > 0, got '" +
-                                  it->second + "'");
-  }
-  return std::make_unique<PiecemealPolicy>(timeout);
+  return std::make_unique<PiecemealPolicy>(options.number("hold_timeout", kNever, PolicyOptions::Above{0}));
 }
 
 void PiecemealPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {

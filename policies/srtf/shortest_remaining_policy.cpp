@@ -29,13 +29,6 @@ struct Entry {
   }
 };
 
-bool parse_preemptive(const PolicyOptions& options) {
-  auto it = options.find("preemptive");
-  if (it == options.end() || it->second == "true") return true;
-  if (it->second == "false") return false;
-  throw std::invalid_argument("srtf: option preemptive must be true or false, got '" + it->second + "'");
-}
-
 }  // namespace
 
 ShortestRemainingPolicy::ShortestRemainingPolicy(std::unique_ptr<PlacementPolicy> placement, bool preemptive)
@@ -45,7 +38,7 @@ ShortestRemainingPolicy::ShortestRemainingPolicy(std::unique_ptr<PlacementPolicy
 
 std::unique_ptr<SchedulingPolicy> ShortestRemainingPolicy::create(const PolicyOptions& options,
                                                                   std::unique_ptr<PlacementPolicy> placement) {
-  return std::make_unique<ShortestRemainingPolicy>(std::move(placement), parse_preemptive(options));
+  return std::make_unique<ShortestRemainingPolicy>(std::move(placement), options.flag("preemptive", true));
 }
 
 Time ShortestRemainingPolicy::run_time(const QueueView& jobs, JobIndex job) {

@@ -25,37 +25,6 @@ struct QueueKey {
   }
 };
 
-double parse_number(const std::string& option, const std::string& text) {
-  std::size_t used = 0;
-  double value = 0;
-  try {
-    value = std::stod(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != text.size() || !std::isfinite(value))
-    throw std::invalid_argument("tiresias: option " + option + ": '" + text + "' is not a number");
-  return value;
-}
-
-std::vector<double> parse_thresholds(const std::string& text) {
-  std::vector<double> thresholds;
-  std::size_t begin = 0;
-  while (true) {
-    const std::size_t comma = text.find(',', begin);
-    const std::string item = text.substr(begin, comma == std::string::npos ? std::string::npos : comma - begin);
-    const double value = parse_number("thresholds", item);
-    if (!(value > 0))
-      throw std::invalid_argument("tiresias: option thresholds: " + item + " is not a GPU-seconds value > 0");
-    if (!thresholds.empty() && !(value > thresholds.back()))
-      throw std::invalid_argument("tiresias: option thresholds must be strictly increasing, got '" + text + "'");
-    thresholds.push_back(value);
-    if (comma == std::string::npos) break;
-    begin = comma + 1;
-  }
-  return thresholds;
-}
-
 }  // namespace
 
 TiresiasPolicy::TiresiasPolicy(std::unique_ptr<PlacementPolicy> placement, TiresiasSettings settings)
@@ -65,13 +34,12 @@ TiresiasPolicy::TiresiasPolicy(std::unique_ptr<PlacementPolicy> placement, Tires
 
 TiresiasSettings TiresiasPolicy::parse_settings(const PolicyOptions& options) {
   TiresiasSettings settings;
-  if (auto it = options.find("thresholds"); it != options.end()) settings.thresholds = parse_thresholds(it->second);
-  if (auto it = options.find("promote_knob"); it != options.end()) {
-    settings.promote_knob = parse_number("promote_knob", it->second);
-    if (settings.promote_knob < 0)
-      throw std::invalid_argument("tiresias: option promote_knob must be >= 0 (0: no promotion), got '" +
-                                  it->second + "'");
-  }
+  settings.thresholds = options.numbers("thresholds", settings.thresholds, PolicyOptions::Above{0});
+  for (std::size_t i = 1; i < settings.thresholds.size(); ++i)
+    if (!(settings.thresholds[i] > settings.thresholds[i - 1]))
+      throw std::invalid_argument("option thresholds must be strictly increasing, got '" + options.at("thresholds") +
+                                  "'");
+  settings.promote_knob = options.number("promote_knob", settings.promote_knob, PolicyOptions::AtLeast{0});
   return settings;
 }
 

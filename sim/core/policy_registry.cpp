@@ -1,5 +1,9 @@
 #include "sim/core/policy_registry.hpp"
 
+#include <cmath>
+#include <optional>
+#include <sstream>
+
 namespace gcsim {
 namespace {
 
@@ -21,6 +25,77 @@ PolicyOptions PolicyOptions::from_pairs(const std::vector<std::string>& pairs, s
   }
   options.values_.emplace("seed", std::to_string(seed));
   return options;
+}
+
+namespace {
+
+std::string bound_text(const char* relation, double value) {
+  std::ostringstream text;
+  text << relation << ' ' << value;
+  return text.str();
+}
+
+// The number `text` is, or nullopt when it is not all of one finite number.
+std::optional<double> parse_number(const std::string& text) {
+  std::size_t used = 0;
+  double value = 0;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  if (used != text.size() || !std::isfinite(value)) return std::nullopt;
+  return value;
+}
+
+
+}  // namespace
+
+bool PolicyOptions::flag(const std::string& key, bool fallback) const {
+  const auto it = find(key);
+  if (it == end()) return fallback;
+  if (it->second == "true") return true;
+  if (it->second == "false") return false;
+  throw std::invalid_argument("option " + key + " must be true or false, got '" + it->second + "'");
+}
+
+double PolicyOptions::number(const std::string& key, double fallback, AtLeast bound) const {
+  const auto it = find(key);
+  if (it == end()) return fallback;
+  const std::optional<double> value = parse_number(it->second);
+  if (!value || *value < bound.value)
+    throw std::invalid_argument("option " + key + " must be a number " + bound_text(">=", bound.value) + ", got '" +
+                                it->second + "'");
+  return *value;
+}
+
+double PolicyOptions::number(const std::string& key, double fallback, Above bound) const {
+  const auto it = find(key);
+  if (it == end()) return fallback;
+  const std::optional<double> value = parse_number(it->second);
+  if (!value || !(*value > bound.value))
+    throw std::invalid_argument("option " + key + " must be a number " + bound_text(">", bound.value) + ", got '" +
+                                it->second + "'");
+  return *value;
+}
+
+std::vector<double> PolicyOptions::numbers(const std::string& key, std::vector<double> fallback, Above bound) const {
+  const auto it = find(key);
+  if (it == end()) return fallback;
+  std::vector<double> values;
+  std::stringstream items(it->second);
+  std::string item;
+  while (std::getline(items, item, ',')) {
+    const std::optional<double> value = parse_number(item);
+    if (!value || !(*value > bound.value))
+      throw std::invalid_argument("option " + key + " must be a list of numbers " + bound_text(">", bound.value) +
+                                  ", got '" + it->second + "'");
+    values.push_back(*value);
+  }
+  if (values.empty() || it->second.back() == ',')
+    throw std::invalid_argument("option " + key + " must be a list of numbers " + bound_text(">", bound.value) +
+                                ", got '" + it->second + "'");
+  return values;
 }
 
 std::vector<std::string> PolicyOptions::never_looked_up() const {
@@ -49,7 +124,14 @@ std::unique_ptr<SchedulingPolicy> PolicyRegistry::make_policy_reporting_unused(c
   if (it == policies_.end())
     throw UnknownPolicy("unknown policy '" + name + "' (known: " + known_names(policies_) + ")");
   const std::string& chosen = placement.empty() ? it->second.default_placement : placement;
-  auto policy = it->second.factory(options, chosen.empty() ? nullptr : make_placement(chosen, options));
+  std::unique_ptr<SchedulingPolicy> policy;
+  try {
+    policy = it->second.factory(options, chosen.empty() ? nullptr : make_placement(chosen, options));
+  } catch (const UnknownPolicy&) {
+    throw;
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(name + ": " + e.what());  // a bad option value, named with its policy
+  }
   unused = options.never_looked_up();
   return policy;
 }

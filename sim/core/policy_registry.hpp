@@ -24,13 +24,26 @@
 namespace gcsim {
 
 /// Key=value options for a policy and its placement (`--policy-opt k=v`),
-/// read by the factories with find(), count() or at(). The registry rejects
-/// any option no factory looked up, so a misspelt option is an error rather
-/// than silently ignored. "seed" is always given and never required.
+/// read by the factories with the typed readers (flag, number) or with
+/// find(), count() or at(). The registry rejects any option no factory looked
+/// up, so a misspelt option is an error rather than silently ignored, and
+/// prefixes a factory's std::invalid_argument with the policy's name. "seed"
+/// is always given and never required.
+///
+///   bool preemptive = options.flag("preemptive", true);
+///   Time timeout = options.number("hold_timeout", kNever, PolicyOptions::Above{0});
 class PolicyOptions {
  public:
   using Map = std::map<std::string, std::string>;
   using const_iterator = Map::const_iterator;
+
+  /// Lower bounds of a number: at least `value`, or strictly above it.
+  struct AtLeast {
+    double value;
+  };
+  struct Above {
+    double value;
+  };
 
   PolicyOptions() = default;
   PolicyOptions(std::initializer_list<Map::value_type> values) : values_(values) {}
@@ -50,6 +63,16 @@ class PolicyOptions {
     looked_up_.insert(key);
     return values_.at(key);
   }
+  /// "true" or "false"; `fallback` when absent. Otherwise std::invalid_argument:
+  /// "option KEY must be true or false, got 'TEXT'".
+  bool flag(const std::string& key, bool fallback) const;
+  /// A finite number within the bound; `fallback` (not checked) when absent.
+  /// Otherwise std::invalid_argument: "option KEY must be a number >= 0, got 'TEXT'".
+  double number(const std::string& key, double fallback, AtLeast bound) const;
+  double number(const std::string& key, double fallback, Above bound) const;
+  /// A comma-separated list of numbers, each within the bound; `fallback` when absent.
+  std::vector<double> numbers(const std::string& key, std::vector<double> fallback, Above bound) const;
+
   const_iterator begin() const { return values_.begin(); }
   const_iterator end() const { return values_.end(); }
   bool empty() const { return values_.empty(); }

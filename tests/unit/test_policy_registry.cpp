@@ -219,5 +219,60 @@ TEST(PolicyRegistry, TheSeedIsAlwaysAccepted) {
   EXPECT_EQ(PolicyOptions::from_pairs({"a=1=2"}, 0).at("a"), "1=2");
 }
 
+// The message of a std::invalid_argument `read` throws, or "" when it throws none.
+template <typename Read>
+std::string rejection(Read read) {
+  try {
+    read();
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(PolicyOptionReaders, FlagsAreTrueOrFalse) {
+  const PolicyOptions options{{"on", "true"}, {"off", "false"}, {"typo", "yes"}};
+  EXPECT_TRUE(options.flag("on", false));
+  EXPECT_FALSE(options.flag("off", true));
+  EXPECT_TRUE(options.flag("absent", true));
+  EXPECT_EQ(rejection([&] { options.flag("typo", false); }), "option typo must be true or false, got 'yes'");
+  EXPECT_TRUE(options.never_looked_up().empty());  // every key read counts as looked up
+}
+
+TEST(PolicyOptionReaders, NumbersKeepTheirBound) {
+  const PolicyOptions options{{"zero", "0"}, {"half", "0.5"}, {"word", "3s"}, {"inf", "inf"}, {"minus", "-1"}};
+  EXPECT_EQ(options.number("zero", 7, PolicyOptions::AtLeast{0}), 0);
+  EXPECT_EQ(options.number("half", 7, PolicyOptions::Above{0}), 0.5);
+  EXPECT_EQ(options.number("absent", 7, PolicyOptions::Above{0}), 7);
+  EXPECT_EQ(rejection([&] { options.number("zero", 1, PolicyOptions::Above{0}); }),
+            "option zero must be a number > 0, got '0'");
+  EXPECT_EQ(rejection([&] { options.number("minus", 1, PolicyOptions::AtLeast{0}); }),
+            "option minus must be a number >= 0, got '-1'");
+  EXPECT_EQ(rejection([&] { options.number("word", 1, PolicyOptions::AtLeast{0}); }),
+            "option word must be a number >= 0, got '3s'");
+  EXPECT_EQ(rejection([&] { options.number("inf", 1, PolicyOptions::AtLeast{0}); }),
+            "option inf must be a number >= 0, got 'inf'");
+}
+
+TEST(PolicyOptionReaders, ListsOfNumbers) {
+  const PolicyOptions options{{"t", "3200,25600"}, {"bad", "1,,2"}, {"trailing", "1,"}, {"neg", "1,-2"}};
+  EXPECT_EQ(options.numbers("t", {1}, PolicyOptions::Above{0}), (std::vector<double>{3200, 25600}));
+  EXPECT_EQ(options.numbers("absent", {1}, PolicyOptions::Above{0}), (std::vector<double>{1}));
+  for (const char* key : {"bad", "trailing", "neg"})
+    EXPECT_NE(rejection([&] { options.numbers(key, {}, PolicyOptions::Above{0}); }).find("must be a list of numbers > 0"),
+              std::string::npos)
+        << key;
+}
+
+TEST(PolicyRegistry, ABadOptionValueIsNamedWithItsPolicy) {
+  PolicyRegistry registry;
+  registry.add_policy("p", "", "", [](const PolicyOptions& options, std::unique_ptr<PlacementPolicy>) {
+    options.flag("preemptive", true);
+    return std::make_unique<RecordingPolicy>("p", options, nullptr);
+  });
+  EXPECT_EQ(rejection([&] { registry.make_policy("p", {{"preemptive", "maybe"}}); }),
+            "p: option preemptive must be true or false, got 'maybe'");
+}
+
 }  // namespace
 }  // namespace gcsim
