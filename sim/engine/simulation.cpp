@@ -40,9 +40,10 @@ struct RunningJob {
   Time started = 0;
   Time work_started = 0;  // after the restore delay, if any
   Time work_seconds = 0;  // the run's work alone on its GPUs, for checkpoint accounting
-  // Busy intervals of the current computation step, for a preemption.
+  // Busy intervals of the current computation step, for a preemption: when
+  // its GPUs stop computing, and how many share units stop then.
   Time compute_start = 0;
-  std::vector<Time> compute_ends;
+  std::vector<std::pair<Time, std::int64_t>> busy_ends;
   // Per host (ring order): its GPU type's FLOPs per iteration over the job's
   // flops_per_iteration (1 unless a throughput table says the model runs
   // otherwise on that type; always 1 for a measured run).
@@ -213,7 +214,7 @@ class Scheduler {
     const double share = in_.jobs[job].gpu_share;
     const std::int64_t busy_units = share_units(1, share);
     run.sentinel = 0;
-    run.compute_ends.clear();
+    run.busy_ends.clear();
     switch (step.kind) {
       case JobStep::Kind::kCompute:
         run.compute_start = now_;
@@ -228,11 +229,12 @@ class Scheduler {
           exec->start();
           run.activities.push_back(exec);
           // The GPU gives this job nothing but its share, so its busy interval is known now.
-          const Time end = now_ + amount / (host->get_speed() * share);
-          run.compute_ends.push_back(end);
-          changes_.push_back({now_, 0, busy_units});
-          changes_.push_back({end, 0, -busy_units});
+          add_busy_end(run, now_ + amount / (host->get_speed() * share), busy_units);
         }
+        // One change per distinct end, not per GPU: a job preempted over and
+        // over would otherwise fill memory with the changes of its GPUs.
+        changes_.push_back({now_, 0, busy_units * static_cast<std::int64_t>(n)});
+        for (const auto& [end, units] : run.busy_ends) changes_.push_back({end, 0, -units});
         break;
       case JobStep::Kind::kRingStep: {
         // At least one byte: SimGrid 3.32 never completes a zero-byte host-to-host transfer.
@@ -274,19 +276,28 @@ class Scheduler {
     run.slot = kNoSlot;
   }
 
+  // The GPUs of a computation step computing until `end` (GPUs of one type end together).
+  static void add_busy_end(RunningJob& run, Time end, std::int64_t units) {
+    for (auto& [at, sum] : run.busy_ends)
+      if (at == end) {
+        sum += units;
+        return;
+      }
+    run.busy_ends.emplace_back(end, units);
+  }
+
   // Cancels what the job's current step still runs, and ends its busy intervals now.
   void cancel_step(JobIndex job) {
     RunningJob& run = *running_[job];
     if (run.dag) run.dag->cancel();
     for (const auto& activity : run.activities) activity->cancel();
-    const std::int64_t busy_units = share_units(1, in_.jobs[job].gpu_share);
-    for (Time end : run.compute_ends) {
+    for (const auto& [end, units] : run.busy_ends) {
       if (end <= now_) continue;
-      changes_.push_back({end, 0, busy_units});  // undo the recorded end
-      changes_.push_back({now_, 0, -busy_units});
+      changes_.push_back({end, 0, units});  // undo the recorded end
+      changes_.push_back({now_, 0, -units});
     }
     run.activities.clear();
-    run.compute_ends.clear();
+    run.busy_ends.clear();
   }
 
   // Jobs hold GPUs while waiting for more, no job runs and no timer is set:
