@@ -32,8 +32,12 @@
 //   survives is the engine's business (checkpoints); the policy only records
 //   the preemption. The paper assumes jobs resume where they stopped; jobs
 //   without checkpoints start over, and with a small promote_knob they can
-//   keep preempting each other without any finishing (on the bundled default
-//   scenario, promote_knob=1 leaves 10 of 40 jobs unfinished at 200000 s).
+//   keep preempting each other without any finishing: on the bundled default
+//   scenario, with promote_knob=1 the last 9 of 40 jobs take turns from
+//   54150 s on; ten jobs as large as the cluster take turns forever even at
+//   the default knob, each due for promotion before its turn comes back. The
+//   engine stops such a run as thrashing (sim/engine/thrashing_guard.hpp);
+//   checkpoints (for a trace, --trace-opt checkpoint_interval) let them finish.
 // - Starvation (PROMOTEKNOB): a waiting job below Q1 that has waited, since it
 //   was last preempted, at least promote_knob x its executed time (the time
 //   it ran, all its runs together, since it last entered Q1: on submission or
