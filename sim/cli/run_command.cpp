@@ -49,7 +49,10 @@ Options:
                       until, queue, min_gpus, max_gpus, sample, seed,
                       load_scale) or work source (work=recorded, the default, or
                       work=throughput:gavel|pollux|sia:PATH with job_type=trace|
-                      uniform|gpu-time|MODEL); repeatable
+                      uniform|gpu-time|MODEL), or checkpoint_interval=T: every
+                      job checkpoints every T of work ("30min", seconds), and
+                      resumes from its last checkpoint when preempted instead
+                      of starting over; repeatable
   --policy NAME       scheduling policy (gcsim policies lists them)
   --out DIR           output directory (created if missing)
   --seed N            seed handed to policies that draw random numbers (default 0)
