@@ -14,6 +14,10 @@ inline constexpr int kDeadlock = 5;    // the run ended in a deadlock (outputs a
 inline constexpr int kPlotError = 6;   // compare --plots yes: the plots could not be drawn
 inline constexpr int kRunFailed = 7;   // compare, validate: a run could not be started, was killed or failed
 inline constexpr int kBoundBroken = 8; // validate: gcsim's error broke one of its bounds (outputs are written)
+inline constexpr int kLivelock = 9;     // the policy kept changing allocations at one instant (outputs are written)
+inline constexpr int kThrashing = 10;   // preemptions kept throwing work away, no job finishing (outputs are written)
+inline constexpr int kOutOfMemory = 11; // gcsim ran out of memory (nothing is written)
+inline constexpr int kInternalError = 12;  // a failure inside gcsim (nothing is written)
 }  // namespace exit_codes
 
 int run_command(int argc, char** argv);

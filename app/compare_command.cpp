@@ -55,8 +55,9 @@ Options:
   --cluster FILE      cluster description (JSON, see docs/cluster-format.md)
   --workload FILE     jobs (gcsim's native JSON, see docs/workload-format.md), or
                       FORMAT:FILE to replay a trace (philly, swf, helios, pai, csv)
-  --trace-opt K=V     a trace reader, selection or work setting, handed to every
-                      run (see gcsim run --help); repeatable
+  --trace-opt K=V     a trace reader, selection, work or checkpoint_interval
+                      setting, handed to every run (see gcsim run --help);
+                      repeatable
   --out DIR           output directory (created if missing)
   --seed N            seed handed to every run (default 0)
   --fidelity F        job (default) or iteration, for every run (see gcsim run --help)
@@ -111,11 +112,19 @@ The interpreter is the first that can `import matplotlib` of: $GCSIM_PYTHON,
 $GCSIM_SCRIPTS_DIR, else in the scripts/ folder of the source tree gcsim was
 built from.
 
-Exit status: 0 success (a run that deadlocked is reported in the table, not a
-failure), 1 bad input file, 2 bad command line, unknown or repeated policy,
-3 a policy returned an invalid plan, 4 outputs could not be read or written
-(for 1, 3 and 4 the failing run's messages are shown), 6 --plots yes and the
-plots could not be drawn, 7 a run could not be started or was killed.
+A run that ends in a deadlock, or that gcsim run stops as a livelock or as
+thrashing (see gcsim run --help), is a result, not a failure: compare says so
+with the run's messages and goes on; its row counts the jobs it finished,
+its preemptions and the GPU-hours they lost, and its summary.json says why it
+stopped. A run whose preemptions threw away more than 10% of its useful GPU
+time has its notice shown.
+
+Exit status: 0 success (runs ended by a deadlock, a livelock or thrashing
+included), 1 bad input file, 2 bad command line, unknown or repeated policy,
+3 a policy returned an invalid plan or failed, 4 outputs could not be read or
+written, 11 a run ran out of memory, 12 a failure inside gcsim (for 1, 3, 4,
+11 and 12 the failing run's messages are shown), 6 --plots yes and the plots
+could not be drawn, 7 a run could not be started or was killed.
 )";
 
 std::vector<std::string> parse_policy_list(const std::string& text) {
@@ -161,14 +170,25 @@ CapacityQueues capacity_queues(const QueueTree& tree, std::size_t cluster_gpus) 
 }
 
 /// Runs one policy as a child `gcsim run` (this executable, no shell) and
-/// returns kOk, a deadlock included, or the exit status compare should end with.
+/// returns kOk, a run stopped early included, or the exit status compare
+/// should end with.
 int run_policy(const std::string& policy, const std::vector<std::string>& common_args, const std::string& run_dir) {
   std::vector<std::string> args{"run", "--policy", policy, "--out", run_dir, "--quiet"};
   args.insert(args.end(), common_args.begin(), common_args.end());
   const ChildResult result = run_child("/proc/self/exe", args);
-  if (result.exit_code == exit_codes::kOk) return exit_codes::kOk;
-  if (result.exit_code == exit_codes::kDeadlock) {
-    std::cerr << "gcsim compare: notice: policy '" << policy << "' ended in a deadlock (reported in the table):\n"
+  if (result.exit_code == exit_codes::kOk) {
+    // The run's notice on the work its preemptions threw away (its last words; trace notes come before).
+    if (const auto notice = result.output.find("gcsim: notice: preemptions"); notice != std::string::npos)
+      std::cerr << "gcsim compare: policy '" << policy << "': " << result.output.substr(notice + 7);
+    return exit_codes::kOk;
+  }
+  const char* stopped = result.exit_code == exit_codes::kDeadlock    ? "ended in a deadlock"
+                        : result.exit_code == exit_codes::kLivelock  ? "was stopped as a livelock"
+                        : result.exit_code == exit_codes::kThrashing ? "was stopped as thrashing"
+                                                                     : nullptr;
+  if (stopped) {
+    std::cerr << "gcsim compare: notice: policy '" << policy << "' " << stopped
+              << " (reported in the table and its summary.json):\n"
               << result.output;
     return exit_codes::kOk;
   }
@@ -176,7 +196,8 @@ int run_policy(const std::string& policy, const std::vector<std::string>& common
             << "); its messages:\n"
             << result.output;
   const bool known = result.exit_code == exit_codes::kInputError || result.exit_code == exit_codes::kUsage ||
-                     result.exit_code == exit_codes::kPolicyBug || result.exit_code == exit_codes::kOutputError;
+                     result.exit_code == exit_codes::kPolicyBug || result.exit_code == exit_codes::kOutputError ||
+                     result.exit_code == exit_codes::kOutOfMemory || result.exit_code == exit_codes::kInternalError;
   return known ? result.exit_code : exit_codes::kRunFailed;
 }
 

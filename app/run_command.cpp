@@ -1,5 +1,6 @@
 // `gcsim run`: simulate one workload on one cluster under one policy.
 #include <iostream>
+#include <new>
 
 #include "policies/register_builtin.hpp"
 #include "app/arguments.hpp"
@@ -29,8 +30,10 @@ Simulates the workload on the cluster under the policy and writes, all at once
 when the run succeeds (nothing is left in DIR when it fails):
   DIR/summary.json   jobs finished/failed/unfinished, makespan, JCT and queueing
                      delay (mean, p50, p95, p99, max), GPU utilization (allocated
-                     and busy shares, time-weighted), simulated time, events
-                     processed, wall time
+                     and busy shares, time-weighted), preemptions (count,
+                     restarts from zero, GPU-hours lost and useful, lost share),
+                     why the run stopped early (deadlock, livelock, thrashing),
+                     simulated time, events processed, wall time
   DIR/jobs.csv       one row per job: id, user, queue, gpus, submit, start, end,
                      wait, jct, state, preemptions, uncontended (run time alone
                      on an empty cluster), placement (node:gpu;...)
@@ -46,7 +49,10 @@ Options:
                       until, queue, min_gpus, max_gpus, sample, seed,
                       load_scale) or work source (work=recorded, the default, or
                       work=throughput:gavel|pollux|sia:PATH with job_type=trace|
-                      uniform|gpu-time|MODEL); repeatable
+                      uniform|gpu-time|MODEL), or checkpoint_interval=T: every
+                      job checkpoints every T of work ("30min", seconds), and
+                      resumes from its last checkpoint when preempted instead
+                      of starting over; repeatable
   --policy NAME       scheduling policy (gcsim policies lists them)
   --out DIR           output directory (created if missing)
   --seed N            seed handed to policies that draw random numbers (default 0)
@@ -67,10 +73,33 @@ Options:
                       policy that does not share GPUs needs
   --no-wall-time      leave wall time out of summary.json (byte-identical reruns)
   --quiet             do not print the summary
+
+Preemptions: a preempted job resumes from its last checkpoint, or starts over
+without one. The summary prints preemptions, restarts from zero and the
+GPU-hours they threw away whenever there are any, and a notice when the lost
+GPU time exceeds 10% of the useful GPU time. Under a preemptive policy (srtf,
+tiresias, capacity with preemption, incremental), give jobs checkpoints: the
+workload's "checkpoint" field, or for a trace --trace-opt
+checkpoint_interval=SECONDS (every job checkpoints that often); tiresias also
+preempts less with a larger promote_knob (0: no promotion).
+
+The run stops early, writing its outputs as they stand, when:
+  jobs hold GPUs while waiting for more and nothing can free any (deadlock);
+  the policy takes GPUs away and gives them back without simulated time
+  advancing: a job's GPUs taken away (preempted or released) more than 10
+  times, or 100000 policy calls, at one instant (calls less than a microsecond
+  apart count as one instant) (livelock);
+  since the last job ended (or the first submission), preemptions threw away
+  more than three times the GPU time the unfinished jobs need to run to their
+  end (each one's uncontended run time x GPUs), and none finished (thrashing).
+summary.json says which under "deadlock", "livelock" or "thrashing".
+
 Exit status: 0 success, 1 bad input file, 2 bad command line or unknown policy,
-3 a policy returned an invalid plan, 4 outputs could not be written, 5 the run
-ended in a deadlock (jobs holding GPUs wait on each other; outputs are written
-and summary.json names them).
+3 a policy returned an invalid plan or failed, 4 outputs could not be written,
+5 the run ended in a deadlock (jobs holding GPUs wait on each other), 9 in a
+livelock, 10 in thrashing (for 5, 9 and 10 outputs are written and
+summary.json names the jobs), 11 gcsim ran out of memory, 12 a failure inside
+gcsim (for 11 and 12 nothing is written).
 )";
 
 Fidelity parse_fidelity(const std::string& text) {
@@ -136,6 +165,8 @@ int run_command(int argc, char** argv) {
       out.stage("jobs.csv", jobs_csv(jobs, layout, record));
       out.stage("timeline.csv", timeline_csv(record));
       out.commit();
+    } catch (const std::bad_alloc&) {
+      throw;
     } catch (const std::exception& e) {
       std::cerr << "gcsim: error: " << e.what() << "\n";
       return exit_codes::kOutputError;
@@ -145,6 +176,16 @@ int run_command(int argc, char** argv) {
       std::cerr << "gcsim: " << deadlock_diagnosis(jobs, layout, record);
       return exit_codes::kDeadlock;
     }
+    if (record.livelock) {
+      std::cerr << "gcsim: " << livelock_diagnosis(jobs, record);
+      return exit_codes::kLivelock;
+    }
+    if (record.thrashing) {
+      std::cerr << "gcsim: " << thrashing_diagnosis(jobs, record, metrics);
+      return exit_codes::kThrashing;
+    }
+    // Printed even with --quiet: the figures above may not mean what they seem.
+    if (const std::string notice = lost_work_notice(metrics); !notice.empty()) std::cerr << "gcsim: " << notice;
     return exit_codes::kOk;
   } catch (const UsageError& e) {
     std::cerr << "gcsim run: " << e.what() << "\n";
@@ -158,11 +199,11 @@ int run_command(int argc, char** argv) {
   } catch (const PlanRejected& e) {
     std::cerr << "gcsim: policy error: the policy's plan was rejected: " << e.what() << "\n";
     return exit_codes::kPolicyBug;
-  } catch (const std::exception& e) {
-    // Anything else escaping a policy (or a plugin) during the simulation.
+  } catch (const PolicyFailed& e) {
     std::cerr << "gcsim: policy error: " << e.what() << "\n";
     return exit_codes::kPolicyBug;
   }
+  // Running out of memory, and failures inside gcsim, end in main().
 }
 
 int policies_command(int argc, char** argv) {

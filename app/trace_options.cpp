@@ -128,6 +128,12 @@ TraceRequest trace_request(const std::vector<std::pair<std::string, std::string>
       if (value.empty()) throw UsageError("trace setting 'job_type' must not be empty");
       request.job_type = value;
       request.job_type_given = true;
+    } else if (key == "checkpoint_interval") {
+      const auto interval = parse_quantity(value, Quantity::kTime);
+      if (!interval || !(*interval > 0))
+        throw UsageError("trace setting 'checkpoint_interval' expects a time > 0 such as 30min or 1800, got '" +
+                         value + "'");
+      request.checkpoint_interval = *interval;
     } else if (key == "strict") {
       if (value != "true" && value != "false")
         throw UsageError("trace setting 'strict' expects true or false, got '" + value + "'");
@@ -135,7 +141,7 @@ TraceRequest trace_request(const std::vector<std::pair<std::string, std::string>
     } else {
       throw UsageError("unknown trace setting '" + key +
                        "' (expected gpu_type, procs_per_gpu, map, time_unit, delimiter, epoch, strict, from, until, "
-                       "queue, min_gpus, max_gpus, sample, seed, load_scale, work or job_type)");
+                       "queue, min_gpus, max_gpus, sample, seed, load_scale, work, job_type or checkpoint_interval)");
     }
   }
   if (request.job_type_given && !request.throughput_source)
@@ -198,6 +204,8 @@ TraceReadResult read_trace_request(TraceFormat format, const std::string& path, 
       throw UsageError(std::string("work from a throughput table: ") + e.what());
     }
   }
+  if (request.checkpoint_interval)
+    for (JobSpec& job : trace.jobs) job.checkpoint.interval = *request.checkpoint_interval;
   return trace;
 }
 
@@ -268,6 +276,9 @@ std::vector<JobSpec> read_workload_argument(const std::string& argument, const s
         << trace.skipped.size() << " rows skipped (" << malformed << " malformed), 'gcsim trace stats' lists them\n";
   for (const std::string& step : trace.selection) notes << "gcsim: selected " << step << "\n";
   notes << "gcsim: work: " << trace.work_source << "\n";
+  if (request.checkpoint_interval)
+    notes << "gcsim: checkpoints: every job checkpoints every " << *request.checkpoint_interval
+          << " s of work; preempted, it resumes from its last checkpoint\n";
   if (trace.jobs.empty()) throw InputError(source.path, "", "", "no replayable job in the trace (after selection)");
   if (cluster) check_measured_types(trace, source.path, request.read, *cluster);
   return trace.jobs;

@@ -32,6 +32,10 @@
 //   min_gpus=N, max_gpus=N   keep jobs with that many GPUs
 //   sample=F, seed=S     keep each job with probability F, drawn from seed S
 //   load_scale=X         divide submit times by X (X times the arrival rate)
+// and, for every job kept:
+//   checkpoint_interval=T  a checkpoint every T of work ("30min", seconds):
+//                        preempted, a job resumes from its last one instead of
+//                        starting over (traces record no checkpoints)
 //
 //   TraceRequest request = trace_request({{"gpu_type", "K80"}, {"until", "1d"}});
 //   TraceReadResult trace = read_trace_request(TraceFormat::kSwf, "log.swf", request);
@@ -61,12 +65,14 @@ struct TraceRequest {
   std::string throughput_path;
   std::string job_type = "trace";
   bool job_type_given = false;
+  // checkpoint_interval=T: every job checkpoints that often (seconds).
+  std::optional<double> checkpoint_interval;
 };
 
 /// Throws UsageError naming the setting for an unknown key or a bad value.
 TraceRequest trace_request(const std::vector<std::pair<std::string, std::string>>& settings);
 
-/// Reads the trace, then applies the selection, then the work source.
+/// Reads the trace, then applies the selection, then the work source and the checkpoints.
 /// UsageError for a selection that cannot apply (a calendar window on a trace
 /// without calendar times, an empty window, ...) and for a throughput table
 /// that cannot size the jobs (no cluster given, a model the table lacks, ...).

@@ -63,7 +63,7 @@ double TiresiasPolicy::queue_service(const QueueView& jobs, JobIndex job, Time n
 Time TiresiasPolicy::promotion_time(JobIndex job) const {
   const JobTrack& t = track_[job];
   if (settings_.promote_knob <= 0 || t.queue == 0 || t.preempted_at == kNever) return kNever;
-  return t.preempted_at + settings_.promote_knob * t.last_run;
+  return t.preempted_at + settings_.promote_knob * t.executed;
 }
 
 void TiresiasPolicy::refresh(const QueueView& jobs, JobIndex job, Time now) {
@@ -78,6 +78,7 @@ void TiresiasPolicy::refresh(const QueueView& jobs, JobIndex job, Time now) {
       t.arrival = due;
       t.service_base = rt.attained_gpu_seconds;
       t.preempted_at = kNever;
+      t.executed = 0;
     }
   }
 
@@ -169,7 +170,7 @@ void TiresiasPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
       spare += rt.gpus.size();
       JobTrack& t = track_[victim];
       t.preempted_at = ctx.now;
-      t.last_run = ctx.now - rt.start;
+      t.executed += ctx.now - rt.start;
       order.insert({t.queue, t.arrival, victim});  // waits again at its place; may restart below
     }
     if (gpus) {

@@ -32,13 +32,23 @@
 //   survives is the engine's business (checkpoints); the policy only records
 //   the preemption. The paper assumes jobs resume where they stopped; jobs
 //   without checkpoints start over, and with a small promote_knob they can
-//   keep preempting each other without any finishing (on the bundled default
-//   scenario, promote_knob=1 leaves 10 of 40 jobs unfinished at 200000 s).
+//   keep preempting each other without any finishing: on the bundled default
+//   scenario, with promote_knob=1 the last 9 of 40 jobs take turns from
+//   54150 s on; ten jobs as large as the cluster take turns forever even at
+//   the default knob, each due for promotion before its turn comes back. The
+//   engine stops such a run as thrashing (sim/engine/thrashing_guard.hpp);
+//   checkpoints (for a trace, --trace-opt checkpoint_interval) let them finish.
 // - Starvation (PROMOTEKNOB): a waiting job below Q1 that has waited, since it
-//   was last preempted, at least promote_knob x the duration of that last run
-//   is promoted to Q1 and counted as a new arrival there. Its service for
-//   queue purposes then counts from zero again (the paper resets the executed
-//   and waiting times of a promoted job), so it is not demoted right away.
+//   was last preempted, at least promote_knob x its executed time (the time
+//   it ran, all its runs together, since it last entered Q1: on submission or
+//   at its last promotion) is promoted to Q1 and counted as a new arrival
+//   there. Its executed time and its service for queue purposes then count
+//   from zero again (the paper resets the executed and waiting times of a
+//   promoted job), so it is not demoted right away. A job below Q1 has run
+//   for a while since it entered Q1 (its service crossed Q1's threshold), so
+//   its promotion falls due strictly after its preemption: a run cut short
+//   at the instant it started does not make a job due at once, and two jobs
+//   cannot take turns promoting and preempting each other at one instant.
 //   The policy asks to be woken when a waiting job becomes due.
 //
 // Options (`--policy-opt KEY=VALUE`):
@@ -73,8 +83,8 @@ namespace gcsim {
 struct TiresiasSettings {
   /// Upper service limits of Q1 .. Q(K-1), GPU-seconds, strictly increasing.
   std::vector<double> thresholds{3600};
-  /// Waiting time, in units of the last run's duration, after which a job is
-  /// promoted to Q1; 0: never.
+  /// Waiting time, in units of the time the job ran since it last entered
+  /// Q1, after which it is promoted to Q1; 0: never.
   double promote_knob = 8;
 };
 
@@ -103,7 +113,7 @@ class TiresiasPolicy final : public SchedulingPolicy {
     Time arrival = kNever;        // last arrival into `queue`; kNever: not seen yet
     double service_base = 0;      // attained GPU-seconds at the last promotion
     Time preempted_at = kNever;   // the last preemption, while no promotion followed
-    Time last_run = 0;            // duration of the run that preemption ended
+    Time executed = 0;            // seconds run since the job last entered Q1 (runs ended by preemptions)
   };
 
   /// Brings the queue of `job` up to date at `now` (demotions, promotions).

@@ -88,7 +88,7 @@ void run_worker(const std::shared_ptr<DagRun::State>& s, std::uint32_t pool, std
 }  // namespace
 
 DagRun::DagRun(const DagWork& work, std::vector<sg4::Host*> gpu_hosts, sg4::Host* scheduler_host,
-               const std::string& name, BusyListener on_busy)
+               const std::string& name, BusyListener on_busy, ActorFailure& failure)
     : state_(std::make_shared<State>()) {
   State& s = *state_;
   s.work = work;
@@ -114,14 +114,14 @@ DagRun::DagRun(const DagWork& work, std::vector<sg4::Host*> gpu_hosts, sg4::Host
       s.exec_start.push_back(-1);
       s.alive.push_back(true);
       actors_.push_back(sg4::Actor::create(name + "-" + work.pools[p].name + "-" + std::to_string(w), host,
-                                           [st = state_, p, slot, host] {
+                                           guarded(failure, [st = state_, p, slot, host] {
                                              run_worker(st, p, slot, host);
                                              st->alive[slot] = false;
-                                           }));
+                                           })));
     }
   }
   s.alive.push_back(true);
-  actors_.push_back(sg4::Actor::create(name + "-done", scheduler_host, [st = state_, mailbox] {
+  actors_.push_back(sg4::Actor::create(name + "-done", scheduler_host, guarded(failure, [st = state_, mailbox] {
     {
       std::unique_lock<sg4::Mutex> lock(*st->mutex);
       while (st->finished < st->work.tasks.size()) st->all_done->wait(lock);
@@ -129,7 +129,7 @@ DagRun::DagRun(const DagWork& work, std::vector<sg4::Host*> gpu_hosts, sg4::Host
     // Same host as the receiver: no route, no transfer time.
     mailbox->put(st.get(), 0);
     st->alive.back() = false;
-  }));
+  })));
 }
 
 DagRun::~DagRun() = default;

@@ -10,7 +10,7 @@
 // actor on the scheduler's host completes the done() communication when the
 // last task finished, so the scheduler waits on one activity per DAG job.
 //
-//   DagRun dag(work, gpu_hosts, scheduler_host, name, on_busy);
+//   DagRun dag(work, gpu_hosts, scheduler_host, name, on_busy, failure);
 //   wait_set.push_back(dag.done());
 //   ... on preemption: dag.cancel();
 #pragma once
@@ -23,6 +23,7 @@
 #include <simgrid/s4u.hpp>
 
 #include "sim/core/job_spec.hpp"
+#include "sim/engine/actor_failure.hpp"
 
 namespace gcsim {
 
@@ -32,11 +33,12 @@ class DagRun {
   /// (or at cancel() for the part done by then).
   using BusyListener = std::function<void(double start, double end)>;
 
-  /// `gpu_hosts`: one per GPU worker, pools in order. `name` makes the mailbox unique.
+  /// `gpu_hosts`: one per GPU worker, pools in order. `name` makes the mailbox
+  /// unique. An exception in a worker goes to `failure` (actor_failure.hpp).
   struct State;
 
   DagRun(const DagWork& work, std::vector<simgrid::s4u::Host*> gpu_hosts, simgrid::s4u::Host* scheduler_host,
-         const std::string& name, BusyListener on_busy);
+         const std::string& name, BusyListener on_busy, ActorFailure& failure);
   DagRun(const DagRun&) = delete;
   DagRun& operator=(const DagRun&) = delete;
   ~DagRun();

@@ -9,11 +9,16 @@
 #include <queue>
 #include <variant>
 
+#include <simgrid/Exception.hpp>
 #include <simgrid/s4u.hpp>
 
+#include "sim/core/input_error.hpp"
 #include "sim/core/scheduler_state.hpp"
+#include "sim/engine/actor_failure.hpp"
 #include "sim/engine/dag_run.hpp"
+#include "sim/engine/instant_guard.hpp"
 #include "sim/engine/platform_builder.hpp"
+#include "sim/engine/thrashing_guard.hpp"
 #include "sim/model/checkpoint_model.hpp"
 #include "sim/model/dag_schedule.hpp"
 #include "sim/model/duration_oracle.hpp"
@@ -40,9 +45,10 @@ struct RunningJob {
   Time started = 0;
   Time work_started = 0;  // after the restore delay, if any
   Time work_seconds = 0;  // the run's work alone on its GPUs, for checkpoint accounting
-  // Busy intervals of the current computation step, for a preemption.
+  // Busy intervals of the current computation step, for a preemption: when
+  // its GPUs stop computing, and how many share units stop then.
   Time compute_start = 0;
-  std::vector<Time> compute_ends;
+  std::vector<std::pair<Time, std::int64_t>> busy_ends;
   // Per host (ring order): its GPU type's FLOPs per iteration over the job's
   // flops_per_iteration (1 unless a throughput table says the model runs
   // otherwise on that type; always 1 for a measured run).
@@ -78,15 +84,25 @@ struct Timer {
   }
 };
 
+// Each job's whole work in GPU-seconds: its uncontended run time x GPUs x share.
+std::vector<double> gpu_seconds_needed(const SimulationInput& input, const SchedulerState& state) {
+  std::vector<double> need(input.jobs.size());
+  for (JobIndex j = 0; j < need.size(); ++j)
+    need[j] = state.oracle_duration(j) * static_cast<double>(input.jobs[j].gpus) * input.jobs[j].gpu_share;
+  return need;
+}
+
 // The body of the single scheduler actor; see simulation.hpp.
 class Scheduler {
  public:
-  Scheduler(const SimulationInput& input, const SimGridPlatform& platform)
+  Scheduler(const SimulationInput& input, const SimGridPlatform& platform, ActorFailure& failure)
       : in_(input),
         platform_(platform),
+        failure_(failure),
         state_(input.layout, input.locality, input.jobs, uncontended_durations(input.jobs, input.layout)),
         running_(input.jobs.size()),
-        epoch_(input.jobs.size(), 0) {
+        epoch_(input.jobs.size(), 0),
+        thrashing_guard_(gpu_seconds_needed(input, state_)) {
     record_.total_gpus = input.layout.gpu_count();
     record_.outcomes.resize(input.jobs.size());
     arrivals_.resize(input.jobs.size());
@@ -95,20 +111,28 @@ class Scheduler {
                      [&](JobIndex a, JobIndex b) { return input.jobs[a].submit < input.jobs[b].submit; });
   }
 
+  /// Throws what made the run fail (simulate() hands it to its caller).
   void run() {
     try {
       loop();
+    } catch (const simgrid::ForcefulKillException&) {
+      throw;
     } catch (...) {
-      failure_ = std::current_exception();
+      abandon();
+      throw;
     }
+    // Jobs still running when the run ends (--until, or a run stopped by a
+    // guard): their runs so far count as held, their busy intervals end now.
     for (JobIndex job = 0; job < running_.size(); ++job)
-      if (running_[job]) cancel_step(job);
+      if (running_[job]) {
+        record_.run_gpu_seconds += held_gpu_seconds(job);
+        cancel_step(job);
+      }
     wait_set_.clear();
     slot_job_.clear();
   }
 
   RunRecord finish_record() {
-    if (failure_) std::rethrow_exception(failure_);
     for (JobIndex j = 0; j < in_.jobs.size(); ++j) {
       JobOutcome& o = record_.outcomes[j];
       o.state = state_.runtime(j).state;
@@ -128,6 +152,7 @@ class Scheduler {
       now_ = std::max(now_, sg4::Engine::get_clock());
       if (now_ >= in_.options.until) return;
       while (next_arrival_ < arrivals_.size() && in_.jobs[arrivals_[next_arrival_]].submit <= now_) {
+        thrashing_guard_.submitted(arrivals_[next_arrival_], now_);
         state_.submit(arrivals_[next_arrival_++]);
         changes_.push_back({now_, 0, 0, 1});
         ++record_.events;
@@ -152,7 +177,7 @@ class Scheduler {
         }
         call_policy();
         changed = false;
-        if (deadlocked()) return;
+        if (deadlocked() || stopped_by_a_guard()) return;
       }
 
       Time next = in_.options.until;
@@ -199,6 +224,8 @@ class Scheduler {
       return false;
     }
     leave_wait_set(run);
+    record_.run_gpu_seconds += held_gpu_seconds(job);
+    thrashing_guard_.finished(job, state_.runtime(job).saved_fraction, now_);
     state_.finish(job, now_);
     record_.outcomes[job].end = now_;
     changes_.push_back({now_, -share_units(run.hosts.size(), in_.jobs[job].gpu_share), 0});
@@ -213,7 +240,7 @@ class Scheduler {
     const double share = in_.jobs[job].gpu_share;
     const std::int64_t busy_units = share_units(1, share);
     run.sentinel = 0;
-    run.compute_ends.clear();
+    run.busy_ends.clear();
     switch (step.kind) {
       case JobStep::Kind::kCompute:
         run.compute_start = now_;
@@ -228,11 +255,12 @@ class Scheduler {
           exec->start();
           run.activities.push_back(exec);
           // The GPU gives this job nothing but its share, so its busy interval is known now.
-          const Time end = now_ + amount / (host->get_speed() * share);
-          run.compute_ends.push_back(end);
-          changes_.push_back({now_, 0, busy_units});
-          changes_.push_back({end, 0, -busy_units});
+          add_busy_end(run, now_ + amount / (host->get_speed() * share), busy_units);
         }
+        // One change per distinct end, not per GPU: a job preempted over and
+        // over would otherwise fill memory with the changes of its GPUs.
+        changes_.push_back({now_, 0, busy_units * static_cast<std::int64_t>(n)});
+        for (const auto& [end, units] : run.busy_ends) changes_.push_back({end, 0, -units});
         break;
       case JobStep::Kind::kRingStep: {
         // At least one byte: SimGrid 3.32 never completes a zero-byte host-to-host transfer.
@@ -274,19 +302,28 @@ class Scheduler {
     run.slot = kNoSlot;
   }
 
+  // The GPUs of a computation step computing until `end` (GPUs of one type end together).
+  static void add_busy_end(RunningJob& run, Time end, std::int64_t units) {
+    for (auto& [at, sum] : run.busy_ends)
+      if (at == end) {
+        sum += units;
+        return;
+      }
+    run.busy_ends.emplace_back(end, units);
+  }
+
   // Cancels what the job's current step still runs, and ends its busy intervals now.
   void cancel_step(JobIndex job) {
     RunningJob& run = *running_[job];
     if (run.dag) run.dag->cancel();
     for (const auto& activity : run.activities) activity->cancel();
-    const std::int64_t busy_units = share_units(1, in_.jobs[job].gpu_share);
-    for (Time end : run.compute_ends) {
+    for (const auto& [end, units] : run.busy_ends) {
       if (end <= now_) continue;
-      changes_.push_back({end, 0, busy_units});  // undo the recorded end
-      changes_.push_back({now_, 0, -busy_units});
+      changes_.push_back({end, 0, units});  // undo the recorded end
+      changes_.push_back({now_, 0, -units});
     }
     run.activities.clear();
-    run.compute_ends.clear();
+    run.busy_ends.clear();
   }
 
   // Jobs hold GPUs while waiting for more, no job runs and no timer is set:
@@ -301,23 +338,44 @@ class Scheduler {
     return true;
   }
 
-  void call_policy() {
-    // A policy that keeps preempting and restarting jobs without simulated
-    // time passing would spin forever: stop it with a diagnosis instead.
-    if (now_ != last_call_time_) {
-      last_call_time_ = now_;
-      calls_at_this_time_ = 0;
-    }
-    if (++calls_at_this_time_ > kMaxPolicyCallsAtOneInstant)
-      throw PlanRejected("the policy was called " + std::to_string(kMaxPolicyCallsAtOneInstant) +
-                         " times at t=" + std::to_string(now_) +
-                         " s without simulated time passing (it keeps undoing its own decisions)");
-    Plan plan;
+  // The guards' verdicts (instant_guard.hpp, thrashing_guard.hpp): the run
+  // stops here, its record saying why.
+  bool stopped_by_a_guard() {
+    if ((record_.livelock = instant_guard_.livelock())) return true;
+    if ((record_.thrashing = thrashing_guard_.thrashing(now_))) return true;
+    return false;
+  }
+
+  // What the policy throws is its failure (PolicyFailed), except running out
+  // of memory, which is the machine's, and an error in the user's input that
+  // the policy found (a job naming a queue it does not have).
+  void ask_policy(Plan& plan) {
     SchedulingContext context{now_, state_, state_};
-    in_.policy.schedule(context, plan);
+    try {
+      in_.policy.schedule(context, plan);
+    } catch (const std::bad_alloc&) {
+      throw;
+    } catch (const InputError&) {
+      throw;
+    } catch (const simgrid::ForcefulKillException&) {
+      throw;
+    } catch (const std::exception& e) {
+      throw PolicyFailed("policy '" + std::string(in_.policy.name()) + "' failed at t=" + std::to_string(now_) +
+                         " s: " + e.what());
+    } catch (...) {
+      throw PolicyFailed("policy '" + std::string(in_.policy.name()) + "' failed at t=" + std::to_string(now_) +
+                         " s: it threw something other than a std::exception");
+    }
+  }
+
+  void call_policy() {
+    instant_guard_.begin_call(now_);
+    Plan plan;
+    ask_policy(plan);
     const double allocated_before = state_.allocated_gpus();
     const std::size_t queued_before = state_.waiting().size();
     const SchedulerState::Applied applied = state_.apply(plan, now_);
+    instant_guard_.record(plan);
     // Starts, partial holds, releases and preemptions, all at once.
     changes_.push_back({now_, std::llround((state_.allocated_gpus() - allocated_before) * kShareUnits), 0,
                         static_cast<std::int64_t>(state_.waiting().size()) - static_cast<std::int64_t>(queued_before)});
@@ -394,11 +452,14 @@ class Scheduler {
     run.work_seconds = dag_list_schedule_seconds(dag, slowest_gpu);
     run.work_started = now_;
     const std::string name = "dag-" + std::to_string(job) + "-" + std::to_string(epoch_[job]);
-    run.dag = std::make_unique<DagRun>(dag, run.hosts, platform_.gpu_hosts.front(), name,
-                                       [this](double start, double end) {
-                                         changes_.push_back({start, 0, kShareUnits});
-                                         changes_.push_back({end, 0, -kShareUnits});
-                                       });
+    run.dag = std::make_unique<DagRun>(
+        dag, run.hosts, platform_.gpu_hosts.front(), name,
+        [this](double start, double end) {
+          if (!recording_) return;
+          changes_.push_back({start, 0, kShareUnits});
+          changes_.push_back({end, 0, -kShareUnits});
+        },
+        failure_);
     run.activities.push_back(run.dag->done());
     enter_wait_set(job);
   }
@@ -412,11 +473,39 @@ class Scheduler {
     const double saved_before = state_.runtime(job).saved_fraction;
     // No checkpoint is taken at the very end of the work, so some work always remains.
     const double kept_of_run = run.work_seconds > 0 ? progress.kept_work_seconds / run.work_seconds : 0;
-    state_.set_saved_fraction(job, saved_before + (1 - saved_before) * kept_of_run);
-    record_.lost_gpu_seconds += progress.lost_seconds * static_cast<double>(run.hosts.size()) * spec.gpu_share;
+    const double saved_after = saved_before + (1 - saved_before) * kept_of_run;
+    state_.set_saved_fraction(job, saved_after);
+    const double lost = progress.lost_seconds * static_cast<double>(run.hosts.size()) * spec.gpu_share;
+    record_.lost_gpu_seconds += lost;
+    record_.run_gpu_seconds += held_gpu_seconds(job);
+    if (saved_after == 0) ++record_.restarts_from_zero;
+    thrashing_guard_.preempted(job, saved_before, saved_after, lost);
     cancel_step(job);
     leave_wait_set(run);
     running_[job].reset();
+  }
+
+  // GPU time the job's current run has held so far.
+  double held_gpu_seconds(JobIndex job) const {
+    const RunningJob& run = *running_[job];
+    return (now_ - run.started) * static_cast<double>(run.hosts.size()) * in_.jobs[job].gpu_share;
+  }
+
+  // After a failure: stops every activity and worker, recording nothing (the
+  // record is dropped, and memory may be what ran out).
+  void abandon() {
+    recording_ = false;
+    try {
+      for (auto& run : running_) {
+        if (!run) continue;
+        if (run->dag) run->dag->cancel();
+        for (const auto& activity : run->activities) activity->cancel();
+      }
+    } catch (const simgrid::ForcefulKillException&) {
+      throw;
+    } catch (...) {
+      // The failure being reported is the first one.
+    }
   }
 
   std::vector<TimelinePoint> assemble_timeline() {
@@ -442,6 +531,7 @@ class Scheduler {
 
   const SimulationInput& in_;
   const SimGridPlatform& platform_;
+  ActorFailure& failure_;
   SchedulerState state_;
   std::vector<std::optional<RunningJob>> running_;
   std::vector<std::uint32_t> epoch_;
@@ -452,12 +542,11 @@ class Scheduler {
   std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timers_;
   std::uint64_t timer_sequence_ = 0;
   std::vector<TimelineChange> changes_;
-  static constexpr std::uint64_t kMaxPolicyCallsAtOneInstant = 100000;
-  Time last_call_time_ = -1;
-  std::uint64_t calls_at_this_time_ = 0;
+  bool recording_ = true;  // false once the run failed
+  InstantGuard instant_guard_;
+  ThrashingGuard thrashing_guard_;
   Time now_ = 0;
   RunRecord record_;
-  std::exception_ptr failure_;
 };
 
 }  // namespace
@@ -471,11 +560,13 @@ RunRecord simulate(const SimulationInput& input) {
   configure_network_model(input.layout.spec().network);
   const SimGridPlatform platform = build_platform(input.layout);
 
-  Scheduler scheduler(input, platform);
-  sg4::Actor::create("scheduler", platform.gpu_hosts.front(), [&scheduler] { scheduler.run(); });
+  ActorFailure failure;
+  Scheduler scheduler(input, platform, failure);
+  sg4::Actor::create("scheduler", platform.gpu_hosts.front(), guarded(failure, [&scheduler] { scheduler.run(); }));
   const auto started = std::chrono::steady_clock::now();
   engine.run();
   const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - started;
+  if (failure.first) std::rethrow_exception(failure.first);
 
   RunRecord record = scheduler.finish_record();
   record.policy = std::string(input.policy.name());

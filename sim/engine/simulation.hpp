@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
 #include <vector>
 
 #include "sim/core/cluster_layout.hpp"
@@ -44,9 +45,22 @@ struct SimulationInput {
   SimulationOptions options;
 };
 
-/// Throws PlanRejected when the policy's plan breaks an invariant. A deadlock
-/// (jobs holding GPUs and waiting on each other) ends the run early with
-/// RunRecord::deadlock set.
+/// An exception escaped the policy's schedule(): a bug in the policy (or its plugin).
+class PolicyFailed : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Throws PlanRejected when the policy's plan breaks an invariant,
+/// PolicyFailed when the policy throws (InputError when what it throws is
+/// one: an input only the policy checks), and std::bad_alloc when memory
+/// runs out, wherever it does (nothing escapes to SimGrid's handler). These end
+/// the run early with their report in the record: a deadlock (jobs holding
+/// GPUs and waiting on each other, RunRecord::deadlock), a livelock (the
+/// policy keeps taking GPUs away and giving them back without simulated time
+/// advancing, RunRecord::livelock, instant_guard.hpp) and thrashing
+/// (preemptions threw away more GPU time than the unfinished jobs need, and
+/// none finished, RunRecord::thrashing, thrashing_guard.hpp).
 RunRecord simulate(const SimulationInput& input);
 
 }  // namespace gcsim

@@ -35,6 +35,12 @@ RunMetrics compute_run_metrics(const std::vector<JobSpec>& jobs, const RunRecord
         ++m.unfinished;
     }
   }
+  m.restarts_from_zero = record.restarts_from_zero;
+  m.gpu_hours_lost = record.lost_gpu_seconds / 3600.0;
+  // Runs are held at least as long as they lose; rounding aside.
+  m.gpu_hours_useful = std::max(0.0, record.run_gpu_seconds - record.lost_gpu_seconds) / 3600.0;
+  const double ran = m.gpu_hours_lost + m.gpu_hours_useful;
+  m.lost_share = ran > 0 ? m.gpu_hours_lost / ran : 0;
   if (!any_end) m.last_end = record.simulated_time;
   m.makespan = std::max(0.0, m.last_end - m.first_submit);
   m.jct = summarize(jct);

@@ -6,11 +6,16 @@
 // the last completion; utilization is time-weighted over that same window:
 // allocated share = GPU-seconds held by jobs / (GPUs * makespan), busy share =
 // GPU-seconds spent computing / (GPUs * makespan).
+// Preemptions: the GPU time of jobs' runs is lost (the part of preempted runs
+// since their last checkpoint, thrown away) or useful (the rest: finished
+// runs, what checkpoints kept, runs cut by the end of the simulation);
+// lost share = lost / (lost + useful), over the whole run.
 //
 //   RunMetrics m = compute_run_metrics(jobs, record);
 //   std::cout << m.jct.p95;
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "sim/core/job_spec.hpp"
@@ -19,9 +24,16 @@
 
 namespace gcsim {
 
+/// The share of the useful GPU time beyond which `gcsim run` says that
+/// preemptions threw much work away (lost_work_notice in run_outputs.hpp).
+inline constexpr double kLostWorkNoticeShare = 0.1;
+
 struct RunMetrics {
   std::size_t jobs = 0, finished = 0, failed = 0, unfinished = 0;
   std::size_t preemptions = 0;
+  std::uint64_t restarts_from_zero = 0;  // preemptions that left the job none of its work
+  double gpu_hours_lost = 0, gpu_hours_useful = 0;
+  double lost_share = 0;  // lost / (lost + useful); 0 when no job ran
   Time first_submit = 0, last_end = 0, makespan = 0;
   Distribution jct, wait;
   double allocated_share = 0, busy_share = 0;

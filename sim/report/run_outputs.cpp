@@ -1,5 +1,6 @@
 #include "sim/report/run_outputs.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 
@@ -25,6 +26,31 @@ std::string duration_text(double seconds) {
   if (seconds >= 3600) return fixed(seconds / 3600, 2) + " h";
   if (seconds >= 60) return fixed(seconds / 60, 2) + " min";
   return fixed(seconds, 3) + " s";
+}
+
+const char* decision_name(Decision::Kind kind) {
+  switch (kind) {
+    case Decision::Kind::kAllocate:
+      return "allocate";
+    case Decision::Kind::kPreempt:
+      return "preempt";
+    case Decision::Kind::kRelease:
+      return "release";
+  }
+  return "?";
+}
+
+std::string percent(double share) { return fixed(100 * share, 1) + "%"; }
+
+// What to set when preemptions throw work away: checkpoints where jobs had
+// none, else more frequent ones; or fewer preemptions.
+std::string lost_work_advice(std::uint64_t restarts_from_zero) {
+  return std::string(restarts_from_zero > 0
+                         ? "  A job without checkpoints starts over when it is preempted. Give jobs a checkpoint interval\n"
+                           "  (the workload's \"checkpoint\" field; for a trace, --trace-opt checkpoint_interval=SECONDS),\n"
+                         : "  A preempted job loses the work done since its last checkpoint. Checkpoint more often\n"
+                           "  (the workload's \"checkpoint\" field; for a trace, --trace-opt checkpoint_interval=SECONDS),\n") +
+         "  or make the policy preempt less (tiresias: a larger promote_knob, or promote_knob=0).\n";
 }
 
 }  // namespace
@@ -75,7 +101,36 @@ std::string summary_json(const std::vector<JobSpec>& jobs, const ClusterLayout& 
   } else {
     j["deadlock"] = nullptr;
   }
-  j["preemptions"] = {{"count", m.preemptions}, {"lost_gpu_hours", record.lost_gpu_seconds / 3600.0}};
+  if (record.livelock) {
+    const LivelockReport& livelock = *record.livelock;
+    nlohmann::ordered_json changed = nlohmann::ordered_json::array();
+    for (const auto& [job, times] : livelock.jobs) changed.push_back({{"id", jobs[job].id}, {"gpus_taken_away", times}});
+    nlohmann::ordered_json decisions = nlohmann::ordered_json::array();
+    for (const Decision& d : livelock.cycle) decisions.push_back({{"decision", decision_name(d.kind)}, {"job", jobs[d.job].id}});
+    j["livelock"] = {{"detected_at_s", livelock.at},
+                     {"policy_calls", livelock.policy_calls},
+                     {"jobs", std::move(changed)},
+                     {"decisions_repeat", livelock.repeats},
+                     {"decisions", std::move(decisions)}};
+  } else {
+    j["livelock"] = nullptr;
+  }
+  if (record.thrashing) {
+    const ThrashingReport& thrashing = *record.thrashing;
+    j["thrashing"] = {{"detected_at_s", thrashing.at},
+                      {"since_s", thrashing.since},
+                      {"lost_gpu_hours_since", thrashing.lost_gpu_seconds / 3600.0},
+                      {"needed_gpu_hours", thrashing.needed_gpu_seconds / 3600.0},
+                      {"limit", thrashing.limit},
+                      {"unfinished_jobs", thrashing.unfinished_jobs}};
+  } else {
+    j["thrashing"] = nullptr;
+  }
+  j["preemptions"] = {{"count", m.preemptions},
+                      {"lost_gpu_hours", record.lost_gpu_seconds / 3600.0},
+                      {"restarts_from_zero", m.restarts_from_zero},
+                      {"useful_gpu_hours", m.gpu_hours_useful},
+                      {"lost_share", m.lost_share}};
   j["simulated_time_s"] = record.simulated_time;
   j["events_processed"] = record.events;
   if (options.include_wall_time) j["wall_time_s"] = record.wall_seconds;
@@ -121,6 +176,63 @@ std::string deadlock_diagnosis(const std::vector<JobSpec>& jobs, const ClusterLa
   return out.str();
 }
 
+std::string livelock_diagnosis(const std::vector<JobSpec>& jobs, const RunRecord& record) {
+  if (!record.livelock) return "";
+  const LivelockReport& livelock = *record.livelock;
+  std::ostringstream out;
+  out << "livelock at t=" << fixed(livelock.at, 6)
+      << " s: the policy kept taking GPUs away and giving them back without simulated time advancing ("
+      << livelock.policy_calls << " calls at this instant); the run stopped there (\"livelock\" in summary.json):\n";
+  for (std::size_t i = 0; i < livelock.jobs.size() && i < 10; ++i)
+    out << "  job '" << jobs[livelock.jobs[i].first].id << "' lost its GPUs " << livelock.jobs[i].second
+        << " times at this instant\n";
+  if (livelock.jobs.size() > 10) out << "  and " << livelock.jobs.size() - 10 << " more jobs\n";
+  out << (livelock.repeats ? "  the decisions that repeat: " : "  the last decisions: ");
+  for (std::size_t i = 0; i < livelock.cycle.size(); ++i)
+    out << (i ? ", " : "") << decision_name(livelock.cycle[i].kind) << " '" << jobs[livelock.cycle[i].job].id << "'";
+  out << "\n";
+  return out.str();
+}
+
+std::string thrashing_diagnosis(const std::vector<JobSpec>& jobs, const RunRecord& record, const RunMetrics& m) {
+  if (!record.thrashing) return "";
+  const ThrashingReport& thrashing = *record.thrashing;
+  std::ostringstream out;
+  out << "thrashing at t=" << fixed(thrashing.at, 6) << " s: since "
+      << (m.finished + m.failed > 0 ? "the last job ended" : "the first submission") << " (t=" << fixed(thrashing.since, 6)
+      << " s) preemptions threw away " << fixed(thrashing.lost_gpu_seconds / 3600, 2)
+      << " GPU-hours, more than " << exact_number(thrashing.limit) << " times the "
+      << fixed(thrashing.needed_gpu_seconds / 3600, 2) << " GPU-hours the " << thrashing.unfinished_jobs
+      << " unfinished jobs needed then to run to their end, and no job finished; the run stopped there "
+         "(\"thrashing\" in summary.json):\n";
+  std::vector<JobIndex> preempted;
+  for (JobIndex j = 0; j < record.outcomes.size(); ++j)
+    if (record.outcomes[j].preemptions > 0 && record.outcomes[j].state != JobState::kFinished) preempted.push_back(j);
+  std::stable_sort(preempted.begin(), preempted.end(), [&](JobIndex a, JobIndex b) {
+    return record.outcomes[a].preemptions > record.outcomes[b].preemptions;
+  });
+  for (std::size_t i = 0; i < preempted.size() && i < 5; ++i)
+    out << "  job '" << jobs[preempted[i]].id << "' was preempted " << record.outcomes[preempted[i]].preemptions
+        << " times\n";
+  if (preempted.size() > 5) out << "  and " << preempted.size() - 5 << " more unfinished jobs were preempted\n";
+  out << lost_work_advice(record.restarts_from_zero);
+  return out.str();
+}
+
+std::string lost_work_notice(const RunMetrics& m) {
+  if (!(m.gpu_hours_lost > kLostWorkNoticeShare * m.gpu_hours_useful) || m.gpu_hours_lost <= 0) return "";
+  std::ostringstream out;
+  out << "notice: preemptions threw away " << fixed(m.gpu_hours_lost, 2) << " GPU-hours, ";
+  if (m.gpu_hours_useful > 0)
+    out << percent(m.gpu_hours_lost / m.gpu_hours_useful) << " of the " << fixed(m.gpu_hours_useful, 2)
+        << " GPU-hours of useful work (more than " << percent(kLostWorkNoticeShare) << ")";
+  else
+    out << "and jobs did no useful work";
+  out << "; " << m.restarts_from_zero << " of the " << m.preemptions << " preemptions restarted a job from zero.\n"
+      << lost_work_advice(m.restarts_from_zero);
+  return out.str();
+}
+
 std::string human_summary(const RunRecord& record, const RunMetrics& m) {
   std::ostringstream out;
   out << "gcsim: policy " << record.policy << " on " << record.cluster_name << " (" << record.total_gpus
@@ -133,8 +245,11 @@ std::string human_summary(const RunRecord& record, const RunMetrics& m) {
       << "  wait        mean " << duration_text(m.wait.mean) << ", p50 " << duration_text(m.wait.p50) << ", p95 "
       << duration_text(m.wait.p95) << ", p99 " << duration_text(m.wait.p99) << "\n"
       << "  GPU util    allocated " << fixed(100 * m.allocated_share, 1) << "%, busy " << fixed(100 * m.busy_share, 1)
-      << "%\n"
-      << "  simulated   " << duration_text(record.simulated_time) << " in " << fixed(record.wall_seconds, 3)
+      << "%\n";
+  if (m.preemptions > 0 || m.gpu_hours_lost > 0)
+    out << "  preempted   " << m.preemptions << " times, " << m.restarts_from_zero << " restarts from zero, "
+        << fixed(m.gpu_hours_lost, 2) << " GPU-hours lost (" << percent(m.lost_share) << " of the GPU time jobs ran)\n";
+  out << "  simulated   " << duration_text(record.simulated_time) << " in " << fixed(record.wall_seconds, 3)
       << " s wall, " << record.events << " events\n";
   return out.str();
 }

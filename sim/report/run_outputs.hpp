@@ -1,7 +1,9 @@
 // run_outputs.hpp: the files and the console summary of a run.
 //
 //   summary.json  counts, makespan, JCT and queueing-delay distributions,
-//                 utilization, simulated time, events, wall time
+//                 utilization, preemptions and the GPU time they threw away,
+//                 why the run stopped early (deadlock, livelock, thrashing:
+//                 null when it did not), simulated time, events, wall time
 //   jobs.csv      one row per job (placement as "node:gpu" labels, ';'-separated)
 //   timeline.csv  allocated and busy GPUs and queued jobs, one row per change
 //
@@ -34,6 +36,16 @@ std::string timeline_csv(const RunRecord& record);
 std::string human_summary(const RunRecord& record, const RunMetrics& metrics);
 /// Which jobs deadlocked and what each holds; empty when the run had no deadlock.
 std::string deadlock_diagnosis(const std::vector<JobSpec>& jobs, const ClusterLayout& layout, const RunRecord& record);
+/// The instant the policy went round in circles, its jobs and the decisions
+/// that repeat; empty when the run had no livelock.
+std::string livelock_diagnosis(const std::vector<JobSpec>& jobs, const RunRecord& record);
+/// Since when preemptions threw work away, how much against what the
+/// unfinished jobs need, the most preempted jobs, and what to set; empty when
+/// the run did not thrash.
+std::string thrashing_diagnosis(const std::vector<JobSpec>& jobs, const RunRecord& record, const RunMetrics& metrics);
+/// A notice when preemptions threw away more than kLostWorkNoticeShare of the
+/// useful GPU time (run_metrics.hpp), saying what to set; empty otherwise.
+std::string lost_work_notice(const RunMetrics& metrics);
 
 /// RFC 4180 quoting when the field holds a comma, a quote or a newline.
 std::string csv_field(const std::string& text);

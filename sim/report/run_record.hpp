@@ -7,10 +7,12 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/core/ids.hpp"
 #include "sim/core/job_state.hpp"
+#include "sim/core/plan.hpp"
 
 namespace gcsim {
 
@@ -40,6 +42,31 @@ struct DeadlockReport {
   std::vector<JobIndex> jobs;  // each holds outcomes[job].gpus
 };
 
+/// The policy kept taking GPUs away and giving them back without simulated
+/// time advancing (sim/engine/instant_guard.hpp): the run stopped at `at`.
+struct LivelockReport {
+  Time at = 0;
+  std::uint64_t policy_calls = 0;  // calls at that instant
+  /// Jobs whose GPUs were taken away (preempted or released) at that
+  /// instant, with how often, most often first.
+  std::vector<std::pair<JobIndex, std::uint32_t>> jobs;
+  /// The decisions that repeat, in order, GPUs left out; when no repetition
+  /// was found among the last decisions, the last few of them.
+  std::vector<Decision> cycle;
+  bool repeats = false;  // `cycle` is a repeating sequence
+};
+
+/// Preemptions kept throwing work away while no job finished
+/// (sim/engine/thrashing_guard.hpp): the run stopped at `at`.
+struct ThrashingReport {
+  Time at = 0;
+  Time since = 0;                  // the last job completion, or the first submission
+  double lost_gpu_seconds = 0;     // thrown away by preemptions since then
+  double needed_gpu_seconds = 0;   // what the jobs unfinished since then needed then, each alone on the cluster
+  double limit = 0;                // the run stopped once lost > limit x needed
+  std::size_t unfinished_jobs = 0; // submitted and not finished
+};
+
 struct RunRecord {
   std::string cluster_name;
   std::string policy;
@@ -49,7 +76,11 @@ struct RunRecord {
   std::vector<JobOutcome> outcomes;  // one per job, in workload order
   std::vector<TimelinePoint> timeline;
   std::optional<DeadlockReport> deadlock;
+  std::optional<LivelockReport> livelock;
+  std::optional<ThrashingReport> thrashing;
+  double run_gpu_seconds = 0;     // GPU time held by jobs' runs (ended, preempted or cut by the end)
   double lost_gpu_seconds = 0;    // GPU time of preempted runs that was thrown away
+  std::uint64_t restarts_from_zero = 0;  // preemptions after which the job kept none of its work
   Time simulated_time = 0;        // clock when the simulation ended
   std::uint64_t events = 0;       // activity completions, arrivals and timers handled
   double wall_seconds = 0;        // host time spent simulating

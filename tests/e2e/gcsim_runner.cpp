@@ -1,5 +1,6 @@
 #include "tests/e2e/gcsim_runner.hpp"
 
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -39,7 +40,10 @@ std::string read_text(const std::string& path) {
 
 std::string scenario(const std::string& relative) { return std::string(GCSIM_SOURCE_DIR) + "/scenarios/" + relative; }
 
-GcsimRun run_gcsim(const std::vector<std::string>& args) {
+namespace {
+
+// 0: no limit.
+GcsimRun run_gcsim_limited(const std::vector<std::string>& args, std::size_t address_space_bytes) {
   ScratchDir capture;
   const std::string out_path = capture / "stdout", err_path = capture / "stderr";
   const pid_t child = ::fork();
@@ -52,12 +56,24 @@ GcsimRun run_gcsim(const std::vector<std::string>& args) {
     for (auto& a : copies) argv.push_back(a.data());
     argv.push_back(nullptr);
     if (!std::freopen(out_path.c_str(), "w", stdout) || !std::freopen(err_path.c_str(), "w", stderr)) _exit(127);
+    if (address_space_bytes > 0) {
+      const rlimit limit{address_space_bytes, address_space_bytes};
+      if (::setrlimit(RLIMIT_AS, &limit) != 0) _exit(127);
+    }
     ::execv(program.c_str(), argv.data());
     _exit(127);
   }
   int status = 0;
   ::waitpid(child, &status, 0);
   return {WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), read_text(out_path), read_text(err_path)};
+}
+
+}  // namespace
+
+GcsimRun run_gcsim(const std::vector<std::string>& args) { return run_gcsim_limited(args, 0); }
+
+GcsimRun run_gcsim_with_memory_limit(const std::vector<std::string>& args, std::size_t bytes) {
+  return run_gcsim_limited(args, bytes);
 }
 
 GcsimRun run_simulation(const std::string& cluster, const std::string& workload, const std::string& out_dir,

@@ -42,6 +42,9 @@ std::string scenario(const std::string& relative);
 
 /// Runs the gcsim executable with these arguments (no shell involved).
 GcsimRun run_gcsim(const std::vector<std::string>& args);
+/// The same, its address space limited to `bytes` (as `ulimit -v` does), so
+/// that allocations beyond it fail.
+GcsimRun run_gcsim_with_memory_limit(const std::vector<std::string>& args, std::size_t bytes);
 
 /// `gcsim run` with the usual flags; extra flags appended.
 GcsimRun run_simulation(const std::string& cluster, const std::string& workload, const std::string& out_dir,

@@ -1,7 +1,8 @@
 // `gcsim compare` runs each policy as its own `gcsim run`, tabulates what the
 // runs wrote without changing a figure, adds fairness and fragmentation
 // figures that can be checked by hand (capacity queues' guarantee attainment
-// among them), reports a deadlocked run instead of failing, rejects bad policy
+// among them), reports a deadlocked run or one stopped as a livelock instead
+// of failing, shows a run's notice on work its preemptions threw away, rejects bad policy
 // lists before running anything, and draws plots when a Python with
 // matplotlib is at hand.
 #include <gtest/gtest.h>
@@ -165,6 +166,50 @@ TEST(Compare, ADeadlockedRunIsReportedNotAFailure) {
 //     (jobs.csv counts r2 as running from its first start, which changes
 //     nothing here): 1 over [0, 1617).
 // fifo has no capacity queues: n/a.
+// Two 4-GPU jobs, "a" and "b", at 100 s on the 4-GPU node. The planted
+// ping-pong policy (tests/plugin/planted_policies.cpp) hands the node from
+// one to the other at every call, a nanosecond apart: gcsim run stops it as
+// a livelock once a has lost its GPUs 11 times, after 21 preemptions in all.
+TEST(Compare, ARunStoppedAsALivelockIsReportedNotAFailure) {
+  ScratchDir dir;
+  CraftedCluster node;
+  node.gpus_per_node = 4;
+  const GcsimRun run = run_gcsim(
+      {"compare", "--policies", "fifo,ping-pong", "--plugin", GCSIM_PLANTED_POLICIES, "--cluster",
+       dir.write("cluster.json", node.to_json()), "--workload",
+       dir.write("jobs.json", workload_json({measured_job("a", 100, 4, 50), measured_job("b", 100, 4, 50)})), "--out",
+       dir / "cmp", "--quiet", "--plots", "no"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.err.find("gcsim compare: notice: policy 'ping-pong' was stopped as a livelock"), std::string::npos)
+      << run.err;
+  EXPECT_NE(run.err.find("livelock at t=100.000000 s"), std::string::npos) << run.err;
+  const auto rows = read_comparison(dir / "cmp");
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].at("preemptions"), "0");
+  EXPECT_EQ(rows[1].at("policy"), "ping-pong");
+  EXPECT_EQ(rows[1].at("preemptions"), "21");
+  EXPECT_TRUE(read_summary(dir / "cmp/runs/ping-pong")["livelock"].is_object());
+}
+
+// "long" (4 GPUs, 300 s) at 0 and "short" (4 GPUs, 50 s) at 100 s: srtf
+// preempts long, which starts over; the 400 GPU-s thrown away are 28.6% of
+// the 1400 useful, and compare shows srtf's notice, not fifo's (none).
+TEST(Compare, ShowsTheNoticeOfARunWhosePreemptionsThrewMuchWorkAway) {
+  ScratchDir dir;
+  CraftedCluster node;
+  node.gpus_per_node = 4;
+  const GcsimRun run = run_gcsim(
+      {"compare", "--policies", "fifo,srtf", "--cluster", dir.write("cluster.json", node.to_json()), "--workload",
+       dir.write("jobs.json", workload_json({measured_job("long", 0, 4, 300), measured_job("short", 100, 4, 50)})),
+       "--out", dir / "cmp", "--quiet", "--plots", "no"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.err.find("gcsim compare: policy 'srtf': notice: preemptions threw away 0.11 GPU-hours, 28.6% of the "
+                         "0.39 GPU-hours of useful work"),
+            std::string::npos)
+      << run.err;
+  EXPECT_EQ(run.err.find("policy 'fifo'"), std::string::npos) << run.err;
+}
+
 TEST(Compare, GuaranteeAttainmentOfCapacityQueuesHandComputed) {
   ScratchDir dir;
   CraftedCluster c;

@@ -47,6 +47,7 @@ class PolicyBench {
   void submit_all() {
     for (JobIndex j = 0; j < jobs_.size(); ++j) state_.submit(j);
   }
+  void submit(JobIndex job) { state_.submit(job); }
   Plan schedule(SchedulingPolicy& policy) const {
     Plan plan;
     policy.schedule(SchedulingContext{now, state_, state_}, plan);

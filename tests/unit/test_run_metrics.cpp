@@ -175,5 +175,33 @@ TEST(Utilization, OnlyTheMakespanWindowCounts) {
   EXPECT_DOUBLE_EQ(m.busy_share, 30.0 / 80);
 }
 
+// ---- preemptions ------------------------------------------------------------------------
+
+// Runs held 1800 GPU-s; preemptions threw 400 of them away, one of the two
+// restarting a job from zero: 1400 useful, a lost share of 400 / 1800.
+TEST(LostWork, RunsSplitIntoLostAndUsefulGpuTime) {
+  RunRecord record;
+  record.outcomes = {outcome(JobState::kFinished, 0, 450)};
+  record.outcomes[0].preemptions = 2;
+  record.run_gpu_seconds = 1800;
+  record.lost_gpu_seconds = 400;
+  record.restarts_from_zero = 1;
+  const RunMetrics m = compute_run_metrics({submitted_at(0)}, record);
+  EXPECT_EQ(m.preemptions, 2u);
+  EXPECT_EQ(m.restarts_from_zero, 1u);
+  EXPECT_DOUBLE_EQ(m.gpu_hours_lost, 400.0 / 3600);
+  EXPECT_DOUBLE_EQ(m.gpu_hours_useful, 1400.0 / 3600);
+  EXPECT_DOUBLE_EQ(m.lost_share, 400.0 / 1800);
+}
+
+TEST(LostWork, WithoutRunsNothingIsLostOrUseful) {
+  RunRecord record;
+  record.outcomes = {outcome(JobState::kWaiting, kNever, kNever)};
+  const RunMetrics m = compute_run_metrics({submitted_at(0)}, record);
+  EXPECT_EQ(m.gpu_hours_lost, 0);
+  EXPECT_EQ(m.gpu_hours_useful, 0);
+  EXPECT_EQ(m.lost_share, 0);
+}
+
 }  // namespace
 }  // namespace gcsim

@@ -211,6 +211,82 @@ TEST(TiresiasPolicy, AStarvedJobIsPromotedAfterTheKnobTimesItsLastRun) {
   EXPECT_DOUBLE_EQ(plan.wake_time(), 550);
 }
 
+TEST(TiresiasPolicy, ARunCutShortAtTheInstantItStartedDoesNotMakeAJobDueAtOnce) {
+  // thresholds=400, promote_knob=2, three 4-GPU jobs on the 4-GPU node:
+  // t=0   a starts; b (Q1) waits: jobs of one queue never preempt each other;
+  // t=100 a reaches 400 GPU-s (Q2) and b preempts it: a ran 100 s since it
+  //       entered Q1 and is due at 100 + 2 x 100 = 300;
+  // t=150 b ends and a restarts (Q2); in a second call at the same instant
+  //       c arrives (Q1) and preempts it, a run of 0 s. a has still run
+  //       100 s since it entered Q1: due at 150 + 2 x 100 = 350 (its last
+  //       run alone, 0 s, would make it due at once, at 150);
+  // t=250 c reaches 400 GPU-s: a and c are both in Q2, nothing changes;
+  // t=350 a is promoted and preempts c.
+  constexpr JobIndex a = 0, b = 1, c = 2;
+  PolicyBench bench(crafted_cluster(1, 4),
+                    {measured_job("a", 4, 0), measured_job("b", 4, 0), measured_job("c", 4, 150)});
+  bench.submit(a);
+  bench.submit(b);
+  TiresiasPolicy policy = tiresias({{"thresholds", "400"}, {"promote_knob", "2"}});
+  EXPECT_EQ(bench.step(policy).started, (Jobs{a}));
+  bench.now = 100;
+  EXPECT_EQ(bench.step(policy).preempted, (Jobs{a}));
+
+  bench.now = 150;
+  bench.finish(b);
+  EXPECT_EQ(bench.step(policy).started, (Jobs{a}));
+  bench.submit(c);
+  Plan plan = bench.schedule(policy);
+  EXPECT_EQ(steps_of(plan), (std::vector<Step>{{kPreempt, a}, {kAllocate, c}}));
+  EXPECT_DOUBLE_EQ(plan.wake_time(), 250);  // c's crossing; a is due at 350
+  bench.apply(plan);
+  plan = bench.schedule(policy);  // a third call at 150
+  EXPECT_TRUE(plan.decisions().empty());
+  EXPECT_EQ(policy.queue_of(a), 1u);
+
+  bench.now = 250;
+  plan = bench.schedule(policy);
+  EXPECT_TRUE(plan.decisions().empty());
+  EXPECT_DOUBLE_EQ(plan.wake_time(), 350);
+
+  bench.now = 350;
+  EXPECT_EQ(steps_of(bench.schedule(policy)), (std::vector<Step>{{kPreempt, c}, {kAllocate, a}}));
+}
+
+TEST(TiresiasPolicy, PromotionWeighsEveryRunSinceTheJobLastEnteredTheTopQueue) {
+  // thresholds=400, promote_knob=2, three 4-GPU jobs:
+  // t=0   a starts; at 100 it reaches Q2 and b (Q1) preempts it: a ran 100 s;
+  // t=150 b ends and a restarts (Q2);
+  // t=170 c arrives (Q1) and preempts a after a second run of 20 s: a has
+  //       run 120 s since it entered Q1, so it is due at 170 + 2 x 120 =
+  //       410 (its last run alone would give 170 + 2 x 20 = 210);
+  // t=270 c reaches 400 GPU-s (Q2); at 410 a is promoted and preempts c.
+  constexpr JobIndex a = 0, b = 1, c = 2;
+  PolicyBench bench(crafted_cluster(1, 4),
+                    {measured_job("a", 4, 0), measured_job("b", 4, 0), measured_job("c", 4, 170)});
+  bench.submit(a);
+  bench.submit(b);
+  TiresiasPolicy policy = tiresias({{"thresholds", "400"}, {"promote_knob", "2"}});
+  bench.step(policy);
+  bench.now = 100;
+  bench.step(policy);
+  bench.now = 150;
+  bench.finish(b);
+  EXPECT_EQ(bench.step(policy).started, (Jobs{a}));
+  bench.now = 170;
+  bench.submit(c);
+  EXPECT_EQ(bench.step(policy).preempted, (Jobs{a}));
+
+  bench.now = 270;
+  Plan plan = bench.schedule(policy);
+  EXPECT_TRUE(plan.decisions().empty());
+  EXPECT_DOUBLE_EQ(plan.wake_time(), 410);
+  bench.now = 409;
+  EXPECT_TRUE(bench.schedule(policy).decisions().empty());
+  bench.now = 410;
+  EXPECT_EQ(steps_of(bench.schedule(policy)), (std::vector<Step>{{kPreempt, c}, {kAllocate, a}}));
+}
+
 TEST(TiresiasPolicy, WithoutTheKnobAPreemptedJobWaitsInItsQueue) {
   constexpr JobIndex old_job = 0;
   PolicyBench bench(crafted_cluster(1, 4), {measured_job("old", 4, 0), measured_job("new", 4, 0)});

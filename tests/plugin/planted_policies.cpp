@@ -1,0 +1,69 @@
+// Policies that misbehave on purpose, loaded with `gcsim run --plugin`, for
+// end-to-end tests of how the engine and the command line contain them:
+//   ping-pong      two jobs asking every GPU take turns: each call preempts
+//                  the running job and starts the waiting one, and asks to be
+//                  called again a nanosecond later (the same instant to the
+//                  engine), forever
+//   out-of-memory  starts the first waiting job, then throws std::bad_alloc
+//                  at its next call, while that job runs
+//   throws         throws std::runtime_error("no plan today") at its first call
+#include <new>
+#include <numeric>
+#include <stdexcept>
+
+#include "sim/core/plugin_api.hpp"
+
+namespace {
+
+using namespace gcsim;
+
+// The first `count` GPUs of the cluster.
+std::vector<GpuId> first_gpus(std::size_t count) {
+  std::vector<GpuId> gpus(count);
+  std::iota(gpus.begin(), gpus.end(), GpuId{0});
+  return gpus;
+}
+
+class PingPong final : public SchedulingPolicy {
+ public:
+  std::string_view name() const override { return "ping-pong"; }
+  void schedule(const SchedulingContext& ctx, Plan& plan) override {
+    if (ctx.jobs.waiting().empty()) return;
+    if (!ctx.jobs.running().empty()) plan.preempt(ctx.jobs.running().front());
+    const JobIndex next = ctx.jobs.waiting().front();
+    plan.allocate(next, first_gpus(ctx.jobs.spec(next).gpus));
+    plan.wake_at(ctx.now + 1e-9);
+  }
+};
+
+class OutOfMemory final : public SchedulingPolicy {
+ public:
+  std::string_view name() const override { return "out-of-memory"; }
+  void schedule(const SchedulingContext& ctx, Plan& plan) override {
+    if (!ctx.jobs.running().empty()) throw std::bad_alloc();
+    const JobIndex next = ctx.jobs.waiting().front();
+    plan.allocate(next, first_gpus(ctx.jobs.spec(next).gpus));
+    plan.wake_at(ctx.now + 1);
+  }
+};
+
+class Throws final : public SchedulingPolicy {
+ public:
+  std::string_view name() const override { return "throws"; }
+  void schedule(const SchedulingContext&, Plan&) override { throw std::runtime_error("no plan today"); }
+};
+
+template <class Policy>
+std::unique_ptr<SchedulingPolicy> make(const PolicyOptions&, std::unique_ptr<PlacementPolicy>) {
+  return std::make_unique<Policy>();
+}
+
+}  // namespace
+
+extern "C" int gcsim_plugin_api_version() { return GCSIM_PLUGIN_API_VERSION; }
+
+extern "C" void gcsim_register_plugin(gcsim::PolicyRegistry& registry) {
+  registry.add_policy("ping-pong", "two jobs take turns at one instant, forever", "", make<PingPong>);
+  registry.add_policy("out-of-memory", "throws std::bad_alloc while a job runs", "", make<OutOfMemory>);
+  registry.add_policy("throws", "throws at its first call", "", make<Throws>);
+}

@@ -1,0 +1,138 @@
+// The run's reports of preemptions and of runs stopped early: the summary
+// line and the notice on lost work, the livelock and thrashing entries of
+// summary.json and their diagnoses, from crafted records.
+#include "sim/report/run_outputs.hpp"
+
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "tests/support/crafted_specs.hpp"
+
+namespace gcsim {
+namespace {
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+RunMetrics lost_and_useful(double lost_gpu_hours, double useful_gpu_hours) {
+  RunMetrics m;
+  m.preemptions = 4;
+  m.restarts_from_zero = 3;
+  m.gpu_hours_lost = lost_gpu_hours;
+  m.gpu_hours_useful = useful_gpu_hours;
+  return m;
+}
+
+TEST(LostWorkNotice, AppearsOnlyPastTenPercentOfTheUsefulWork) {
+  EXPECT_EQ(lost_work_notice(lost_and_useful(0, 50)), "");
+  EXPECT_EQ(lost_work_notice(lost_and_useful(5, 50)), "");  // exactly 10%
+  const std::string notice = lost_work_notice(lost_and_useful(5.5, 50));
+  EXPECT_TRUE(contains(notice, "notice: preemptions threw away 5.50 GPU-hours, 11.0% of the 50.00 GPU-hours of useful "
+                               "work (more than 10.0%); 3 of the 4 preemptions restarted a job from zero.\n"))
+      << notice;
+  EXPECT_TRUE(contains(notice, "--trace-opt checkpoint_interval=SECONDS")) << notice;
+}
+
+TEST(LostWorkNotice, SaysSoWhenJobsDidNoUsefulWork) {
+  EXPECT_TRUE(contains(lost_work_notice(lost_and_useful(2, 0)), "threw away 2.00 GPU-hours, and jobs did no useful work"));
+}
+
+TEST(LostWorkNotice, WithCheckpointsAdvisesCheckpointingMoreOften) {
+  RunMetrics m = lost_and_useful(20, 50);
+  m.restarts_from_zero = 0;
+  EXPECT_TRUE(contains(lost_work_notice(m), "Checkpoint more often"));
+}
+
+struct StoppedRun {
+  ClusterLayout layout{[] {
+    ClusterSpec spec;
+    spec.name = "crafted";
+    spec.gpu_types = {{"GPU", 1e12, 32e9}};
+    spec.node_groups = {testing::crafted_node_group("n", 1, 4, "GPU")};
+    return spec;
+  }()};
+  std::vector<JobSpec> jobs;
+  RunRecord record;
+  StoppedRun() {
+    for (const char* id : {"a", "b"}) {
+      JobSpec job;
+      job.id = id;
+      job.gpus = 4;
+      jobs.push_back(job);
+    }
+    record.outcomes.resize(2);
+    record.outcomes[0].preemptions = 7;
+    record.outcomes[1].preemptions = 9;
+    record.simulated_time = 10;
+  }
+  nlohmann::json summary() const {
+    return nlohmann::json::parse(summary_json(jobs, layout, record, compute_run_metrics(jobs, record), {false}));
+  }
+};
+
+TEST(StoppedRunReports, ARunThatWasNotStoppedSaysNullForEachReason) {
+  const nlohmann::json summary = StoppedRun().summary();
+  EXPECT_TRUE(summary["deadlock"].is_null());
+  EXPECT_TRUE(summary["livelock"].is_null());
+  EXPECT_TRUE(summary["thrashing"].is_null());
+  EXPECT_EQ(livelock_diagnosis(StoppedRun().jobs, StoppedRun().record), "");
+}
+
+TEST(StoppedRunReports, ALivelockNamesTheInstantTheJobsAndTheDecisionsThatRepeat) {
+  StoppedRun run;
+  LivelockReport livelock;
+  livelock.at = 5;
+  livelock.policy_calls = 22;
+  livelock.jobs = {{0, 11}, {1, 10}};
+  livelock.cycle = {{Decision::Kind::kPreempt, 1, {}}, {Decision::Kind::kAllocate, 0, {}}};
+  livelock.repeats = true;
+  run.record.livelock = livelock;
+  const nlohmann::json entry = run.summary()["livelock"];
+  EXPECT_EQ(entry["detected_at_s"], 5);
+  EXPECT_EQ(entry["policy_calls"], 22);
+  EXPECT_EQ(entry["jobs"], nlohmann::json::parse(R"([{"id":"a","gpus_taken_away":11},{"id":"b","gpus_taken_away":10}])"));
+  EXPECT_EQ(entry["decisions"],
+            nlohmann::json::parse(R"([{"decision":"preempt","job":"b"},{"decision":"allocate","job":"a"}])"));
+  const std::string text = livelock_diagnosis(run.jobs, run.record);
+  EXPECT_TRUE(contains(text, "livelock at t=5.000000 s")) << text;
+  EXPECT_TRUE(contains(text, "(22 calls at this instant)")) << text;
+  EXPECT_TRUE(contains(text, "job 'a' lost its GPUs 11 times at this instant\n")) << text;
+  EXPECT_TRUE(contains(text, "the decisions that repeat: preempt 'b', allocate 'a'\n")) << text;
+}
+
+TEST(StoppedRunReports, ThrashingSaysHowMuchWasLostAgainstWhatWasNeededAndTheMostPreemptedJobs) {
+  StoppedRun run;
+  run.record.thrashing = ThrashingReport{10, 0, 3 * 3600 + 1800, 3600, 3, 2};
+  const nlohmann::json entry = run.summary()["thrashing"];
+  EXPECT_EQ(entry["detected_at_s"], 10);
+  EXPECT_EQ(entry["since_s"], 0);
+  EXPECT_EQ(entry["lost_gpu_hours_since"], 3.5);
+  EXPECT_EQ(entry["needed_gpu_hours"], 1);
+  EXPECT_EQ(entry["limit"], 3);
+  EXPECT_EQ(entry["unfinished_jobs"], 2);
+  const std::string text = thrashing_diagnosis(run.jobs, run.record, compute_run_metrics(run.jobs, run.record));
+  EXPECT_TRUE(contains(text, "since the first submission (t=0.000000 s) preemptions threw away 3.50 GPU-hours, more "
+                             "than 3 times the 1.00 GPU-hours the 2 unfinished jobs needed then"))
+      << text;
+  // b (9 preemptions) before a (7).
+  EXPECT_TRUE(contains(text, "job 'b' was preempted 9 times\n  job 'a' was preempted 7 times\n")) << text;
+}
+
+TEST(HumanSummary, ShowsPreemptionsOnlyWhenThereAreAny) {
+  StoppedRun run;
+  run.record.outcomes = {JobOutcome{}, JobOutcome{}};
+  EXPECT_FALSE(contains(human_summary(run.record, compute_run_metrics(run.jobs, run.record)), "preempted"));
+  run.record.outcomes[0].preemptions = 2;
+  run.record.restarts_from_zero = 1;
+  run.record.run_gpu_seconds = 4 * 3600;
+  run.record.lost_gpu_seconds = 3600;
+  const std::string text = human_summary(run.record, compute_run_metrics(run.jobs, run.record));
+  EXPECT_TRUE(contains(text, "  preempted   2 times, 1 restarts from zero, 1.00 GPU-hours lost (25.0% of the GPU time "
+                             "jobs ran)\n"))
+      << text;
+}
+
+}  // namespace
+}  // namespace gcsim
