@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "policies/backfill/shared_gpu_backfill.hpp"
+#include "policies/kit/tentative_cluster.hpp"
 
 namespace gcsim {
 
@@ -42,10 +43,12 @@ void EasyBackfillPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
   const ClusterLayout& layout = ctx.cluster.layout();
   const std::vector<JobIndex>& waiting = ctx.jobs.waiting();
   std::vector<bool> taken(layout.gpu_count(), false);
+  TentativeCluster cluster(ctx.cluster);  // what the jobs started in this call leave, host cores and memory too
   std::size_t free_count = ctx.cluster.free_gpu_count();  // free and not promised in this plan
   std::vector<std::pair<JobIndex, std::vector<GpuId>>> started;  // in this call
 
   auto start = [&](JobIndex job, std::vector<GpuId> gpus) {
+    cluster.take(gpus, ctx.jobs.spec(job));
     for (GpuId g : gpus) taken[g] = true;
     free_count -= gpus.size();
     started.emplace_back(job, gpus);
@@ -55,7 +58,7 @@ void EasyBackfillPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
   // FIFO until the first job that cannot be placed: the head.
   std::size_t head_at = 0;
   for (; head_at < waiting.size(); ++head_at) {
-    auto gpus = placement_->place(ctx.jobs.spec(waiting[head_at]), ctx.cluster, taken);
+    auto gpus = placement_->place(ctx.jobs.spec(waiting[head_at]), cluster, taken);
     if (!gpus) break;
     start(waiting[head_at], std::move(*gpus));
   }
@@ -96,7 +99,7 @@ void EasyBackfillPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
       refused_for_reservation = true;
       continue;
     }
-    auto gpus = placement_->place(spec, ctx.cluster, taken);
+    auto gpus = placement_->place(spec, cluster, taken);
     if (!gpus) continue;
     const std::size_t used = count_usable(*gpus);
     if (!ends_before_shadow) {

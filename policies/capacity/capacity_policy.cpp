@@ -99,7 +99,7 @@ void CapacityPolicy::preempt(const SchedulingContext& ctx, JobIndex job, Schedul
   round.usage.stop(leaf, spec.user, ResourceVector::of(spec));
   round.usage.add_waiting(leaf, spec.user);
   const std::vector<GpuId>& gpus = ctx.jobs.runtime(job).gpus;
-  round.cluster.free(gpus);
+  round.cluster.free(gpus, spec);
   round.free_gpus += gpus.size();
   auto& waiting = round.waiting[leaf];
   waiting.insert(std::upper_bound(waiting.begin(), waiting.end(), job,

@@ -74,6 +74,7 @@ bool QueueAllocator::fits_cluster(const SchedulingRound& round, const JobSpec& s
 void QueueAllocator::start(SchedulingRound& round, JobIndex job, std::vector<GpuId> gpus, Plan& plan) const {
   const JobSpec& spec = jobs_.spec(job);
   const int leaf = leaf_of_job_[job];
+  round.cluster.take(gpus, spec);  // its host cores and memory too
   for (GpuId g : gpus) round.taken[g] = true;
   round.free_gpus -= gpus.size();
   round.usage.start(leaf, spec.user, ResourceVector::of(spec));

@@ -63,7 +63,7 @@ void IncrementalPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
   const std::vector<bool> none_taken(cluster.layout().gpu_count(), false);
   std::vector<JobIndex> preempted;
   auto start = [&](JobIndex job, std::vector<GpuId> gpus) {
-    cluster.take(gpus);
+    cluster.take(gpus, ctx.jobs.spec(job));
     plan.allocate(job, std::move(gpus));
   };
 
@@ -108,7 +108,7 @@ void IncrementalPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
       auto [it, inserted] = used_after.emplace(trial.study->id, use.used);
       if (it->second < use.min_gpus + trial.gpus) continue;  // would drop below its minimum
       it->second -= trial.gpus;
-      what_if.free(jobs.runtime(victim).gpus);
+      what_if.free(jobs.runtime(victim).gpus, jobs.spec(victim));
       chosen.push_back(victim);
       if ((gpus = placement_->place(spec, what_if, none_taken))) break;
     }
@@ -116,7 +116,7 @@ void IncrementalPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
     for (JobIndex victim : chosen) {
       plan.preempt(victim);
       preempted.push_back(victim);
-      cluster.free(jobs.runtime(victim).gpus);
+      cluster.free(jobs.runtime(victim).gpus, jobs.spec(victim));
       studies[jobs.spec(victim).study->id].used -= jobs.spec(victim).gpus;
     }
     start(job, std::move(*gpus));

@@ -14,20 +14,52 @@ std::optional<std::vector<GpuId>> fit_on_shared_gpus(const JobSpec& job, const C
     GpuId gpu;
   };
   std::vector<Room> rooms;
+  std::vector<std::size_t> host_room(layout.node_count(), 0);  // GPUs the node's cores, memory and type allow
+  for (NodeId n = 0; n < layout.node_count(); ++n) host_room[n] = cluster.host_room(job, n);
   for (GpuId g = 0; g < layout.gpu_count(); ++g) {
     if (g < taken.size() && taken[g]) continue;
+    if (host_room[layout.node_of(g)] == 0) continue;
     const bool fits = cluster.free_share(g) + kGpuShareTolerance >= job.gpu_share &&
                       cluster.free_memory(g) >= job.gpu_memory_bytes;
     if (!fits) continue;
     rooms.push_back({cluster.free_share(g), cluster.free_gpus_on_node(layout.node_of(g)), g});
   }
   if (rooms.size() < job.gpus) return std::nullopt;
-  const auto chosen_end = rooms.begin() + static_cast<std::ptrdiff_t>(job.gpus);
-  std::partial_sort(rooms.begin(), chosen_end, rooms.end(), [](const Room& a, const Room& b) {
+  const auto best_first = [](const Room& a, const Room& b) {
     return std::tie(a.free_share, a.free_on_node, a.gpu) < std::tie(b.free_share, b.free_on_node, b.gpu);
-  });
+  };
   std::vector<GpuId> gpus;
-  for (auto it = rooms.begin(); it != chosen_end; ++it) gpus.push_back(it->gpu);
+  const bool capped = job.single_node || job.cpu_cores > 0 || job.memory_bytes > 0 || !job.gpu_types.empty();
+  if (!capped) {  // the common case: the job.gpus best rooms, wherever they are
+    const auto chosen_end = rooms.begin() + static_cast<std::ptrdiff_t>(job.gpus);
+    std::partial_sort(rooms.begin(), chosen_end, rooms.end(), best_first);
+    for (auto it = rooms.begin(); it != chosen_end; ++it) gpus.push_back(it->gpu);
+  } else {
+    // Best rooms first, at most host_room of a node; a single-node job on the
+    // node of the best room that can hold all its workers.
+    std::sort(rooms.begin(), rooms.end(), best_first);
+    std::vector<std::size_t> on_node(layout.node_count(), 0), usable(layout.node_count(), 0);
+    for (const Room& r : rooms) ++usable[layout.node_of(r.gpu)];
+    std::optional<NodeId> only;
+    if (job.single_node) {
+      for (const Room& r : rooms) {
+        const NodeId n = layout.node_of(r.gpu);
+        if (std::min(usable[n], host_room[n]) >= job.gpus) {
+          only = n;
+          break;
+        }
+      }
+      if (!only) return std::nullopt;
+    }
+    for (const Room& r : rooms) {
+      const NodeId n = layout.node_of(r.gpu);
+      if (gpus.size() == job.gpus) break;
+      if ((only && n != *only) || on_node[n] >= host_room[n]) continue;
+      ++on_node[n];
+      gpus.push_back(r.gpu);
+    }
+    if (gpus.size() < job.gpus) return std::nullopt;
+  }
   std::sort(gpus.begin(), gpus.end());
   return gpus;
 }

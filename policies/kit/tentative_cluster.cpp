@@ -51,6 +51,28 @@ void TentativeCluster::set(GpuId gpu, const Changed& after) {
   }
 }
 
+NodeClaim TentativeCluster::free_host(NodeId node) const {
+  NodeClaim free = base_->free_host(node);
+  if (const auto it = host_claimed_.find(node); it != host_claimed_.end()) {
+    free.millicores -= it->second.millicores;
+    free.memory_bytes -= it->second.memory_bytes;
+  }
+  return free;
+}
+
+void TentativeCluster::claim_host(const std::vector<GpuId>& gpus, const JobSpec& job, int sign) {
+  for (const auto& [node, claim] : host_changes(base_->layout(), job, {}, gpus)) {
+    NodeClaim& claimed = host_claimed_[node];
+    claimed.millicores += sign * claim.millicores;
+    claimed.memory_bytes += sign * claim.memory_bytes;
+  }
+}
+
+void TentativeCluster::free(const std::vector<GpuId>& gpus, const JobSpec& job) {
+  free(gpus);
+  claim_host(gpus, job, -1);
+}
+
 void TentativeCluster::free(const std::vector<GpuId>& gpus) {
   for (GpuId g : gpus) set(g, {true, 1.0, base_->layout().gpu_type_of(g).memory_bytes});
 }
@@ -64,6 +86,7 @@ void TentativeCluster::take(const std::vector<GpuId>& gpus, const JobSpec& job) 
     const Changed now = current(g);
     set(g, {false, std::max(0.0, now.free_share - job.gpu_share), now.free_memory - job.gpu_memory_bytes});
   }
+  claim_host(gpus, job, 1);
 }
 
 void TentativeCluster::release(const std::vector<GpuId>& gpus, const JobSpec& job) {
@@ -75,6 +98,7 @@ void TentativeCluster::release(const std::vector<GpuId>& gpus, const JobSpec& jo
     else
       set(g, {false, share, now.free_memory + job.gpu_memory_bytes});
   }
+  claim_host(gpus, job, -1);
 }
 
 }  // namespace gcsim

@@ -27,10 +27,15 @@ class TentativeCluster final : public ClusterView {
 
   /// GPUs a preemption or release in the plan would free entirely (whole-GPU
   /// jobs' GPUs: a policy that shares GPUs frees a shared one only with all its holders).
+  /// Without the job, its host cores and memory stay claimed.
   void free(const std::vector<GpuId>& gpus);
-  /// GPUs an allocation in the plan would take whole.
+  /// The same, and the cores and memory `job` claims with them come back.
+  void free(const std::vector<GpuId>& gpus, const JobSpec& job);
+  /// GPUs an allocation in the plan would take whole (host claims unchanged:
+  /// the undo of free(gpus)).
   void take(const std::vector<GpuId>& gpus);
-  /// GPUs an allocation to `job` would take: its gpu_share and gpu_memory of each.
+  /// GPUs an allocation to `job` would take: its gpu_share and gpu_memory of
+  /// each, and its host cores and memory on their nodes (sim/core/node_fit.hpp).
   void take(const std::vector<GpuId>& gpus, const JobSpec& job);
   /// GPUs `job` would give back (its end, a preemption): its share and memory
   /// of each; a GPU is free again once its whole share is back.
@@ -47,6 +52,7 @@ class TentativeCluster final : public ClusterView {
   double free_share(GpuId gpu) const override;
   double free_memory(GpuId gpu) const override;
   std::size_t partly_free_gpu_count() const override { return partly_free_; }
+  NodeClaim free_host(NodeId node) const override;
 
  private:
   struct Changed {
@@ -59,6 +65,8 @@ class TentativeCluster final : public ClusterView {
 
   const ClusterView* base_;  // a pointer, so that a view can be assigned
   std::unordered_map<GpuId, Changed> changed_;
+  std::unordered_map<NodeId, NodeClaim> host_claimed_;  // per node: claimed here minus given back here
+  void claim_host(const std::vector<GpuId>& gpus, const JobSpec& job, int sign);
   std::vector<std::size_t> free_per_node_;
   std::size_t free_total_;
   std::size_t partly_free_;

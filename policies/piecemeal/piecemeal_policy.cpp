@@ -1,6 +1,9 @@
 #include "policies/piecemeal/piecemeal_policy.hpp"
 
+#include "policies/kit/tentative_cluster.hpp"
+
 #include <algorithm>
+#include <map>
 #include <set>
 #include <stdexcept>
 
@@ -35,8 +38,28 @@ void PiecemealPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
   // GPUs that are free now or freed by this plan's releases.
   std::vector<GpuId> free;
   std::vector<bool> released(layout.gpu_count(), false);
-  for (JobIndex job : backing_off)
+  TentativeCluster after_releases(ctx.cluster);  // their host cores and memory come back too
+  for (JobIndex job : backing_off) {
     for (GpuId g : ctx.jobs.runtime(job).gpus) released[g] = true;
+    after_releases.free(ctx.jobs.runtime(job).gpus, ctx.jobs.spec(job));
+  }
+  // Host cores and memory granted in this call, per node.
+  std::map<NodeId, NodeClaim> granted_host;
+  // Whether GPU `g` can be the next one of request `r`: its type, its node
+  // (single_node) and the growth of the job's cores and memory on that node.
+  auto host_allows = [&](const JobSpec& spec, const std::vector<GpuId>& mine, GpuId g) {
+    if (!allows_gpu_type(spec, layout.gpu_type_of(g).name)) return false;
+    const NodeId node = layout.node_of(g);
+    if (spec.single_node && !mine.empty() && layout.node_of(mine.front()) != node) return false;
+    const auto here = static_cast<std::size_t>(
+        std::count_if(mine.begin(), mine.end(), [&](GpuId m) { return layout.node_of(m) == node; }));
+    const NodeClaim before = node_claim(spec, here), after = node_claim(spec, here + 1);
+    NodeClaim room = after_releases.free_host(node);
+    room.millicores -= granted_host[node].millicores;
+    room.memory_bytes -= granted_host[node].memory_bytes;
+    return after.millicores - before.millicores <= room.millicores &&
+           after.memory_bytes - before.memory_bytes <= room.memory_bytes;
+  };
   for (GpuId g = 0; g < layout.gpu_count(); ++g)
     if (ctx.cluster.is_free(g) || released[g]) free.push_back(g);
 
@@ -61,14 +84,26 @@ void PiecemealPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
                                                                   neediest->held + neediest->granted.size()))
         neediest = &r;
     if (!neediest) break;
-    const double memory = ctx.jobs.spec(neediest->job).gpu_memory_bytes;
-    auto fits = std::find_if(free.begin() + static_cast<std::ptrdiff_t>(next_free), free.end(),
-                             [&](GpuId g) { return !taken[g] && layout.gpu_type_of(g).memory_bytes >= memory; });
+    const JobSpec& spec = ctx.jobs.spec(neediest->job);
+    std::vector<GpuId> mine = ctx.jobs.runtime(neediest->job).gpus;
+    if (backing_off.count(neediest->job)) mine.clear();
+    mine.insert(mine.end(), neediest->granted.begin(), neediest->granted.end());
+    auto fits = std::find_if(free.begin() + static_cast<std::ptrdiff_t>(next_free), free.end(), [&](GpuId g) {
+      return !taken[g] && layout.gpu_type_of(g).memory_bytes >= spec.gpu_memory_bytes && host_allows(spec, mine, g);
+    });
     if (fits == free.end()) {
       neediest->need = neediest->held + neediest->granted.size();  // nothing here fits it
       continue;
     }
     taken[*fits] = true;
+    {
+      const NodeId node = layout.node_of(*fits);
+      const auto here = static_cast<std::size_t>(
+          std::count_if(mine.begin(), mine.end(), [&](GpuId m) { return layout.node_of(m) == node; }));
+      const NodeClaim before = node_claim(spec, here), after = node_claim(spec, here + 1);
+      granted_host[node].millicores += after.millicores - before.millicores;
+      granted_host[node].memory_bytes += after.memory_bytes - before.memory_bytes;
+    }
     neediest->granted.push_back(*fits);
     while (next_free < free.size() && taken[free[next_free]]) ++next_free;
   }

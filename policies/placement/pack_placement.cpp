@@ -51,9 +51,10 @@ std::optional<std::vector<GpuId>> PackPlacement::place(const JobSpec& job, const
     if (cluster.free_gpus_on_node(n) == 0) continue;
     const GpuId first = layout.node(n).gpus.front();
     if (layout.gpu_type_of(first).memory_bytes < job.gpu_memory_bytes) continue;
+    const std::size_t room = cluster.host_room(job, n);  // by cores, memory and GPU type
     Candidate c{n, {}};
     for (GpuId g : layout.node(n).gpus)
-      if (cluster.is_free(g) && !(g < taken.size() && taken[g])) c.free.push_back(g);
+      if (c.free.size() < room && cluster.is_free(g) && !(g < taken.size() && taken[g])) c.free.push_back(g);
     if (!c.free.empty()) candidates.push_back(std::move(c));
   }
   const std::size_t need = job.gpus;
@@ -64,7 +65,7 @@ std::optional<std::vector<GpuId>> PackPlacement::place(const JobSpec& job, const
     if (c.free.size() >= need && (chosen.empty() || c.free.size() < chosen.front().node->free.size()))
       chosen = {{&c, need}};
 
-  if (chosen.empty()) {
+  if (chosen.empty() && !job.single_node) {
     // Several nodes: the rack that needs the fewest nodes, else the whole cluster.
     std::vector<std::vector<const Candidate*>> by_rack(layout.rack_count());
     std::vector<const Candidate*> all;

@@ -15,9 +15,10 @@ std::optional<std::vector<GpuId>> SpreadPlacement::place(const JobSpec& job, con
     if (cluster.free_gpus_on_node(n) == 0) continue;
     const std::vector<GpuId>& gpus = layout.node(n).gpus;
     if (layout.gpu_type_of(gpus.front()).memory_bytes < job.gpu_memory_bytes) continue;
+    const std::size_t room = cluster.host_room(job, n);  // by cores, memory and GPU type
     std::vector<GpuId> free;
     for (GpuId g : gpus)
-      if (cluster.is_free(g) && !(g < taken.size() && taken[g])) free.push_back(g);
+      if (free.size() < room && cluster.is_free(g) && !(g < taken.size() && taken[g])) free.push_back(g);
     total += free.size();
     if (!free.empty()) usable.push_back(std::move(free));
   }
@@ -25,6 +26,10 @@ std::optional<std::vector<GpuId>> SpreadPlacement::place(const JobSpec& job, con
   if (total < need) return std::nullopt;
   std::stable_sort(usable.begin(), usable.end(),
                    [](const std::vector<GpuId>& a, const std::vector<GpuId>& b) { return a.size() > b.size(); });
+  if (job.single_node) {  // nothing to spread over: the node with the most usable GPUs, if it holds the job
+    if (usable.front().size() < need) return std::nullopt;
+    return std::vector<GpuId>(usable.front().begin(), usable.front().begin() + static_cast<std::ptrdiff_t>(need));
+  }
 
   // Nodes hold fewer usable GPUs further down the order, so a round ends at
   // the first node that has none left for it.

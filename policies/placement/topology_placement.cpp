@@ -42,8 +42,9 @@ std::optional<std::vector<GpuId>> TopologyPlacement::place(const JobSpec& job, c
     if (cluster.free_gpus_on_node(n) == 0) continue;
     const std::vector<GpuId>& gpus = layout.node(n).gpus;
     if (layout.gpu_type_of(gpus.front()).memory_bytes < job.gpu_memory_bytes) continue;
+    const std::size_t room = cluster.host_room(job, n);  // by cores, memory and GPU type
     for (GpuId g : gpus)
-      if (cluster.is_free(g) && !is_taken(g)) usable[n].push_back(g);
+      if (usable[n].size() < room && cluster.is_free(g) && !is_taken(g)) usable[n].push_back(g);
     usable_in_rack[layout.rack_of_node(n)] += usable[n].size();
     usable_total += usable[n].size();
   }
@@ -73,6 +74,7 @@ std::optional<std::vector<GpuId>> TopologyPlacement::place(const JobSpec& job, c
   for (NodeId n = 0; n < layout.node_count(); ++n)
     if (usable[n].size() >= need)
       consider(std::vector<GpuId>(usable[n].begin(), usable[n].begin() + static_cast<std::ptrdiff_t>(need)));
+  if (job.single_node) return best ? std::optional<std::vector<GpuId>>(std::move(best->gpus)) : std::nullopt;
   // Each rack that fits, packed: pack with every GPU outside the rack taken.
   const PackPlacement pack;
   std::vector<bool> outside(layout.gpu_count(), true);

@@ -79,6 +79,7 @@ void ShortestRemainingPolicy::schedule(const SchedulingContext& ctx, Plan& plan)
     order.insert({remaining_time(ctx.jobs, job, ctx.now), ctx.jobs.spec(job).submit, job, false});
 
   auto allocate = [&](JobIndex job, std::vector<GpuId> gpus) {
+    cluster.take(gpus, ctx.jobs.spec(job));  // its host cores and memory too
     for (GpuId g : gpus) taken[g] = true;
     spare -= gpus.size();
     plan.allocate(job, std::move(gpus));

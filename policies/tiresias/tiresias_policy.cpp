@@ -120,6 +120,7 @@ void TiresiasPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
   std::vector<JobIndex> still_waiting;
 
   auto allocate = [&](JobIndex job, std::vector<GpuId> gpus) {
+    cluster.take(gpus, jobs.spec(job));  // its host cores and memory too
     for (GpuId g : gpus) taken[g] = true;
     spare -= gpus.size();
     started[job] = true;

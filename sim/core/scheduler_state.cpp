@@ -43,6 +43,7 @@ SchedulerState::SchedulerState(const ClusterLayout& layout, const Locality& loca
       runtime_(jobs.size()),
       gpus_(layout.gpu_count()),
       free_per_node_(layout.node_count()),
+      host_used_(layout.node_count()),
       free_total_(layout.gpu_count()) {
   for (NodeId n = 0; n < layout.node_count(); ++n) free_per_node_[n] = layout.node(n).gpus.size();
 }
@@ -76,7 +77,16 @@ void SchedulerState::take(JobIndex job, const std::vector<GpuId>& gpus) {
     if (partly_free(gpu)) ++partly_free_;
   }
   allocated_ += static_cast<double>(gpus.size()) * spec.gpu_share;
+  claim_host(job, runtime_[job].gpus, gpus, 1);
   runtime_[job].gpus.insert(runtime_[job].gpus.end(), gpus.begin(), gpus.end());
+}
+
+void SchedulerState::claim_host(JobIndex job, const std::vector<GpuId>& held, const std::vector<GpuId>& gpus,
+                                int sign) {
+  for (const auto& [node, change] : host_changes(layout_, jobs_[job], held, gpus)) {
+    host_used_[node].millicores += sign * change.millicores;
+    host_used_[node].memory_bytes += sign * change.memory_bytes;
+  }
 }
 
 void SchedulerState::start(JobIndex job, Time now) {
@@ -100,6 +110,7 @@ void SchedulerState::release(JobIndex job) {
     if (partly_free(gpu)) ++partly_free_;
   }
   allocated_ -= static_cast<double>(runtime_[job].gpus.size()) * spec.gpu_share;
+  claim_host(job, {}, runtime_[job].gpus, -1);
   if (free_total_ == layout_.gpu_count()) allocated_ = 0;
   runtime_[job].gpus.clear();
   if (runtime_[job].state == JobState::kRunning) running_.erase(std::find(running_.begin(), running_.end(), job));
@@ -118,6 +129,15 @@ void SchedulerState::check(const Plan& plan) const {
   std::unordered_map<GpuId, GpuOccupancy> gpu_after;
   std::unordered_map<JobIndex, JobState> state_after;
   std::unordered_map<JobIndex, std::vector<GpuId>> held_after;  // GPUs a job holds at this point of the plan
+  std::unordered_map<NodeId, NodeClaim> host_after;             // per node: what the holders claim
+  auto add_host = [&](JobIndex job, const std::vector<GpuId>& held, const std::vector<GpuId>& gpus, int sign) {
+    for (const auto& [node, change] : host_changes(layout_, jobs_[job], held, gpus)) {
+      auto it = host_after.find(node);
+      NodeClaim& used = it == host_after.end() ? host_after.emplace(node, host_used_[node]).first->second : it->second;
+      used.millicores += sign * change.millicores;
+      used.memory_bytes += sign * change.memory_bytes;
+    }
+  };
   auto gpu_of = [&](GpuId g) -> GpuOccupancy& {
     auto it = gpu_after.find(g);
     return it == gpu_after.end() ? gpu_after.emplace(g, gpus_[g]).first->second : it->second;
@@ -141,6 +161,7 @@ void SchedulerState::check(const Plan& plan) const {
       if (d.kind == Decision::Kind::kRelease && state_of(d.job) != JobState::kWaiting)
         throw PlanRejected(where + ": releasing the GPUs of a job that is not waiting");
       for (GpuId g : holds) gpu_of(g).remove(d.job, spec);
+      add_host(d.job, {}, holds, -1);
       holds.clear();
       state_after[d.job] = JobState::kWaiting;
       continue;
@@ -166,7 +187,25 @@ void SchedulerState::check(const Plan& plan) const {
       if (gpu.memory + spec.gpu_memory_bytes > layout_.gpu_type_of(g).memory_bytes)
         throw PlanRejected(where + ": GPU " + layout_.gpu_label(g) + " has less memory than the job needs" +
                            (gpu.holders.empty() ? "" : " beside the jobs sharing it"));
+      if (!allows_gpu_type(spec, layout_.gpu_type_of(g).name))
+        throw PlanRejected(where + ": GPU " + layout_.gpu_label(g) + " is a " + layout_.gpu_type_of(g).name +
+                           ", a type the job does not allow (gpu_types)");
+      if (spec.single_node && layout_.node_of(g) != layout_.node_of(holds.empty() ? d.gpus.front() : holds.front()))
+        throw PlanRejected(where + ": GPU " + layout_.gpu_label(g) + " is on another node than the job's other GPUs "
+                           "(single_node)");
       gpu.add(d.job, spec);
+    }
+    add_host(d.job, holds, d.gpus, 1);
+    for (const auto& [node, change] : host_changes(layout_, spec, holds, d.gpus)) {
+      const NodeClaim used = host_after.at(node), capacity = node_capacity(layout_, node);
+      if (used.millicores > capacity.millicores || used.memory_bytes > capacity.memory_bytes)
+        throw PlanRejected(where + ": node " + layout_.node(node).name + " would hold " +
+                           (used.millicores > capacity.millicores
+                                ? std::to_string(used.millicores) + " millicores of its " +
+                                      std::to_string(capacity.millicores)
+                                : std::to_string(used.memory_bytes) + " bytes of host memory of its " +
+                                      std::to_string(capacity.memory_bytes)) +
+                           " (cpu_cores and memory are split over the job's GPUs)");
     }
     holds.insert(holds.end(), d.gpus.begin(), d.gpus.end());
     if (holds.size() == spec.gpus) state_after[d.job] = JobState::kRunning;

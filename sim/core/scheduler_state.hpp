@@ -21,6 +21,7 @@
 #include "sim/core/job_spec.hpp"
 #include "sim/core/job_state.hpp"
 #include "sim/core/locality.hpp"
+#include "sim/core/node_fit.hpp"
 #include "sim/core/plan.hpp"
 
 namespace gcsim {
@@ -73,6 +74,15 @@ class ClusterView {
   /// GPUs held by jobs sharing them that still have a share free: with no
   /// free GPU either, no job can start.
   virtual std::size_t partly_free_gpu_count() const { return 0; }
+  /// The node's host cores (millicores) and memory no job claims
+  /// (sim/core/node_fit.hpp: a job's cores and memory split over its GPUs).
+  virtual NodeClaim free_host(NodeId node) const { return node_capacity(layout(), node); }
+  /// How many of `job`'s GPUs the node's free cores and memory and its GPU
+  /// type allow it to take (free GPUs not counted): placements take at most
+  /// this many GPUs of a node.
+  std::size_t host_room(const JobSpec& job, NodeId node) const {
+    return gpus_that_fit(layout(), job, node, free_host(node));
+  }
 };
 
 
@@ -110,6 +120,10 @@ class SchedulerState final : public ClusterView, public QueueView {
     return layout_.gpu_type_of(gpu).memory_bytes - gpus_[gpu].memory;
   }
   std::size_t partly_free_gpu_count() const override { return partly_free_; }
+  NodeClaim free_host(NodeId node) const override {
+    const NodeClaim capacity = node_capacity(layout_, node);
+    return {capacity.millicores - host_used_[node].millicores, capacity.memory_bytes - host_used_[node].memory_bytes};
+  }
   /// Every job holding a part of the GPU, in the order they took it.
   const std::vector<JobIndex>& holders(GpuId gpu) const { return gpus_[gpu].holders; }
 
@@ -158,6 +172,8 @@ class SchedulerState final : public ClusterView, public QueueView {
 
  private:
   void check(const Plan& plan) const;
+  /// Adds (sign 1) or removes (-1) the host claim of `job` for `gpus` beside the `held` it keeps.
+  void claim_host(JobIndex job, const std::vector<GpuId>& held, const std::vector<GpuId>& gpus, int sign);
   void take(JobIndex job, const std::vector<GpuId>& gpus);
   void start(JobIndex job, Time now);
   void release(JobIndex job);
@@ -170,6 +186,7 @@ class SchedulerState final : public ClusterView, public QueueView {
   std::vector<JobRuntime> runtime_;
   std::vector<GpuOccupancy> gpus_;
   std::vector<std::size_t> free_per_node_;
+  std::vector<NodeClaim> host_used_;  // per node: cores and memory the holders claim
   std::size_t free_total_;
   std::size_t partly_free_ = 0;  // held GPUs with a share free
   double allocated_ = 0;

@@ -92,8 +92,9 @@ TEST(DrfResources, ClusterTotalsSumTheNodeGroups) {
 
 TEST(DrfPolicy, ReproducesThePapersExampleWithGpusForCpus) {
   // The paper's example: 9 CPUs and 18 GB; user A's tasks need <1 CPU, 4 GB>,
-  // B's <3 CPUs, 1 GB>. Here: 3 nodes of 3 GPUs and 6 GB (9 GPUs, 18 GB);
-  // A's jobs need <1 GPU, 4 GB>, B's <3 GPUs, 1 GB>.
+  // B's <3 CPUs, 1 GB>. Here: one node of 9 GPUs and 18 GB (one node, so
+  // that its host memory is the cluster's, as the paper's resources are one
+  // pool); A's jobs need <1 GPU, 4 GB>, B's <3 GPUs, 1 GB>.
   //   pick  A's shares (GPU, mem) dominant  B's shares (GPU, mem) dominant
   //   A     1/9, 4/18             2/9       0, 0                  0      (tie at 0: by name)
   //   B     1/9, 4/18             2/9       3/9, 1/18             1/3
@@ -102,8 +103,8 @@ TEST(DrfPolicy, ReproducesThePapersExampleWithGpusForCpus) {
   //   A     3/9, 12/18            2/3       6/9, 2/18             2/3
   // All 9 GPUs are then taken: A ends with <3 GPUs, 12 GB> and B with
   // <6 GPUs, 2 GB>, equal dominant shares of 2/3, the paper's allocation.
-  ClusterSpec spec = crafted_cluster(3, 3);
-  spec.node_groups[0].memory_bytes = 6e9;
+  ClusterSpec spec = crafted_cluster(1, 9);
+  spec.node_groups[0].memory_bytes = 18e9;
   PolicyBench bench(spec, {user_job("a1", "A", 1, 0, 4e9), user_job("a2", "A", 1, 0, 4e9),
                            user_job("a3", "A", 1, 0, 4e9), user_job("a4", "A", 1, 0, 4e9),
                            user_job("b1", "B", 3, 0, 1e9), user_job("b2", "B", 3, 0, 1e9),
@@ -116,6 +117,33 @@ TEST(DrfPolicy, ReproducesThePapersExampleWithGpusForCpus) {
   bench.apply(plan);
   EXPECT_EQ(bench.state().waiting(), (Jobs{3, 6}));
   EXPECT_EQ(bench.state().free_gpu_count(), 0u);
+}
+
+TEST(DrfPolicy, SharesAreOverTheClusterButEachJobFitsANode) {
+  // The same jobs on 3 nodes of 3 GPUs and 6 GB each: the shares are the
+  // same fractions of the cluster's 9 GPUs and 18 GB, but a job's memory must
+  // fit on the nodes it runs on (split over its GPUs).
+  //   A: a1 on node 0 (4 of its 6 GB).           A 2/9
+  //   B: b1, 3 GPUs, on node 1 (the first full node that holds it).  B 1/3
+  //   A: a2 needs 4 GB: node 0 has 2 GB left, so node 2.  A 4/9
+  //   B: b2 on node 0's 2 GPUs and one of node 2's (1 GB split: 666,666,667
+  //      and 333,333,334 bytes).  B 2/3
+  //   A: a3 needs a GPU and 4 GB: node 2's last GPU has 2 GB - 333,333,334
+  //      bytes beside it: nothing fits; B's b3 (3 GPUs) neither.
+  ClusterSpec spec = crafted_cluster(3, 3);
+  spec.node_groups[0].memory_bytes = 6e9;
+  PolicyBench bench(spec, {user_job("a1", "A", 1, 0, 4e9), user_job("a2", "A", 1, 0, 4e9),
+                           user_job("a3", "A", 1, 0, 4e9), user_job("a4", "A", 1, 0, 4e9),
+                           user_job("b1", "B", 3, 0, 1e9), user_job("b2", "B", 3, 0, 1e9),
+                           user_job("b3", "B", 3, 0, 1e9)});
+  bench.submit_all();
+  DrfPolicy policy = drf();
+  const Plan plan = bench.schedule(policy);
+  EXPECT_EQ(allocation_order(plan), (Jobs{0, 4, 1, 5}));
+  bench.apply(plan);
+  EXPECT_EQ(bench.state().waiting(), (Jobs{2, 3, 6}));
+  EXPECT_EQ(bench.state().free_gpu_count(), 1u);
+  EXPECT_EQ(bench.state().free_host(2).memory_bytes, 6000000000 - 4000000000 - 333333334);
 }
 
 TEST(DrfPolicy, UsersWithEqualSharesAreServedByName) {

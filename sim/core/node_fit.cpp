@@ -1,0 +1,77 @@
+#include "sim/core/node_fit.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace gcsim {
+namespace {
+
+// ceil(total x k / g) of a whole-number total, exact.
+std::int64_t split_up(std::int64_t total, std::size_t k, std::size_t g) {
+  if (k == 0 || total == 0) return 0;
+  if (k >= g) return total;
+  const auto kk = static_cast<std::int64_t>(k), gg = static_cast<std::int64_t>(g);
+  return (total / gg) * kk + ((total % gg) * kk + gg - 1) / gg;
+}
+
+std::int64_t whole_bytes(double bytes) { return static_cast<std::int64_t>(std::ceil(bytes)); }
+
+}  // namespace
+
+NodeClaim node_claim(const JobSpec& job, std::size_t k) {
+  const std::size_t g = std::max<std::size_t>(job.gpus, 1);
+  return {split_up(static_cast<std::int64_t>(job.cpu_cores) * 1000, k, g), split_up(whole_bytes(job.memory_bytes), k, g)};
+}
+
+std::vector<std::pair<NodeId, NodeClaim>> host_changes(const ClusterLayout& layout, const JobSpec& job,
+                                                       const std::vector<GpuId>& held, const std::vector<GpuId>& gpus) {
+  std::vector<std::pair<NodeId, NodeClaim>> changes;
+  if (job.cpu_cores == 0 && job.memory_bytes <= 0) return changes;
+  std::vector<std::pair<NodeId, std::size_t>> added;  // node, GPUs of `gpus` on it
+  for (GpuId g : gpus) {
+    const NodeId node = layout.node_of(g);
+    auto it = std::find_if(added.begin(), added.end(), [&](const auto& a) { return a.first == node; });
+    if (it == added.end()) added.emplace_back(node, 1);
+    else ++it->second;
+  }
+  for (const auto& [node, count] : added) {
+    const auto before = static_cast<std::size_t>(
+        std::count_if(held.begin(), held.end(), [&, node = node](GpuId g) { return layout.node_of(g) == node; }));
+    const NodeClaim from = node_claim(job, before), to = node_claim(job, before + count);
+    changes.emplace_back(node, NodeClaim{to.millicores - from.millicores, to.memory_bytes - from.memory_bytes});
+  }
+  return changes;
+}
+
+NodeClaim node_capacity(const ClusterLayout& layout, NodeId node) {
+  const NodeGroup& group = layout.group_of_node(node);
+  return {static_cast<std::int64_t>(group.cpu_cores) * 1000, whole_bytes(group.memory_bytes)};
+}
+
+bool allows_gpu_type(const JobSpec& job, const std::string& type) {
+  return job.gpu_types.empty() || std::find(job.gpu_types.begin(), job.gpu_types.end(), type) != job.gpu_types.end();
+}
+
+std::size_t gpus_that_fit(const ClusterLayout& layout, const JobSpec& job, NodeId node, const NodeClaim& free,
+                          std::size_t held) {
+  if (!allows_gpu_type(job, layout.spec().gpu_types[layout.node(node).gpu_type].name)) return 0;
+  const std::size_t most = job.gpus > held ? job.gpus - held : 0;
+  const NodeClaim before = node_claim(job, held);
+  // The claim grows with k: the largest k whose growth fits (a binary search; k <= most).
+  auto fits = [&](std::size_t k) {
+    const NodeClaim after = node_claim(job, held + k);
+    return after.millicores - before.millicores <= free.millicores &&
+           after.memory_bytes - before.memory_bytes <= free.memory_bytes;
+  };
+  // A node that holds all the job's GPUs limits nothing: as many as it has free.
+  if (fits(most)) return std::numeric_limits<std::size_t>::max();
+  std::size_t low = 0, high = most;  // fits(low), !fits(high)
+  while (high - low > 1) {
+    const std::size_t mid = low + (high - low) / 2;
+    (fits(mid) ? low : high) = mid;
+  }
+  return low;
+}
+
+}  // namespace gcsim

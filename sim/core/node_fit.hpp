@@ -1,0 +1,55 @@
+// node_fit.hpp: what a job claims of a node besides its GPUs, and how many of
+// its GPUs a node can take.
+//
+// A job's cpu_cores and memory_bytes are for the whole job, split evenly over
+// its GPU workers: a node holding k of its g GPUs gives it cpu_cores x k / g
+// cores and memory_bytes x k / g bytes. Cores are counted in millicores
+// (Kubernetes' unit) and memory in bytes, each rounded up per node, as whole
+// numbers, so that taking and giving back add up exactly. A job fits a node
+// only where its GPUs, cores and memory all fit; it runs only on GPUs of the
+// types it allows (JobSpec::gpu_types), on one node if it is single_node.
+//
+//   NodeClaim claim = node_claim(job, 2);  // job: 3 GPUs, 10 cores -> 6667 millicores
+//   std::size_t k = gpus_that_fit(cluster, job, node);
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/core/cluster_layout.hpp"
+#include "sim/core/ids.hpp"
+#include "sim/core/job_spec.hpp"
+
+namespace gcsim {
+
+struct NodeClaim {
+  std::int64_t millicores = 0;
+  std::int64_t memory_bytes = 0;
+};
+
+/// What `job` claims of a node holding `k` of its GPUs.
+NodeClaim node_claim(const JobSpec& job, std::size_t k);
+
+/// How the claim of `job` on each node grows when it takes `gpus` beside the
+/// `held` it has: one entry per node `gpus` touches, in order of first touch.
+std::vector<std::pair<NodeId, NodeClaim>> host_changes(const ClusterLayout& layout, const JobSpec& job,
+                                                       const std::vector<GpuId>& held, const std::vector<GpuId>& gpus);
+
+/// A node's host cores (in millicores) and memory (bytes).
+NodeClaim node_capacity(const ClusterLayout& layout, NodeId node);
+
+/// Whether `job` may run on GPUs of the type named `type` (JobSpec::gpu_types; empty: any).
+bool allows_gpu_type(const JobSpec& job, const std::string& type);
+
+/// How many GPUs of `job` a node with `free` host resources can take beside
+/// the `held` it already has there, by cores and memory alone (free GPUs not
+/// counted); 0 when the node's GPU type is not allowed, the largest size_t
+/// when the node's cores and memory would hold all the job's GPUs (then they
+/// limit nothing).
+std::size_t gpus_that_fit(const ClusterLayout& layout, const JobSpec& job, NodeId node, const NodeClaim& free,
+                          std::size_t held = 0);
+
+}  // namespace gcsim
