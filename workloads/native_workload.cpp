@@ -21,6 +21,7 @@ namespace {
 const std::set<std::string> kTopLevelFields = {"jobs", "studies"};
 const std::set<std::string> kJobFields = {"id",        "user",     "queue",    "submit",
                                           "gpus",      "gpu_memory", "gpu_share", "cpu_cores", "memory",
+                                          "single_node", "gpu_types",
                                           "priority",  "runtime_estimate", "checkpoint", "training",
                                           "duration", "study", "dag", "frame_chain"};
 const std::set<std::string> kCheckpointFields = {"interval", "save_cost", "restore_cost"};
@@ -259,6 +260,22 @@ void size_dag_job(const JsonObject& job, JobSpec& spec, bool gpus_given) {
 }
 
 // The fraction of each GPU a job uses: (0, 1], 1 when not given.
+// "gpu_types": ["V100", "A100"]: names, at least one, each once (checked against the cluster later).
+std::vector<std::string> read_gpu_types(const JsonObject& job) {
+  std::vector<std::string> types;
+  if (!job.has("gpu_types")) return types;
+  const nlohmann::json& list = job.required_array("gpu_types");
+  if (list.empty()) job.fail("gpu_types", "expected at least one GPU type name (leave the field out for any type)");
+  for (const nlohmann::json& item : list) {
+    if (!item.is_string() || item.get<std::string>().empty())
+      job.fail("gpu_types", "expected GPU type names, got " + item.dump());
+    if (std::find(types.begin(), types.end(), item.get<std::string>()) != types.end())
+      job.fail("gpu_types", "names GPU type '" + item.get<std::string>() + "' twice");
+    types.push_back(item.get<std::string>());
+  }
+  return types;
+}
+
 double read_gpu_share(const JsonObject& job) {
   const double share = job.optional_quantity("gpu_share", Quantity::kPlain, 1, true);
   char given[32];  // as given, however small: "1e-09", not "0.000000"
@@ -314,6 +331,8 @@ JobSpec read_job(const nlohmann::json& value, std::size_t index, const std::stri
   spec.gpu_share = read_gpu_share(job);
   spec.cpu_cores = static_cast<std::uint32_t>(job.optional_uint("cpu_cores", 0));
   spec.memory_bytes = job.optional_quantity("memory", Quantity::kBytes, 0);
+  spec.single_node = job.optional_bool("single_node", false);
+  spec.gpu_types = read_gpu_types(job);
   spec.priority = job.optional_int("priority", 0);
   spec.runtime_estimate = within_horizon(job, "runtime_estimate", job.optional_quantity("runtime_estimate", Quantity::kTime, 0),
                                          HorizonQuantity::kTime);
@@ -443,6 +462,8 @@ nlohmann::json native_workload_json(const std::vector<JobSpec>& jobs) {
     if (job.gpu_share != 1) entry["gpu_share"] = job.gpu_share;
     if (job.cpu_cores != 0) entry["cpu_cores"] = job.cpu_cores;
     if (job.memory_bytes != 0) entry["memory"] = job.memory_bytes;
+    if (job.single_node) entry["single_node"] = true;
+    if (!job.gpu_types.empty()) entry["gpu_types"] = job.gpu_types;
     if (job.priority != 0) entry["priority"] = job.priority;
     if (job.runtime_estimate != 0) entry["runtime_estimate"] = job.runtime_estimate;
     if (job.study)

@@ -1,9 +1,12 @@
 #include "workloads/workload_validation.hpp"
 
+#include <algorithm>
 #include <cstdio>
+#include <limits>
 #include <variant>
 
 #include "sim/core/input_error.hpp"
+#include "sim/core/node_fit.hpp"
 
 namespace gcsim {
 namespace {
@@ -46,6 +49,61 @@ const GpuType* largest_memory_gpu(const ClusterLayout& layout) {
   return largest;
 }
 
+
+// How many of `job`'s GPUs an empty node can take: its GPUs of an allowed
+// type with enough memory, as far as its cores (when `cores`) and host memory
+// (when `memory`) hold the job's split.
+std::size_t usable_on_empty_node(const ClusterLayout& layout, const JobSpec& job, NodeId node, bool cores,
+                                 bool memory) {
+  const NodeInfo& info = layout.node(node);
+  if (!allows_gpu_type(job, layout.spec().gpu_types[info.gpu_type].name)) return 0;
+  if (layout.gpu_type_of(info.gpus.front()).memory_bytes < job.gpu_memory_bytes) return 0;
+  NodeClaim free = node_capacity(layout, node);
+  if (!cores) free.millicores = std::numeric_limits<std::int64_t>::max() / 2;
+  if (!memory) free.memory_bytes = std::numeric_limits<std::int64_t>::max() / 2;
+  return std::min(info.gpus.size(), gpus_that_fit(layout, job, node, free));
+}
+
+// The job's GPUs the whole empty cluster can hold (on its best node when single_node).
+std::size_t usable_in_cluster(const ClusterLayout& layout, const JobSpec& job, bool cores, bool memory) {
+  std::size_t total = 0;
+  for (NodeId n = 0; n < layout.node_count(); ++n) {
+    const std::size_t here = usable_on_empty_node(layout, job, n, cores, memory);
+    total = job.single_node ? std::max(total, here) : total + here;
+  }
+  return total;
+}
+
+// A job no node (single_node) or set of nodes of the empty cluster can hold:
+// the GPU types it allows, its cores or its memory split over its GPUs.
+void check_nodes_can_hold(const JobSpec& job, const ClusterLayout& layout, const std::string& file_label,
+                          const std::string& where, const std::string& cluster_name) {
+  for (const std::string& type : job.gpu_types)
+    if (layout.find_gpu_type(type) < 0)
+      throw InputError(file_label, where, "gpu_types",
+                       "unknown GPU type '" + type + "'; " + cluster_name + " defines: " +
+                           known_gpu_types(layout.spec()));
+  if (usable_in_cluster(layout, job, true, true) >= job.gpus) return;
+  const std::string on = job.single_node ? " on one node (single_node)" : "";
+  const std::size_t by_type = usable_in_cluster(layout, job, false, false);
+  if (by_type < job.gpus)
+    throw InputError(file_label, where, job.gpu_types.empty() ? "gpus" : "gpu_types",
+                     "needs " + std::to_string(job.gpus) + " GPUs" + on +
+                         (job.gpu_types.empty() ? "" : " of the types it allows") +
+                         (job.gpu_memory_bytes > 0 ? " with " + describe_bytes(job.gpu_memory_bytes) + " each" : "") +
+                         ", " + cluster_name + " has " + std::to_string(by_type));
+  if (usable_in_cluster(layout, job, true, false) < job.gpus)
+    throw InputError(file_label, where, "cpu_cores",
+                     "needs " + std::to_string(job.cpu_cores) + " cores split over its " + std::to_string(job.gpus) +
+                         " GPUs" + on + "; the nodes of " + cluster_name + " can hold the cores of only " +
+                         std::to_string(usable_in_cluster(layout, job, true, false)) + " of them");
+  throw InputError(file_label, where, "memory",
+                   "needs " + describe_bytes(job.memory_bytes) + " of host memory split over its " +
+                       std::to_string(job.gpus) + " GPUs" + on + "; the nodes of " + cluster_name +
+                       " can hold the memory of only " + std::to_string(usable_in_cluster(layout, job, false, true)) +
+                       " of them");
+}
+
 }  // namespace
 
 void validate_workload_against_cluster(const std::vector<JobSpec>& jobs, const ClusterLayout& layout,
@@ -85,6 +143,8 @@ void validate_workload_against_cluster(const std::vector<JobSpec>& jobs, const C
                              describe_bytes(job.gpu_memory_bytes) + " each, " + cluster_name + " has only " +
                              std::to_string(fitting));
     }
+
+    check_nodes_can_hold(job, layout, file_label, where, cluster_name);
 
     if (const auto* measured = std::get_if<MeasuredWork>(&job.work)) {
       if (layout.find_gpu_type(measured->gpu_type) < 0)

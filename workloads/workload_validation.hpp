@@ -6,6 +6,10 @@
 // waiting forever:
 //   - a job asks for more GPUs than the cluster has;
 //   - a job asks for more GPUs with at least `gpu_memory` each than exist;
+//   - no node (single_node) or set of nodes of the empty cluster can hold the
+//     job: GPUs of the types it allows (gpu_types, each a type the cluster
+//     defines), its cores and its host memory split over its GPUs
+//     (sim/core/node_fit.hpp), each node taking as many of its GPUs as fit;
 //   - a measured-duration job names a GPU type the cluster does not define
 //     (its run time could not be scaled to the cluster's GPUs);
 //   - a job's gpu_share is below a millionth of a GPU (a trace's row).
@@ -28,7 +32,7 @@ namespace gcsim {
 
 /// Throws InputError naming `file_label`, the first offending job
 /// ("jobs[3] (id 'x')") and the field at fault ("gpus", "gpu_memory",
-/// "duration.gpu_type").
+/// "gpu_types", "cpu_cores", "memory", "duration.gpu_type").
 void validate_workload_against_cluster(const std::vector<JobSpec>& jobs, const ClusterLayout& layout,
                                        const std::string& file_label);
 
