@@ -52,7 +52,10 @@ Options:
                       uniform|gpu-time|MODEL), or checkpoint_interval=T: every
                       job checkpoints every T of work ("30min", seconds), and
                       resumes from its last checkpoint when preempted instead
-                      of starting over; repeatable
+                      of starting over, or duration=recorded: a run time
+                      measured on one GPU type lasts as long on any type
+                      (default duration=scaled: by the types' FLOP/s);
+                      repeatable
   --policy NAME       scheduling policy (gcsim policies lists them)
   --out DIR           output directory (created if missing)
   --seed N            seed handed to policies that draw random numbers (default 0)
@@ -186,6 +189,11 @@ int run_command(int argc, char** argv) {
     }
     // Printed even with --quiet: the figures above may not mean what they seem.
     if (const std::string notice = lost_work_notice(metrics); !notice.empty()) std::cerr << "gcsim: " << notice;
+    if (record.rescaled_jobs > 0)
+      std::cerr << "gcsim: note: " << record.rescaled_jobs
+                << " jobs of a measured duration ran on a GPU type other than the one it was measured on, their "
+                   "run times rescaled by the types' FLOP/s (--trace-opt duration=recorded, or \"rescale\": false "
+                   "in a native duration, keeps recorded times)\n";
     return exit_codes::kOk;
   } catch (const UsageError& e) {
     std::cerr << "gcsim run: " << e.what() << "\n";

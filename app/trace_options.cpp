@@ -134,6 +134,11 @@ TraceRequest trace_request(const std::vector<std::pair<std::string, std::string>
         throw UsageError("trace setting 'checkpoint_interval' expects a time > 0 such as 30min or 1800, got '" +
                          value + "'");
       request.checkpoint_interval = *interval;
+    } else if (key == "duration") {
+      if (value != "recorded" && value != "scaled")
+        throw UsageError("trace setting 'duration' expects 'scaled' (run times rescaled by FLOP/s on other GPU types, "
+                         "the default) or 'recorded' (the recorded run time on any type), got '" + value + "'");
+      request.keep_recorded_durations = value == "recorded";
     } else if (key == "strict") {
       if (value != "true" && value != "false")
         throw UsageError("trace setting 'strict' expects true or false, got '" + value + "'");
@@ -141,7 +146,8 @@ TraceRequest trace_request(const std::vector<std::pair<std::string, std::string>
     } else {
       throw UsageError("unknown trace setting '" + key +
                        "' (expected gpu_type, procs_per_gpu, map, time_unit, delimiter, epoch, strict, from, until, "
-                       "queue, min_gpus, max_gpus, sample, seed, load_scale, work, job_type or checkpoint_interval)");
+                       "queue, min_gpus, max_gpus, sample, seed, load_scale, work, job_type, checkpoint_interval or "
+                       "duration)");
     }
   }
   if (request.job_type_given && !request.throughput_source)
@@ -206,6 +212,9 @@ TraceReadResult read_trace_request(TraceFormat format, const std::string& path, 
   }
   if (request.checkpoint_interval)
     for (JobSpec& job : trace.jobs) job.checkpoint.interval = *request.checkpoint_interval;
+  if (request.keep_recorded_durations)
+    for (JobSpec& job : trace.jobs)
+      if (auto* measured = std::get_if<MeasuredWork>(&job.work)) measured->rescale = false;
   return trace;
 }
 
@@ -279,6 +288,8 @@ std::vector<JobSpec> read_workload_argument(const std::string& argument, const s
   if (request.checkpoint_interval)
     notes << "gcsim: checkpoints: every job checkpoints every " << *request.checkpoint_interval
           << " s of work; preempted, it resumes from its last checkpoint\n";
+  if (request.keep_recorded_durations)
+    notes << "gcsim: durations: every job runs its recorded time on whatever GPU type it gets\n";
   if (trace.jobs.empty()) throw InputError(source.path, "", "", "no replayable job in the trace (after selection)");
   if (cluster) check_measured_types(trace, source.path, request.read, *cluster);
   return trace.jobs;

@@ -36,6 +36,9 @@
 //   checkpoint_interval=T  a checkpoint every T of work ("30min", seconds):
 //                        preempted, a job resumes from its last one instead of
 //                        starting over (traces record no checkpoints)
+//   duration=scaled      a run time measured on one GPU type runs faster or
+//                        slower on others by their FLOP/s (the default), or
+//   duration=recorded    ... lasts the recorded time on any GPU type
 //
 //   TraceRequest request = trace_request({{"gpu_type", "K80"}, {"until", "1d"}});
 //   TraceReadResult trace = read_trace_request(TraceFormat::kSwf, "log.swf", request);
@@ -67,6 +70,8 @@ struct TraceRequest {
   bool job_type_given = false;
   // checkpoint_interval=T: every job checkpoints that often (seconds).
   std::optional<double> checkpoint_interval;
+  // duration=recorded: run times are kept on every GPU type (MeasuredWork::rescale false).
+  bool keep_recorded_durations = false;
 };
 
 /// Throws UsageError naming the setting for an unknown key or a bad value.

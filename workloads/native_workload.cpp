@@ -32,7 +32,7 @@ const std::set<std::string> kStudyFields = {"id",       "user",     "queue",    
 const std::set<std::string> kHalvingFields = {"rungs", "eta"};
 const std::set<std::string> kTrainingFields = {"flops_per_iteration", "gradient_bytes", "iterations",
                                                "flops_per_iteration_by_gpu_type"};
-const std::set<std::string> kDurationFields = {"seconds", "gpu_type"};
+const std::set<std::string> kDurationFields = {"seconds", "gpu_type", "rescale"};
 const std::set<std::string> kDagFields = {"pools", "tasks", "task_overhead", "wake_up"};
 const std::set<std::string> kPoolFields = {"name", "workers", "kind"};
 const std::set<std::string> kTaskFields = {"id", "pool", "seconds", "flops", "after"};
@@ -104,6 +104,7 @@ MeasuredWork read_duration(const JsonObject& job) {
   work.seconds = within_horizon(duration, "seconds", duration.required_quantity("seconds", Quantity::kTime, true),
                                 HorizonQuantity::kTime);
   work.gpu_type = duration.required_string("gpu_type");
+  work.rescale = duration.optional_bool("rescale", true);
   return work;
 }
 
@@ -480,6 +481,7 @@ nlohmann::json native_workload_json(const std::vector<JobSpec>& jobs) {
         entry["training"]["flops_per_iteration_by_gpu_type"] = training->flops_per_iteration_by_gpu_type;
     } else if (const auto* measured = std::get_if<MeasuredWork>(&job.work)) {
       entry["duration"] = {{"seconds", measured->seconds}, {"gpu_type", measured->gpu_type}};
+      if (!measured->rescale) entry["duration"]["rescale"] = false;
     } else {
       entry["dag"] = dag_json(std::get<DagWork>(job.work));
     }

@@ -41,11 +41,15 @@ struct TrainingWork {
 };
 
 /// A run time measured on `gpu_type` (for instance taken from a trace); it
-/// runs faster or slower on other GPU types in proportion to their FLOP/s.
+/// runs faster or slower on other GPU types in proportion to their FLOP/s,
+/// unless `rescale` is false.
 /// No communication is modelled for such a job.
 struct MeasuredWork {
   double seconds = 0;
   std::string gpu_type;
+  /// false: the run lasts the recorded seconds on whatever GPU type it gets
+  /// (a trace's --trace-opt duration=recorded), not rescaled by FLOP/s.
+  bool rescale = true;
 };
 
 /// A DAG of tasks run by pools of workers: a render farm, or any dependency

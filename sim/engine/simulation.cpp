@@ -102,6 +102,7 @@ class Scheduler {
         state_(input.layout, input.locality, input.jobs, uncontended_durations(input.jobs, input.layout)),
         running_(input.jobs.size()),
         epoch_(input.jobs.size(), 0),
+        rescaled_(input.jobs.size(), false),
         thrashing_guard_(gpu_seconds_needed(input, state_)) {
     record_.total_gpus = input.layout.gpu_count();
     record_.outcomes.resize(input.jobs.size());
@@ -395,6 +396,18 @@ class Scheduler {
       // Measured at the job's share of a GPU of that type.
       measured_flops =
           type >= 0 ? in_.layout.spec().gpu_types[static_cast<std::size_t>(type)].flops * spec.gpu_share : 0;
+      double slowest = kNever;  // the run lasts as long as its slowest GPU's part
+      bool other_type = false;
+      for (GpuId g : gpus) {
+        slowest = std::min(slowest, in_.layout.gpu_type_of(g).flops);
+        other_type |= in_.layout.gpu_type_of(g).name != measured->gpu_type;
+      }
+      if (!measured->rescale) {
+        measured_flops = slowest * spec.gpu_share;  // the recorded seconds on the GPUs it got
+      } else if (other_type && !rescaled_[job]) {
+        rescaled_[job] = true;
+        ++record_.rescaled_jobs;
+      }
     }
     // A ring step lasts as long as its slowest edge; the latency part of that is the largest path latency.
     double ring_latency = 0;
@@ -535,6 +548,7 @@ class Scheduler {
   SchedulerState state_;
   std::vector<std::optional<RunningJob>> running_;
   std::vector<std::uint32_t> epoch_;
+  std::vector<bool> rescaled_;  // jobs counted in RunRecord::rescaled_jobs
   std::vector<JobIndex> arrivals_;
   std::size_t next_arrival_ = 0;
   std::vector<sg4::ActivityPtr> wait_set_;  // one sentinel per running job in a step with activities

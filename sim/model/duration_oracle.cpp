@@ -47,6 +47,7 @@ Time uncontended_duration(const JobSpec& job, const ClusterLayout& layout) {
   if (!best) return kNever;
 
   if (const auto* measured = std::get_if<MeasuredWork>(&job.work)) {
+    if (!measured->rescale) return measured->seconds;  // the recorded time on any type
     const int type = layout.find_gpu_type(measured->gpu_type);
     const double measured_flops = type >= 0 ? spec.gpu_types[static_cast<std::size_t>(type)].flops : best_flops;
     // Measured at the job's share of a GPU, run at the same share: the share cancels.

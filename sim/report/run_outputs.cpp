@@ -131,6 +131,7 @@ std::string summary_json(const std::vector<JobSpec>& jobs, const ClusterLayout& 
                       {"restarts_from_zero", m.restarts_from_zero},
                       {"useful_gpu_hours", m.gpu_hours_useful},
                       {"lost_share", m.lost_share}};
+  j["rescaled_jobs"] = record.rescaled_jobs;
   j["simulated_time_s"] = record.simulated_time;
   j["events_processed"] = record.events;
   if (options.include_wall_time) j["wall_time_s"] = record.wall_seconds;

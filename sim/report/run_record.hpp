@@ -81,6 +81,9 @@ struct RunRecord {
   double run_gpu_seconds = 0;     // GPU time held by jobs' runs (ended, preempted or cut by the end)
   double lost_gpu_seconds = 0;    // GPU time of preempted runs that was thrown away
   std::uint64_t restarts_from_zero = 0;  // preemptions after which the job kept none of its work
+  /// Jobs of a measured duration that ran on a GPU type other than the one it
+  /// was measured on, their run time rescaled by the types' FLOP/s.
+  std::size_t rescaled_jobs = 0;
   Time simulated_time = 0;        // clock when the simulation ended
   std::uint64_t events = 0;       // activity completions, arrivals and timers handled
   double wall_seconds = 0;        // host time spent simulating
