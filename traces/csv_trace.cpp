@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "sim/core/input_error.hpp"
+#include "sim/io/json_input.hpp"
 #include "traces/trace_text.hpp"
 
 namespace gcsim {
@@ -33,7 +34,8 @@ void check_mapping(const std::map<std::string, std::string>& columns) {
 const std::vector<std::string>& csv_trace_properties() {
   static const std::vector<std::string> properties = {"submit", "gpus",  "duration", "start",    "end",     "id",
                                                       "user",   "queue", "status",   "gpu_type", "estimate",
-                                                      "job_type"};
+                                                      "job_type", "cpu", "memory", "gpu_memory", "share",
+                                                      "gpu_types", "single_node"};
   return properties;
 }
 
@@ -171,6 +173,43 @@ TraceReadResult parse_csv_trace(std::istream& in, const std::string& file, const
       }
       estimate = std::max(0.0, *value * options.time_unit_s);
     }
+    // Host and placement columns: cores, memory (bytes, or a quantity such as
+    // "16GB"), GPU memory, a share of each GPU, allowed GPU types ("A|B"), single node.
+    auto optional_amount = [&](const std::string& property, Quantity kind) -> std::optional<double> {
+      if (!mapped(property) || field(property).empty()) return 0.0;
+      std::optional<double> value = parse_trace_number(field(property));
+      if (!value) value = parse_quantity(field(property), kind);
+      if (!value || *value < 0 || !std::isfinite(*value)) {
+        log.malformed(file, line, name(property), "not an amount >= 0", "got '" + field(property) + "'");
+        return std::nullopt;
+      }
+      return value;
+    };
+    const std::optional<double> cpu = optional_amount("cpu", Quantity::kPlain);
+    if (!cpu) continue;
+    const std::optional<double> memory = optional_amount("memory", Quantity::kBytes);
+    if (!memory) continue;
+    const std::optional<double> gpu_memory = optional_amount("gpu_memory", Quantity::kBytes);
+    if (!gpu_memory) continue;
+    const std::optional<double> share = optional_amount("share", Quantity::kPlain);
+    if (!share) continue;
+    if (*share > 1 || (mapped("share") && !field("share").empty() && *share < kSmallestGpuShare)) {
+      log.malformed(file, line, name("share"), "not a share of a GPU in (0, 1]", "got '" + field("share") + "'");
+      continue;
+    }
+    bool single_node = false;
+    if (mapped("single_node") && !field("single_node").empty()) {
+      const std::string& text = field("single_node");
+      if (text == "true" || text == "1" || text == "yes") single_node = true;
+      else if (!(text == "false" || text == "0" || text == "no")) {
+        log.malformed(file, line, name("single_node"), "not true or false", "got '" + text + "'");
+        continue;
+      }
+    }
+    std::vector<std::string> gpu_types;
+    if (mapped("gpu_types"))
+      for (const std::string& type : split_csv_line(field("gpu_types"), '|'))
+        if (!type.empty()) gpu_types.push_back(type);
     if (*gpus == 0) {
       log.not_replayable(file, line, name("gpus"), "CPU job (0 GPUs)");
       continue;
@@ -200,6 +239,12 @@ TraceReadResult parse_csv_trace(std::istream& in, const std::string& file, const
     job.spec.gpus = static_cast<std::uint32_t>(whole);
     if (sharing) job.spec.gpu_share = *gpus;
     job.spec.runtime_estimate = estimate;
+    job.spec.cpu_cores = static_cast<std::uint32_t>(std::min(std::ceil(*cpu), 4294967295.0));
+    job.spec.memory_bytes = *memory;
+    job.spec.gpu_memory_bytes = *gpu_memory;
+    if (mapped("share") && *share > 0) job.spec.gpu_share = *share;
+    job.spec.single_node = single_node;
+    job.spec.gpu_types = std::move(gpu_types);
     const std::string type = mapped("gpu_type") && !field("gpu_type").empty() ? field("gpu_type") : options.gpu_type;
     job.spec.work = MeasuredWork{run_time, type};
     pending.push_back(std::move(job));

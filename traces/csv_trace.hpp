@@ -23,6 +23,13 @@
 //   estimate  the user's run time estimate, in time units
 //   job_type  the job's model, for sizing its work from a throughput table
 //             (throughput_work.hpp, `--trace-opt work=throughput:...`)
+//   cpu, memory   host cores and memory of the whole job, split over its
+//             GPUs per node (sim/core/node_fit.hpp); memory in bytes or as a
+//             quantity ("16GB")
+//   gpu_memory    GPU memory per GPU, bytes or a quantity
+//   share     the share of each GPU the job uses, in (0, 1] (JobSpec::gpu_share)
+//   gpu_types the GPU types the job may run on, "V100|A100" (node selectors)
+//   single_node   true/false, 1/0, yes/no: all its GPUs on one node (a pod)
 // Time units: TraceReadOptions::time_unit_s seconds per unit (numbers only;
 // calendar times are always seconds). Separator: TraceReadOptions::delimiter.
 //

@@ -82,6 +82,7 @@ struct PaiJob {
   double start = INFINITY, end = -INFINITY;
   double whole_gpus = 0;          // of instances asking 100 or more
   double fractional_workers = 0;  // instances asking below 100: a share of one GPU each
+  double gpu_instances = 0;       // pods holding GPUs: one holding several cannot span nodes
   double largest_share = 0, smallest_share = 1;  // among those instances
   bool rounded_above_one = false;  // an instance asks more than one GPU, not a whole number of them
   double cpu_percent = 0, memory_gib = 0;
@@ -301,6 +302,7 @@ TraceReadResult read_pai_trace(const std::string& path, const TraceReadOptions& 
       job.whole_gpus += *inst * per_instance;
     }
     const double task_gpus = *inst * per_instance;
+    if (plan[2] > 0) job.gpu_instances += *inst;
     job.cpu_percent += *inst * plan[0];
     job.memory_gib += *inst * plan[1];
     if (task_gpus > 0 && !type.empty()) {
@@ -376,6 +378,8 @@ TraceReadResult read_pai_trace(const std::string& path, const TraceReadOptions& 
       ++no_job_row;
     }
     spec_out.gpus = static_cast<std::uint32_t>(job.workers());
+    // One instance is one pod: all its GPUs on one node.
+    spec_out.single_node = job.gpu_instances == 1 && spec_out.gpus > 1;
     spec_out.cpu_cores = static_cast<std::uint32_t>(std::min(std::ceil(job.cpu_percent / 100), 4294967295.0));
     spec_out.memory_bytes = job.memory_gib * kGiB;
     std::string type = job.gpu_type;

@@ -135,6 +135,36 @@ const std::string kCrafted =
     "f,x,1,3\n"    // line 7: malformed time
     "g,9,1\n";     // line 8: a field missing
 
+TEST(CsvTrace, HostAndPlacementColumnsFillTheJob) {
+  const TraceReadResult trace =
+      parse("id,t,g,d,c,m,gm,s,types,one\n"
+            "a,0,4,60,10,64GB,16GB,,V100|A100,true\n"
+            "b,1,1,60,2.5,1073741824,,0.5,,0\n"
+            "c,2,1,60,x,,,,,\n"
+            "d,3,1,60,,,,1.5,,\n"
+            "e,4,1,60,,,,,,maybe\n",
+            "id=id,submit=t,gpus=g,duration=d,cpu=c,memory=m,gpu_memory=gm,share=s,gpu_types=types,single_node=one");
+  ASSERT_EQ(trace.jobs.size(), 2u);
+  const JobSpec& a = trace.jobs[0];
+  EXPECT_EQ(a.cpu_cores, 10u);
+  EXPECT_EQ(a.memory_bytes, 64e9);
+  EXPECT_EQ(a.gpu_memory_bytes, 16e9);
+  EXPECT_EQ(a.gpu_share, 1);
+  EXPECT_EQ(a.gpu_types, (std::vector<std::string>{"V100", "A100"}));
+  EXPECT_TRUE(a.single_node);
+  const JobSpec& b = trace.jobs[1];
+  EXPECT_EQ(b.cpu_cores, 3u);  // 2.5 cores rounded up
+  EXPECT_EQ(b.memory_bytes, 1073741824);
+  EXPECT_EQ(b.gpu_share, 0.5);
+  EXPECT_TRUE(b.gpu_types.empty());
+  EXPECT_FALSE(b.single_node);
+  ASSERT_EQ(trace.skipped.size(), 3u);
+  EXPECT_EQ(trace.skipped[0].field, "c");
+  EXPECT_EQ(trace.skipped[1].field, "s");
+  EXPECT_EQ(trace.skipped[2].field, "one");
+  for (const SkippedRow& row : trace.skipped) EXPECT_TRUE(row.malformed);
+}
+
 TEST(CsvTrace, BadRowsAreSkippedWithTheirLineAndReason) {
   const TraceReadResult trace = parse(kCrafted, "id=id,submit=t,gpus=g,duration=d");
   ASSERT_EQ(trace.jobs.size(), 1u);

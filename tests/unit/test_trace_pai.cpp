@@ -163,6 +163,8 @@ TEST_F(CraftedPai, TasksBecomeJobsWithTheirGpuSharesAndTheJobTablesSubmitAndUser
   EXPECT_EQ(b.submit, 150 - 80);
   EXPECT_EQ(b.gpus, 2u);
   EXPECT_EQ(b.gpu_share, 1.0);
+  EXPECT_TRUE(b.single_node);   // one instance (a pod) of 2 GPUs: on one node
+  EXPECT_FALSE(a.single_node);  // two pods of half a GPU each
   EXPECT_EQ(std::get<MeasuredWork>(b.work).gpu_type, "V100");
   EXPECT_EQ(trace.job_status, (std::vector<std::string>{"Terminated", "Failed"}));
   EXPECT_EQ(*trace.machine_gpus, 12u);
