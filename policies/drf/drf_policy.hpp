@@ -24,9 +24,10 @@
 // Non-preemptive: running jobs keep their resources whatever the shares; the
 // policy never asks to be woken (only arrivals and completions change what
 // fits).
-// Assumptions: CPU cores and host memory are pooled over the cluster, as the
-// paper's single resource pool (the engine does not place them on nodes, so
-// a job's cores may exceed what the nodes of its GPUs have); a resource whose
+// Assumptions: shares are of the cluster's totals of GPUs, cores and memory,
+// as the paper's single resource pool, but a job starts only where it fits
+// on nodes: its cores and memory split over its GPUs' nodes
+// (sim/core/node_fit.hpp), which the placement checks; a resource whose
 // cluster total is 0 is not described and neither counts in shares nor
 // limits fits; a job asking for more CPU cores or memory than the whole
 // cluster has never starts. Job priorities and queues are ignored; a waiting
