@@ -90,6 +90,13 @@ TEST(DrfResources, ClusterTotalsSumTheNodeGroups) {
   EXPECT_DOUBLE_EQ(total.memory_bytes, 3 * 256e9 + 2 * 512e9);
 }
 
+// The paper's example with GPUs for CPUs: A's jobs <1 GPU, 4 GB>, B's <3 GPUs, 1 GB>.
+std::vector<JobSpec> papers_jobs() {
+  return {user_job("a1", "A", 1, 0, 4e9), user_job("a2", "A", 1, 0, 4e9), user_job("a3", "A", 1, 0, 4e9),
+          user_job("a4", "A", 1, 0, 4e9), user_job("b1", "B", 3, 0, 1e9), user_job("b2", "B", 3, 0, 1e9),
+          user_job("b3", "B", 3, 0, 1e9)};
+}
+
 TEST(DrfPolicy, ReproducesThePapersExampleWithGpusForCpus) {
   // The paper's example: 9 CPUs and 18 GB; user A's tasks need <1 CPU, 4 GB>,
   // B's <3 CPUs, 1 GB>. Here: one node of 9 GPUs and 18 GB (one node, so
@@ -105,10 +112,7 @@ TEST(DrfPolicy, ReproducesThePapersExampleWithGpusForCpus) {
   // <6 GPUs, 2 GB>, equal dominant shares of 2/3, the paper's allocation.
   ClusterSpec spec = crafted_cluster(1, 9);
   spec.node_groups[0].memory_bytes = 18e9;
-  PolicyBench bench(spec, {user_job("a1", "A", 1, 0, 4e9), user_job("a2", "A", 1, 0, 4e9),
-                           user_job("a3", "A", 1, 0, 4e9), user_job("a4", "A", 1, 0, 4e9),
-                           user_job("b1", "B", 3, 0, 1e9), user_job("b2", "B", 3, 0, 1e9),
-                           user_job("b3", "B", 3, 0, 1e9)});
+  PolicyBench bench(spec, papers_jobs());
   bench.submit_all();
   DrfPolicy policy = drf();
   const Plan plan = bench.schedule(policy);
@@ -132,10 +136,7 @@ TEST(DrfPolicy, SharesAreOverTheClusterButEachJobFitsANode) {
   //      bytes beside it: nothing fits; B's b3 (3 GPUs) neither.
   ClusterSpec spec = crafted_cluster(3, 3);
   spec.node_groups[0].memory_bytes = 6e9;
-  PolicyBench bench(spec, {user_job("a1", "A", 1, 0, 4e9), user_job("a2", "A", 1, 0, 4e9),
-                           user_job("a3", "A", 1, 0, 4e9), user_job("a4", "A", 1, 0, 4e9),
-                           user_job("b1", "B", 3, 0, 1e9), user_job("b2", "B", 3, 0, 1e9),
-                           user_job("b3", "B", 3, 0, 1e9)});
+  PolicyBench bench(spec, papers_jobs());
   bench.submit_all();
   DrfPolicy policy = drf();
   const Plan plan = bench.schedule(policy);
