@@ -31,7 +31,8 @@ struct NodeCase {
 TEST(NodeResources, ASecondTenCoreJobWaitsOnASixteenCoreNode) {
   // One node: a (10 cores, 100 s) starts at 0; b (10 cores) would make 20 of
   // 16, so it waits for a's end: 100 to 200, though 3 GPUs are free.
-  for (const char* policy : {"fifo", "fifo-backfill", "gang", "drf", "srtf", "tiresias", "capacity"}) {
+  for (const char* policy :
+       {"fifo", "fifo-backfill", "gang", "drf", "srtf", "tiresias", "capacity", "piecemeal", "incremental"}) {
     SCOPED_TRACE(policy);
     const NodeCase c;
     const GcsimRun run = c.run(1, {with(measured_job("a", 0, 1, 100), "cpu_cores", 10),
