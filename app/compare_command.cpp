@@ -14,7 +14,6 @@
 #include <set>
 #include <sstream>
 
-#include "policies/capacity/capacity_policy.hpp"
 #include "policies/register_builtin.hpp"
 #include "app/arguments.hpp"
 #include "app/child_process.hpp"
@@ -91,7 +90,8 @@ Columns (comparison.csv; times in seconds, over finished jobs):
                               isolated finish time, the isolated time approximated by
                               the uncontended run time, so rho = jct / uncontended
   queue_guarantee_attainment  the least over a capacity scheduler's leaf queues of the
-                              time-weighted attainment of their guarantees, from jobs.csv:
+                              time-weighted attainment of their guarantees, as each run's
+                              summary.json gives them ("queues"):
                               while the queue has demand (GPUs of its jobs submitted and
                               not ended), the mean of min(1, its running jobs' GPUs /
                               min(demand, absolute capacity x cluster GPUs)); a job counts
@@ -152,21 +152,6 @@ RunOutputs read_run_outputs(const std::string& dir) {
   run.jobs = parse_jobs_csv(read_whole_file(jobs), jobs);
   run.timeline = parse_timeline_csv(read_whole_file(timeline), timeline);
   return run;
-}
-
-/// Each leaf queue of a capacity scheduler with its guaranteed GPUs, and the
-/// names jobs.csv may give it: its path, and its short name when no other
-/// leaf has it (as the policy resolves them).
-CapacityQueues capacity_queues(const QueueTree& tree, std::size_t cluster_gpus) {
-  CapacityQueues queues;
-  for (int leaf : tree.leaves()) {
-    const QueueNode& node = tree.queue(leaf);
-    const std::size_t index = queues.leaves.size();
-    queues.leaves.push_back({node.path(), node.absolute_capacity * static_cast<double>(cluster_gpus)});
-    queues.leaf_of_name[node.path()] = index;
-    if (tree.find_leaf(node.config.name()).index == leaf) queues.leaf_of_name[node.config.name()] = index;
-  }
-  return queues;
 }
 
 /// Runs one policy as a child `gcsim run` (this executable, no shell) and
@@ -243,15 +228,12 @@ int compare_command(int argc, char** argv) {
     const PolicyOptions given = policy_options(args.all("policy-opt"), seed);
     std::map<std::string, std::vector<std::string>> own_options;  // policy -> its --policy-opt pairs
     std::set<std::string> taken;
-    std::map<std::string, QueueTree> capacity_trees;  // policy -> its queues, for capacity schedulers
     std::vector<std::unique_ptr<SchedulingPolicy>> made_policies;
     for (const std::string& policy : policies) {
       std::vector<std::string> unused;
       try {
         auto made =
             registry.make_policy_reporting_unused(policy, PolicyOptions(given), args.value_or("placement", ""), unused);
-        if (const auto* capacity = dynamic_cast<const CapacityPolicy*>(made.get()))
-          capacity_trees.emplace(policy, capacity->queues());
         made_policies.push_back(std::move(made));
       } catch (const UnknownPolicy&) {
         throw;
@@ -297,12 +279,9 @@ int compare_command(int argc, char** argv) {
 
     std::vector<ComparisonRow> rows;
     try {
-      for (const std::string& policy : policies) {
-        std::optional<CapacityQueues> queues;
-        if (const auto tree = capacity_trees.find(policy); tree != capacity_trees.end())
-          queues = capacity_queues(tree->second, layout.gpu_count());
-        rows.push_back(comparison_row(policy, read_run_outputs(out_dir + "/runs/" + policy), queues));
-      }
+      // Each run's summary.json carries its policy's queue guarantees: compare reads only run outputs.
+      for (const std::string& policy : policies)
+        rows.push_back(comparison_row(policy, read_run_outputs(out_dir + "/runs/" + policy)));
       OutputSet out(out_dir);
       out.stage("comparison.csv", comparison_csv(rows));
       out.stage("comparison.md", comparison_markdown(rows));

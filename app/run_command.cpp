@@ -164,7 +164,8 @@ int run_command(int argc, char** argv) {
 
     try {
       OutputSet out(out_dir);
-      out.stage("summary.json", summary_json(jobs, layout, record, metrics, {!args.has("no-wall-time")}));
+      out.stage("summary.json", summary_json(jobs, layout, record, metrics,
+                                             {!args.has("no-wall-time"), policy->guaranteed_queues(layout)}));
       out.stage("jobs.csv", jobs_csv(jobs, layout, record));
       out.stage("timeline.csv", timeline_csv(record));
       out.commit();

@@ -18,6 +18,22 @@ CapacityConfig CapacityConfig::single_default_queue() {
   return config;
 }
 
+CapacityConfig CapacityConfig::one_queue_per_name(const std::vector<std::string>& names) {
+  CapacityConfig config;
+  QueueConfig root;
+  root.path = "root";
+  root.children = names;
+  config.queues.push_back(root);
+  for (const std::string& name : names) {
+    QueueConfig leaf;
+    leaf.path = "root." + name;
+    leaf.capacity = 100.0 / static_cast<double>(names.size());
+    leaf.user_limit_factor = -1;
+    config.queues.push_back(leaf);
+  }
+  return config;
+}
+
 LeafLookup find_leaf_queue(const std::vector<QueueConfig>& queues, const std::string& name) {
   std::vector<int> matches;
   for (std::size_t i = 0; i < queues.size(); ++i)
@@ -40,6 +56,12 @@ LeafLookup find_leaf_queue(const std::vector<QueueConfig>& queues, const std::st
   return {matches[0], ""};
 }
 
-std::string CapacityConfig::label() const { return source.empty() ? "capacity (built-in root.default)" : source; }
+std::string CapacityConfig::label() const {
+  if (!source.empty()) return source;
+  std::string leaves;
+  for (const QueueConfig& q : queues)
+    if (q.is_leaf()) leaves += (leaves.empty() ? "" : ", ") + q.path;
+  return "capacity (built-in " + leaves + ")";
+}
 
 }  // namespace gcsim

@@ -95,7 +95,12 @@ struct CapacityConfig {
   /// One leaf, root.default, with 100% of the cluster, and no preemption:
   /// YARN's shipped capacity-scheduler.xml.
   static CapacityConfig single_default_queue();
-  /// How errors name the configuration: the file, or "capacity (built-in root.default)".
+  /// Without a file, for a workload naming queues: one leaf root.NAME per
+  /// name, in the order given, equal guaranteed capacities summing to 100%,
+  /// each elastic to the whole cluster (maximum-capacity 100) with no per-user
+  /// cap (user-limit-factor -1), no preemption. Names must hold no '.'.
+  static CapacityConfig one_queue_per_name(const std::vector<std::string>& names);
+  /// How errors name the configuration: the file, or "capacity (built-in ...)".
   std::string label() const;
 };
 

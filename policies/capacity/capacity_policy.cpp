@@ -24,7 +24,33 @@ std::unique_ptr<SchedulingPolicy> CapacityPolicy::create(const PolicyOptions& op
   return std::make_unique<CapacityPolicy>(std::move(config), std::move(placement));
 }
 
+std::vector<GuaranteedQueue> CapacityPolicy::guaranteed_queues(const ClusterLayout& layout) const {
+  std::vector<GuaranteedQueue> queues;
+  for (int leaf : tree_.leaves()) {
+    const QueueNode& node = tree_.queue(leaf);
+    GuaranteedQueue queue{node.path(), node.absolute_capacity * static_cast<double>(layout.gpu_count()), {node.path()}};
+    if (tree_.find_leaf(node.config.name()).index == leaf) queue.job_queue_names.push_back(node.config.name());
+    queues.push_back(std::move(queue));
+  }
+  return queues;
+}
+
 void CapacityPolicy::bind(const SchedulingContext& ctx) {
+  if (config_.source.empty()) {
+    // No configuration file: a queue per queue name of the workload (YARN's
+    // one default queue when the jobs name no other).
+    std::vector<std::string> names;
+    bool dotted = false;
+    for (JobIndex j = 0; j < ctx.jobs.job_count(); ++j) {
+      const std::string& queue = ctx.jobs.spec(j).queue;
+      dotted |= queue.find('.') != std::string::npos;
+      if (std::find(names.begin(), names.end(), queue) == names.end()) names.push_back(queue);
+    }
+    if (!dotted && !(names.size() == 1 && names.front() == "default") && !names.empty()) {
+      config_ = CapacityConfig::one_queue_per_name(names);
+      tree_ = QueueTree(config_);
+    }
+  }
   drc_.emplace(cluster_totals(ctx.cluster.layout()));
   leaf_of_job_.assign(ctx.jobs.job_count(), -1);
   for (JobIndex j = 0; j < ctx.jobs.job_count(); ++j) {

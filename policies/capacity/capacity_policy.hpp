@@ -56,8 +56,11 @@
 //    is not a leaf, or reservations exceeding a queue's maximum capacity in
 //    GPUs, at the first scheduling call (the cluster and the jobs are not
 //    known before), where every job of the workload is checked at once.
-//  - Options: --policy-opt config=FILE (without it: one queue root.default
-//    with the whole cluster, no preemption).
+//  - Options: --policy-opt config=FILE. Without it: a leaf root.NAME for each
+//    queue name the workload's jobs give, in their order, equal guaranteed
+//    capacities summing to 100%, each elastic to the whole cluster with no
+//    per-user cap, no preemption (one queue root.default, YARN's shipped
+//    configuration, when the jobs name no other queue).
 //
 //   auto policy = CapacityPolicy::create({{"config", "yarn.json"}}, std::make_unique<PackPlacement>());
 #pragma once
@@ -89,6 +92,9 @@ class CapacityPolicy final : public SchedulingPolicy {
   /// Throws InputError on the first call if a job names an unknown or parent
   /// queue, or the reservations do not fit the cluster.
   void schedule(const SchedulingContext& ctx, Plan& plan) override;
+  /// Each leaf queue, its absolute capacity of the cluster's GPUs, and the
+  /// names that designate it (its path; its short name when no other leaf has it).
+  std::vector<GuaranteedQueue> guaranteed_queues(const ClusterLayout& layout) const override;
 
   const CapacityConfig& config() const { return config_; }
   const QueueTree& queues() const { return tree_; }

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -23,6 +24,15 @@
 #include "sim/core/scheduler_state.hpp"
 
 namespace gcsim {
+
+/// A queue a policy guarantees a share of the cluster to (capacity queues),
+/// for the run's report: its path, its guaranteed GPUs, and the queue names
+/// jobs may give to mean it.
+struct GuaranteedQueue {
+  std::string path;
+  double gpus = 0;
+  std::vector<std::string> job_queue_names;
+};
 
 struct SchedulingContext {
   Time now;
@@ -43,6 +53,12 @@ class SchedulingPolicy {
   /// (TentativeCluster::take(gpus, job)). A workload with fractional jobs is
   /// refused, before simulating, under a policy that does not.
   virtual bool shares_gpus() const { return false; }
+  /// The queues it guarantees shares of the cluster to, as of the end of the
+  /// run; `gcsim run` reports each one's guarantee attainment. None by default.
+  virtual std::vector<GuaranteedQueue> guaranteed_queues(const ClusterLayout& layout) const {
+    (void)layout;
+    return {};
+  }
 };
 
 /// Chooses GPUs for one job, independently of the order in which jobs are

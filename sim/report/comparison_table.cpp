@@ -70,7 +70,9 @@ ComparisonRow comparison_row(const std::string& policy, const RunOutputs& run,
   row.jain_slowdown = jain_index(user_values(mean_slowdown_by_user(finished)));
   row.fragmentation = fragmentation_share(run.timeline, s.gpus, first_submit, first_submit + s.makespan);
 
-  if (queues) {
+  if (!s.queues.empty()) {
+    row.queue_attainment = s.queues;  // as the run wrote them
+  } else if (queues) {
     std::vector<QueueJobSpan> spans;
     spans.reserve(run.jobs.size());
     for (const JobsCsvRow& job : run.jobs) {

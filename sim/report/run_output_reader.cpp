@@ -184,6 +184,20 @@ RunSummaryFigures parse_summary_json(const std::string& text, const std::string&
   const json& deadlock = member(summary, "deadlock", file, "");
   if (!deadlock.is_null()) s.deadlock_at = number(deadlock, "detected_at_s", file, "deadlock");
   if (summary.contains("wall_time_s")) s.wall_seconds = number(summary, "wall_time_s", file);
+  if (summary.contains("queues")) {
+    const json& queues = summary.at("queues");
+    if (!queues.is_array()) throw InputError(file, "", "queues", "expected an array, got " + queues.dump());
+    for (std::size_t q = 0; q < queues.size(); ++q) {
+      const std::string where = "queues[" + std::to_string(q) + "]";
+      const json& path = member(queues[q], "path", file, where);
+      if (!path.is_string()) throw InputError(file, where, "path", "expected a queue path, got " + path.dump());
+      QueueAttainment queue{path.get<std::string>(), number(queues[q], "guaranteed_gpus", file, where),
+                            number(queues[q], "demand_s", file, where), std::nullopt};
+      if (!member(queues[q], "attainment", file, where).is_null())
+        queue.attainment = number(queues[q], "attainment", file, where);
+      s.queues.push_back(std::move(queue));
+    }
+  }
   return s;
 }
 

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "sim/core/ids.hpp"
+#include "sim/report/comparison_metrics.hpp"
 #include "sim/report/run_metrics.hpp"
 #include "sim/report/run_record.hpp"
 
@@ -33,6 +34,8 @@ struct RunSummaryFigures {
   double lost_gpu_hours = 0;
   std::optional<Time> deadlock_at;       // set when the run ended in a deadlock
   std::optional<double> wall_seconds;    // absent when the run was told --no-wall-time
+  /// The guarantee attainment of each queue the policy guaranteed ("queues"); empty without.
+  std::vector<QueueAttainment> queues;
 };
 
 /// One row of jobs.csv; times that are empty in the file are kNever.

@@ -1,12 +1,14 @@
 #include "sim/report/run_outputs.hpp"
 
 #include <algorithm>
+#include <map>
 #include <cstdio>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "sim/core/number_text.hpp"
+#include "sim/report/comparison_metrics.hpp"
 
 namespace gcsim {
 namespace {
@@ -131,6 +133,34 @@ std::string summary_json(const std::vector<JobSpec>& jobs, const ClusterLayout& 
                       {"restarts_from_zero", m.restarts_from_zero},
                       {"useful_gpu_hours", m.gpu_hours_useful},
                       {"lost_share", m.lost_share}};
+  if (!options.queues.empty()) {
+    // Each guaranteed queue's attainment, from the jobs' first starts and ends.
+    std::vector<QueueGuarantee> leaves;
+    std::map<std::string, std::size_t> leaf_of_name;
+    for (std::size_t q = 0; q < options.queues.size(); ++q) {
+      leaves.push_back({options.queues[q].path, options.queues[q].gpus});
+      for (const std::string& name : options.queues[q].job_queue_names) leaf_of_name.emplace(name, q);
+    }
+    std::vector<QueueJobSpan> spans;
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+      const auto leaf = leaf_of_name.find(jobs[i].queue);
+      if (leaf == leaf_of_name.end()) continue;  // the policy admitted every job's queue
+      const JobOutcome& o = record.outcomes[i];
+      spans.push_back({leaf->second, jobs[i].gpus * jobs[i].gpu_share, jobs[i].submit, o.start, o.end});
+    }
+    const std::vector<QueueAttainment> attained = guarantee_attainment(leaves, spans, record.simulated_time);
+    nlohmann::ordered_json queues = nlohmann::ordered_json::array();
+    for (std::size_t q = 0; q < attained.size(); ++q)
+      queues.push_back({{"path", attained[q].queue},
+                        {"guaranteed_gpus", attained[q].guaranteed_gpus},
+                        {"names", options.queues[q].job_queue_names},
+                        {"demand_s", attained[q].demand_time},
+                        {"attainment", attained[q].attainment ? nlohmann::ordered_json(*attained[q].attainment)
+                                                               : nlohmann::ordered_json(nullptr)}});
+    j["queues"] = std::move(queues);
+    const std::optional<double> least = minimum_attainment(attained);
+    j["queue_guarantee_attainment"] = least ? nlohmann::ordered_json(*least) : nlohmann::ordered_json(nullptr);
+  }
   j["rescaled_jobs"] = record.rescaled_jobs;
   j["simulated_time_s"] = record.simulated_time;
   j["events_processed"] = record.events;

@@ -18,6 +18,7 @@
 
 #include "sim/core/cluster_layout.hpp"
 #include "sim/core/job_spec.hpp"
+#include "sim/core/policy.hpp"
 #include "sim/report/run_metrics.hpp"
 #include "sim/report/run_record.hpp"
 
@@ -26,6 +27,10 @@ namespace gcsim {
 struct SummaryOptions {
   /// Host wall time differs between runs; leave it out for byte-identical summaries.
   bool include_wall_time = true;
+  /// The policy's guaranteed queues (SchedulingPolicy::guaranteed_queues):
+  /// summary.json then gives each one's guarantee attainment
+  /// (comparison_metrics.hpp) under "queues", and the least of them.
+  std::vector<GuaranteedQueue> queues;
 };
 
 std::string summary_json(const std::vector<JobSpec>& jobs, const ClusterLayout& layout, const RunRecord& record,
