@@ -3,7 +3,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build.sh
-# A failing test runs again, up to three times in all: the measured parts of
-# validate_quick time real runs on this machine, and another tenant's load on
-# the host can delay one of them; a deterministic test fails all three.
-ctest --test-dir build --output-on-failure -j"$(nproc)" --repeat until-pass:3
+# Every test but those labelled measured, which time real runs against gcsim's
+# bounds and need a quiet machine: scripts/validate-quick.sh runs them.
+ctest --test-dir build --output-on-failure -j"$(nproc)" -LE measured

@@ -68,7 +68,7 @@ struct StoppedRun {
     record.simulated_time = 10;
   }
   nlohmann::json summary() const {
-    return nlohmann::json::parse(summary_json(jobs, layout, record, compute_run_metrics(jobs, record), {false}));
+    return nlohmann::json::parse(summary_json(jobs, layout, record, compute_run_metrics(jobs, record), {false, {}}));
   }
 };
 
