@@ -8,19 +8,16 @@
 //   std::string cluster = args.required("cluster");
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <set>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
-namespace gcsim {
+#include "sim/core/usage_error.hpp"
 
-class UsageError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+namespace gcsim {
 
 struct FlagSpec {
   std::string name;

@@ -7,7 +7,7 @@
 #include "app/commands.hpp"
 #include "app/policy_option_flags.hpp"
 #include "app/plugin_loader.hpp"
-#include "app/trace_options.hpp"
+#include "traces/trace_request.hpp"
 #include "sim/core/input_error.hpp"
 #include "sim/engine/simulation.hpp"
 #include "sim/io/atomic_output.hpp"

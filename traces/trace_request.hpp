@@ -1,4 +1,4 @@
-// trace_options.hpp: trace reader settings from the command line, shared by
+// trace_request.hpp: trace reader settings as given on the command line, shared by
 // `gcsim trace` (as flags) and `gcsim run` (as --trace-opt KEY=VALUE), and
 // the --workload argument that may name a trace ("philly:FILE").
 //
@@ -44,6 +44,7 @@
 //   TraceReadResult trace = read_trace_request(TraceFormat::kSwf, "log.swf", request);
 #pragma once
 
+#include <optional>
 #include <ostream>
 #include <string>
 #include <utility>

@@ -1,4 +1,4 @@
-#include "app/trace_options.hpp"
+#include "traces/trace_request.hpp"
 
 #include <cmath>
 #include <filesystem>
@@ -6,7 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "app/arguments.hpp"
+#include "sim/core/usage_error.hpp"
 #include "sim/core/input_error.hpp"
 #include "sim/io/json_input.hpp"
 #include "workloads/native_workload.hpp"
