@@ -1,6 +1,12 @@
-// commands.hpp: gcsim's subcommands. Each takes the arguments after its
-// name and returns the process exit status (see exit_codes below).
+// commands.hpp: gcsim's commands, each an entry of main()'s command table
+// (command_runner.hpp), and the exit statuses they end with.
+//
+// Adding a command: a file NAME_command.cpp defining `Command NAME_command()`
+// (its summary, usage, options and run function), its declaration below,
+// and its entry in main.cpp's table.
 #pragma once
+
+#include "app/command_runner.hpp"
 
 namespace gcsim {
 
@@ -20,11 +26,11 @@ inline constexpr int kOutOfMemory = 11; // gcsim ran out of memory (nothing is w
 inline constexpr int kInternalError = 12;  // a failure inside gcsim (nothing is written)
 }  // namespace exit_codes
 
-int run_command(int argc, char** argv);
-int synth_command(int argc, char** argv);
-int policies_command(int argc, char** argv);
-int compare_command(int argc, char** argv);
-int trace_command(int argc, char** argv);
-int validate_command(int argc, char** argv);
+Command run_command();       // run_command.cpp
+Command synth_command();     // synth_command.cpp
+Command policies_command();  // run_command.cpp
+Command compare_command();   // compare_command.cpp
+Command trace_command();     // trace_command.cpp
+Command validate_command();  // validate_command.cpp
 
 }  // namespace gcsim

@@ -196,127 +196,115 @@ std::optional<std::string> draw_plots(const std::string& out_dir, bool quiet) {
   return std::nullopt;
 }
 
+int compare_policies(const Arguments& args) {
+  const std::vector<std::string> policies = parse_policy_list(args.required("policies"));
+  const std::string cluster_path = args.required("cluster");
+  const std::string workload_path = args.required("workload");
+  const std::string out_dir = args.required("out");
+  const std::uint64_t seed = args.uint_or("seed", 0);
+  const std::string fidelity = args.value_or("fidelity", "job");
+  if (fidelity != "job" && fidelity != "iteration")
+    throw UsageError("option '--fidelity' must be 'job' or 'iteration', got '" + fidelity + "'");
+  const PlotMode plots = parse_plot_mode(args.value_or("plots", "auto"));
+  const bool quiet = args.has("quiet");
+
+  // Everything the runs would reject is found before the first one starts.
+  PolicyRegistry registry;
+  register_builtin(registry);
+  for (const std::string& plugin : args.all("plugin")) load_policy_plugin(plugin, registry);
+  // Options go to the policies that take them; one that no policy takes is a mistake.
+  const PolicyOptions given = policy_options(args.all("policy-opt"), seed);
+  std::map<std::string, std::vector<std::string>> own_options;  // policy -> its --policy-opt pairs
+  std::set<std::string> taken;
+  std::vector<std::unique_ptr<SchedulingPolicy>> made_policies;
+  for (const std::string& policy : policies) {
+    std::vector<std::string> unused;
+    try {
+      auto made =
+          registry.make_policy_reporting_unused(policy, PolicyOptions(given), args.value_or("placement", ""), unused);
+      made_policies.push_back(std::move(made));
+    } catch (const UnknownPolicy&) {
+      throw;
+    } catch (const std::invalid_argument& e) {
+      throw UsageError("invalid policy option for '" + policy + "': " + e.what());
+    }
+    for (const std::string& pair : args.all("policy-opt")) {
+      const std::string key = pair.substr(0, pair.find('='));
+      if (std::find(unused.begin(), unused.end(), key) != unused.end()) continue;
+      own_options[policy].push_back(pair);
+      taken.insert(key);
+    }
+  }
+  for (const std::string& pair : args.all("policy-opt"))
+    if (!taken.count(pair.substr(0, pair.find('='))))
+      throw UsageError("no policy of '--policies' takes the option '" + pair + "'");
+  const ClusterLayout layout(read_cluster_file(cluster_path));
+  std::ostringstream trace_notes;
+  std::vector<JobSpec> jobs = read_workload_argument(workload_path, args.all("trace-opt"), trace_notes, &layout);
+  if (args.has("whole-gpus")) give_whole_gpus(jobs);
+  validate_workload_against_cluster(jobs, layout, workload_path);
+  for (const auto& policy : made_policies) validate_workload_for_policy(jobs, *policy, workload_path);
+  if (!quiet) std::cout << trace_notes.str();
+
+  std::vector<std::string> common{"--cluster", cluster_path, "--workload", workload_path,
+                                  "--seed", std::to_string(seed), "--fidelity", fidelity};
+  if (args.has("placement")) common.insert(common.end(), {"--placement", args.required("placement")});
+  if (args.has("job-rounds")) common.insert(common.end(), {"--job-rounds", args.required("job-rounds")});
+  for (const std::string& plugin : args.all("plugin")) common.insert(common.end(), {"--plugin", plugin});
+  for (const std::string& setting : args.all("trace-opt")) common.insert(common.end(), {"--trace-opt", setting});
+  if (args.has("whole-gpus")) common.push_back("--whole-gpus");
+
+  for (std::size_t i = 0; i < policies.size(); ++i) {
+    if (!quiet)
+      std::cout << "gcsim compare: [" << i + 1 << "/" << policies.size() << "] " << policies[i] << std::endl;
+    std::vector<std::string> args_of_run = common;
+    for (const std::string& pair : own_options[policies[i]])
+      args_of_run.insert(args_of_run.end(), {"--policy-opt", pair});
+    if (const int status = run_policy(policies[i], args_of_run, out_dir + "/runs/" + policies[i]);
+        status != exit_codes::kOk)
+      return status;
+  }
+
+  std::vector<ComparisonRow> rows;
+  try {
+    // Each run's summary.json carries its policy's queue guarantees: compare reads only run outputs.
+    for (const std::string& policy : policies)
+      rows.push_back(comparison_row(policy, read_run_outputs(out_dir + "/runs/" + policy)));
+    OutputSet out(out_dir);
+    out.stage("comparison.csv", comparison_csv(rows));
+    out.stage("comparison.md", comparison_markdown(rows));
+    out.commit();
+  } catch (const std::runtime_error& e) {  // InputError included: a run's file did not parse
+    std::cerr << "gcsim compare: error: " << e.what() << "\n";
+    return exit_codes::kOutputError;
+  }
+  if (!quiet) std::cout << "\n" << comparison_markdown(rows) << "\n";
+
+  if (plots != PlotMode::kNo) {
+    if (const auto problem = draw_plots(out_dir, quiet)) {
+      if (plots == PlotMode::kYes) {
+        std::cerr << "gcsim compare: error: cannot draw the plots: " << *problem << "\n";
+        return exit_codes::kPlotError;
+      }
+      std::cerr << "gcsim compare: notice: plots skipped: " << *problem << "\n"
+                << "gcsim compare: the table is written (" << out_dir << "/comparison.csv, comparison.md)\n";
+    }
+  }
+  if (!quiet) std::cout << "  outputs     " << out_dir << "/\n";
+  return exit_codes::kOk;
+}
+
 }  // namespace
 
-int compare_command(int argc, char** argv) {
-  for (int i = 0; i < argc; ++i)
-    if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
-      std::cout << kCompareUsage;
-      return exit_codes::kOk;
-    }
-  try {
-    const Arguments args(argc, argv,
-                         {{"policies"}, {"cluster"}, {"workload"}, {"out"}, {"seed"}, {"fidelity"}, {"job-rounds"}, {"placement"},
-                          {"policy-opt", true, true}, {"plugin", true, true}, {"plots"}, {"quiet", false},
-                          {"trace-opt", true, true}, {"whole-gpus", false}});
-    const std::vector<std::string> policies = parse_policy_list(args.required("policies"));
-    const std::string cluster_path = args.required("cluster");
-    const std::string workload_path = args.required("workload");
-    const std::string out_dir = args.required("out");
-    const std::uint64_t seed = args.uint_or("seed", 0);
-    const std::string fidelity = args.value_or("fidelity", "job");
-    if (fidelity != "job" && fidelity != "iteration")
-      throw UsageError("option '--fidelity' must be 'job' or 'iteration', got '" + fidelity + "'");
-    const PlotMode plots = parse_plot_mode(args.value_or("plots", "auto"));
-    const bool quiet = args.has("quiet");
-
-    // Everything the runs would reject is found before the first one starts.
-    PolicyRegistry registry;
-    register_builtin(registry);
-    for (const std::string& plugin : args.all("plugin")) load_policy_plugin(plugin, registry);
-    // Options go to the policies that take them; one that no policy takes is a mistake.
-    const PolicyOptions given = policy_options(args.all("policy-opt"), seed);
-    std::map<std::string, std::vector<std::string>> own_options;  // policy -> its --policy-opt pairs
-    std::set<std::string> taken;
-    std::vector<std::unique_ptr<SchedulingPolicy>> made_policies;
-    for (const std::string& policy : policies) {
-      std::vector<std::string> unused;
-      try {
-        auto made =
-            registry.make_policy_reporting_unused(policy, PolicyOptions(given), args.value_or("placement", ""), unused);
-        made_policies.push_back(std::move(made));
-      } catch (const UnknownPolicy&) {
-        throw;
-      } catch (const std::invalid_argument& e) {
-        throw UsageError("invalid policy option for '" + policy + "': " + e.what());
-      }
-      for (const std::string& pair : args.all("policy-opt")) {
-        const std::string key = pair.substr(0, pair.find('='));
-        if (std::find(unused.begin(), unused.end(), key) != unused.end()) continue;
-        own_options[policy].push_back(pair);
-        taken.insert(key);
-      }
-    }
-    for (const std::string& pair : args.all("policy-opt"))
-      if (!taken.count(pair.substr(0, pair.find('='))))
-        throw UsageError("no policy of '--policies' takes the option '" + pair + "'");
-    const ClusterLayout layout(read_cluster_file(cluster_path));
-    std::ostringstream trace_notes;
-    std::vector<JobSpec> jobs = read_workload_argument(workload_path, args.all("trace-opt"), trace_notes, &layout);
-    if (args.has("whole-gpus")) give_whole_gpus(jobs);
-    validate_workload_against_cluster(jobs, layout, workload_path);
-    for (const auto& policy : made_policies) validate_workload_for_policy(jobs, *policy, workload_path);
-    if (!quiet) std::cout << trace_notes.str();
-
-    std::vector<std::string> common{"--cluster", cluster_path, "--workload", workload_path,
-                                    "--seed", std::to_string(seed), "--fidelity", fidelity};
-    if (args.has("placement")) common.insert(common.end(), {"--placement", args.required("placement")});
-    if (args.has("job-rounds")) common.insert(common.end(), {"--job-rounds", args.required("job-rounds")});
-    for (const std::string& plugin : args.all("plugin")) common.insert(common.end(), {"--plugin", plugin});
-    for (const std::string& setting : args.all("trace-opt")) common.insert(common.end(), {"--trace-opt", setting});
-    if (args.has("whole-gpus")) common.push_back("--whole-gpus");
-
-    for (std::size_t i = 0; i < policies.size(); ++i) {
-      if (!quiet)
-        std::cout << "gcsim compare: [" << i + 1 << "/" << policies.size() << "] " << policies[i] << std::endl;
-      std::vector<std::string> args_of_run = common;
-      for (const std::string& pair : own_options[policies[i]])
-        args_of_run.insert(args_of_run.end(), {"--policy-opt", pair});
-      if (const int status = run_policy(policies[i], args_of_run, out_dir + "/runs/" + policies[i]);
-          status != exit_codes::kOk)
-        return status;
-    }
-
-    std::vector<ComparisonRow> rows;
-    try {
-      // Each run's summary.json carries its policy's queue guarantees: compare reads only run outputs.
-      for (const std::string& policy : policies)
-        rows.push_back(comparison_row(policy, read_run_outputs(out_dir + "/runs/" + policy)));
-      OutputSet out(out_dir);
-      out.stage("comparison.csv", comparison_csv(rows));
-      out.stage("comparison.md", comparison_markdown(rows));
-      out.commit();
-    } catch (const std::runtime_error& e) {  // InputError included: a run's file did not parse
-      std::cerr << "gcsim compare: error: " << e.what() << "\n";
-      return exit_codes::kOutputError;
-    }
-    if (!quiet) std::cout << "\n" << comparison_markdown(rows) << "\n";
-
-    if (plots != PlotMode::kNo) {
-      if (const auto problem = draw_plots(out_dir, quiet)) {
-        if (plots == PlotMode::kYes) {
-          std::cerr << "gcsim compare: error: cannot draw the plots: " << *problem << "\n";
-          return exit_codes::kPlotError;
-        }
-        std::cerr << "gcsim compare: notice: plots skipped: " << *problem << "\n"
-                  << "gcsim compare: the table is written (" << out_dir << "/comparison.csv, comparison.md)\n";
-      }
-    }
-    if (!quiet) std::cout << "  outputs     " << out_dir << "/\n";
-    return exit_codes::kOk;
-  } catch (const UsageError& e) {
-    std::cerr << "gcsim compare: " << e.what() << "\n";
-    return exit_codes::kUsage;
-  } catch (const UnknownPolicy& e) {
-    std::cerr << "gcsim compare: " << e.what() << "\n";
-    return exit_codes::kUsage;
-  } catch (const InputError& e) {
-    std::cerr << "gcsim: error: " << e.what() << "\n";
-    return exit_codes::kInputError;
-  } catch (const std::runtime_error& e) {  // a process could not be created
-    std::cerr << "gcsim compare: error: " << e.what() << "\n";
-    return exit_codes::kRunFailed;
-  }
+Command compare_command() {
+  Command command{"compare", "run a workload under several policies and tabulate the results", kCompareUsage,
+                  {{"policies"}, {"cluster"}, {"workload"}, {"out"}, {"seed"}, {"fidelity"}, {"job-rounds"},
+                   {"placement"}, {"policy-opt", true, true}, {"plugin", true, true}, {"plots"}, {"quiet", false},
+                   {"trace-opt", true, true}, {"whole-gpus", false}},
+                  compare_policies};
+  // What else fails is a run's process that could not be created.
+  command.other_failure = OtherFailure{exit_codes::kRunFailed, "gcsim compare: error: "};
+  return command;
 }
 
 }  // namespace gcsim

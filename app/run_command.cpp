@@ -111,125 +111,107 @@ Fidelity parse_fidelity(const std::string& text) {
   throw UsageError("option '--fidelity' must be 'job' or 'iteration', got '" + text + "'");
 }
 
-}  // namespace
+int simulate_workload(const Arguments& args) {
+  const std::string cluster_path = args.required("cluster");
+  const std::string workload_path = args.required("workload");
+  const std::string policy_name = args.required("policy");
+  const std::string out_dir = args.required("out");
+  SimulationOptions options;
+  options.seed = args.uint_or("seed", 0);
+  options.fidelity = parse_fidelity(args.value_or("fidelity", "job"));
+  options.until = args.number_or("until", kNever);
+  const std::uint64_t rounds = args.uint_or("job-rounds", 4);
+  if (rounds < 1 || rounds > 1000000) throw UsageError("option '--job-rounds' must be between 1 and 1000000");
+  options.job_rounds = static_cast<std::uint32_t>(rounds);
+  if (options.until <= 0) throw UsageError("option '--until' must be positive");
 
-int run_command(int argc, char** argv) {
-  for (int i = 0; i < argc; ++i)
-    if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
-      std::cout << kRunUsage;
-      return exit_codes::kOk;
-    }
-  try {
-    const Arguments args(argc, argv,
-                         {{"cluster"}, {"workload"}, {"policy"}, {"out"}, {"seed"}, {"fidelity"}, {"placement"},
-                          {"policy-opt", true, true}, {"until"}, {"job-rounds"}, {"no-wall-time", false}, {"quiet", false},
-                          {"plugin", true, true}, {"trace-opt", true, true}, {"whole-gpus", false}});
-    const std::string cluster_path = args.required("cluster");
-    const std::string workload_path = args.required("workload");
-    const std::string policy_name = args.required("policy");
-    const std::string out_dir = args.required("out");
-    SimulationOptions options;
-    options.seed = args.uint_or("seed", 0);
-    options.fidelity = parse_fidelity(args.value_or("fidelity", "job"));
-    options.until = args.number_or("until", kNever);
-    const std::uint64_t rounds = args.uint_or("job-rounds", 4);
-    if (rounds < 1 || rounds > 1000000) throw UsageError("option '--job-rounds' must be between 1 and 1000000");
-    options.job_rounds = static_cast<std::uint32_t>(rounds);
-    if (options.until <= 0) throw UsageError("option '--until' must be positive");
-
-    // Everything that can be wrong with the inputs is found before simulating.
-    PolicyRegistry registry;
-    register_builtin(registry);
-    for (const std::string& plugin : args.all("plugin")) load_policy_plugin(plugin, registry);
-    std::unique_ptr<SchedulingPolicy> policy;
-    try {
-      policy = registry.make_policy(policy_name, policy_options(args.all("policy-opt"), options.seed),
-                                    args.value_or("placement", ""));
-    } catch (const UnknownPolicy&) {
-      throw;
-    } catch (const std::invalid_argument& e) {
-      throw UsageError(std::string("invalid policy option: ") + e.what());
-    }
-    const ClusterLayout layout(read_cluster_file(cluster_path));
-    const ClusterGraph graph(layout);
-    std::vector<JobSpec> jobs = read_workload_argument(workload_path, args.all("trace-opt"), std::cerr, &layout);
-    if (args.has("whole-gpus"))
-      if (const std::size_t rounded = give_whole_gpus(jobs); rounded > 0)
-        std::cerr << "gcsim: --whole-gpus: " << rounded << " jobs asking a fraction of a GPU run on whole GPUs\n";
-    validate_workload_against_cluster(jobs, layout, workload_path);
-    validate_workload_for_policy(jobs, *policy, workload_path);
-
-    const RunRecord record = simulate({layout, graph, jobs, *policy, options});
-    const RunMetrics metrics = compute_run_metrics(jobs, record);
-
-    try {
-      OutputSet out(out_dir);
-      out.stage("summary.json", summary_json(jobs, layout, record, metrics,
-                                             {!args.has("no-wall-time"), policy->guaranteed_queues(layout)}));
-      out.stage("jobs.csv", jobs_csv(jobs, layout, record));
-      out.stage("timeline.csv", timeline_csv(record));
-      out.commit();
-    } catch (const std::bad_alloc&) {
-      throw;
-    } catch (const std::exception& e) {
-      std::cerr << "gcsim: error: " << e.what() << "\n";
-      return exit_codes::kOutputError;
-    }
-    if (!args.has("quiet")) std::cout << human_summary(record, metrics) << "  outputs     " << out_dir << "/\n";
-    if (record.deadlock) {
-      std::cerr << "gcsim: " << deadlock_diagnosis(jobs, layout, record);
-      return exit_codes::kDeadlock;
-    }
-    if (record.livelock) {
-      std::cerr << "gcsim: " << livelock_diagnosis(jobs, record);
-      return exit_codes::kLivelock;
-    }
-    if (record.thrashing) {
-      std::cerr << "gcsim: " << thrashing_diagnosis(jobs, record, metrics);
-      return exit_codes::kThrashing;
-    }
-    // Printed even with --quiet: the figures above may not mean what they seem.
-    if (const std::string notice = lost_work_notice(metrics); !notice.empty()) std::cerr << "gcsim: " << notice;
-    if (record.rescaled_jobs > 0)
-      std::cerr << "gcsim: note: " << record.rescaled_jobs
-                << " jobs of a measured duration ran on a GPU type other than the one it was measured on, their "
-                   "run times rescaled by the types' FLOP/s (--trace-opt duration=recorded, or \"rescale\": false "
-                   "in a native duration, keeps recorded times)\n";
-    return exit_codes::kOk;
-  } catch (const UsageError& e) {
-    std::cerr << "gcsim run: " << e.what() << "\n";
-    return exit_codes::kUsage;
-  } catch (const UnknownPolicy& e) {
-    std::cerr << "gcsim run: " << e.what() << "\n";
-    return exit_codes::kUsage;
-  } catch (const InputError& e) {
-    std::cerr << "gcsim: error: " << e.what() << "\n";
-    return exit_codes::kInputError;
-  } catch (const PlanRejected& e) {
-    std::cerr << "gcsim: policy error: the policy's plan was rejected: " << e.what() << "\n";
-    return exit_codes::kPolicyBug;
-  } catch (const PolicyFailed& e) {
-    std::cerr << "gcsim: policy error: " << e.what() << "\n";
-    return exit_codes::kPolicyBug;
-  }
-  // Running out of memory, and failures inside gcsim, end in main().
-}
-
-int policies_command(int argc, char** argv) {
+  // Everything that can be wrong with the inputs is found before simulating.
   PolicyRegistry registry;
   register_builtin(registry);
+  for (const std::string& plugin : args.all("plugin")) load_policy_plugin(plugin, registry);
+  std::unique_ptr<SchedulingPolicy> policy;
   try {
-    const Arguments args(argc, argv, {{"plugin", true, true}});
-    for (const std::string& plugin : args.all("plugin")) load_policy_plugin(plugin, registry);
-  } catch (const UsageError& e) {
-    std::cerr << "gcsim policies: " << e.what() << "\n";
-    return exit_codes::kUsage;
+    policy = registry.make_policy(policy_name, policy_options(args.all("policy-opt"), options.seed),
+                                  args.value_or("placement", ""));
+  } catch (const UnknownPolicy&) {
+    throw;
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("invalid policy option: ") + e.what());
   }
+  const ClusterLayout layout(read_cluster_file(cluster_path));
+  const ClusterGraph graph(layout);
+  std::vector<JobSpec> jobs = read_workload_argument(workload_path, args.all("trace-opt"), std::cerr, &layout);
+  if (args.has("whole-gpus"))
+    if (const std::size_t rounded = give_whole_gpus(jobs); rounded > 0)
+      std::cerr << "gcsim: --whole-gpus: " << rounded << " jobs asking a fraction of a GPU run on whole GPUs\n";
+  validate_workload_against_cluster(jobs, layout, workload_path);
+  validate_workload_for_policy(jobs, *policy, workload_path);
+
+  const RunRecord record = simulate({layout, graph, jobs, *policy, options});
+  const RunMetrics metrics = compute_run_metrics(jobs, record);
+
+  try {
+    OutputSet out(out_dir);
+    out.stage("summary.json", summary_json(jobs, layout, record, metrics,
+                                           {!args.has("no-wall-time"), policy->guaranteed_queues(layout)}));
+    out.stage("jobs.csv", jobs_csv(jobs, layout, record));
+    out.stage("timeline.csv", timeline_csv(record));
+    out.commit();
+  } catch (const std::bad_alloc&) {
+    throw;
+  } catch (const std::exception& e) {
+    std::cerr << "gcsim: error: " << e.what() << "\n";
+    return exit_codes::kOutputError;
+  }
+  if (!args.has("quiet")) std::cout << human_summary(record, metrics) << "  outputs     " << out_dir << "/\n";
+  if (record.deadlock) {
+    std::cerr << "gcsim: " << deadlock_diagnosis(jobs, layout, record);
+    return exit_codes::kDeadlock;
+  }
+  if (record.livelock) {
+    std::cerr << "gcsim: " << livelock_diagnosis(jobs, record);
+    return exit_codes::kLivelock;
+  }
+  if (record.thrashing) {
+    std::cerr << "gcsim: " << thrashing_diagnosis(jobs, record, metrics);
+    return exit_codes::kThrashing;
+  }
+  // Printed even with --quiet: the figures above may not mean what they seem.
+  if (const std::string notice = lost_work_notice(metrics); !notice.empty()) std::cerr << "gcsim: " << notice;
+  if (record.rescaled_jobs > 0)
+    std::cerr << "gcsim: note: " << record.rescaled_jobs
+              << " jobs of a measured duration ran on a GPU type other than the one it was measured on, their "
+                 "run times rescaled by the types' FLOP/s (--trace-opt duration=recorded, or \"rescale\": false "
+                 "in a native duration, keeps recorded times)\n";
+  return exit_codes::kOk;
+}
+
+int list_policies(const Arguments& args) {
+  PolicyRegistry registry;
+  register_builtin(registry);
+  for (const std::string& plugin : args.all("plugin")) load_policy_plugin(plugin, registry);
   std::cout << "policies:\n";
   for (const auto& entry : registry.policies()) std::cout << "  " << entry.name << "\t" << entry.summary << "\n";
   std::cout << "placements:\n";
   for (const auto& entry : registry.placements()) std::cout << "  " << entry.name << "\t" << entry.summary << "\n";
   return exit_codes::kOk;
+}
+
+}  // namespace
+
+Command run_command() {
+  return {"run", "simulate a workload on a cluster under a scheduling policy", kRunUsage,
+          {{"cluster"}, {"workload"}, {"policy"}, {"out"}, {"seed"}, {"fidelity"}, {"placement"},
+           {"policy-opt", true, true}, {"until"}, {"job-rounds"}, {"no-wall-time", false}, {"quiet", false},
+           {"plugin", true, true}, {"trace-opt", true, true}, {"whole-gpus", false}},
+          simulate_workload};
+}
+
+Command policies_command() {
+  return {"policies", "list the scheduling policies and placements",
+          "usage: gcsim policies [--plugin LIB.so ...]\n\nLists the scheduling policies and the placements, built in "
+          "and loaded\nfrom each --plugin library.\n",
+          {{"plugin", true, true}}, list_policies};
 }
 
 }  // namespace gcsim

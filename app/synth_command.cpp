@@ -30,51 +30,47 @@ Options:
   --mean-interarrival S      mean seconds between submissions (overrides the config)
 )";
 
+int write_synthetic_workload(const Arguments& args) {
+  const std::string out = args.required("out");
+  SyntheticWorkloadSpec spec;
+  if (args.has("config")) {
+    const std::string path = args.required("config");
+    spec = synthetic_spec_from_json(read_json_file(path), path);
+  }
+  spec.jobs = args.uint_or("jobs", spec.jobs);
+  spec.mean_interarrival_s = args.number_or("mean-interarrival", spec.mean_interarrival_s);
+  if (args.has("cluster")) {
+    const std::string path = args.required("cluster");
+    const ClusterLayout layout(read_cluster_file(path));
+    const int type = layout.find_gpu_type(spec.gpu_type);
+    if (type < 0)
+      throw InputError(path, "gpu_types", "name",
+                       "the generator's GPU type '" + spec.gpu_type + "' is not in this cluster");
+    spec.gpu_flops = layout.spec().gpu_types[static_cast<std::size_t>(type)].flops;
+  }
+  const std::vector<JobSpec> jobs = generate_synthetic_workload(spec, args.uint_or("seed", 0));
+  write_file_atomically(out, native_workload_json(jobs).dump(1) + "\n");
+  std::cout << "gcsim synth: wrote " << jobs.size() << " jobs to " << out << "\n";
+  return exit_codes::kOk;
+}
+
+// Generator settings the generator cannot use are a bad input, named as such.
+int synthesize(const Arguments& args) {
+  try {
+    return write_synthetic_workload(args);
+  } catch (const std::invalid_argument& e) {
+    throw CommandFailure(exit_codes::kInputError, std::string("invalid generator settings: ") + e.what());
+  }
+}
+
 }  // namespace
 
-int synth_command(int argc, char** argv) {
-  for (int i = 0; i < argc; ++i)
-    if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
-      std::cout << kSynthUsage;
-      return exit_codes::kOk;
-    }
-  try {
-    const Arguments args(argc, argv,
-                         {{"out"}, {"jobs"}, {"seed"}, {"config"}, {"cluster"}, {"mean-interarrival"}});
-    const std::string out = args.required("out");
-    SyntheticWorkloadSpec spec;
-    if (args.has("config")) {
-      const std::string path = args.required("config");
-      spec = synthetic_spec_from_json(read_json_file(path), path);
-    }
-    spec.jobs = args.uint_or("jobs", spec.jobs);
-    spec.mean_interarrival_s = args.number_or("mean-interarrival", spec.mean_interarrival_s);
-    if (args.has("cluster")) {
-      const std::string path = args.required("cluster");
-      const ClusterLayout layout(read_cluster_file(path));
-      const int type = layout.find_gpu_type(spec.gpu_type);
-      if (type < 0)
-        throw InputError(path, "gpu_types", "name",
-                         "the generator's GPU type '" + spec.gpu_type + "' is not in this cluster");
-      spec.gpu_flops = layout.spec().gpu_types[static_cast<std::size_t>(type)].flops;
-    }
-    const std::vector<JobSpec> jobs = generate_synthetic_workload(spec, args.uint_or("seed", 0));
-    write_file_atomically(out, native_workload_json(jobs).dump(1) + "\n");
-    std::cout << "gcsim synth: wrote " << jobs.size() << " jobs to " << out << "\n";
-    return exit_codes::kOk;
-  } catch (const UsageError& e) {
-    std::cerr << "gcsim synth: " << e.what() << "\n";
-    return exit_codes::kUsage;
-  } catch (const InputError& e) {
-    std::cerr << "gcsim: error: " << e.what() << "\n";
-    return exit_codes::kInputError;
-  } catch (const std::invalid_argument& e) {
-    std::cerr << "gcsim synth: invalid generator settings: " << e.what() << "\n";
-    return exit_codes::kInputError;
-  } catch (const std::runtime_error& e) {
-    std::cerr << "gcsim: error: " << e.what() << "\n";
-    return exit_codes::kOutputError;
-  }
+Command synth_command() {
+  Command command{"synth", "generate a synthetic workload (native JSON)", kSynthUsage,
+                  {{"out"}, {"jobs"}, {"seed"}, {"config"}, {"cluster"}, {"mean-interarrival"}}, synthesize};
+  // What else fails is the workload file that could not be written.
+  command.other_failure = OtherFailure{exit_codes::kOutputError, "gcsim: error: "};
+  return command;
 }
 
 }  // namespace gcsim

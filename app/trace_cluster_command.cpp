@@ -87,11 +87,11 @@ int node_list_cluster(const std::string& path, const Arguments& args) {
 
 }  // namespace
 
-int trace_cluster(const std::string& path, int argc, char** argv) {
-  const Arguments args(argc, argv,
-                       {{"format"}, {"out"}, {"capacity-out"}, {"queues-of"}, {"date"}, {"name"}, {"gpus-per-node"},
-                        {"gpu-type", true, true}, {"gpu-flops"}, {"gpu-memory"}, {"map"}, {"cpu-unit"},
-                        {"memory-unit"}});
+const std::vector<FlagSpec> kTraceClusterFlags = {
+    {"format"}, {"out"}, {"capacity-out"}, {"queues-of"}, {"date"}, {"name"}, {"gpus-per-node"},
+    {"gpu-type", true, true}, {"gpu-flops"}, {"gpu-memory"}, {"map"}, {"cpu-unit"}, {"memory-unit"}};
+
+int trace_cluster(const std::string& path, const Arguments& args) {
   const std::string format_name = args.required("format");
   if (format_name == "nodes") return node_list_cluster(path, args);
   const auto format = parse_vc_table_format(format_name);

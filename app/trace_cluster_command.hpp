@@ -2,13 +2,19 @@
 #pragma once
 
 #include <string>
+#include <vector>
+
+#include "app/arguments.hpp"
 
 namespace gcsim {
 
 /// Its lines of `gcsim trace --help`.
 extern const char* const kTraceClusterUsage;
 
-/// `gcsim trace cluster TABLE ...`: the arguments after TABLE.
-int trace_cluster(const std::string& path, int argc, char** argv);
+/// Its options.
+extern const std::vector<FlagSpec> kTraceClusterFlags;
+
+/// `gcsim trace cluster TABLE ...`: TABLE and the options after it.
+int trace_cluster(const std::string& path, const Arguments& args);
 
 }  // namespace gcsim

@@ -164,8 +164,7 @@ TraceReadResult read_input(const std::string& path, const TraceInput& input, con
   return read_trace_request(input.format, path, input.request, cluster);
 }
 
-int stats(const std::string& path, int argc, char** argv) {
-  const Arguments args(argc, argv, flags_with({{"cluster"}, {"json"}}));
+int stats(const std::string& path, const Arguments& args) {
   const TraceInput input = trace_input(args);
   std::optional<ClusterLayout> layout;
   if (args.has("cluster")) layout.emplace(read_cluster_file(args.required("cluster")));
@@ -191,8 +190,7 @@ int stats(const std::string& path, int argc, char** argv) {
   return exit_codes::kOk;
 }
 
-int convert(const std::string& path, int argc, char** argv) {
-  const Arguments args(argc, argv, flags_with({{"to"}, {"out"}, {"cluster-out"}, {"cluster"}}));
+int convert(const std::string& path, const Arguments& args) {
   const TraceInput input = trace_input(args);
   const std::string to = args.required("to");
   const std::string out = args.required("out");
@@ -259,8 +257,7 @@ int convert(const std::string& path, int argc, char** argv) {
   return exit_codes::kOk;
 }
 
-int fit(const std::string& path, int argc, char** argv) {
-  const Arguments args(argc, argv, flags_with({{"out"}, {"report"}, {"jobs"}, {"synth-seed"}, {"synthetic-out"}}));
+int fit(const std::string& path, const Arguments& args) {
   const TraceInput input = trace_input(args);
   if (input.request.throughput_source)
     throw UsageError("option '--work' does not apply to fit: the generator is fitted to recorded run times");
@@ -301,8 +298,7 @@ int fit(const std::string& path, int argc, char** argv) {
   return exit_codes::kOk;
 }
 
-int synth(const std::string& path, int argc, char** argv) {
-  const Arguments args(argc, argv, {{"out"}, {"jobs"}, {"seed"}});
+int synth(const std::string& path, const Arguments& args) {
   const std::string out = args.required("out");
   const FittedWorkloadModel model = fitted_model_from_json(read_json_file(path), path);
   const std::size_t jobs = args.uint_or("jobs", model.source_jobs);
@@ -316,34 +312,16 @@ int synth(const std::string& path, int argc, char** argv) {
 
 }  // namespace
 
-int trace_command(int argc, char** argv) {
-  for (int i = 0; i < argc; ++i)
-    if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
-      std::cout << kTraceUsage << "\n" << kTraceClusterUsage;
-      return exit_codes::kOk;
-    }
-  try {
-    if (argc < 1) throw UsageError("expected 'stats', 'convert', 'fit', 'synth' or 'cluster' (see --help)");
-    const std::string action = argv[0];
-    if (action != "stats" && action != "convert" && action != "fit" && action != "synth" && action != "cluster")
-      throw UsageError("unknown action '" + action + "' (expected 'stats', 'convert', 'fit', 'synth' or 'cluster')");
-    if (argc < 2 || std::string(argv[1]).rfind("--", 0) == 0)
-      throw UsageError("expected the " +
-                       std::string(action == "synth" ? "generator GEN.json" : action == "cluster" ? "VC table" : "trace FILE") +
-                       " after 'gcsim trace " + action + "'");
-    const std::string path = argv[1];
-    if (action == "stats") return stats(path, argc - 2, argv + 2);
-    if (action == "convert") return convert(path, argc - 2, argv + 2);
-    if (action == "fit") return fit(path, argc - 2, argv + 2);
-    if (action == "cluster") return trace_cluster(path, argc - 2, argv + 2);
-    return synth(path, argc - 2, argv + 2);
-  } catch (const UsageError& e) {
-    std::cerr << "gcsim trace: " << e.what() << "\n";
-    return exit_codes::kUsage;
-  } catch (const InputError& e) {
-    std::cerr << "gcsim: error: " << e.what() << "\n";
-    return exit_codes::kInputError;
-  }
+Command trace_command() {
+  Command command{"trace", "summarise a real cluster trace, or convert it into a workload",
+                  std::string(kTraceUsage) + "\n" + kTraceClusterUsage};
+  command.actions = {
+      {"stats", "trace FILE", flags_with({{"cluster"}, {"json"}}), stats},
+      {"convert", "trace FILE", flags_with({{"to"}, {"out"}, {"cluster-out"}, {"cluster"}}), convert},
+      {"fit", "trace FILE", flags_with({{"out"}, {"report"}, {"jobs"}, {"synth-seed"}, {"synthetic-out"}}), fit},
+      {"synth", "generator GEN.json", {{"out"}, {"jobs"}, {"seed"}}, synth},
+      {"cluster", "VC table", kTraceClusterFlags, trace_cluster}};
+  return command;
 }
 
 }  // namespace gcsim
