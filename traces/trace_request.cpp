@@ -47,6 +47,12 @@ TraceRequest trace_request(const std::vector<std::pair<std::string, std::string>
       throw UsageError("trace setting '" + key + "' expects a whole number >= 0, got '" + value + "'");
     return static_cast<std::uint32_t>(*number);
   };
+  const auto positive = [](const std::string& key, const std::string& value) {
+    const auto number = parse_trace_number(value);
+    if (!number || *number <= 0)
+      throw UsageError("trace setting '" + key + "' expects a positive number, got '" + value + "'");
+    return *number;
+  };
   for (const auto& [key, value] : settings) {
     if (key == "from") {
       request.from = value;
@@ -72,10 +78,7 @@ TraceRequest trace_request(const std::vector<std::pair<std::string, std::string>
         throw UsageError("trace setting 'seed' expects a whole number >= 0, got '" + value + "'");
       selection.seed = static_cast<std::uint64_t>(*seed);
     } else if (key == "load_scale") {
-      const auto scale = parse_trace_number(value);
-      if (!scale || *scale <= 0)
-        throw UsageError("trace setting 'load_scale' expects a positive number, got '" + value + "'");
-      selection.load_scale = *scale;
+      selection.load_scale = positive(key, value);
     } else if (key == "gpu_type") {
       if (value.empty()) throw UsageError("trace setting 'gpu_type' must not be empty");
       if (value.find('=') == std::string::npos) {
@@ -88,10 +91,7 @@ TraceRequest trace_request(const std::vector<std::pair<std::string, std::string>
         throw UsageError(std::string("trace setting 'gpu_type': ") + e.what());
       }
     } else if (key == "procs_per_gpu") {
-      const auto ratio = parse_trace_number(value);
-      if (!ratio || *ratio <= 0)
-        throw UsageError("trace setting 'procs_per_gpu' expects a positive number, got '" + value + "'");
-      options.procs_per_gpu = *ratio;
+      options.procs_per_gpu = positive(key, value);
     } else if (key == "map") {
       try {
         options.columns = parse_csv_column_map(value);
