@@ -19,6 +19,8 @@
 
 namespace gcsim {
 
+/// One job as the scheduler state tracks it while the run goes on (what is
+/// reported of it at the end is its JobOutcome, sim/report/run_record.hpp).
 struct JobRuntime {
   JobState state = JobState::kPending;
   Time start = kNever;  // last start
