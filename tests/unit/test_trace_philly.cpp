@@ -27,6 +27,23 @@ TraceReadResult parse(const std::string& text, TraceReadOptions options = {}) {
   return parse_philly_trace(in, "philly.csv", options);
 }
 
+// The jobs read, counted per GPU count and per queue, and their GPU-seconds.
+struct JobTally {
+  std::map<int, std::size_t> gpus;
+  std::map<std::string, std::size_t> queues;
+  double gpu_seconds = 0;
+};
+
+JobTally tally(const TraceReadResult& trace) {
+  JobTally tally;
+  for (const JobSpec& job : trace.jobs) {
+    ++tally.gpus[static_cast<int>(job.gpus)];
+    ++tally.queues[job.queue];
+    tally.gpu_seconds += std::get<MeasuredWork>(job.work).seconds * job.gpus;
+  }
+  return tally;
+}
+
 TEST(PhillyTrace, RealLogEveryRowBecomesAJobWithItsRecordedGpusAndQueue) {
   const std::string path = real_trace("philly/philly_jobs_pollux.csv");
   GCSIM_SKIP_UNLESS_PRESENT(path);
@@ -49,20 +66,14 @@ TEST(PhillyTrace, RealLogEveryRowBecomesAJobWithItsRecordedGpusAndQueue) {
   EXPECT_EQ(trace.rows, rows);
   EXPECT_EQ(trace.jobs.size(), rows);
   EXPECT_TRUE(trace.skipped.empty());
-  std::map<int, std::size_t> gpus_read;
-  std::map<std::string, std::size_t> queues_read;
-  double gpu_seconds_read = 0;
   for (const JobSpec& job : trace.jobs) {
-    ++gpus_read[static_cast<int>(job.gpus)];
-    ++queues_read[job.queue];
     EXPECT_EQ(job.user, "unknown");
-    const auto& measured = std::get<MeasuredWork>(job.work);
-    EXPECT_EQ(measured.gpu_type, "V100");
-    gpu_seconds_read += measured.seconds * job.gpus;
+    EXPECT_EQ(std::get<MeasuredWork>(job.work).gpu_type, "V100");
   }
-  EXPECT_EQ(gpus_read, gpus_in_file);
-  EXPECT_EQ(queues_read, vcs_in_file);
-  EXPECT_NEAR(gpu_seconds_read, gpu_seconds_in_file, 1e-9 * gpu_seconds_in_file);
+  const JobTally read = tally(trace);
+  EXPECT_EQ(read.gpus, gpus_in_file);
+  EXPECT_EQ(read.queues, vcs_in_file);
+  EXPECT_NEAR(read.gpu_seconds, gpu_seconds_in_file, 1e-9 * gpu_seconds_in_file);
   // Sorted by submit time, the earliest at time 0.
   EXPECT_TRUE(std::is_sorted(trace.jobs.begin(), trace.jobs.end(),
                              [](const JobSpec& a, const JobSpec& b) { return a.submit < b.submit; }));
@@ -80,18 +91,11 @@ TEST(PhillyTrace, BundledExcerptEveryRowBecomesAJobWithItsRecordedGpusAndQueue) 
   EXPECT_EQ(trace.rows, 400u);
   ASSERT_EQ(trace.jobs.size(), 400u);
   EXPECT_TRUE(trace.skipped.empty());
-  std::map<int, std::size_t> gpus;
-  std::map<std::string, std::size_t> queues;
-  double gpu_seconds = 0;
-  for (const JobSpec& job : trace.jobs) {
-    ++gpus[static_cast<int>(job.gpus)];
-    ++queues[job.queue];
-    gpu_seconds += std::get<MeasuredWork>(job.work).seconds * job.gpus;
-  }
-  EXPECT_EQ(gpus, (std::map<int, std::size_t>{{1, 393}, {2, 2}, {4, 2}, {8, 3}}));
-  EXPECT_EQ(queues, (std::map<std::string, std::size_t>{
-                        {"6214e9", 379}, {"11cb48", 13}, {"ee9e8c", 5}, {"103959", 2}, {"6c71a0", 1}}));
-  EXPECT_EQ(gpu_seconds, 5511113);
+  const JobTally read = tally(trace);
+  EXPECT_EQ(read.gpus, (std::map<int, std::size_t>{{1, 393}, {2, 2}, {4, 2}, {8, 3}}));
+  EXPECT_EQ(read.queues, (std::map<std::string, std::size_t>{
+                             {"6214e9", 379}, {"11cb48", 13}, {"ee9e8c", 5}, {"103959", 2}, {"6c71a0", 1}}));
+  EXPECT_EQ(read.gpu_seconds, 5511113);
   EXPECT_EQ(format_calendar_time(trace.time_origin), "2017-09-29 07:58:32");
   EXPECT_EQ(trace.jobs.front().submit, 0);
   EXPECT_EQ(trace.jobs.front().id, "philly-4");

@@ -84,11 +84,14 @@ TEST(TraceText, AFolderIsNotATraceFile) {
   }
 }
 
+// The format guessed for a file NAME holding CONTENT, written in `dir`.
+std::optional<TraceFormat> guess_written(const TempFolder& dir, const std::string& name, const std::string& content) {
+  return guess_trace_format(dir.write(name, content));
+}
+
 TEST(TraceFormats, TheContentOfAFileGivenWithoutAFormatSaysWhichItLooksLike) {
   TempFolder dir;
-  const auto guess = [&](const std::string& name, const std::string& content) {
-    return guess_trace_format(dir.write(name, content));
-  };
+  const auto guess = [&](const std::string& name, const std::string& content) { return guess_written(dir, name, content); };
   EXPECT_EQ(guess("w.json", "  {\"jobs\": []}"), TraceFormat::kNative);
   EXPECT_EQ(guess("log.json", "[{\"jobid\": \"a\"}]"), TraceFormat::kPhilly);
   EXPECT_EQ(guess("p.csv", "\xEF\xBB\xBFtimestamp,duration,num_gpus,gpu_time,cluster\r\n"), TraceFormat::kPhilly);
@@ -109,9 +112,7 @@ TEST(TraceFormats, TheContentOfAFileGivenWithoutAFormatSaysWhichItLooksLike) {
 
 TEST(TraceFormats, StrongerEvidenceWinsWhenTwoFormatsMatchAFile) {
   TempFolder dir;
-  const auto guess = [&](const std::string& name, const std::string& content) {
-    return guess_trace_format(dir.write(name, content));
-  };
+  const auto guess = [&](const std::string& name, const std::string& content) { return guess_written(dir, name, content); };
   // A PAI table's name outweighs a header's columns; '{' outweighs the name.
   EXPECT_EQ(guess("pai_x.csv", "timestamp,duration,num_gpus,gpu_time,cluster\n"), TraceFormat::kPai);
   EXPECT_EQ(guess("pai_x.csv", "{\"jobs\": []}"), TraceFormat::kNative);
