@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <tuple>
 
 #include "sim/core/input_error.hpp"
 #include "traces/trace_row.hpp"
@@ -23,12 +24,10 @@ TEST(TraceRow, OnlyTheFirstFaultOfARowIsLoggedWithItsFieldAndValue) {
   EXPECT_EQ(seconds, 0);
   EXPECT_FALSE(row.malformed_if(true, kDuration, "negative run time"));
   ASSERT_EQ(skipped.size(), 1u);
-  EXPECT_EQ(skipped[0].file, "t.csv");
-  EXPECT_EQ(skipped[0].line, 7u);
-  EXPECT_EQ(skipped[0].field, "gpus");
-  EXPECT_EQ(skipped[0].reason, "not a number");
-  EXPECT_EQ(skipped[0].detail, "got 'x'");
-  EXPECT_TRUE(skipped[0].malformed);
+  const SkippedRow& first = skipped[0];
+  EXPECT_EQ(std::tie(first.file, first.line, first.field, first.reason, first.detail, first.malformed),
+            std::make_tuple(std::string("t.csv"), std::size_t{7}, std::string("gpus"), std::string("not a number"),
+                            std::string("got 'x'"), true));
 }
 
 TEST(TraceRow, AWrongFieldCountSkipsTheRowAndLeavesEveryFieldEmpty) {
