@@ -5,6 +5,7 @@
 #include <map>
 
 #include "sim/core/input_error.hpp"
+#include "traces/trace_row.hpp"
 #include "traces/trace_text.hpp"
 
 namespace gcsim {
@@ -31,15 +32,12 @@ TraceReadResult parse_helios_trace(std::istream& in, const std::string& file, co
   TraceLines lines(in);
   std::string text;
   const CsvHeader header = read_csv_header(lines, file, ',');
-  const std::size_t c_id = header.require("job_id");
-  const std::size_t c_user = header.require("user");
-  const std::size_t c_vc = header.require("vc");
-  const std::size_t c_gpus = header.require("gpu_num");
-  const std::optional<std::size_t> c_cpus = header.find("cpu_num");
-  const std::size_t c_state = header.require("state");
-  const std::size_t c_submit = header.require("submit_time");
-  const std::size_t c_start = header.require("start_time");
-  const std::size_t c_end = header.require("end_time");
+  const TraceColumn job_id = header.column("job_id"), user = header.column("user"), vc = header.column("vc"),
+                    gpu_num = header.column("gpu_num"), state = header.column("state"),
+                    submit_time = header.column("submit_time"), start_time = header.column("start_time"),
+                    end_time = header.column("end_time");
+  const std::optional<TraceColumn> cpu_num = header.find_column("cpu_num");
+  const std::string not_a_time = "not a time (YYYY-MM-DD HH:MM:SS or seconds)";
 
   std::map<std::string, std::size_t> line_of_id;
   std::vector<PendingTraceJob> pending;
@@ -48,95 +46,41 @@ TraceReadResult parse_helios_trace(std::istream& in, const std::string& file, co
     if (is_blank(text)) continue;
     ++result.rows;
     const std::size_t line = lines.number();
-    const std::vector<std::string> fields = split_csv_line(text, ',');
-    if (fields.size() != header.size()) {
-      log.malformed(file, line, "", "wrong number of fields",
-                    "expected " + std::to_string(header.size()) + ", got " + std::to_string(fields.size()));
-      continue;
-    }
-    const std::string id(trim(fields[c_id]));
-    if (id.empty()) {
-      log.malformed(file, line, "job_id", "empty job id");
-      continue;
-    }
-    if (const auto [it, inserted] = line_of_id.emplace(id, line); !inserted) {
-      log.malformed(file, line, "job_id", "duplicate job id",
-                    "'" + id + "' is also on line " + std::to_string(it->second));
-      continue;
-    }
-    const std::optional<double> gpus = parse_trace_number(fields[c_gpus]);
-    if (!gpus || *gpus < 0 || *gpus != std::floor(*gpus) || *gpus > 4294967295.0) {
-      log.malformed(file, line, "gpu_num", "not a GPU count (an integer >= 0)", "got '" + fields[c_gpus] + "'");
-      continue;
-    }
-    std::optional<double> cpus = 0.0;
-    if (c_cpus && !trim(fields[*c_cpus]).empty()) {
-      cpus = parse_trace_number(fields[*c_cpus]);
-      if (!cpus || *cpus < 0 || *cpus != std::floor(*cpus) || *cpus > 4294967295.0) {
-        log.malformed(file, line, "cpu_num", "not a CPU count (an integer >= 0)", "got '" + fields[*c_cpus] + "'");
-        continue;
-      }
-    }
-    const std::optional<double> submit = parse_trace_time(fields[c_submit]);
-    if (!submit) {
-      log.malformed(file, line, "submit_time", "not a time (YYYY-MM-DD HH:MM:SS or seconds)",
-                    "got '" + fields[c_submit] + "'");
-      continue;
-    }
-    calendar = calendar || parse_calendar_time(fields[c_submit]).has_value();
-    const std::string state(trim(fields[c_state]));
-    if (*gpus == 0) {
-      log.not_replayable(file, line, "gpu_num", "CPU job (gpu_num 0)");
-      continue;
-    }
-    if (trim(fields[c_start]).empty()) {
-      log.not_replayable(file, line, "start_time", "never started (no start_time)", state);
-      continue;
-    }
-    if (trim(fields[c_end]).empty()) {
-      log.not_replayable(file, line, "end_time", "had not ended when the log was cut (no end_time)", state);
-      continue;
-    }
-    const std::optional<double> start = parse_trace_time(fields[c_start]);
-    if (!start) {
-      log.malformed(file, line, "start_time", "not a time (YYYY-MM-DD HH:MM:SS or seconds)",
-                    "got '" + fields[c_start] + "'");
-      continue;
-    }
-    const std::optional<double> end = parse_trace_time(fields[c_end]);
-    if (!end) {
-      log.malformed(file, line, "end_time", "not a time (YYYY-MM-DD HH:MM:SS or seconds)",
-                    "got '" + fields[c_end] + "'");
-      continue;
-    }
-    if (*end < *start) {
-      log.malformed(file, line, "end_time", "end before start",
-                    "ends " + describe_number(*start - *end) + " s before it starts");
-      continue;
-    }
-    if (*start < *submit) {
-      log.malformed(file, line, "start_time", "start before submit",
-                    "starts " + describe_number(*submit - *start) + " s before it is submitted");
-      continue;
-    }
-    if (*end == *start) {
-      log.not_replayable(file, line, "end_time", "ran for 0 s (gcsim replays positive run times)", state);
-      continue;
-    }
+    TraceRow row(log, file, line, split_csv_line(text, ','), header.size());
+    const std::string id = row.trimmed(job_id);
+    row.malformed_if(id.empty(), job_id, "empty job id");
+    row.first_of(line_of_id, id, job_id.name, "duplicate job id", "'" + id + "'");
+    const double gpus = row.number_if(gpu_num, is_whole_count, "not a GPU count (an integer >= 0)");
+    const double cpus =
+        cpu_num && !row.empty(*cpu_num) ? row.number_if(*cpu_num, is_whole_count, "not a CPU count (an integer >= 0)") : 0;
+    const double submit = row.time(submit_time, 1, not_a_time);
+    if (row) calendar = calendar || parse_calendar_time(row.text(submit_time)).has_value();
+    const std::string status = row.trimmed(state);
+    row.not_replayable_if(gpus == 0, gpu_num, "CPU job (gpu_num 0)");
+    row.not_replayable_if(row.empty(start_time), start_time, "never started (no start_time)", status);
+    row.not_replayable_if(row.empty(end_time), end_time, "had not ended when the log was cut (no end_time)", status);
+    const double start = row.time(start_time, 1, not_a_time);
+    const double end = row.time(end_time, 1, not_a_time);
+    row.malformed_if(end < start, end_time, "end before start",
+                     "ends " + describe_number(start - end) + " s before it starts");
+    row.malformed_if(start < submit, start_time, "start before submit",
+                     "starts " + describe_number(submit - start) + " s before it is submitted");
+    row.not_replayable_if(end == start, end_time, "ran for 0 s (gcsim replays positive run times)", status);
+    if (!row) continue;
     PendingTraceJob job;
     job.file = file;
     job.line = line;
     job.submit_field = "submit_time";
     job.run_time_field = "end_time";
-    job.status = state;
+    job.status = status;
     job.spec.id = id;
-    const std::string user(trim(fields[c_user])), vc(trim(fields[c_vc]));
-    job.spec.user = user.empty() ? "unknown" : user;
-    job.spec.queue = vc.empty() ? "unknown" : vc;
-    job.spec.submit = *submit;
-    job.spec.gpus = static_cast<std::uint32_t>(*gpus);
-    job.spec.cpu_cores = static_cast<std::uint32_t>(*cpus);
-    job.spec.work = MeasuredWork{*end - *start, options.gpu_type};
+    const std::string user_name = row.trimmed(user), queue = row.trimmed(vc);
+    job.spec.user = user_name.empty() ? "unknown" : user_name;
+    job.spec.queue = queue.empty() ? "unknown" : queue;
+    job.spec.submit = submit;
+    job.spec.gpus = static_cast<std::uint32_t>(gpus);
+    job.spec.cpu_cores = static_cast<std::uint32_t>(cpus);
+    job.spec.work = MeasuredWork{end - start, options.gpu_type};
     pending.push_back(std::move(job));
   }
   result.calendar_clock = calendar;

@@ -7,6 +7,7 @@
 
 #include "sim/core/input_error.hpp"
 #include "traces/machine_cluster.hpp"
+#include "traces/trace_row.hpp"
 #include "traces/trace_text.hpp"
 
 namespace gcsim {
@@ -46,16 +47,19 @@ CsvHeader table_header(const std::string& csv_path, const std::string& table,
   return CsvHeader(fallback, csv_path, 0);
 }
 
-std::optional<double> non_negative(std::string_view text) {
-  const auto value = parse_trace_number(text);
-  if (!value || *value < 0) return std::nullopt;
-  return value;
+bool non_negative(double value) { return value >= 0; }
+
+// A time in seconds, nothing for an empty field (never started, not ended).
+std::optional<double> optional_time(TraceRow& row, const TraceColumn& column) {
+  if (row.empty(column)) return std::nullopt;
+  const double seconds = row.number_if(column, non_negative, "not a time in seconds");
+  return row ? std::optional<double>(seconds) : std::nullopt;
 }
 
-// Reads every data row of a headerless table, handing (line, fields) to `row`
-// once the field count matches the header.
-template <typename RowHandler>
-std::size_t for_each_row(const std::string& path, const CsvHeader& header, SkipLog& log, RowHandler row) {
+// Reads every data row of a headerless table, trimmed, handing those whose
+// field count matches the header to `read`.
+template <typename RowReader>
+std::size_t for_each_row(const std::string& path, const CsvHeader& header, SkipLog& log, RowReader read) {
   std::ifstream in = open_trace_file(path);
   TraceLines lines(in);
   std::string text;
@@ -63,14 +67,8 @@ std::size_t for_each_row(const std::string& path, const CsvHeader& header, SkipL
   while (lines.next(text)) {
     if (is_blank(text)) continue;
     ++rows;
-    std::vector<std::string> fields = split_csv_line(text, ',');
-    if (fields.size() != header.size()) {
-      log.malformed(path, lines.number(), "", "wrong number of fields",
-                    "expected " + std::to_string(header.size()) + ", got " + std::to_string(fields.size()));
-      continue;
-    }
-    for (std::string& field : fields) field = std::string(trim(field));
-    row(lines.number(), fields);
+    TraceRow row(log, path, lines.number(), split_csv_line(text, ','), header.size(), TraceRow::Spaces::kTrimmed);
+    if (row) read(row);
   }
   return rows;
 }
@@ -115,31 +113,25 @@ PaiMachineSpec read_pai_machine_spec(const std::string& path, bool strict) {
   spec.file = path;
   SkipLog log(spec.skipped, strict);
   const CsvHeader header = table_header(path, "pai_machine_spec", kMachineColumns);
-  const std::size_t c_machine = header.require("machine"), c_type = header.require("gpu_type"),
-                    c_cpu = header.require("cap_cpu"), c_mem = header.require("cap_mem"),
-                    c_gpu = header.require("cap_gpu");
+  const TraceColumn machine_id = header.column("machine"), gpu_type = header.column("gpu_type"),
+                    cap_cpu = header.column("cap_cpu"), cap_mem = header.column("cap_mem"),
+                    cap_gpu = header.column("cap_gpu");
+  const auto is_capacity = [](double value) { return value >= 0 && value == std::floor(value) && value <= 1e6; };
   std::map<std::string, std::size_t> line_of;
-  spec.rows = for_each_row(path, header, log, [&](std::size_t line, const std::vector<std::string>& f) {
+  spec.rows = for_each_row(path, header, log, [&](TraceRow& row) {
     PaiMachine machine;
-    machine.line = line;
-    machine.id = f[c_machine];
-    machine.gpu_type = f[c_type];
-    if (machine.id.empty()) return log.malformed(path, line, "machine", "empty machine name");
-    const auto cpus = non_negative(f[c_cpu]);
-    const auto memory = non_negative(f[c_mem]);
-    const auto gpus = non_negative(f[c_gpu]);
-    if (!cpus || *cpus != std::floor(*cpus) || *cpus > 1e6)
-      return log.malformed(path, line, "cap_cpu", "not a core count", "got '" + f[c_cpu] + "'");
-    if (!memory) return log.malformed(path, line, "cap_mem", "not a memory size in GB", "got '" + f[c_mem] + "'");
-    if (!gpus || *gpus != std::floor(*gpus) || *gpus > 1e6)
-      return log.malformed(path, line, "cap_gpu", "not a GPU count", "got '" + f[c_gpu] + "'");
-    machine.cpu_cores = static_cast<std::uint32_t>(*cpus);
-    machine.memory_gb = *memory;
-    machine.gpus = static_cast<std::uint32_t>(*gpus);
-    if (const auto [it, inserted] = line_of.emplace(machine.id, line); !inserted)
-      return log.malformed(path, line, "machine", "machine listed twice",
-                           "'" + machine.id + "' is also on line " + std::to_string(it->second));
-    spec.machines.push_back(std::move(machine));
+    machine.line = row.line();
+    machine.id = row.text(machine_id);
+    machine.gpu_type = row.text(gpu_type);
+    row.malformed_if(machine.id.empty(), machine_id, "empty machine name");
+    const double cpus = row.number_if(cap_cpu, is_capacity, "not a core count");
+    const double memory = row.number_if(cap_mem, non_negative, "not a memory size in GB");
+    const double gpus = row.number_if(cap_gpu, is_capacity, "not a GPU count");
+    machine.cpu_cores = static_cast<std::uint32_t>(cpus);
+    machine.memory_gb = memory;
+    machine.gpus = static_cast<std::uint32_t>(gpus);
+    row.first_of(line_of, machine.id, machine_id.name, "machine listed twice", "'" + machine.id + "'");
+    if (row) spec.machines.push_back(std::move(machine));
   });
   return spec;
 }
@@ -158,23 +150,18 @@ PaiInstanceCheck check_pai_instance_table(const std::string& path, const PaiMach
   PaiInstanceCheck check;
   SkipLog log(check.skipped, strict);
   const CsvHeader header = table_header(path, "pai_instance_table", kInstanceColumns);
-  const std::size_t c_status = header.require("status"), c_start = header.require("start_time"),
-                    c_end = header.require("end_time"), c_machine = header.require("machine");
+  const TraceColumn status = header.column("status"), start_time = header.column("start_time"),
+                    end_time = header.column("end_time"), machine = header.column("machine");
   std::set<std::string> known;
   if (machines)
-    for (const PaiMachine& machine : machines->machines) known.insert(machine.id);
-  check.rows = for_each_row(path, header, log, [&](std::size_t line, const std::vector<std::string>& f) {
-    std::optional<double> start, end;
-    if (!f[c_start].empty() && !(start = non_negative(f[c_start])))
-      return log.malformed(path, line, "start_time", "not a time in seconds", "got '" + f[c_start] + "'");
-    if (!f[c_end].empty() && !(end = non_negative(f[c_end])))
-      return log.malformed(path, line, "end_time", "not a time in seconds", "got '" + f[c_end] + "'");
-    if (start && end && *end < *start)
-      return log.malformed(path, line, "end_time", "end before start",
-                           "ends " + describe_number(*start - *end) + " s before it starts");
-    if (machines && !f[c_machine].empty() && !known.count(f[c_machine]))
-      return log.malformed(path, line, "machine", "machine not listed in pai_machine_spec", "'" + f[c_machine] + "'");
-    ++check.status_counts[f[c_status]];
+    for (const PaiMachine& listed : machines->machines) known.insert(listed.id);
+  check.rows = for_each_row(path, header, log, [&](TraceRow& row) {
+    const std::optional<double> start = optional_time(row, start_time), end = optional_time(row, end_time);
+    row.malformed_if(start && end && *end < *start, end_time, "end before start",
+                     "ends " + describe_number(start.value_or(0) - end.value_or(0)) + " s before it starts");
+    row.malformed_if(machines && !row.empty(machine) && !known.count(row.text(machine)), machine,
+                     "machine not listed in pai_machine_spec", "'" + row.text(machine) + "'");
+    if (row) ++check.status_counts[row.text(status)];
   });
   return check;
 }
@@ -223,88 +210,74 @@ TraceReadResult read_pai_trace(const std::string& path, const TraceReadOptions& 
   if (const auto job_path = beside("pai_job_table.csv")) {
     have_job_table = true;
     const CsvHeader header = table_header(*job_path, "pai_job_table", kJobColumns);
-    const std::size_t c_name = header.require("job_name"), c_user = header.require("user"),
-                      c_status = header.require("status"), c_start = header.require("start_time");
-    for_each_row(*job_path, header, log, [&](std::size_t line, const std::vector<std::string>& f) {
-      if (f[c_name].empty()) return log.malformed(*job_path, line, "job_name", "empty job name");
-      PaiJobRow row;
-      row.line = line;
-      row.user = f[c_user];
-      row.status = f[c_status];
-      if (!f[c_start].empty()) {
-        row.submit = non_negative(f[c_start]);
-        if (!row.submit)
-          return log.malformed(*job_path, line, "start_time", "not a time in seconds", "got '" + f[c_start] + "'");
-      }
-      if (const auto [it, inserted] = job_rows.emplace(f[c_name], row); !inserted)
-        return log.malformed(*job_path, line, "job_name", "job listed twice",
-                             "'" + f[c_name] + "' is also on line " + std::to_string(it->second.line));
+    const TraceColumn job_name = header.column("job_name"), user = header.column("user"),
+                      status = header.column("status"), start_time = header.column("start_time");
+    for_each_row(*job_path, header, log, [&](TraceRow& row) {
+      const std::string& name = row.text(job_name);
+      row.malformed_if(name.empty(), job_name, "empty job name");
+      PaiJobRow job_row;
+      job_row.line = row.line();
+      job_row.user = row.text(user);
+      job_row.status = row.text(status);
+      job_row.submit = optional_time(row, start_time);
+      if (!row) return;
+      if (const auto [it, inserted] = job_rows.emplace(name, job_row); !inserted)
+        row.malformed(job_name.name, "job listed twice", "'" + name + "' is also on line " + std::to_string(it->second.line));
     });
   }
 
   const CsvHeader header = table_header(task_path, "pai_task_table", kTaskColumns);
-  const std::size_t c_name = header.require("job_name"), c_inst = header.require("inst_num"),
-                    c_status = header.require("status"), c_start = header.require("start_time"),
-                    c_end = header.require("end_time"), c_cpu = header.require("plan_cpu"),
-                    c_mem = header.require("plan_mem"), c_gpu = header.require("plan_gpu"),
-                    c_type = header.require("gpu_type");
+  const TraceColumn job_name = header.column("job_name"), inst_num = header.column("inst_num"),
+                    status = header.column("status"), start_time = header.column("start_time"),
+                    end_time = header.column("end_time"), gpu_type = header.column("gpu_type");
+  // Empty plan_* fields are requests of nothing (CPU tasks have no plan_gpu).
+  const TraceColumn plan_columns[3] = {header.column("plan_cpu"), header.column("plan_mem"), header.column("plan_gpu")};
+  const auto is_instance_count = [](double value) { return value >= 1 && value == std::floor(value) && value <= 1e6; };
   std::vector<std::string> order;
   std::map<std::string, PaiJob> jobs;
-  result.rows = for_each_row(task_path, header, log, [&](std::size_t line, const std::vector<std::string>& f) {
-    const std::string& name = f[c_name];
-    if (name.empty()) return log.malformed(task_path, line, "job_name", "empty job name");
+  result.rows = for_each_row(task_path, header, log, [&](TraceRow& row) {
+    const std::size_t line = row.line();
+    const std::string& name = row.text(job_name);
+    if (!row.malformed_if(name.empty(), job_name, "empty job name")) return;
     auto [it, inserted] = jobs.try_emplace(name);
     PaiJob& job = it->second;
     if (inserted) {
       job.first_line = line;
       order.push_back(name);
     }
-    const auto bad = [&](const std::string& field, const std::string& reason, const std::string& detail) {
-      if (job.bad_line == 0) job.bad_line = line;
-      log.malformed(task_path, line, field, reason, detail);
-    };
-    const auto inst = parse_trace_number(f[c_inst]);
-    if (!inst || *inst < 1 || *inst != std::floor(*inst) || *inst > 1e6)
-      return bad("inst_num", "not an instance count (an integer >= 1)", "got '" + f[c_inst] + "'");
-    // Empty plan_* fields are requests of nothing (CPU tasks have no plan_gpu).
+    const double inst = row.number_if(inst_num, is_instance_count, "not an instance count (an integer >= 1)");
     double plan[3] = {0, 0, 0};
-    const std::size_t plan_columns[3] = {c_cpu, c_mem, c_gpu};
-    const char* plan_names[3] = {"plan_cpu", "plan_mem", "plan_gpu"};
-    for (int k = 0; k < 3; ++k) {
-      const std::string& text = f[plan_columns[k]];
-      if (text.empty()) continue;
-      const auto value = non_negative(text);
-      if (!value) return bad(plan_names[k], "not a non-negative number", "got '" + text + "'");
-      plan[k] = *value;
+    for (int k = 0; k < 3; ++k)
+      if (!row.empty(plan_columns[k]))
+        plan[k] = row.number_if(plan_columns[k], non_negative, "not a non-negative number");
+    const std::optional<double> start = optional_time(row, start_time), end = optional_time(row, end_time);
+    row.malformed_if(start && end && *end < *start, end_time, "end before start",
+                     "ends " + describe_number(start.value_or(0) - end.value_or(0)) + " s before it starts");
+    const std::string& type = row.text(gpu_type);
+    row.malformed_if(plan[2] > 0 && !type.empty() && spec && !spec_types.count(type), gpu_type,
+                     "GPU type not among pai_machine_spec's machines", "'" + type + "'");
+    const bool fractional = plan[2] > 0 && plan[2] < 100;
+    row.malformed_if(fractional && plan[2] / 100 < kSmallestGpuShare, plan_columns[2],
+                     "a share below a millionth of a GPU", row.got(plan_columns[2]));
+    if (!row) {
+      if (job.bad_line == 0) job.bad_line = line;
+      return;
     }
-    std::optional<double> start, end;
-    if (!f[c_start].empty() && !(start = non_negative(f[c_start])))
-      return bad("start_time", "not a time in seconds", "got '" + f[c_start] + "'");
-    if (!f[c_end].empty() && !(end = non_negative(f[c_end])))
-      return bad("end_time", "not a time in seconds", "got '" + f[c_end] + "'");
-    if (start && end && *end < *start)
-      return bad("end_time", "end before start", "ends " + describe_number(*start - *end) + " s before it starts");
-    const std::string& type = f[c_type];
-    if (plan[2] > 0 && !type.empty() && spec && !spec_types.count(type))
-      return bad("gpu_type", "GPU type not among pai_machine_spec's machines", "'" + type + "'");
 
     // An instance below 100 is a worker on a share of one GPU; above, whole GPUs (rounded up).
-    const bool fractional = plan[2] > 0 && plan[2] < 100;
-    if (fractional && plan[2] / 100 < kSmallestGpuShare)
-      return bad("plan_gpu", "a share below a millionth of a GPU", "got '" + f[c_gpu] + "'");
     const double per_instance = fractional ? 1 : std::ceil(plan[2] / 100);
     if (!fractional && per_instance * 100 != plan[2]) job.rounded_above_one = true;
     if (fractional) {
-      job.fractional_workers += *inst;
+      job.fractional_workers += inst;
       job.largest_share = std::max(job.largest_share, plan[2] / 100);
       job.smallest_share = std::min(job.smallest_share, plan[2] / 100);
     } else {
-      job.whole_gpus += *inst * per_instance;
+      job.whole_gpus += inst * per_instance;
     }
-    const double task_gpus = *inst * per_instance;
-    if (plan[2] > 0) job.gpu_instances += *inst;
-    job.cpu_percent += *inst * plan[0];
-    job.memory_gib += *inst * plan[1];
+    const double task_gpus = inst * per_instance;
+    if (plan[2] > 0) job.gpu_instances += inst;
+    job.cpu_percent += inst * plan[0];
+    job.memory_gib += inst * plan[1];
     if (task_gpus > 0 && !type.empty()) {
       if (!job.gpu_type.empty() && type != job.gpu_type) job.mixed_types = true;
       if (task_gpus > job.gpu_type_gpus) {
@@ -320,7 +293,7 @@ TraceReadResult read_pai_trace(const std::string& path, const TraceReadOptions& 
       job.unfinished = true;
     else
       job.end = std::max(job.end, *end);
-    job.task_status.push_back(f[c_status]);
+    job.task_status.push_back(row.text(status));
   });
 
   std::size_t sharing = 0, shares_differ = 0, mixed_whole = 0, above_one = 0;

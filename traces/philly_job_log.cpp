@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/core/input_error.hpp"
+#include "traces/trace_row.hpp"
 #include "traces/trace_text.hpp"
 
 namespace gcsim {
@@ -90,95 +91,53 @@ TraceReadResult parse_philly_job_log(const std::string& text, const std::string&
     ++result.rows;
     const std::size_t line = i < lines.size() ? lines[i] : 0;
     const nlohmann::json& job = jobs[i];
-    if (!job.is_object()) {
-      log.malformed(file, line, "", "a job is not a JSON object", "got " + std::string(job.type_name()));
+    RowCheck row(log, file, line);
+    if (!row.malformed_if(!job.is_object(), "", "a job is not a JSON object", "got " + std::string(job.type_name())))
       continue;
-    }
     const DateField submitted = read_date(job, "submitted_time");
-    if (!submitted.seconds) {
-      log.malformed(file, line, "submitted_time", "not a date and time YYYY-MM-DD HH:MM:SS",
-                    job.contains("submitted_time") ? "got " + job.at("submitted_time").dump() : "missing");
-      continue;
-    }
-    if (!job.contains("attempts") || !job.at("attempts").is_array()) {
-      log.malformed(file, line, "attempts", "attempts is not an array");
-      continue;
-    }
+    row.malformed_if(!submitted.seconds, "submitted_time", "not a date and time YYYY-MM-DD HH:MM:SS",
+                     job.contains("submitted_time") ? "got " + job.at("submitted_time").dump() : "missing");
+    row.malformed_if(!job.contains("attempts") || !job.at("attempts").is_array(), "attempts", "attempts is not an array");
+    if (!row) continue;
     const nlohmann::json& attempts = job.at("attempts");
-    if (attempts.empty()) {
-      log.not_replayable(file, line, "attempts", "never ran (no attempt)");
-      continue;
-    }
+    row.not_replayable_if(attempts.empty(), "attempts", "never ran (no attempt)");
     double run_time = 0;
     std::uint64_t gpus = 0;
-    std::string problem_field, problem, detail;
-    bool malformed = false, unfinished = false;
-    for (std::size_t a = 0; a < attempts.size() && !malformed && !unfinished; ++a) {
+    bool unfinished = false;
+    for (std::size_t a = 0; a < attempts.size() && row; ++a) {
       const nlohmann::json& attempt = attempts[a];
-      if (!attempt.is_object()) {
-        malformed = true;
-        problem_field = "attempts";
-        problem = "an attempt is not a JSON object";
-        break;
-      }
+      if (!row.malformed_if(!attempt.is_object(), "attempts", "an attempt is not a JSON object")) break;
       const DateField start = read_date(attempt, "start_time");
       const DateField end = read_date(attempt, "end_time");
-      if ((!start.seconds && !start.absent) || (!end.seconds && !end.absent)) {
-        malformed = true;
-        problem_field = !start.seconds && !start.absent ? "attempts.start_time" : "attempts.end_time";
-        problem = "not a date and time YYYY-MM-DD HH:MM:SS";
-        detail = "attempt " + std::to_string(a + 1);
+      const bool bad_start = !start.seconds && !start.absent, bad_end = !end.seconds && !end.absent;
+      if (!row.malformed_if(bad_start || bad_end, bad_start ? "attempts.start_time" : "attempts.end_time",
+                            "not a date and time YYYY-MM-DD HH:MM:SS", "attempt " + std::to_string(a + 1)))
         break;
-      }
       if (start.absent || end.absent) {
         if (a + 1 == attempts.size()) unfinished = true;  // the log was cut while it ran (or before it started)
         continue;
       }
-      if (*end.seconds < *start.seconds) {
-        malformed = true;
-        problem_field = "attempts.end_time";
-        problem = "an attempt ends before it starts";
-        detail = "attempt " + std::to_string(a + 1) + " ran " + describe_number(*end.seconds - *start.seconds) + " s";
+      if (!row.malformed_if(*end.seconds < *start.seconds, "attempts.end_time", "an attempt ends before it starts",
+                            "attempt " + std::to_string(a + 1) + " ran " +
+                                describe_number(*end.seconds - *start.seconds) + " s"))
         break;
-      }
       run_time += *end.seconds - *start.seconds;
       if (attempt.contains("detail") && !attempt.at("detail").is_null()) {
         const nlohmann::json& machines = attempt.at("detail");
-        if (!machines.is_array()) {
-          malformed = true;
-          problem_field = "attempts.detail";
-          problem = "detail is not an array of machines";
-          break;
-        }
+        if (!row.malformed_if(!machines.is_array(), "attempts.detail", "detail is not an array of machines")) break;
         std::uint64_t attempt_gpus = 0;
         for (const nlohmann::json& machine : machines) {
-          if (!machine.is_object() || !machine.contains("gpus") || !machine.at("gpus").is_array()) {
-            malformed = true;
-            problem_field = "attempts.detail.gpus";
-            problem = "a machine's gpus is not an array";
-            break;
-          }
+          const bool listed = machine.is_object() && machine.contains("gpus") && machine.at("gpus").is_array();
+          if (!row.malformed_if(!listed, "attempts.detail.gpus", "a machine's gpus is not an array")) break;
           attempt_gpus += machine.at("gpus").size();
         }
         if (attempt_gpus > 0) gpus = attempt_gpus;  // the last attempt that lists its GPUs
       }
     }
-    if (malformed) {
-      log.malformed(file, line, problem_field, problem, detail);
-      continue;
-    }
-    if (unfinished) {
-      log.not_replayable(file, line, "attempts.end_time", "had not ended when the log was cut (end_time None)");
-      continue;
-    }
-    if (gpus == 0) {
-      log.not_replayable(file, line, "attempts.detail", "no GPUs recorded in any attempt");
-      continue;
-    }
-    if (run_time <= 0) {
-      log.not_replayable(file, line, "attempts", "ran for 0 s (gcsim replays positive run times)");
-      continue;
-    }
+    row.not_replayable_if(unfinished, "attempts.end_time", "had not ended when the log was cut (end_time None)");
+    row.not_replayable_if(gpus == 0, "attempts.detail", "no GPUs recorded in any attempt");
+    row.not_replayable_if(run_time <= 0, "attempts", "ran for 0 s (gcsim replays positive run times)");
+    if (!row) continue;
     if (attempts.size() > 1) ++retried;
     PendingTraceJob pending_job;
     pending_job.file = file;
@@ -191,10 +150,9 @@ TraceReadResult parse_philly_job_log(const std::string& text, const std::string&
                  : fallback;
     };
     pending_job.spec.id = text_field("jobid", "philly-" + std::to_string(line));
-    if (!ids.insert(pending_job.spec.id).second) {
-      log.malformed(file, line, "jobid", "a job id used twice", "'" + pending_job.spec.id + "'");
+    if (!row.malformed_if(!ids.insert(pending_job.spec.id).second, "jobid", "a job id used twice",
+                          "'" + pending_job.spec.id + "'"))
       continue;
-    }
     pending_job.spec.user = text_field("user", "unknown");
     pending_job.spec.queue = text_field("vc", "unknown");
     pending_job.spec.submit = *submitted.seconds;

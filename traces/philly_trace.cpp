@@ -6,6 +6,7 @@
 
 #include "sim/core/input_error.hpp"
 #include "traces/philly_job_log.hpp"
+#include "traces/trace_row.hpp"
 #include "traces/trace_text.hpp"
 
 namespace gcsim {
@@ -36,61 +37,28 @@ TraceReadResult parse_philly_trace(std::istream& in, const std::string& file, co
   TraceLines lines(in);
   std::string text;
   const CsvHeader header = read_csv_header(lines, file, ',');
-  const std::size_t c_time = header.require("timestamp");
-  const std::size_t c_duration = header.require("duration");
-  const std::size_t c_gpus = header.require("num_gpus");
-  const std::size_t c_gpu_time = header.require("gpu_time");
-  const std::size_t c_cluster = header.require("cluster");
+  const TraceColumn timestamp = header.column("timestamp"), duration = header.column("duration"),
+                    num_gpus = header.column("num_gpus"), gpu_time = header.column("gpu_time"),
+                    cluster = header.column("cluster");
 
   std::vector<PendingTraceJob> pending;
   while (lines.next(text)) {
     if (is_blank(text)) continue;
     ++result.rows;
     const std::size_t line = lines.number();
-    const std::vector<std::string> fields = split_csv_line(text, ',');
-    if (fields.size() != header.size()) {
-      log.malformed(file, line, "", "wrong number of fields",
-                    "expected " + std::to_string(header.size()) + ", got " + std::to_string(fields.size()));
-      continue;
-    }
-    const std::optional<double> submit = parse_calendar_time(fields[c_time]);
-    if (!submit) {
-      log.malformed(file, line, "timestamp", "not a date and time YYYY-MM-DD HH:MM:SS", "got '" + fields[c_time] + "'");
-      continue;
-    }
-    const std::optional<double> duration = parse_trace_number(fields[c_duration]);
-    if (!duration) {
-      log.malformed(file, line, "duration", "not a number", "got '" + fields[c_duration] + "'");
-      continue;
-    }
-    if (*duration < 0) {
-      log.malformed(file, line, "duration", "negative run time", "got " + describe_number(*duration));
-      continue;
-    }
-    const std::optional<double> gpus = parse_trace_number(fields[c_gpus]);
-    if (!gpus || *gpus != std::floor(*gpus) || *gpus < 0 || *gpus > 4294967295.0) {
-      log.malformed(file, line, "num_gpus", "not a GPU count (an integer >= 1)", "got '" + fields[c_gpus] + "'");
-      continue;
-    }
-    if (*gpus == 0) {
-      log.malformed(file, line, "num_gpus", "zero GPUs");
-      continue;
-    }
-    const std::optional<double> gpu_time = parse_trace_number(fields[c_gpu_time]);
-    if (!gpu_time) {
-      log.malformed(file, line, "gpu_time", "not a number", "got '" + fields[c_gpu_time] + "'");
-      continue;
-    }
-    const double expected = *duration * *gpus;
-    if (std::fabs(*gpu_time - expected) > 1e-9 * std::max(1.0, std::fabs(expected))) {
-      log.malformed(file, line, "gpu_time", "gpu_time is not duration x num_gpus",
-                    "got " + describe_number(*gpu_time) + ", expected " + describe_number(expected));
-      continue;
-    }
-    if (*duration == 0) {
-      log.not_replayable(file, line, "duration", "ran for 0 s (gcsim replays positive run times)");
-      continue;
-    }
+    TraceRow row(log, file, line, split_csv_line(text, ','), header.size());
+    const double submit = row.calendar_time(timestamp, "not a date and time YYYY-MM-DD HH:MM:SS");
+    const double seconds = row.number(duration);
+    row.malformed_if(seconds < 0, duration, "negative run time", "got " + describe_number(seconds));
+    const double gpus = row.number_if(num_gpus, is_whole_count, "not a GPU count (an integer >= 1)");
+    row.malformed_if(gpus == 0, num_gpus, "zero GPUs");
+    const double gpu_seconds = row.number(gpu_time);
+    const double expected = seconds * gpus;
+    row.malformed_if(std::fabs(gpu_seconds - expected) > 1e-9 * std::max(1.0, std::fabs(expected)), gpu_time,
+                     "gpu_time is not duration x num_gpus",
+                     "got " + describe_number(gpu_seconds) + ", expected " + describe_number(expected));
+    row.not_replayable_if(seconds == 0, duration, "ran for 0 s (gcsim replays positive run times)");
+    if (!row) continue;
     PendingTraceJob job;
     job.file = file;
     job.line = line;
@@ -98,11 +66,11 @@ TraceReadResult parse_philly_trace(std::istream& in, const std::string& file, co
     job.run_time_field = "duration";
     job.spec.id = "philly-" + std::to_string(line);
     job.spec.user = "unknown";
-    const std::string vc(trim(fields[c_cluster]));
+    const std::string vc = row.trimmed(cluster);
     job.spec.queue = vc.empty() ? "unknown" : vc;
-    job.spec.submit = *submit;
-    job.spec.gpus = static_cast<std::uint32_t>(*gpus);
-    job.spec.work = MeasuredWork{*duration, options.gpu_type};
+    job.spec.submit = submit;
+    job.spec.gpus = static_cast<std::uint32_t>(gpus);
+    job.spec.work = MeasuredWork{seconds, options.gpu_type};
     pending.push_back(std::move(job));
   }
   finish_trace(std::move(pending), options, std::nullopt, log, result);

@@ -9,30 +9,32 @@
 #include <sstream>
 
 #include "sim/core/input_error.hpp"
+#include "traces/trace_row.hpp"
 #include "traces/trace_text.hpp"
 
 namespace gcsim {
 namespace {
 
 constexpr std::size_t kFields = 18;
-const char* const kFieldNames[kFields] = {"job number",
-                                          "submit time",
-                                          "wait time",
-                                          "run time",
-                                          "allocated processors",
-                                          "average CPU time",
-                                          "used memory",
-                                          "requested processors",
-                                          "requested time",
-                                          "requested memory",
-                                          "status",
-                                          "user",
-                                          "group",
-                                          "executable",
-                                          "queue",
-                                          "partition",
-                                          "preceding job",
-                                          "think time"};
+// The 18 fields of a job line, named as in the SWF definition.
+const TraceColumn kColumns[kFields] = {{0, "job number"},
+                                       {1, "submit time"},
+                                       {2, "wait time"},
+                                       {3, "run time"},
+                                       {4, "allocated processors"},
+                                       {5, "average CPU time"},
+                                       {6, "used memory"},
+                                       {7, "requested processors"},
+                                       {8, "requested time"},
+                                       {9, "requested memory"},
+                                       {10, "status"},
+                                       {11, "user"},
+                                       {12, "group"},
+                                       {13, "executable"},
+                                       {14, "queue"},
+                                       {15, "partition"},
+                                       {16, "preceding job"},
+                                       {17, "think time"}};
 
 // "; Key: value" -> (Key, value); nullopt for other comment lines.
 std::optional<std::pair<std::string, std::string>> header_entry(const std::string& line) {
@@ -111,95 +113,47 @@ TraceReadResult parse_swf_trace(std::istream& in, const std::string& file, const
       continue;
     }
     ++result.rows;
-    const std::vector<std::string> words = split_whitespace(trimmed);
-    if (words.size() != kFields) {
-      log.malformed(file, line, "", "wrong number of fields", "expected 18, got " + std::to_string(words.size()));
-      continue;
-    }
+    TraceRow row(log, file, line, split_whitespace(trimmed), kFields);
     double field[kFields];
-    bool numbers = true;
-    for (std::size_t i = 0; i < kFields && numbers; ++i) {
-      const auto value = parse_trace_number(words[i]);
-      if (!value) {
-        log.malformed(file, line, kFieldNames[i], "not a number", "got '" + words[i] + "'");
-        numbers = false;
-      } else {
-        field[i] = *value;
-      }
-    }
-    if (!numbers) continue;
+    for (std::size_t i = 0; i < kFields; ++i) field[i] = row.number(kColumns[i]);
     const double number = field[0], submit = field[1], run_time = field[3], requested_time = field[8];
     const double status = field[10], user = field[11], queue = field[14];
-    if (!is_integer(number) || number < 1) {
-      log.malformed(file, line, "job number", "not a job number (an integer >= 1)", "got '" + words[0] + "'");
-      continue;
-    }
-    if (!is_integer(status) || status < -1 || status > 5) {
-      log.malformed(file, line, "status", "unknown status (expected -1, 0, 1, 2, 3, 4 or 5)",
-                    "got '" + words[10] + "'");
-      continue;
-    }
-    if (status >= 2 && status <= 4) {
-      log.not_replayable(file, line, "status",
-                         "partial execution line (status 2, 3 or 4); the job's summary line carries its whole run",
-                         "status " + words[10]);
-      continue;
-    }
-    const auto job_number = static_cast<long long>(number);
-    if (const auto [it, inserted] = line_of_job.emplace(job_number, line); !inserted) {
-      log.malformed(file, line, "job number", "duplicate job number",
-                    words[0] + " is also on line " + std::to_string(it->second));
-      continue;
-    }
-    if (submit < 0) {
-      if (submit == -1)
-        log.not_replayable(file, line, "submit time", "submit time unknown (-1)");
-      else
-        log.malformed(file, line, "submit time", "negative submit time", "got " + words[1]);
-      continue;
-    }
-    if (run_time < 0) {
-      if (run_time == -1)
-        log.not_replayable(file, line, "run time", "run time unknown (-1)");
-      else
-        log.malformed(file, line, "run time", "negative run time", "got " + words[3]);
-      continue;
-    }
-    double procs = field[4];
-    const bool requested = procs == -1 && field[7] != -1;
-    if (requested) procs = field[7];
-    const char* procs_field = requested ? kFieldNames[7] : kFieldNames[4];
-    if (procs == -1) {
-      log.not_replayable(file, line, "allocated processors", "processor count unknown (-1 in fields 5 and 8)");
-      continue;
-    }
-    if (procs < 0 || !is_integer(procs)) {
-      log.malformed(file, line, procs_field, "not a processor count (an integer >= 1)",
-                    "got " + describe_number(procs));
-      continue;
-    }
-    if (procs == 0) {
-      log.malformed(file, line, procs_field, "zero processors");
-      continue;
-    }
-    if (run_time == 0) {
-      log.not_replayable(file, line, "run time", "ran for 0 s (gcsim replays positive run times)");
-      continue;
-    }
+    const TraceColumn &c_number = kColumns[0], &c_submit = kColumns[1], &c_run_time = kColumns[3],
+                      &c_status = kColumns[10];
+    row.malformed_if(!is_integer(number) || number < 1, c_number, "not a job number (an integer >= 1)",
+                     row.got(c_number));
+    row.malformed_if(!is_integer(status) || status < -1 || status > 5, c_status,
+                     "unknown status (expected -1, 0, 1, 2, 3, 4 or 5)", row.got(c_status));
+    row.not_replayable_if(status >= 2 && status <= 4, c_status,
+                          "partial execution line (status 2, 3 or 4); the job's summary line carries its whole run",
+                          "status " + row.text(c_status));
+    const auto job_number = row ? static_cast<long long>(number) : 0;
+    row.first_of(line_of_job, job_number, c_number.name, "duplicate job number", row.text(c_number));
+    row.not_replayable_if(submit == -1, c_submit, "submit time unknown (-1)");
+    row.malformed_if(submit < 0, c_submit, "negative submit time", "got " + row.text(c_submit));
+    row.not_replayable_if(run_time == -1, c_run_time, "run time unknown (-1)");
+    row.malformed_if(run_time < 0, c_run_time, "negative run time", "got " + row.text(c_run_time));
+    // Allocated processors (field 5), else the requested ones (field 8).
+    const bool requested = field[4] == -1 && field[7] != -1;
+    const double procs = requested ? field[7] : field[4];
+    const std::string& procs_field = kColumns[requested ? 7 : 4].name;
+    row.not_replayable_if(procs == -1, kColumns[4], "processor count unknown (-1 in fields 5 and 8)");
+    row.malformed_if(procs < 0 || !is_integer(procs), procs_field, "not a processor count (an integer >= 1)",
+                     "got " + describe_number(procs));
+    row.malformed_if(procs == 0, procs_field, "zero processors");
+    row.not_replayable_if(run_time == 0, c_run_time, "ran for 0 s (gcsim replays positive run times)");
     const double gpus = std::ceil(procs / options.procs_per_gpu);
-    if (gpus > 4294967295.0) {
-      log.malformed(file, line, procs_field, "too many processors", "got " + describe_number(procs));
-      continue;
-    }
+    row.malformed_if(gpus > 4294967295.0, procs_field, "too many processors", "got " + describe_number(procs));
+    if (!row) continue;
     if (gpus * options.procs_per_gpu != procs) ++rounded_up;
     if (requested) ++from_requested;
 
     PendingTraceJob job;
     job.file = file;
     job.line = line;
-    job.submit_field = kFieldNames[1];
-    job.run_time_field = kFieldNames[3];
-    job.estimate_field = kFieldNames[8];
+    job.submit_field = c_submit.name;
+    job.run_time_field = c_run_time.name;
+    job.estimate_field = kColumns[8].name;
     job.status = status_name(static_cast<int>(status));
     job.spec.id = "swf-" + std::to_string(job_number);
     if (user == -1) {

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <stdexcept>
 
@@ -18,6 +19,122 @@
 
 namespace gcsim {
 namespace {
+
+// What the start of a file (or a folder) shows of its format.
+struct TraceHead {
+  bool folder = false;      // the path is a folder
+  bool pai_tables = false;  // a folder holding pai_task_table.csv
+  std::string name;         // the file's own name
+  std::string first;        // the first non-blank line, trimmed
+  // The first line's names at the first of ',', ';' and tab that splits it
+  // in two or more, trimmed; empty when none does.
+  std::vector<std::string> header;
+
+  bool opens_with(char c) const { return !first.empty() && first.front() == c; }
+  bool has_columns(std::initializer_list<const char*> columns) const {
+    return std::all_of(columns.begin(), columns.end(), [&](const char* column) {
+      return std::find(header.begin(), header.end(), column) != header.end();
+    });
+  }
+};
+
+// How strongly a file's head points to a format, weakest first.
+enum class Evidence { kNone, kAnyHeader, kHeaderColumns, kLineShape, kFileName, kStructure };
+
+struct TraceFormatEntry {
+  TraceFormat format;
+  const char* name;
+  const char* title;  // what a file of the format is, for messages
+  TraceReadResult (*read)(const std::string& path, const TraceReadOptions& options);
+  Evidence (*evidence)(const TraceHead& head);
+};
+
+TraceReadResult read_native_as_trace(const std::string& path, const TraceReadOptions& options);
+
+Evidence philly_evidence(const TraceHead& head) {
+  if (head.opens_with('[')) return Evidence::kStructure;  // the raw job log, a JSON array
+  return head.has_columns({"timestamp", "duration", "num_gpus", "gpu_time"}) ? Evidence::kHeaderColumns
+                                                                             : Evidence::kNone;
+}
+
+Evidence swf_evidence(const TraceHead& head) {
+  if (head.opens_with(';')) return Evidence::kLineShape;
+  const std::vector<std::string> words = split_whitespace(head.first);
+  const bool numbers = words.size() == 18 && std::all_of(words.begin(), words.end(), [](const std::string& w) {
+                         return parse_trace_number(w).has_value();
+                       });
+  return numbers ? Evidence::kLineShape : Evidence::kNone;
+}
+
+Evidence helios_evidence(const TraceHead& head) {
+  return head.has_columns({"job_id", "gpu_num", "submit_time"}) ? Evidence::kHeaderColumns : Evidence::kNone;
+}
+
+// PAI's tables are headerless: their names say what they are.
+Evidence pai_evidence(const TraceHead& head) {
+  if (head.folder) return head.pai_tables ? Evidence::kStructure : Evidence::kNone;
+  const std::string& name = head.name;
+  const bool pai_table = name.rfind("pai_", 0) == 0 && name.size() > 4 && name.compare(name.size() - 4, 4, ".csv") == 0;
+  return pai_table && !head.first.empty() ? Evidence::kFileName : Evidence::kNone;
+}
+
+Evidence csv_evidence(const TraceHead& head) { return head.header.empty() ? Evidence::kNone : Evidence::kAnyHeader; }
+
+Evidence native_evidence(const TraceHead& head) { return head.opens_with('{') ? Evidence::kStructure : Evidence::kNone; }
+
+// The one list of formats, in TraceFormat's order.
+constexpr TraceFormatEntry kFormats[] = {
+    {TraceFormat::kPhilly, "philly", "a Philly trace", read_philly_trace, philly_evidence},
+    {TraceFormat::kSwf, "swf", "an SWF log", read_swf_trace, swf_evidence},
+    {TraceFormat::kHelios, "helios", "a Helios trace", read_helios_trace, helios_evidence},
+    {TraceFormat::kPai, "pai", "a PAI trace folder", read_pai_trace, pai_evidence},
+    {TraceFormat::kCsv, "csv", "a CSV table", read_csv_trace, csv_evidence},
+    {TraceFormat::kNative, "native", "a gcsim workload", read_native_as_trace, native_evidence},
+};
+
+constexpr bool in_enum_order() {
+  for (std::size_t i = 0; i < std::size(kFormats); ++i)
+    if (static_cast<std::size_t>(kFormats[i].format) != i) return false;
+  return true;
+}
+static_assert(in_enum_order(), "kFormats lists the trace formats in TraceFormat's order, one entry each");
+
+const TraceFormatEntry& entry_of(TraceFormat format) {
+  const auto index = static_cast<std::size_t>(format);
+  if (index >= std::size(kFormats)) throw std::logic_error("trace format without an entry in the format table");
+  return kFormats[index];
+}
+
+std::optional<TraceHead> read_trace_head(const std::string& path) {
+  TraceHead head;
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) {
+    head.folder = true;
+    head.pai_tables = std::filesystem::is_regular_file(std::filesystem::path(path) / "pai_task_table.csv", error);
+    return head;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  // The first lines are enough; a header names the columns.
+  std::string start(65536, '\0');
+  in.read(start.data(), static_cast<std::streamsize>(start.size()));
+  start.resize(static_cast<std::size_t>(in.gcount()));
+  std::istringstream text(start);
+  TraceLines lines(text);
+  std::string line;
+  while (lines.next(line) && is_blank(line)) {
+  }
+  head.name = file_name_of(path);
+  head.first = std::string(trim(line));
+  for (const char delimiter : {',', ';', '\t'}) {
+    std::vector<std::string> names = split_csv_line(head.first, delimiter);
+    if (names.size() < 2) continue;
+    for (std::string& name : names) name = std::string(trim(name));
+    head.header = std::move(names);
+    break;
+  }
+  return head;
+}
 
 TraceReadResult read_native_as_trace(const std::string& path, const TraceReadOptions& options) {
   if (const auto guessed = guess_trace_format(path); guessed && *guessed != TraceFormat::kNative)
@@ -45,54 +162,26 @@ TraceReadResult read_native_as_trace(const std::string& path, const TraceReadOpt
 }  // namespace
 
 const std::vector<std::string>& trace_format_names() {
-  static const std::vector<std::string> names = {"philly", "swf", "helios", "pai", "csv", "native"};
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> list;
+    for (const TraceFormatEntry& entry : kFormats) list.emplace_back(entry.name);
+    return list;
+  }();
   return names;
 }
 
 std::optional<TraceFormat> parse_trace_format(const std::string& name) {
-  static const TraceFormat formats[] = {TraceFormat::kPhilly, TraceFormat::kSwf, TraceFormat::kHelios,
-                                        TraceFormat::kPai,    TraceFormat::kCsv, TraceFormat::kNative};
-  for (std::size_t i = 0; i < trace_format_names().size(); ++i)
-    if (trace_format_names()[i] == name) return formats[i];
+  for (const TraceFormatEntry& entry : kFormats)
+    if (name == entry.name) return entry.format;
   return std::nullopt;
 }
 
-std::string trace_format_name(TraceFormat format) { return trace_format_names()[static_cast<std::size_t>(format)]; }
+std::string trace_format_name(TraceFormat format) { return entry_of(format).name; }
+
+std::string trace_format_title(TraceFormat format) { return entry_of(format).title; }
 
 TraceReadResult read_trace(TraceFormat format, const std::string& path, const TraceReadOptions& options) {
-  switch (format) {
-    case TraceFormat::kPhilly:
-      return read_philly_trace(path, options);
-    case TraceFormat::kSwf:
-      return read_swf_trace(path, options);
-    case TraceFormat::kHelios:
-      return read_helios_trace(path, options);
-    case TraceFormat::kPai:
-      return read_pai_trace(path, options);
-    case TraceFormat::kCsv:
-      return read_csv_trace(path, options);
-    case TraceFormat::kNative:
-      return read_native_as_trace(path, options);
-  }
-  throw std::logic_error("read_trace: unhandled trace format");
-}
-
-std::string trace_format_title(TraceFormat format) {
-  switch (format) {
-    case TraceFormat::kPhilly:
-      return "a Philly trace";
-    case TraceFormat::kSwf:
-      return "an SWF log";
-    case TraceFormat::kHelios:
-      return "a Helios trace";
-    case TraceFormat::kPai:
-      return "a PAI trace folder";
-    case TraceFormat::kCsv:
-      return "a CSV table";
-    case TraceFormat::kNative:
-      return "a gcsim workload";
-  }
-  throw std::logic_error("trace_format_title: unhandled trace format");
+  return entry_of(format).read(path, options);
 }
 
 std::string trace_format_list() {
@@ -116,46 +205,16 @@ WorkloadSource parse_workload_source(const std::string& argument) {
 }
 
 std::optional<TraceFormat> guess_trace_format(const std::string& path) {
-  std::error_code error;
-  if (std::filesystem::is_directory(path, error))
-    return std::filesystem::is_regular_file(std::filesystem::path(path) / "pai_task_table.csv", error)
-               ? std::optional<TraceFormat>(TraceFormat::kPai)
-               : std::nullopt;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  // The first lines are enough; a header names the columns.
-  std::string head(65536, '\0');
-  in.read(head.data(), static_cast<std::streamsize>(head.size()));
-  head.resize(static_cast<std::size_t>(in.gcount()));
-  std::istringstream text(head);
-  TraceLines lines(text);
-  std::string line;
-  while (lines.next(line) && is_blank(line)) {
-  }
-  const std::string_view first = trim(line);
-  if (first.empty()) return std::nullopt;
-  if (first.front() == '{') return TraceFormat::kNative;
-  if (first.front() == '[') return TraceFormat::kPhilly;
-  // PAI's tables are headerless: their names say what they are.
-  const std::string name = file_name_of(path);
-  if (name.rfind("pai_", 0) == 0 && name.size() > 4 && name.compare(name.size() - 4, 4, ".csv") == 0)
-    return TraceFormat::kPai;
-  if (first.front() == ';') return TraceFormat::kSwf;
-  const std::vector<std::string> words = split_whitespace(first);
-  if (words.size() == 18 && std::all_of(words.begin(), words.end(), [](const std::string& w) {
-        return parse_trace_number(w).has_value();
-      }))
-    return TraceFormat::kSwf;
-  for (const char delimiter : {',', ';', '\t'}) {
-    std::vector<std::string> names = split_csv_line(first, delimiter);
-    if (names.size() < 2) continue;
-    for (std::string& name : names) name = std::string(trim(name));
-    const auto has = [&](const char* name) { return std::find(names.begin(), names.end(), name) != names.end(); };
-    if (has("timestamp") && has("duration") && has("num_gpus") && has("gpu_time")) return TraceFormat::kPhilly;
-    if (has("job_id") && has("gpu_num") && has("submit_time")) return TraceFormat::kHelios;
-    return TraceFormat::kCsv;
-  }
-  return std::nullopt;
+  const std::optional<TraceHead> head = read_trace_head(path);
+  if (!head) return std::nullopt;
+  std::optional<TraceFormat> best;
+  Evidence strongest = Evidence::kNone;
+  for (const TraceFormatEntry& entry : kFormats)
+    if (const Evidence evidence = entry.evidence(*head); evidence > strongest) {
+      strongest = evidence;
+      best = entry.format;
+    }
+  return best;
 }
 
 }  // namespace gcsim

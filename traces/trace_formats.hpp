@@ -8,6 +8,11 @@
 //   csv     any CSV with a column mapping       csv_trace.hpp
 //   native  gcsim's own workload JSON           native_workload.hpp
 //
+// One table in trace_formats.cpp holds, per format, its name, its title for
+// messages, its reader and the rule that recognises its content; every
+// function below reads that table. Adding a format adds a TraceFormat value,
+// a table entry and the reader's own file.
+//
 //   WorkloadSource source = parse_workload_source("philly:traces/philly.csv");
 //   TraceReadResult trace = read_trace(*source.format, source.path, {});
 #pragma once
@@ -20,6 +25,7 @@
 
 namespace gcsim {
 
+/// In the order of the format table (and of trace_format_names()).
 enum class TraceFormat { kPhilly, kSwf, kHelios, kPai, kCsv, kNative };
 
 /// "philly", "swf", "helios", "pai", "csv", "native".
@@ -55,7 +61,10 @@ WorkloadSource parse_workload_source(const std::string& argument);
 /// tables have no header); ';' comment lines or lines of 18
 /// numbers swf; a header with Philly's or Helios' columns philly or helios;
 /// any other header of two or more comma-, semicolon- or tab-separated names
-/// csv. Nothing when it cannot tell (or cannot read the file).
+/// csv. Nothing when it cannot tell (or cannot read the file). Each format's
+/// rule weighs its own evidence: the file's structure (a folder, '{', '[')
+/// outweighs its name, the name the shape of its first line, that a header's
+/// known columns, and those any header; the strongest wins, ties in table order.
 std::optional<TraceFormat> guess_trace_format(const std::string& path);
 
 }  // namespace gcsim

@@ -76,6 +76,12 @@ std::string exact_decimal(double value);
 /// `properties`, or one mapped twice.
 std::map<std::string, std::string> parse_column_map(const std::string& text, const std::vector<std::string>& properties);
 
+/// A column of a table: where its field is in a row, and its name in messages.
+struct TraceColumn {
+  std::size_t index = 0;
+  std::string name;
+};
+
 /// Header names -> column index; throws InputError(file, "line N", name,
 /// "missing column") for each required name that is absent.
 class CsvHeader {
@@ -83,6 +89,12 @@ class CsvHeader {
   CsvHeader(const std::vector<std::string>& names, const std::string& file, std::size_t line);
   std::optional<std::size_t> find(const std::string& name) const;
   std::size_t require(const std::string& name) const;
+  /// require() and find() as a column named in messages by its header name.
+  TraceColumn column(const std::string& name) const { return {require(name), name}; }
+  std::optional<TraceColumn> find_column(const std::string& name) const {
+    if (const auto index = find(name)) return TraceColumn{*index, name};
+    return std::nullopt;
+  }
   std::size_t size() const { return names_.size(); }
   const std::vector<std::string>& names() const { return names_; }
 

@@ -21,6 +21,11 @@ std::string real_trace(const std::string& relative) {
   return std::string(GCSIM_SOURCE_DIR) + "/../shared/traces/" + relative;
 }
 
+/// The excerpts bundled in traces/excerpts (traces/README.md): always present.
+std::string bundled_excerpt(const std::string& relative) {
+  return std::string(GCSIM_SOURCE_DIR) + "/traces/excerpts/" + relative;
+}
+
 #define SKIP_UNLESS_PRESENT(path)                                                                 \
   do {                                                                                            \
     if (!std::filesystem::exists(path))                                                           \
@@ -100,6 +105,41 @@ TEST(TraceCommand, SelectionOnTheRealPhillyLogMatchesCountsTakenFromTheFile) {
   EXPECT_LT(stats["last_submit"].get<double>(), 14 * 86400);
 }
 
+// The bundled excerpt of the Philly log (its first 400 rows), counted by
+// hand: 393 one-GPU jobs, 2 of 2, 2 of 4, 3 of 8; 5,511,113 GPU-seconds;
+// the earliest submission 2017-09-29 07:58:32; 325 rows submitted between
+// 00:00 and 06:00 on 2017-10-09, 2 of them in VC 6214e9 or 11cb48 with 2 to 8 GPUs.
+TEST(TraceCommand, StatsOnTheBundledPhillyExcerptMatchCountsTakenByHand) {
+  const std::string path = bundled_excerpt("philly/philly_jobs_pollux.first400.csv");
+  ScratchDir dir;
+  const GcsimRun run = run_gcsim({"trace", "stats", path, "--format", "philly", "--json", dir / "stats.json"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find("400 jobs"), std::string::npos) << run.out;
+  const nlohmann::json stats = nlohmann::json::parse(read_text(dir / "stats.json"));
+  EXPECT_EQ(stats["rows"], 400);
+  EXPECT_EQ(stats["jobs"], 400);
+  EXPECT_EQ(stats["skipped"]["rows"], 0);
+  std::map<std::string, std::size_t> gpus_read;
+  for (const auto& [gpus, count] : stats["gpu_counts"].items()) gpus_read[gpus] = count.get<std::size_t>();
+  EXPECT_EQ(gpus_read, (std::map<std::string, std::size_t>{{"1", 393}, {"2", 2}, {"4", 2}, {"8", 3}}));
+  EXPECT_NEAR(stats["gpu_hours"].get<double>(), 5511113 / 3600.0, 1e-9);
+  EXPECT_EQ(stats["time_origin_calendar"], "2017-09-29 07:58:32");
+}
+
+TEST(TraceCommand, SelectionOnTheBundledPhillyExcerptMatchesCountsTakenByHand) {
+  const std::string path = bundled_excerpt("philly/philly_jobs_pollux.first400.csv");
+  ScratchDir dir;
+  const GcsimRun run = run_gcsim({"trace", "stats", path, "--format", "philly", "--from", "2017-10-09 00:00:00",
+                                  "--until", "2017-10-09 06:00:00", "--queue", "6214e9", "--queue", "11cb48",
+                                  "--min-gpus", "2", "--max-gpus", "8", "--json", dir / "stats.json"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const nlohmann::json stats = nlohmann::json::parse(read_text(dir / "stats.json"));
+  EXPECT_EQ(stats["jobs"], 2);
+  ASSERT_EQ(stats["selection"].size(), 3u);
+  EXPECT_NE(stats["selection"][0].get<std::string>().find("325 of 400"), std::string::npos) << stats["selection"][0];
+  EXPECT_LT(stats["last_submit"].get<double>(), 6 * 3600);
+}
+
 TEST(TraceCommand, RunAppliesASelectionGivenAsTraceSettings) {
   ScratchDir dir;
   const std::string cluster = dir.write("cluster.json", CraftedCluster{}.to_json());
@@ -148,6 +188,23 @@ TEST(TraceCommand, StatsOnTheRealNasaLogNameTheSkippedLines) {
   EXPECT_EQ(reason["first_lines"].get<std::vector<std::size_t>>(),
             std::vector<std::size_t>(zero_lines.begin(), zero_lines.begin() + 5));
   EXPECT_EQ(stats["capacity"]["gpus"], 128 / 8);  // "; MaxProcs: 128" at 8 processors per GPU
+}
+
+// The bundled NASA excerpt (header and first 300 jobs): jobs 658, 659, 669,
+// 670 and 671, on lines 248 to 252, ran for 0 s.
+TEST(TraceCommand, StatsOnTheBundledNasaExcerptNameTheSkippedLines) {
+  const std::string path = bundled_excerpt("pwa-swf/NASA-iPSC-1993-3.1-cln.first300.swf");
+  ScratchDir dir;
+  const GcsimRun run =
+      run_gcsim({"trace", "stats", path, "--format", "swf", "--procs-per-gpu", "8", "--json", dir / "stats.json"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const nlohmann::json stats = nlohmann::json::parse(read_text(dir / "stats.json"));
+  EXPECT_EQ(stats["jobs"], 295);
+  EXPECT_EQ(stats["skipped"]["rows"], 5);
+  ASSERT_EQ(stats["skipped"]["reasons"].size(), 1u);
+  EXPECT_EQ(stats["skipped"]["reasons"][0]["first_lines"].get<std::vector<std::size_t>>(),
+            (std::vector<std::size_t>{248, 249, 250, 251, 252}));
+  EXPECT_EQ(stats["capacity"]["gpus"], 128 / 8);
 }
 
 TEST(TraceCommand, StatsReportBadRowsByLineAndStrictModeFails) {
@@ -478,6 +535,29 @@ TEST(TraceCommand, TheWholePhillyLogReplaysUnderFifoOnThePhillyVcs) {
   EXPECT_EQ(summary["jobs"]["total"], 82247);
   EXPECT_EQ(summary["jobs"]["finished"], 82247);
   EXPECT_NE(run.err.find("gcsim: work: recorded run time"), std::string::npos) << run.err;
+}
+
+TEST(TraceCommand, ThePhillyVcClusterHasTheNodesOfTheBundledVcTable) {
+  const nlohmann::json cluster =
+      nlohmann::json::parse(read_text(std::string(GCSIM_SOURCE_DIR) + "/scenarios/clusters/philly-vcs.json"));
+  std::map<std::string, int> groups;
+  for (const auto& group : cluster["node_groups"]) groups[group["name"].get<std::string>()] = group["count"].get<int>();
+  // traces/excerpts/philly/philly_vc_nodes.csv, row by row.
+  EXPECT_EQ(groups, (std::map<std::string, int>{{"vc-6214e9", 64}, {"vc-7f04ca", 32}, {"vc-11cb48", 16},
+                                                {"vc-b436b2", 64}, {"vc-ee9e8c", 64}, {"vc-e13805", 16},
+                                                {"vc-6c71a0", 32}, {"vc-2869ce", 16}, {"vc-ed69ec", 8},
+                                                {"vc-103959", 8}, {"vc-0e4a51", 32}}));
+}
+
+TEST(TraceCommand, TheBundledPhillyExcerptReplaysUnderFifoOnThePhillyVcs) {
+  ScratchDir dir;
+  const GcsimRun run = run_simulation(std::string(GCSIM_SOURCE_DIR) + "/scenarios/clusters/philly-vcs.json",
+                                      "philly:" + bundled_excerpt("philly/philly_jobs_pollux.first400.csv"),
+                                      dir / "out", {"--no-wall-time"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const nlohmann::json summary = read_summary(dir / "out");
+  EXPECT_EQ(summary["jobs"]["total"], 400);
+  EXPECT_EQ(summary["jobs"]["finished"], 400);
 }
 
 // ---- compare ------------------------------------------------------------------------------

@@ -1,9 +1,11 @@
 // trace_files.hpp: test support for the trace readers: where the real
-// traces are, a temporary folder for crafted ones, and counting helpers
-// that read a file independently of the code under test.
+// traces and the bundled excerpts of them are, a temporary folder for
+// crafted ones, and counting helpers that read a file independently of the
+// code under test.
 //
 //   const std::string path = real_trace("philly/philly_jobs_pollux.csv");
 //   GCSIM_SKIP_UNLESS_PRESENT(path);
+//   const std::string excerpt = bundled_excerpt("philly/philly_jobs_pollux.first400.csv");
 //   TempFolder dir;
 //   std::string file = dir.write("bad.csv", "timestamp,duration,...\n...");
 #pragma once
@@ -23,6 +25,12 @@ namespace gcsim::testing {
 /// The real traces live beside the repository, in ../shared/traces.
 inline std::string real_trace(const std::string& relative) {
   return std::string(GCSIM_SOURCE_DIR) + "/../shared/traces/" + relative;
+}
+
+/// The excerpts of the real traces bundled in traces/excerpts (traces/README.md
+/// says which rows of which file each one holds): always present.
+inline std::string bundled_excerpt(const std::string& relative) {
+  return std::string(GCSIM_SOURCE_DIR) + "/traces/excerpts/" + relative;
 }
 
 /// Skips the test, saying what is missing, when a real trace is not here.

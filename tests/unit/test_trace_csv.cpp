@@ -14,6 +14,7 @@
 namespace gcsim {
 namespace {
 
+using testing::bundled_excerpt;
 using testing::real_trace;
 
 TraceReadResult parse(const std::string& text, const std::string& map, TraceReadOptions options = {}) {
@@ -22,9 +23,8 @@ TraceReadResult parse(const std::string& text, const std::string& map, TraceRead
   return parse_csv_trace(in, "jobs.csv", options);
 }
 
-TEST(CsvTrace, RealPhillyLogThroughAMappingMatchesThePhillyReader) {
-  const std::string path = real_trace("philly/philly_jobs_pollux.csv");
-  GCSIM_SKIP_UNLESS_PRESENT(path);
+// Reads the Philly log at `path` as a mapped CSV and as Philly; the two agree job by job.
+void expect_mapped_philly_matches_philly_reader(const std::string& path) {
   TraceReadOptions options;
   options.columns = parse_csv_column_map("submit=timestamp,gpus=num_gpus,duration=duration,queue=cluster");
   const TraceReadResult mapped = read_csv_trace(path, options);
@@ -42,6 +42,20 @@ TEST(CsvTrace, RealPhillyLogThroughAMappingMatchesThePhillyReader) {
     EXPECT_EQ(a.queue, b.queue);
     EXPECT_EQ(std::get<MeasuredWork>(a.work).seconds, std::get<MeasuredWork>(b.work).seconds);
   }
+}
+
+TEST(CsvTrace, RealPhillyLogThroughAMappingMatchesThePhillyReader) {
+  const std::string path = real_trace("philly/philly_jobs_pollux.csv");
+  GCSIM_SKIP_UNLESS_PRESENT(path);
+  expect_mapped_philly_matches_philly_reader(path);
+}
+
+TEST(CsvTrace, BundledPhillyExcerptThroughAMappingMatchesThePhillyReader) {
+  const std::string path = bundled_excerpt("philly/philly_jobs_pollux.first400.csv");
+  expect_mapped_philly_matches_philly_reader(path);
+  TraceReadOptions options;
+  options.columns = parse_csv_column_map("submit=timestamp,gpus=num_gpus,duration=duration,queue=cluster");
+  EXPECT_EQ(read_csv_trace(path, options).jobs.size(), 400u);  // the excerpt's 400 rows
 }
 
 TEST(CsvTrace, NumericTimesAreReadInTheGivenUnitAndRelativeToTheFirstSubmission) {

@@ -4,6 +4,7 @@
 // shared traces) on crafted rows.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
@@ -18,6 +19,7 @@
 namespace gcsim {
 namespace {
 
+using testing::bundled_excerpt;
 using testing::for_each_line;
 using testing::real_trace;
 using testing::split_on;
@@ -101,6 +103,57 @@ TEST(PaiTrace, TheSharedFolderWithoutTaskTableIsRefusedByName) {
   GCSIM_SKIP_UNLESS_PRESENT(dir);
   try {
     read_pai_trace(dir, {});
+    FAIL() << "read jobs without a task table";
+  } catch (const InputError& e) {
+    EXPECT_NE(e.file().find("pai_task_table.csv"), std::string::npos) << e.what();
+  }
+}
+
+// The bundled excerpts: the whole machine spec (1,897 machines, 6,742 GPUs,
+// 83 CPU-only) and the instance table slice's first 200 rows, counted by hand.
+TEST(PaiTrace, BundledMachineSpecBecomesAValidHeterogeneousCluster) {
+  const PaiMachineSpec spec = read_pai_machine_spec(bundled_excerpt("alibaba-pai-2020/pai_machine_spec.csv"), true);
+  EXPECT_EQ(spec.rows, 1897u);
+  EXPECT_EQ(spec.machines.size(), 1897u);
+  const PaiCluster cluster = pai_cluster_json(spec, "pai-2020");
+  const ClusterLayout layout(parse_cluster_json(cluster.cluster, "pai-2020.json"));
+  EXPECT_EQ(layout.gpu_count(), 6742u);
+  EXPECT_EQ(layout.node_count(), 1897u - 83u);
+  std::map<std::string, std::size_t> nodes_of_type;
+  for (NodeId node = 0; node < layout.node_count(); ++node)
+    ++nodes_of_type[layout.spec().gpu_types[layout.node(node).gpu_type].name];
+  EXPECT_EQ(nodes_of_type, (std::map<std::string, std::size_t>{
+                               {"P100", 798}, {"T4", 497}, {"MISC", 280}, {"V100M32", 135}, {"V100", 104}}));
+  bool cpu_only_noted = false;
+  for (const std::string& note : cluster.assumptions) cpu_only_noted = cpu_only_noted || note.rfind("83 CPU-only machines", 0) == 0;
+  EXPECT_TRUE(cpu_only_noted);
+}
+
+TEST(PaiTrace, BundledInstanceExcerptHasEveryMachineInTheSpec) {
+  const std::string path = bundled_excerpt("alibaba-pai-2020/pai_instance_table_tail.first200.csv");
+  const PaiMachineSpec spec = read_pai_machine_spec(bundled_excerpt("alibaba-pai-2020/pai_machine_spec.csv"), true);
+  const PaiInstanceCheck check = check_pai_instance_table(path, &spec, true);
+  EXPECT_EQ(check.rows, 200u);
+  EXPECT_EQ(check.status_counts,
+            (std::map<std::string, std::size_t>{{"Terminated", 136}, {"Running", 56}, {"Failed", 5}, {"Waiting", 3}}));
+  EXPECT_TRUE(check.skipped.empty());
+  // Machine f17193c489240186da13cd05 runs the instances of lines 166, 167, 169 and 174.
+  PaiMachineSpec partial = spec;
+  partial.machines.erase(std::remove_if(partial.machines.begin(), partial.machines.end(),
+                                        [](const PaiMachine& m) { return m.id == "f17193c489240186da13cd05"; }),
+                         partial.machines.end());
+  const PaiInstanceCheck missing = check_pai_instance_table(path, &partial, false);
+  std::vector<std::size_t> lines;
+  for (const SkippedRow& row : missing.skipped) {
+    EXPECT_EQ(row.reason, "machine not listed in pai_machine_spec");
+    lines.push_back(row.line);
+  }
+  EXPECT_EQ(lines, (std::vector<std::size_t>{166, 167, 169, 174}));
+}
+
+TEST(PaiTrace, TheBundledFolderWithoutTaskTableIsRefusedByName) {
+  try {
+    read_pai_trace(bundled_excerpt("alibaba-pai-2020"), {});
     FAIL() << "read jobs without a task table";
   } catch (const InputError& e) {
     EXPECT_NE(e.file().find("pai_task_table.csv"), std::string::npos) << e.what();

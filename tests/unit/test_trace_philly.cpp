@@ -15,6 +15,7 @@
 namespace gcsim {
 namespace {
 
+using testing::bundled_excerpt;
 using testing::for_each_line;
 using testing::real_trace;
 using testing::split_on;
@@ -24,6 +25,23 @@ const std::string kHeader = "timestamp,duration,num_gpus,gpu_time,cluster\n";
 TraceReadResult parse(const std::string& text, TraceReadOptions options = {}) {
   std::istringstream in(text);
   return parse_philly_trace(in, "philly.csv", options);
+}
+
+// The jobs read, counted per GPU count and per queue, and their GPU-seconds.
+struct JobTally {
+  std::map<int, std::size_t> gpus;
+  std::map<std::string, std::size_t> queues;
+  double gpu_seconds = 0;
+};
+
+JobTally tally(const TraceReadResult& trace) {
+  JobTally tally;
+  for (const JobSpec& job : trace.jobs) {
+    ++tally.gpus[static_cast<int>(job.gpus)];
+    ++tally.queues[job.queue];
+    tally.gpu_seconds += std::get<MeasuredWork>(job.work).seconds * job.gpus;
+  }
+  return tally;
 }
 
 TEST(PhillyTrace, RealLogEveryRowBecomesAJobWithItsRecordedGpusAndQueue) {
@@ -48,26 +66,43 @@ TEST(PhillyTrace, RealLogEveryRowBecomesAJobWithItsRecordedGpusAndQueue) {
   EXPECT_EQ(trace.rows, rows);
   EXPECT_EQ(trace.jobs.size(), rows);
   EXPECT_TRUE(trace.skipped.empty());
-  std::map<int, std::size_t> gpus_read;
-  std::map<std::string, std::size_t> queues_read;
-  double gpu_seconds_read = 0;
   for (const JobSpec& job : trace.jobs) {
-    ++gpus_read[static_cast<int>(job.gpus)];
-    ++queues_read[job.queue];
     EXPECT_EQ(job.user, "unknown");
-    const auto& measured = std::get<MeasuredWork>(job.work);
-    EXPECT_EQ(measured.gpu_type, "V100");
-    gpu_seconds_read += measured.seconds * job.gpus;
+    EXPECT_EQ(std::get<MeasuredWork>(job.work).gpu_type, "V100");
   }
-  EXPECT_EQ(gpus_read, gpus_in_file);
-  EXPECT_EQ(queues_read, vcs_in_file);
-  EXPECT_NEAR(gpu_seconds_read, gpu_seconds_in_file, 1e-9 * gpu_seconds_in_file);
+  const JobTally read = tally(trace);
+  EXPECT_EQ(read.gpus, gpus_in_file);
+  EXPECT_EQ(read.queues, vcs_in_file);
+  EXPECT_NEAR(read.gpu_seconds, gpu_seconds_in_file, 1e-9 * gpu_seconds_in_file);
   // Sorted by submit time, the earliest at time 0.
   EXPECT_TRUE(std::is_sorted(trace.jobs.begin(), trace.jobs.end(),
                              [](const JobSpec& a, const JobSpec& b) { return a.submit < b.submit; }));
   EXPECT_EQ(trace.jobs.front().submit, 0);
   EXPECT_TRUE(trace.calendar_clock);
   EXPECT_EQ(format_calendar_time(trace.time_origin), earliest);
+}
+
+// The bundled excerpt (the log's first 400 rows), its figures counted from
+// the file by hand: 393 one-GPU jobs, 2 of 2, 2 of 4, 3 of 8; five VCs;
+// 5,511,113 GPU-seconds; submissions from 2017-09-29 07:58:32 (line 4) to
+// 2017-10-09 07:01:55 (line 2), 860,603 s apart.
+TEST(PhillyTrace, BundledExcerptEveryRowBecomesAJobWithItsRecordedGpusAndQueue) {
+  const TraceReadResult trace = read_philly_trace(bundled_excerpt("philly/philly_jobs_pollux.first400.csv"), {});
+  EXPECT_EQ(trace.rows, 400u);
+  ASSERT_EQ(trace.jobs.size(), 400u);
+  EXPECT_TRUE(trace.skipped.empty());
+  const JobTally read = tally(trace);
+  EXPECT_EQ(read.gpus, (std::map<int, std::size_t>{{1, 393}, {2, 2}, {4, 2}, {8, 3}}));
+  EXPECT_EQ(read.queues, (std::map<std::string, std::size_t>{
+                             {"6214e9", 379}, {"11cb48", 13}, {"ee9e8c", 5}, {"103959", 2}, {"6c71a0", 1}}));
+  EXPECT_EQ(read.gpu_seconds, 5511113);
+  EXPECT_EQ(format_calendar_time(trace.time_origin), "2017-09-29 07:58:32");
+  EXPECT_EQ(trace.jobs.front().submit, 0);
+  EXPECT_EQ(trace.jobs.front().id, "philly-4");
+  EXPECT_EQ(trace.jobs.back().submit, 860603);
+  EXPECT_EQ(trace.jobs.back().id, "philly-2");
+  EXPECT_TRUE(std::is_sorted(trace.jobs.begin(), trace.jobs.end(),
+                             [](const JobSpec& a, const JobSpec& b) { return a.submit < b.submit; }));
 }
 
 // One good row, then one of each mistake, a blank line, the earliest job,

@@ -16,6 +16,7 @@
 namespace gcsim {
 namespace {
 
+using testing::bundled_excerpt;
 using testing::for_each_line;
 using testing::real_trace;
 using testing::split_spaces;
@@ -104,6 +105,64 @@ TEST(SwfTrace, RealLcgSliceCarriesRequestedTimesAsEstimates) {
     const double requested = std::stod(f[8]);
     EXPECT_EQ(job.runtime_estimate, requested > 0 ? requested : 0);
   }
+  ASSERT_TRUE(trace.machine_gpus.has_value());
+  EXPECT_EQ(*trace.machine_gpus, 24515u);
+}
+
+// The bundled excerpts: each log's header and first 300 job lines, their
+// figures counted from the files by hand.
+TEST(SwfTrace, BundledNasaExcerptKeepsTheJobsThatRanAndSkipsTheFiveOfZeroSeconds) {
+  const std::string path = bundled_excerpt("pwa-swf/NASA-iPSC-1993-3.1-cln.first300.swf");
+  TraceReadOptions options;
+  options.procs_per_gpu = 4;
+  const TraceReadResult trace = read_swf_trace(path, options);
+  EXPECT_EQ(trace.rows, 300u);
+  EXPECT_EQ(trace.jobs.size(), 295u);
+  // Jobs 658, 659, 669, 670 and 671 ran for 0 s.
+  std::vector<std::size_t> lines;
+  for (const SkippedRow& row : trace.skipped) {
+    EXPECT_FALSE(row.malformed);
+    EXPECT_EQ(row.field, "run time");
+    lines.push_back(row.line);
+  }
+  EXPECT_EQ(lines, (std::vector<std::size_t>{248, 249, 250, 251, 252}));
+  std::uint64_t gpus = 0;
+  double run_time = 0;
+  std::set<std::string> users;
+  for (const JobSpec& job : trace.jobs) {
+    gpus += job.gpus;
+    run_time += std::get<MeasuredWork>(job.work).seconds;
+    users.insert(job.user);
+  }
+  EXPECT_EQ(gpus, 1831u);  // processors / 4, rounded up, summed over the 295 jobs
+  EXPECT_EQ(run_time, 201621);
+  EXPECT_EQ(users.size(), 20u);
+  ASSERT_TRUE(trace.machine_gpus.has_value());
+  EXPECT_EQ(*trace.machine_gpus, 128u / 4);  // "; MaxProcs: 128"
+  // Line 33, the first job: submitted at 0, 1451 s on 128 processors, user 1.
+  const JobSpec& first = *by_id(trace).at("swf-1");
+  EXPECT_EQ(first.submit, 0);
+  EXPECT_EQ(std::get<MeasuredWork>(first.work).seconds, 1451);
+  EXPECT_EQ(first.gpus, 32u);
+  EXPECT_EQ(first.user, "1");
+  EXPECT_EQ(trace.jobs.back().submit, 288452);
+}
+
+TEST(SwfTrace, BundledLcgExcerptCarriesRequestedTimesAsEstimates) {
+  const TraceReadResult trace = read_swf_trace(bundled_excerpt("pwa-swf/LCG-2005-1.first300.swf"), {});
+  EXPECT_EQ(trace.rows, 300u);
+  ASSERT_EQ(trace.jobs.size(), 300u);
+  EXPECT_TRUE(trace.skipped.empty());
+  double estimates = 0, run_time = 0;
+  for (const JobSpec& job : trace.jobs) {
+    EXPECT_EQ(job.gpus, 1u);
+    EXPECT_GT(job.runtime_estimate, 0);
+    estimates += job.runtime_estimate;
+    run_time += std::get<MeasuredWork>(job.work).seconds;
+  }
+  EXPECT_EQ(estimates, 12760860);
+  EXPECT_EQ(run_time, 860834);
+  EXPECT_EQ(trace.jobs.back().submit, 1376);
   ASSERT_TRUE(trace.machine_gpus.has_value());
   EXPECT_EQ(*trace.machine_gpus, 24515u);
 }

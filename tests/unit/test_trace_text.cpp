@@ -84,11 +84,14 @@ TEST(TraceText, AFolderIsNotATraceFile) {
   }
 }
 
+// The format guessed for a file NAME holding CONTENT, written in `dir`.
+std::optional<TraceFormat> guess_written(const TempFolder& dir, const std::string& name, const std::string& content) {
+  return guess_trace_format(dir.write(name, content));
+}
+
 TEST(TraceFormats, TheContentOfAFileGivenWithoutAFormatSaysWhichItLooksLike) {
   TempFolder dir;
-  const auto guess = [&](const std::string& name, const std::string& content) {
-    return guess_trace_format(dir.write(name, content));
-  };
+  const auto guess = [&](const std::string& name, const std::string& content) { return guess_written(dir, name, content); };
   EXPECT_EQ(guess("w.json", "  {\"jobs\": []}"), TraceFormat::kNative);
   EXPECT_EQ(guess("log.json", "[{\"jobid\": \"a\"}]"), TraceFormat::kPhilly);
   EXPECT_EQ(guess("p.csv", "\xEF\xBB\xBFtimestamp,duration,num_gpus,gpu_time,cluster\r\n"), TraceFormat::kPhilly);
@@ -105,6 +108,37 @@ TEST(TraceFormats, TheContentOfAFileGivenWithoutAFormatSaysWhichItLooksLike) {
   EXPECT_EQ(guess_trace_format(dir / "pai/pai_task_table.csv"), TraceFormat::kPai);  // headerless: by its name
   EXPECT_EQ(guess("pai_jobs.json", "{\"jobs\": []}"), TraceFormat::kNative);
   EXPECT_EQ(guess_trace_format(dir / "missing.csv"), std::nullopt);
+}
+
+TEST(TraceFormats, StrongerEvidenceWinsWhenTwoFormatsMatchAFile) {
+  TempFolder dir;
+  const auto guess = [&](const std::string& name, const std::string& content) { return guess_written(dir, name, content); };
+  // A PAI table's name outweighs a header's columns; '{' outweighs the name.
+  EXPECT_EQ(guess("pai_x.csv", "timestamp,duration,num_gpus,gpu_time,cluster\n"), TraceFormat::kPai);
+  EXPECT_EQ(guess("pai_x.csv", "{\"jobs\": []}"), TraceFormat::kNative);
+  EXPECT_EQ(guess("pai_x.csv", "\n\n"), std::nullopt);  // no content, whatever the name
+  // An SWF comment line outweighs Philly's columns split at ';'.
+  EXPECT_EQ(guess("p.txt", ";timestamp;duration;num_gpus;gpu_time\n"), TraceFormat::kSwf);
+  // Philly's and Helios' columns outweigh any header; Philly's come first in the table.
+  EXPECT_EQ(guess("both.csv", "timestamp,duration,num_gpus,gpu_time,job_id,gpu_num,submit_time\n"),
+            TraceFormat::kPhilly);
+  // A JSON object with commas is a workload, not a CSV header.
+  EXPECT_EQ(guess("w.txt", "{\"a\": 1, \"b\": 2}\n"), TraceFormat::kNative);
+}
+
+TEST(TraceFormats, EveryNameParsesBackToItsFormatWithATitle) {
+  std::string list;
+  for (const std::string& name : trace_format_names()) {
+    const std::optional<TraceFormat> format = parse_trace_format(name);
+    ASSERT_TRUE(format) << name;
+    EXPECT_EQ(trace_format_name(*format), name);
+    EXPECT_FALSE(trace_format_title(*format).empty()) << name;
+    list += (list.empty() ? "" : ", ") + name;
+  }
+  EXPECT_EQ(trace_format_names().size(), 6u);
+  EXPECT_EQ(trace_format_list(), list);
+  EXPECT_EQ(trace_format_title(TraceFormat::kSwf), "an SWF log");
+  EXPECT_EQ(parse_trace_format("Philly"), std::nullopt);  // names are exact
 }
 
 TEST(TraceFormats, AWorkloadPrefixThatNamesNoFormatIsReportedUnlessAFileHasTheWholeName) {

@@ -22,6 +22,7 @@
 namespace gcsim {
 namespace {
 
+using testing::bundled_excerpt;
 using testing::for_each_line;
 using testing::real_trace;
 using testing::split_on;
@@ -94,6 +95,26 @@ TEST(ThroughputTable, PolluxStepTimesOnT4AtTheSmallestBatch) {
   EXPECT_EQ(table.iterations_per_second.at("cifar10").at("T4").at(4), four);
   // The scalability runs go beyond the placements' 16 GPUs.
   EXPECT_EQ(table.iterations_per_second.at("cifar10").at("T4").rbegin()->first, 64u);
+}
+
+// The bundled copy of Pollux's cifar10 tables, its figures found by hand: the
+// smallest per-GPU batch is 32; 1 to 16 GPUs from placements.csv on the
+// fewest nodes, 20 to 64 from scalability.csv.
+TEST(ThroughputTable, BundledPolluxCifar10StepTimesAtTheSmallestBatchOnTheFewestNodes) {
+  const ThroughputTable table =
+      read_step_time_throughputs(bundled_excerpt("pollux/throughput_traces"), ThroughputSource::kPollux);
+  EXPECT_EQ(table.models(), std::vector<std::string>{"cifar10"});
+  EXPECT_EQ(table.gpu_types("cifar10"), std::vector<std::string>{"T4"});
+  EXPECT_EQ(table.local_batch_size.at("cifar10"), 32u);
+  const std::map<std::uint32_t, double>& speeds = table.iterations_per_second.at("cifar10").at("T4");
+  std::vector<std::uint32_t> counts;
+  for (const auto& entry : speeds) counts.push_back(entry.first);
+  EXPECT_EQ(counts, (std::vector<std::uint32_t>{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 20, 24, 28, 32,
+                                                40, 48, 56, 64}));
+  EXPECT_EQ(speeds.at(1), 1 / 0.0427886962890625);   // placement 1
+  EXPECT_EQ(speeds.at(8), 1 / 0.18453335762023926);  // placement 44: two nodes, not 6 as in scalability.csv
+  EXPECT_EQ(speeds.at(9), 1 / 0.11556906700134277);  // placement 333
+  EXPECT_EQ(speeds.at(64), 1 / 0.2692412376403809);  // 16 nodes
 }
 
 TEST(ThroughputTable, SiaMachinesBecomeGpuTypes) {

@@ -13,6 +13,7 @@
 namespace gcsim {
 namespace {
 
+using testing::bundled_excerpt;
 using testing::for_each_line;
 using testing::real_trace;
 using testing::split_on;
@@ -76,6 +77,39 @@ TEST(VcCluster, HeliosDateGivesTheRowsTotal) {
   for (const VirtualCluster& vc : table.vcs) sum += queues["yarn.scheduler.capacity.root." + vc.name + ".capacity"].get<double>();
   EXPECT_NEAR(sum, 100, 1e-9);
   // Without a date: the last row.
+  const VcTable last = read_vc_table(VcTableFormat::kHeliosVcGpus, path, {});
+  EXPECT_NE(last.notes.front().find("2020-09-28"), std::string::npos) << last.notes.front();
+}
+
+// The bundled copies of the same two tables, their figures counted by hand:
+// Philly's 11 VCs hold 352 nodes (6214e9 64, ed69ec 8); Earth on 2020-05-01
+// gives 856 GPUs to 16 of its 25 VCs, and its last row is 2020-09-28.
+TEST(VcCluster, BundledPhillyTableGivesItsNodesAndShares) {
+  const VcTable table = read_vc_table(VcTableFormat::kPhillyVcNodes, bundled_excerpt("philly/philly_vc_nodes.csv"), {});
+  ASSERT_EQ(table.vcs.size(), 11u);
+  const auto cluster = vc_cluster_json("philly-vcs", table, NodeShape{});
+  std::map<std::string, double> nodes;
+  double total = 0;
+  for (const auto& group : cluster["node_groups"]) {
+    nodes[group["name"].get<std::string>().substr(3)] = group["count"].get<double>();
+    total += group["count"].get<double>();
+  }
+  EXPECT_EQ(total, 352);
+  EXPECT_EQ(nodes.at("6214e9"), 64);
+  EXPECT_EQ(nodes.at("ed69ec"), 8);
+  const auto queues = vc_capacity_json(table, {});
+  EXPECT_NEAR(queues["yarn.scheduler.capacity.root.6214e9.capacity"].get<double>(), 100.0 * 64 / 352, 1e-6);
+}
+
+TEST(VcCluster, BundledHeliosDateGivesTheRowsTotal) {
+  const std::string path = bundled_excerpt("helios/earth_cluster_gpu_number.csv");
+  VcTableOptions options;
+  options.date = "2020-05-01";
+  const VcTable table = read_vc_table(VcTableFormat::kHeliosVcGpus, path, options);
+  double gpus = 0;
+  for (const VirtualCluster& vc : table.vcs) gpus += vc.gpus;
+  EXPECT_EQ(gpus, 856);
+  EXPECT_EQ(table.vcs.size(), 16u);
   const VcTable last = read_vc_table(VcTableFormat::kHeliosVcGpus, path, {});
   EXPECT_NE(last.notes.front().find("2020-09-28"), std::string::npos) << last.notes.front();
 }
