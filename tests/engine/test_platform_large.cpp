@@ -8,14 +8,12 @@
 // One SimGrid engine per process: this program holds a single test.
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <limits>
-
 #include <simgrid/s4u.hpp>
 
 #include "sim/engine/platform_builder.hpp"
 #include "sim/topology/cluster_graph.hpp"
 #include "sim/topology/cluster_reader.hpp"
+#include "tests/support/platform_paths.hpp"
 
 namespace gcsim {
 namespace {
@@ -34,16 +32,9 @@ TEST(PlatformLarge, RoutesOfTheTwentyThousandGpuClusterMatchTheLocalityGraph) {
   ASSERT_EQ(layout.rack_count(), 79u);
 
   const auto expect_same_path = [&](GpuId a, GpuId b) {
-    SCOPED_TRACE(layout.gpu_label(a) + " -> " + layout.gpu_label(b));
-    std::vector<simgrid::s4u::Link*> links;
-    double latency = 0;
-    platform.gpu_hosts[a]->route_to(platform.gpu_hosts[b], links, &latency);
-    double bottleneck = std::numeric_limits<double>::infinity();
-    for (const auto* link : links) bottleneck = std::min(bottleneck, link->get_bandwidth());
-    EXPECT_EQ(links.size(), graph.hops(a, b));
-    EXPECT_NEAR(latency, graph.path_latency(a, b), 1e-15);
-    EXPECT_DOUBLE_EQ(bottleneck, graph.bottleneck_bandwidth(a, b));
+    expect_route_matches_graph(layout, platform, graph, a, b);
   };
+
   for (GpuId b : layout.node(0).gpus)
     if (b != 0) expect_same_path(0, b);
   for (NodeId n = 1; n < layout.node_count(); ++n) expect_same_path(0, layout.node(n).gpus.front());
