@@ -1,10 +1,12 @@
 #include "sim/engine/platform_builder.hpp"
 
 #include <simgrid/s4u.hpp>
+#include <xbt/config.hpp>
+
+#include "sim/engine/fabric_zone.hpp"
 
 namespace gcsim {
 namespace sg4 = simgrid::s4u;
-using Direction = sg4::LinkInRoute::Direction;
 
 void configure_network_model(const NetworkModelSpec& network) {
   sg4::Engine::set_config("network/model:" + network.model);
@@ -20,78 +22,63 @@ void configure_network_model(const NetworkModelSpec& network) {
   }
 }
 
+namespace {
+
+sg4::SplitDuplexLink* create_duplex(FabricZone& zone, const std::string& name, double bandwidth, double latency) {
+  auto* duplex = zone.get_iface()->create_split_duplex_link(name, bandwidth);
+  duplex->set_latency(latency);
+  duplex->seal();
+  return duplex;
+}
+
+}  // namespace
+
 SimGridPlatform build_platform(const ClusterLayout& layout) {
   const ClusterSpec& spec = layout.spec();
   SimGridPlatform platform;
   platform.gpu_hosts.resize(layout.gpu_count(), nullptr);
 
-  auto* fabric = sg4::create_full_zone(spec.name.empty() ? "cluster" : spec.name);
+  // The root zone; SimGrid's engine owns it and deletes it with the platform.
+  auto* fabric = new FabricZone(spec.name.empty() ? "cluster" : spec.name);
 
   // Rack uplinks: the rack's NIC capacity divided by the oversubscription.
-  std::vector<sg4::Link*> uplinks;
   for (RackId r = 0; r < layout.rack_count(); ++r) {
     double capacity = 0;
     for (NodeId n : layout.nodes_of_rack(r)) capacity += layout.group_of_node(n).nic.bandwidth;
-    auto* uplink = fabric->create_split_duplex_link("rack" + std::to_string(r) + "-uplink",
-                                                    capacity / spec.fabric.oversubscription);
-    uplink->set_latency(spec.fabric.uplink_latency);
-    uplink->seal();
-    uplinks.push_back(uplink);
+    fabric->add_rack(create_duplex(*fabric, "rack" + std::to_string(r) + "-uplink",
+                                   capacity / spec.fabric.oversubscription, spec.fabric.uplink_latency));
   }
 
-  std::vector<sg4::NetZone*> node_zones;
-  std::vector<simgrid::kernel::routing::NetPoint*> nic_routers;
-  std::vector<sg4::Link*> nics;
+  // A fixed creation order (uplinks, then node by node its GPUs' hosts and
+  // ports and its NIC): SimGrid gives a link its solver constraint when it is
+  // created and a host when it is sealed, and the solver visits constraints in
+  // that order.
   for (NodeId n = 0; n < layout.node_count(); ++n) {
     const NodeInfo& node = layout.node(n);
     const NodeGroup& group = layout.group_of_node(n);
     const GpuType& type = layout.gpu_type_of(node.gpus.front());
-    auto* zone = sg4::create_full_zone(node.name);
-    zone->set_parent(fabric);
-    auto* router = zone->create_router(node.name + "-nic");
-
-    std::vector<sg4::Host*> hosts;
-    std::vector<sg4::Link*> ports;
     for (GpuId g : node.gpus) {
-      auto* host = zone->create_host(node.name + "-gpu" + std::to_string(layout.local_index(g)), type.flops);
-      auto* port = zone->create_split_duplex_link(host->get_name() + "-port", group.intra.bandwidth);
-      port->set_latency(group.intra.latency / 2);
-      port->seal();
+      auto* host =
+          fabric->get_iface()->create_host(node.name + "-gpu" + std::to_string(layout.local_index(g)), type.flops);
+      fabric->add_gpu(
+          host, create_duplex(*fabric, host->get_name() + "-port", group.intra.bandwidth, group.intra.latency / 2), n);
       host->seal();
-      hosts.push_back(host);
-      ports.push_back(port);
       platform.gpu_hosts[g] = host;
     }
-    for (std::size_t a = 0; a < hosts.size(); ++a) {
-      zone->add_route(hosts[a]->get_netpoint(), router, nullptr, nullptr, {{ports[a], Direction::UP}}, true);
-      for (std::size_t b = a + 1; b < hosts.size(); ++b)
-        zone->add_route(hosts[a]->get_netpoint(), hosts[b]->get_netpoint(), nullptr, nullptr,
-                        {{ports[a], Direction::UP}, {ports[b], Direction::DOWN}}, true);
-    }
-    zone->seal();
-
-    auto* nic = fabric->create_split_duplex_link(node.name + "-nic", group.nic.bandwidth);
-    nic->set_latency(group.nic.latency);
-    nic->seal();
-    node_zones.push_back(zone);
-    nic_routers.push_back(router);
-    nics.push_back(nic);
+    fabric->add_node(create_duplex(*fabric, node.name + "-nic", group.nic.bandwidth, group.nic.latency),
+                     layout.rack_of_node(n));
   }
 
-  for (NodeId a = 0; a < layout.node_count(); ++a) {
-    for (NodeId b = a + 1; b < layout.node_count(); ++b) {
-      const RackId ra = layout.rack_of_node(a), rb = layout.rack_of_node(b);
-      std::vector<sg4::LinkInRoute> links{{nics[a], Direction::UP}};
-      if (ra != rb) {
-        links.emplace_back(uplinks[ra], Direction::UP);
-        links.emplace_back(uplinks[rb], Direction::DOWN);
-      }
-      links.emplace_back(nics[b], Direction::DOWN);
-      fabric->add_route(node_zones[a]->get_netpoint(), node_zones[b]->get_netpoint(), nic_routers[a], nic_routers[b],
-                        links, true);
-    }
-  }
-  fabric->seal();
+  // A GPU sending to itself: the same loopback SimGrid gives the hosts of a
+  // zone routed by table (a shared fat pipe with SimGrid's loopback settings).
+  auto* loopback =
+      fabric->get_iface()->create_link("loopback", simgrid::config::get_value<double>("network/loopback-bw"));
+  loopback->set_sharing_policy(sg4::Link::SharingPolicy::FATPIPE);
+  loopback->set_latency(simgrid::config::get_value<double>("network/loopback-lat"));
+  loopback->seal();
+  fabric->set_loopback(loopback);
+
+  fabric->get_iface()->seal();
   return platform;
 }
 

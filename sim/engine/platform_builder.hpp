@@ -1,10 +1,13 @@
 // platform_builder.hpp: the cluster description as a SimGrid 3.32 platform.
 //
-// Zones: one Full zone for the fabric whose children are one Full zone per
-// node. A node zone holds one host per GPU (speed = the GPU's FLOP/s, one
-// core) and a router standing for the node's NIC. Every link is split-duplex
-// (each direction has the full bandwidth and is shared by the flows going that
-// way). Routes, which sim/topology's ClusterGraph mirrors link for link:
+// One zone holds the whole cluster (FabricZone, fabric_zone.hpp): one host per
+// GPU (speed = the GPU's FLOP/s, one core), a port link per GPU, a NIC link per
+// node and an uplink per rack. The zone computes each route from the GPUs'
+// node and rack when SimGrid asks for it, so building costs time and memory
+// linear in the GPUs: no route table, no route registered per pair. Every
+// link is split-duplex (each direction has the full bandwidth and is shared
+// by the flows going that way). Routes, which sim/topology's ClusterGraph
+// mirrors link for link:
 //   same node:  port(a) up, port(b) down
 //   same rack:  port(a), NIC(a) up, NIC(b) down, port(b)
 //   two racks:  port(a), NIC(a), uplink(rack a) up, uplink(rack b) down, NIC(b), port(b)

@@ -6,13 +6,11 @@
 // One SimGrid engine per process: this program holds a single test.
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <limits>
-
 #include <simgrid/s4u.hpp>
 
 #include "sim/engine/platform_builder.hpp"
 #include "sim/topology/cluster_graph.hpp"
+#include "tests/support/platform_paths.hpp"
 
 namespace gcsim {
 namespace {
@@ -43,15 +41,7 @@ TEST(PlatformRoutes, EveryGpuPairMatchesTheLocalityGraph) {
     EXPECT_DOUBLE_EQ(platform.gpu_hosts[a]->get_speed(), layout.gpu_type_of(a).flops);
     for (GpuId b = 0; b < layout.gpu_count(); ++b) {
       if (a == b) continue;
-      SCOPED_TRACE(layout.gpu_label(a) + " -> " + layout.gpu_label(b));
-      std::vector<simgrid::s4u::Link*> links;
-      double latency = 0;
-      platform.gpu_hosts[a]->route_to(platform.gpu_hosts[b], links, &latency);
-      double bottleneck = std::numeric_limits<double>::infinity();
-      for (const auto* link : links) bottleneck = std::min(bottleneck, link->get_bandwidth());
-      EXPECT_EQ(links.size(), graph.hops(a, b));
-      EXPECT_NEAR(latency, graph.path_latency(a, b), 1e-15);
-      EXPECT_DOUBLE_EQ(bottleneck, graph.bottleneck_bandwidth(a, b));
+      expect_route_matches_graph(layout, platform, graph, a, b);
     }
   }
 }

@@ -45,7 +45,9 @@ INSTANTIATE_TEST_SUITE_P(Clusters, BundledClusterTest,
                          ::testing::Values(BundledCluster{"node-8gpu-nvlink.json", 1, 1, 8, 1},
                                            BundledCluster{"rack-32gpu.json", 1, 4, 32, 1},
                                            BundledCluster{"cluster-512gpu.json", 1, 64, 512, 4},
-                                           BundledCluster{"hetero-2types.json", 2, 4, 24, 2}),
+                                           BundledCluster{"hetero-2types.json", 2, 4, 24, 2},
+                                           BundledCluster{"cluster-20k-gpu.json", 1, 2500, 20000, 79},
+                                           BundledCluster{"pooled-6500gpu.json", 1, 1, 6500, 1}),
                          [](const ::testing::TestParamInfo<BundledCluster>& info) {
                            std::string name;
                            for (char c : info.param.file.substr(0, info.param.file.find('.')))

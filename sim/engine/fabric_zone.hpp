@@ -1,0 +1,69 @@
+// fabric_zone.hpp: a SimGrid 3.32 netzone that computes the route between two
+// GPUs from where they sit (node, rack) instead of looking it up in a table.
+//
+// The whole cluster is one zone: every GPU host is a vertex of it, and the
+// links (GPU ports, node NICs, rack uplinks) are ordinary split-duplex SimGrid
+// links, so SimGrid's solver still decides how flows crossing the same link
+// share it. What the zone stores is linear in the cluster: a port and a node
+// per GPU, a NIC and a rack per node, an uplink per rack. A route is built
+// when SimGrid asks for it:
+//   same node:  port(a) up, port(b) down
+//   same rack:  port(a) up, NIC(a) up, NIC(b) down, port(b) down
+//   two racks:  port(a) up, NIC(a) up, uplink(rack a) up, uplink(rack b) down, NIC(b) down, port(b) down
+// and a GPU to itself crosses a loopback link.
+//
+// Fill it rack, GPU, node in any order, but give each GPU the node index its
+// node will get, then seal it; SimGrid owns the zone (it deletes the root).
+//
+//   auto* zone = new FabricZone("cluster");   // the root zone
+//   zone->add_rack(uplink);
+//   zone->add_gpu(host, port, /*node=*/0);
+//   zone->add_node(nic, /*rack=*/0);
+//   zone->set_loopback(loopback);
+//   zone->get_iface()->seal();
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <simgrid/kernel/routing/NetZoneImpl.hpp>
+
+namespace gcsim {
+
+class FabricZone final : public simgrid::kernel::routing::NetZoneImpl {
+ public:
+  explicit FabricZone(const std::string& name) : NetZoneImpl(name) {}
+
+  /// Returns the rack's index (racks are numbered in the order they are added).
+  std::uint32_t add_rack(const simgrid::s4u::SplitDuplexLink* uplink);
+  /// Returns the node's index.
+  std::uint32_t add_node(const simgrid::s4u::SplitDuplexLink* nic, std::uint32_t rack);
+  /// `host` must have been created in this zone.
+  void add_gpu(const simgrid::s4u::Host* host, const simgrid::s4u::SplitDuplexLink* port, std::uint32_t node);
+  /// The link a GPU's transfers to itself cross.
+  void set_loopback(simgrid::s4u::Link* loopback) { loopback_ = loopback; }
+
+  void get_local_route(const simgrid::kernel::routing::NetPoint* src, const simgrid::kernel::routing::NetPoint* dst,
+                       simgrid::kernel::routing::Route* route, double* latency) override;
+
+ private:
+  struct Duplex {
+    simgrid::s4u::Link* up = nullptr;
+    simgrid::s4u::Link* down = nullptr;
+  };
+  static Duplex duplex(const simgrid::s4u::SplitDuplexLink* link);
+  std::uint32_t gpu_of(const simgrid::kernel::routing::NetPoint* point) const;
+  void do_seal() override;
+
+  static constexpr std::uint32_t kNoGpu = UINT32_MAX;
+  std::vector<Duplex> uplinks_;            // by rack
+  std::vector<Duplex> nics_;               // by node
+  std::vector<std::uint32_t> node_rack_;   // by node
+  std::vector<Duplex> ports_;              // by GPU
+  std::vector<std::uint32_t> gpu_node_;    // by GPU
+  std::vector<std::uint32_t> vertex_gpu_;  // by vertex (NetPoint::id): its GPU, or kNoGpu
+  simgrid::s4u::Link* loopback_ = nullptr;
+};
+
+}  // namespace gcsim
