@@ -10,7 +10,7 @@
 #include "app/commands.hpp"
 #include "sim/core/input_error.hpp"
 #include "sim/core/policy_registry.hpp"
-#include "sim/core/scheduler_state.hpp"
+#include "sim/core/plan.hpp"
 #include "sim/engine/simulation.hpp"
 
 namespace gcsim {
