@@ -3,7 +3,7 @@
 set -euo pipefail
 
 packages=(cmake make g++ pkg-config libsimgrid-dev libboost-graph-dev nlohmann-json3-dev libeigen3-dev
-          libbenchmark-dev libgtest-dev python3-matplotlib
+          libbenchmark-dev libgtest-dev python3-matplotlib clang-format
           libopenmpi-dev openmpi-bin iproute2)
 missing=()
 for package in "${packages[@]}"; do
