@@ -12,17 +12,17 @@ namespace gcsim {
 
 namespace exit_codes {
 inline constexpr int kOk = 0;
-inline constexpr int kInputError = 1;  // bad cluster, workload or configuration file
-inline constexpr int kUsage = 2;       // bad command line, unknown policy
-inline constexpr int kPolicyBug = 3;   // a policy returned an invalid plan
-inline constexpr int kOutputError = 4; // outputs could not be written
-inline constexpr int kDeadlock = 5;    // the run ended in a deadlock (outputs are written)
-inline constexpr int kPlotError = 6;   // compare --plots yes: the plots could not be drawn
-inline constexpr int kRunFailed = 7;   // compare, validate: a run could not be started, was killed or failed
-inline constexpr int kBoundBroken = 8; // validate: gcsim's error broke one of its bounds (outputs are written)
-inline constexpr int kLivelock = 9;     // the policy kept changing allocations at one instant (outputs are written)
-inline constexpr int kThrashing = 10;   // preemptions kept throwing work away, no job finishing (outputs are written)
-inline constexpr int kOutOfMemory = 11; // gcsim ran out of memory (nothing is written)
+inline constexpr int kInputError = 1;    // bad cluster, workload or configuration file
+inline constexpr int kUsage = 2;         // bad command line, unknown policy
+inline constexpr int kPolicyBug = 3;     // a policy returned an invalid plan
+inline constexpr int kOutputError = 4;   // outputs could not be written
+inline constexpr int kDeadlock = 5;      // the run ended in a deadlock (outputs are written)
+inline constexpr int kPlotError = 6;     // compare --plots yes: the plots could not be drawn
+inline constexpr int kRunFailed = 7;     // compare, validate: a run could not be started, was killed or failed
+inline constexpr int kBoundBroken = 8;   // validate: gcsim's error broke one of its bounds (outputs are written)
+inline constexpr int kLivelock = 9;      // the policy kept changing allocations at one instant (outputs are written)
+inline constexpr int kThrashing = 10;    // preemptions kept throwing work away, no job finishing (outputs are written)
+inline constexpr int kOutOfMemory = 11;  // gcsim ran out of memory (nothing is written)
 inline constexpr int kInternalError = 12;  // a failure inside gcsim (nothing is written)
 }  // namespace exit_codes
 

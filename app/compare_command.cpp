@@ -246,8 +246,8 @@ int compare_policies(const Arguments& args) {
   for (const auto& policy : made_policies) validate_workload_for_policy(jobs, *policy, workload_path);
   if (!quiet) std::cout << trace_notes.str();
 
-  std::vector<std::string> common{"--cluster", cluster_path, "--workload", workload_path,
-                                  "--seed", std::to_string(seed), "--fidelity", fidelity};
+  std::vector<std::string> common{"--cluster", cluster_path,         "--workload", workload_path,
+                                  "--seed",    std::to_string(seed), "--fidelity", fidelity};
   if (args.has("placement")) common.insert(common.end(), {"--placement", args.required("placement")});
   if (args.has("job-rounds")) common.insert(common.end(), {"--job-rounds", args.required("job-rounds")});
   for (const std::string& plugin : args.all("plugin")) common.insert(common.end(), {"--plugin", plugin});
@@ -255,8 +255,7 @@ int compare_policies(const Arguments& args) {
   if (args.has("whole-gpus")) common.push_back("--whole-gpus");
 
   for (std::size_t i = 0; i < policies.size(); ++i) {
-    if (!quiet)
-      std::cout << "gcsim compare: [" << i + 1 << "/" << policies.size() << "] " << policies[i] << std::endl;
+    if (!quiet) std::cout << "gcsim compare: [" << i + 1 << "/" << policies.size() << "] " << policies[i] << std::endl;
     std::vector<std::string> args_of_run = common;
     for (const std::string& pair : own_options[policies[i]])
       args_of_run.insert(args_of_run.end(), {"--policy-opt", pair});
@@ -297,10 +296,23 @@ int compare_policies(const Arguments& args) {
 }  // namespace
 
 Command compare_command() {
-  Command command{"compare", "run a workload under several policies and tabulate the results", kCompareUsage,
-                  {{"policies"}, {"cluster"}, {"workload"}, {"out"}, {"seed"}, {"fidelity"}, {"job-rounds"},
-                   {"placement"}, {"policy-opt", true, true}, {"plugin", true, true}, {"plots"}, {"quiet", false},
-                   {"trace-opt", true, true}, {"whole-gpus", false}},
+  Command command{"compare",
+                  "run a workload under several policies and tabulate the results",
+                  kCompareUsage,
+                  {{"policies"},
+                   {"cluster"},
+                   {"workload"},
+                   {"out"},
+                   {"seed"},
+                   {"fidelity"},
+                   {"job-rounds"},
+                   {"placement"},
+                   {"policy-opt", true, true},
+                   {"plugin", true, true},
+                   {"plots"},
+                   {"quiet", false},
+                   {"trace-opt", true, true},
+                   {"whole-gpus", false}},
                   compare_policies};
   // What else fails is a run's process that could not be created.
   command.other_failure = OtherFailure{exit_codes::kRunFailed, "gcsim compare: error: "};

@@ -17,8 +17,9 @@ void load_policy_plugin(const std::string& path, PolicyRegistry& registry) {
   auto version = reinterpret_cast<VersionFunction>(::dlsym(library, "gcsim_plugin_api_version"));
   auto register_plugin = reinterpret_cast<RegisterFunction>(::dlsym(library, "gcsim_register_plugin"));
   if (!version || !register_plugin)
-    throw UsageError("plugin " + path +
-                     " does not export gcsim_plugin_api_version and gcsim_register_plugin (see sim/core/plugin_api.hpp)");
+    throw UsageError(
+        "plugin " + path +
+        " does not export gcsim_plugin_api_version and gcsim_register_plugin (see sim/core/plugin_api.hpp)");
   if (version() != GCSIM_PLUGIN_API_VERSION)
     throw UsageError("plugin " + path + " was built for plugin API version " + std::to_string(version()) +
                      ", this gcsim has version " + std::to_string(GCSIM_PLUGIN_API_VERSION) + ": rebuild it");

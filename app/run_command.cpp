@@ -21,7 +21,8 @@
 namespace gcsim {
 namespace {
 
-constexpr const char* kRunUsage = R"(usage: gcsim run --cluster CLUSTER.json --workload WORKLOAD.json --policy NAME --out DIR
+constexpr const char* kRunUsage =
+    R"(usage: gcsim run --cluster CLUSTER.json --workload WORKLOAD.json --policy NAME --out DIR
                  [--seed N] [--fidelity job|iteration] [--job-rounds R] [--placement NAME]
                  [--policy-opt KEY=VALUE ...] [--plugin LIB.so ...] [--until SECONDS]
                  [--whole-gpus] [--no-wall-time] [--quiet]
@@ -200,18 +201,34 @@ int list_policies(const Arguments& args) {
 }  // namespace
 
 Command run_command() {
-  return {"run", "simulate a workload on a cluster under a scheduling policy", kRunUsage,
-          {{"cluster"}, {"workload"}, {"policy"}, {"out"}, {"seed"}, {"fidelity"}, {"placement"},
-           {"policy-opt", true, true}, {"until"}, {"job-rounds"}, {"no-wall-time", false}, {"quiet", false},
-           {"plugin", true, true}, {"trace-opt", true, true}, {"whole-gpus", false}},
+  return {"run",
+          "simulate a workload on a cluster under a scheduling policy",
+          kRunUsage,
+          {{"cluster"},
+           {"workload"},
+           {"policy"},
+           {"out"},
+           {"seed"},
+           {"fidelity"},
+           {"placement"},
+           {"policy-opt", true, true},
+           {"until"},
+           {"job-rounds"},
+           {"no-wall-time", false},
+           {"quiet", false},
+           {"plugin", true, true},
+           {"trace-opt", true, true},
+           {"whole-gpus", false}},
           simulate_workload};
 }
 
 Command policies_command() {
-  return {"policies", "list the scheduling policies and placements",
+  return {"policies",
+          "list the scheduling policies and placements",
           "usage: gcsim policies [--plugin LIB.so ...]\n\nLists the scheduling policies and the placements, built in "
           "and loaded\nfrom each --plugin library.\n",
-          {{"plugin", true, true}}, list_policies};
+          {{"plugin", true, true}},
+          list_policies};
 }
 
 }  // namespace gcsim

@@ -66,8 +66,11 @@ int synthesize(const Arguments& args) {
 }  // namespace
 
 Command synth_command() {
-  Command command{"synth", "generate a synthetic workload (native JSON)", kSynthUsage,
-                  {{"out"}, {"jobs"}, {"seed"}, {"config"}, {"cluster"}, {"mean-interarrival"}}, synthesize};
+  Command command{"synth",
+                  "generate a synthetic workload (native JSON)",
+                  kSynthUsage,
+                  {{"out"}, {"jobs"}, {"seed"}, {"config"}, {"cluster"}, {"mean-interarrival"}},
+                  synthesize};
   // What else fails is the workload file that could not be written.
   command.other_failure = OtherFailure{exit_codes::kOutputError, "gcsim: error: "};
   return command;

@@ -57,8 +57,7 @@ namespace {
 int node_list_cluster(const std::string& path, const Arguments& args) {
   for (const char* other : {"capacity-out", "queues-of", "date", "gpus-per-node", "gpu-flops", "gpu-memory"})
     if (args.has(other)) throw UsageError(std::string("option '--") + other + "' does not apply to --format nodes");
-  if (!args.has("map"))
-    throw UsageError("--format nodes needs --map model=COL,gpus=COL[,cpu=COL][,memory=COL]");
+  if (!args.has("map")) throw UsageError("--format nodes needs --map model=COL,gpus=COL[,cpu=COL][,memory=COL]");
   const std::string out = args.required("out");
   NodeListOptions options;
   GpuModelMap models;
@@ -88,8 +87,9 @@ int node_list_cluster(const std::string& path, const Arguments& args) {
 }  // namespace
 
 const std::vector<FlagSpec> kTraceClusterFlags = {
-    {"format"}, {"out"}, {"capacity-out"}, {"queues-of"}, {"date"}, {"name"}, {"gpus-per-node"},
-    {"gpu-type", true, true}, {"gpu-flops"}, {"gpu-memory"}, {"map"}, {"cpu-unit"}, {"memory-unit"}};
+    {"format"}, {"out"},           {"capacity-out"},         {"queues-of"}, {"date"},
+    {"name"},   {"gpus-per-node"}, {"gpu-type", true, true}, {"gpu-flops"}, {"gpu-memory"},
+    {"map"},    {"cpu-unit"},      {"memory-unit"}};
 
 int trace_cluster(const std::string& path, const Arguments& args) {
   const std::string format_name = args.required("format");
@@ -101,8 +101,9 @@ int trace_cluster(const std::string& path, const Arguments& args) {
     if (args.has(nodes_only)) throw UsageError(std::string("option '--") + nodes_only + "' applies to --format nodes");
   const std::vector<std::string> gpu_types = args.all("gpu-type");
   if (gpu_types.size() > 1 || (gpu_types.size() == 1 && gpu_types[0].find('=') != std::string::npos))
-    throw UsageError("option '--gpu-type' names the one GPU type of a VC table's nodes; MODEL=NAME mappings apply "
-                     "to --format nodes");
+    throw UsageError(
+        "option '--gpu-type' names the one GPU type of a VC table's nodes; MODEL=NAME mappings apply "
+        "to --format nodes");
   const std::string out = args.required("out");
   VcTableOptions options;
   options.gpus_per_node = static_cast<std::uint32_t>(args.uint_or("gpus-per-node", 8));

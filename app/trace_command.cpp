@@ -112,10 +112,24 @@ cluster or generator file (or, with --strict, a malformed row), 2 bad command
 line, 4 outputs could not be written.
 )";
 
-const std::vector<FlagSpec> kReaderFlags = {
-    {"format"},   {"gpu-type", true, true}, {"procs-per-gpu"}, {"map"},       {"time-unit"},         {"delimiter"},
-    {"epoch"},    {"strict", false}, {"from"},          {"until"},     {"queue", true, true}, {"min-gpus"},
-    {"max-gpus"}, {"sample"},        {"seed"},          {"load-scale"},  {"work"},              {"job-type"}};
+const std::vector<FlagSpec> kReaderFlags = {{"format"},
+                                            {"gpu-type", true, true},
+                                            {"procs-per-gpu"},
+                                            {"map"},
+                                            {"time-unit"},
+                                            {"delimiter"},
+                                            {"epoch"},
+                                            {"strict", false},
+                                            {"from"},
+                                            {"until"},
+                                            {"queue", true, true},
+                                            {"min-gpus"},
+                                            {"max-gpus"},
+                                            {"sample"},
+                                            {"seed"},
+                                            {"load-scale"},
+                                            {"work"},
+                                            {"job-type"}};
 
 std::vector<FlagSpec> flags_with(std::vector<FlagSpec> extra) {
   std::vector<FlagSpec> flags = kReaderFlags;
@@ -276,9 +290,8 @@ int fit(const std::string& path, const Arguments& args) {
   if (jobs < 2) throw UsageError("option '--jobs' must be at least 2 (a mean inter-arrival needs two jobs)");
   const std::uint64_t seed = args.uint_or("synth-seed", 0);
   const std::vector<JobSpec> synthetic = generate_fitted_workload(fit.model, jobs, seed);
-  const FitComparison comparison =
-      compare_fit(workload_statistics(trace.jobs, trace.time_origin),
-                  workload_statistics(synthetic, fit.model.first_submit_time_of_day_s));
+  const FitComparison comparison = compare_fit(workload_statistics(trace.jobs, trace.time_origin),
+                                               workload_statistics(synthetic, fit.model.first_submit_time_of_day_s));
 
   std::vector<std::pair<std::string, std::string>> files = {{out, fitted_model_json(fit.model).dump(1) + "\n"}};
   const std::string title = "Fitted generator " + out + " against " + trace.format + " trace " + path;

@@ -143,8 +143,8 @@ int validate(const Arguments& args) {
   std::optional<std::string> plot_problem;
   if (plots != PlotMode::kNo) {
     std::string output;
-    plot_problem = run_plot_script("plot_validation.py",
-                                   {validation.raw() + "/validation.csv", validation.raw() + "/validation.png"}, output);
+    plot_problem = run_plot_script(
+        "plot_validation.py", {validation.raw() + "/validation.csv", validation.raw() + "/validation.png"}, output);
     if (!plot_problem) png = read_whole_file(validation.raw() + "/validation.png");
   }
   OutputSet out(options.out);
@@ -176,9 +176,19 @@ int validate(const Arguments& args) {
 }  // namespace
 
 Command validate_command() {
-  Command command{"validate", "run real microbenchmarks, simulate them, and report gcsim's error", kValidateUsage,
-                  {{"quick", false}, {"out"}, {"ranks"}, {"bytes"}, {"rate"}, {"iterations"}, {"skip"}, {"build"},
-                   {"plots"}, {"quiet", false}},
+  Command command{"validate",
+                  "run real microbenchmarks, simulate them, and report gcsim's error",
+                  kValidateUsage,
+                  {{"quick", false},
+                   {"out"},
+                   {"ranks"},
+                   {"bytes"},
+                   {"rate"},
+                   {"iterations"},
+                   {"skip"},
+                   {"build"},
+                   {"plots"},
+                   {"quiet", false}},
                   validate};
   command.usage_after_usage_error = true;
   // What else fails is an output that could not be written.

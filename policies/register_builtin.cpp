@@ -24,8 +24,7 @@ void register_builtin(PolicyRegistry& registry) {
                          [](const PolicyOptions&) { return std::make_unique<TopologyPlacement>(); });
 
   registry.add_policy("fifo", "strict submission order, head-of-line blocking; shares GPUs among fractional jobs",
-                      "pack",
-                      [](const PolicyOptions&, std::unique_ptr<PlacementPolicy> placement) {
+                      "pack", [](const PolicyOptions&, std::unique_ptr<PlacementPolicy> placement) {
                         return std::make_unique<FifoPolicy>(std::move(placement));
                       });
   registry.add_policy("fifo-backfill",
@@ -46,15 +45,15 @@ void register_builtin(PolicyRegistry& registry) {
                       "pack", [](const PolicyOptions&, std::unique_ptr<PlacementPolicy> placement) {
                         return std::make_unique<IncrementalPolicy>(std::move(placement));
                       });
-  registry.add_policy("piecemeal", "non-gang baseline: GPUs granted one at a time and held; can deadlock", "",
-                      [](const PolicyOptions& options, std::unique_ptr<PlacementPolicy>) {
-                        return PiecemealPolicy::create(options);
-                      });
+  registry.add_policy(
+      "piecemeal", "non-gang baseline: GPUs granted one at a time and held; can deadlock", "",
+      [](const PolicyOptions& options, std::unique_ptr<PlacementPolicy>) { return PiecemealPolicy::create(options); });
   registry.add_policy("tiresias",
                       "discretized 2D-LAS: queues by attained GPU-seconds, higher queues preempt lower ones "
                       "(thresholds=3600, promote_knob=8)",
                       "pack", TiresiasPolicy::create);
-  registry.add_policy("drf", "dominant resource fairness across users over GPUs, CPU cores and memory; non-preemptive; "
+  registry.add_policy("drf",
+                      "dominant resource fairness across users over GPUs, CPU cores and memory; non-preemptive; "
                       "shares GPUs among fractional jobs",
                       "pack", DrfPolicy::create);
   registry.add_policy("capacity",

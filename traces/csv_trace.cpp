@@ -33,10 +33,9 @@ void check_mapping(const std::map<std::string, std::string>& columns) {
 }  // namespace
 
 const std::vector<std::string>& csv_trace_properties() {
-  static const std::vector<std::string> properties = {"submit", "gpus",  "duration", "start",    "end",     "id",
-                                                      "user",   "queue", "status",   "gpu_type", "estimate",
-                                                      "job_type", "cpu", "memory", "gpu_memory", "share",
-                                                      "gpu_types", "single_node"};
+  static const std::vector<std::string> properties = {
+      "submit",   "gpus",     "duration", "start", "end",    "id",         "user",  "queue",     "status",
+      "gpu_type", "estimate", "job_type", "cpu",   "memory", "gpu_memory", "share", "gpu_types", "single_node"};
   return properties;
 }
 
@@ -101,7 +100,8 @@ TraceReadResult parse_csv_trace(std::istream& in, const std::string& file, const
     const double submit = row.time(column("submit"), options.time_unit_s, not_a_time);
     if (row) calendar = calendar || parse_calendar_time(field("submit")).has_value();
     const double gpus = row.number_if(
-        column("gpus"), [](double value) { return value >= 0 && value <= 4294967295.0; }, "not a GPU count (a number >= 0)");
+        column("gpus"), [](double value) { return value >= 0 && value <= 4294967295.0; },
+        "not a GPU count (a number >= 0)");
     row.malformed_if(gpus > 0 && gpus < kSmallestGpuShare, column("gpus"), "a share below a millionth of a GPU",
                      "got " + field("gpus"));
     const std::string status = field("status");
@@ -182,7 +182,8 @@ TraceReadResult parse_csv_trace(std::istream& in, const std::string& file, const
     job.spec.work = MeasuredWork{run_time, type};
     pending.push_back(std::move(job));
   }
-  result.assume_for(shared, " jobs ask less than one GPU: each holds that share of one GPU (gpu_share), beside other "
+  result.assume_for(shared,
+                    " jobs ask less than one GPU: each holds that share of one GPU (gpu_share), beside other "
                     "fractional jobs, its recorded run time taken at that share");
   result.assume_for(rounded_up, " jobs ask more than one GPU but not a whole number: rounded up to whole GPUs");
   result.calendar_clock = calendar;

@@ -64,12 +64,11 @@ std::vector<Section> sections(const FitComparison& c) {
                            relative_difference(o.span_s, s.span_s), ""});
   const bool interarrival_ok =
       std::fabs(s.mean_interarrival_s - o.mean_interarrival_s) <= kFitRelativeTolerance * o.mean_interarrival_s;
-  arrivals.rows.push_back({"mean inter-arrival", format("%.2f s", o.mean_interarrival_s),
-                           format("%.2f s", s.mean_interarrival_s),
-                           relative_difference(o.mean_interarrival_s, s.mean_interarrival_s),
-                           interarrival_ok ? "ok" : "off"});
   arrivals.rows.push_back(
-      {"GPU-hours", format("%.0f", o.gpu_hours), format("%.0f", s.gpu_hours), relative_difference(o.gpu_hours, s.gpu_hours), ""});
+      {"mean inter-arrival", format("%.2f s", o.mean_interarrival_s), format("%.2f s", s.mean_interarrival_s),
+       relative_difference(o.mean_interarrival_s, s.mean_interarrival_s), interarrival_ok ? "ok" : "off"});
+  arrivals.rows.push_back({"GPU-hours", format("%.0f", o.gpu_hours), format("%.0f", s.gpu_hours),
+                           relative_difference(o.gpu_hours, s.gpu_hours), ""});
   out.push_back(arrivals);
 
   Section gpus{"GPUs per job (share of jobs)", {}};
@@ -79,8 +78,8 @@ std::vector<Section> sections(const FitComparison& c) {
   for (std::uint32_t count : counts) {
     const double a = o.gpu_shares.count(count) ? o.gpu_shares.at(count) : 0;
     const double b = s.gpu_shares.count(count) ? s.gpu_shares.at(count) : 0;
-    gpus.rows.push_back({std::to_string(count), percent(a), percent(b), point_difference(a, b),
-                         share_within(a, b) ? "ok" : "off"});
+    gpus.rows.push_back(
+        {std::to_string(count), percent(a), percent(b), point_difference(a, b), share_within(a, b) ? "ok" : "off"});
   }
   out.push_back(gpus);
 
@@ -144,7 +143,8 @@ WorkloadStatistics workload_statistics(const std::vector<JobSpec>& jobs, double 
   for (std::size_t h = 0; h < 24; ++h) stats.hourly_share[h] = static_cast<double>(hours[h]) / n;
   std::sort(run_times.begin(), run_times.end());
   stats.run_time_mean_s = total_run_time / n;
-  for (double p : WorkloadStatistics::kPercentiles) stats.run_time_percentiles_s.push_back(percentile_of_sorted(run_times, p));
+  for (double p : WorkloadStatistics::kPercentiles)
+    stats.run_time_percentiles_s.push_back(percentile_of_sorted(run_times, p));
   return stats;
 }
 
@@ -173,12 +173,13 @@ FitComparison compare_fit(const WorkloadStatistics& original, const WorkloadStat
               ", " + relative_difference(a, b) + ", tolerance " + format("%.2f pt", 100 * tolerance) + ")";
     }
   }
-  comparison.checks.push_back({"GPU-count shares within max(5% relative, 1 point absolute)", shares_ok,
-                               "closest to its tolerance: " + worst});
+  comparison.checks.push_back(
+      {"GPU-count shares within max(5% relative, 1 point absolute)", shares_ok, "closest to its tolerance: " + worst});
 
   const double a = original.mean_interarrival_s, b = synthetic.mean_interarrival_s;
-  comparison.checks.push_back({"mean inter-arrival within 5%", a > 0 && std::fabs(b - a) <= kFitRelativeTolerance * a,
-                               format("%.2f s", a) + " -> " + format("%.2f s", b) + " (" + relative_difference(a, b) + ")"});
+  comparison.checks.push_back(
+      {"mean inter-arrival within 5%", a > 0 && std::fabs(b - a) <= kFitRelativeTolerance * a,
+       format("%.2f s", a) + " -> " + format("%.2f s", b) + " (" + relative_difference(a, b) + ")"});
   return comparison;
 }
 

@@ -15,13 +15,11 @@ struct KnownModel {
   bool nvlink;
   const char* note;
 };
-const KnownModel kKnownModels[] = {{"A10", 31.2e12, 24e9, false, ""},
-                                   {"MISC", 4.37e12, 12e9, false, "PAI's older K40m/K80/M60, taken as a K80 die"},
-                                   {"P100", 9.3e12, 16e9, false, ""},
-                                   {"T4", 8.1e12, 16e9, false, ""},
-                                   {"V100", 15.7e12, 16e9, true, ""},
-                                   {"V100M16", 15.7e12, 16e9, true, ""},
-                                   {"V100M32", 15.7e12, 32e9, true, ""}};
+const KnownModel kKnownModels[] = {
+    {"A10", 31.2e12, 24e9, false, ""},   {"MISC", 4.37e12, 12e9, false, "PAI's older K40m/K80/M60, taken as a K80 die"},
+    {"P100", 9.3e12, 16e9, false, ""},   {"T4", 8.1e12, 16e9, false, ""},
+    {"V100", 15.7e12, 16e9, true, ""},   {"V100M16", 15.7e12, 16e9, true, ""},
+    {"V100M32", 15.7e12, 32e9, true, ""}};
 
 // The memory of a mapped type whose memory nobody gave: the smallest of the
 // data-centre models above (T4, P100, V100), so that no job is placed on
@@ -58,8 +56,8 @@ GpuModelMapping parse_gpu_model_mapping(const std::string& text) {
     const std::string flops = rest.substr(0, second);
     mapping.flops = parse_quantity(flops, Quantity::kFlops);
     if (!mapping.flops || !(*mapping.flops > 0))
-      throw std::invalid_argument("'" + text + "': expected " + quantity_hint(Quantity::kFlops) + " after the name, got '" +
-                                  flops + "'");
+      throw std::invalid_argument("'" + text + "': expected " + quantity_hint(Quantity::kFlops) +
+                                  " after the name, got '" + flops + "'");
     if (second != std::string::npos) {
       const std::string memory = rest.substr(second + 1);
       mapping.memory = parse_quantity(memory, Quantity::kBytes);
@@ -69,9 +67,9 @@ GpuModelMapping parse_gpu_model_mapping(const std::string& text) {
     }
   }
   if (!mapping.flops && !known_gpu_model(mapping.name))
-    throw std::invalid_argument("'" + text + "': gcsim has no figures for '" + mapping.name +
-                                "' (it knows " + known_gpu_model_list() + "): give its FLOP/s, as in " +
-                                mapping.model + "=" + mapping.name + ":31.2TFLOPS");
+    throw std::invalid_argument("'" + text + "': gcsim has no figures for '" + mapping.name + "' (it knows " +
+                                known_gpu_model_list() + "): give its FLOP/s, as in " + mapping.model + "=" +
+                                mapping.name + ":31.2TFLOPS");
   return mapping;
 }
 
@@ -102,8 +100,10 @@ std::optional<GpuFigures> resolve_gpu_model(const std::string& model, const GpuM
 
 std::string unknown_gpu_model_advice(const std::string& model) {
   return "gcsim has no figures for GPU model '" + model + "' (it knows " + known_gpu_model_list() +
-         "); map it to a GPU type with --gpu-type " + model + "=NAME[:FLOPS]: " + model + "=T4 takes a known model's "
-         "figures, " + model + "=" + model + ":20TFLOPS gives its own FLOP/s";
+         "); map it to a GPU type with --gpu-type " + model + "=NAME[:FLOPS]: " + model +
+         "=T4 takes a known model's "
+         "figures, " +
+         model + "=" + model + ":20TFLOPS gives its own FLOP/s";
 }
 
 }  // namespace gcsim

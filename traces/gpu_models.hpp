@@ -29,12 +29,12 @@
 namespace gcsim {
 
 struct GpuFigures {
-  std::string name;       // the gcsim GPU type name
-  double flops = 0;       // FLOP/s
-  double memory = 0;      // bytes
+  std::string name;             // the gcsim GPU type name
+  double flops = 0;             // FLOP/s
+  double memory = 0;            // bytes
   bool memory_assumed = false;  // not given for a mapped model gcsim has no figures for
-  bool nvlink = false;    // 8-GPU machines of this model have NVLink (V100s)
-  std::string note;       // what the figures stand for, where the name does not say
+  bool nvlink = false;          // 8-GPU machines of this model have NVLink (V100s)
+  std::string note;             // what the figures stand for, where the name does not say
 };
 
 /// `MODEL=NAME[:FLOPS[:MEMORY]]` as given.

@@ -51,8 +51,9 @@ TraceReadResult parse_helios_trace(std::istream& in, const std::string& file, co
     row.malformed_if(id.empty(), job_id, "empty job id");
     row.first_of(line_of_id, id, job_id.name, "duplicate job id", "'" + id + "'");
     const double gpus = row.number_if(gpu_num, is_whole_count, "not a GPU count (an integer >= 0)");
-    const double cpus =
-        cpu_num && !row.empty(*cpu_num) ? row.number_if(*cpu_num, is_whole_count, "not a CPU count (an integer >= 0)") : 0;
+    const double cpus = cpu_num && !row.empty(*cpu_num)
+                            ? row.number_if(*cpu_num, is_whole_count, "not a CPU count (an integer >= 0)")
+                            : 0;
     const double submit = row.time(submit_time, 1, not_a_time);
     if (row) calendar = calendar || parse_calendar_time(row.text(submit_time)).has_value();
     const std::string status = row.trimmed(state);

@@ -52,14 +52,15 @@ MachineCluster machine_cluster_json(const std::vector<TracedMachine>& machines, 
       ++cpu_only;
       continue;
     }
-    const auto known = std::find_if(types.begin(), types.end(), [&](const auto& t) { return t.first == machine.gpu_model; });
+    const auto known =
+        std::find_if(types.begin(), types.end(), [&](const auto& t) { return t.first == machine.gpu_model; });
     if (known == types.end()) {
       const std::optional<GpuFigures> figures = resolve_gpu_model(machine.gpu_model, models);
       if (!figures)
         throw InputError(file, "line " + std::to_string(machine.line), model_field,
-                         machine.gpu_model.empty() ? "no GPU model given for a machine with " +
-                                                         std::to_string(machine.gpus) + " GPUs"
-                                                   : unknown_gpu_model_advice(machine.gpu_model));
+                         machine.gpu_model.empty()
+                             ? "no GPU model given for a machine with " + std::to_string(machine.gpus) + " GPUs"
+                             : unknown_gpu_model_advice(machine.gpu_model));
       for (const auto& [model, other] : types)
         if (other.name == figures->name && (other.flops != figures->flops || other.memory != figures->memory))
           throw InputError(file, "", model_field,
@@ -91,12 +92,11 @@ MachineCluster machine_cluster_json(const std::vector<TracedMachine>& machines, 
       figures_known += (figures_known.empty() ? "" : ", ") + model + " " + figures_text(figures) +
                        (figures.note.empty() ? "" : " (" + figures.note + ")");
     } else {
-      figures_mapped += (figures_mapped.empty() ? "" : "; ") + model + " as " + figures.name + ", " +
-                        figures_text(figures) +
-                        (figures.memory_assumed ? " (memory assumed: give it as --gpu-type " + model + "=" +
-                                                      figures.name + ":" + describe_number(figures.flops / 1e12) +
-                                                      "TFLOPS:MEMORY)"
-                                                : "");
+      figures_mapped +=
+          (figures_mapped.empty() ? "" : "; ") + model + " as " + figures.name + ", " + figures_text(figures) +
+          (figures.memory_assumed ? " (memory assumed: give it as --gpu-type " + model + "=" + figures.name + ":" +
+                                        describe_number(figures.flops / 1e12) + "TFLOPS:MEMORY)"
+                                  : "");
     }
   }
   nlohmann::json node_groups = nlohmann::json::array();
@@ -104,7 +104,8 @@ MachineCluster machine_cluster_json(const std::vector<TracedMachine>& machines, 
   for (const Group& group : groups) {
     std::string group_name = base_group_name(group.shape);
     if (group_names.count(group_name)) group_name += "-g" + std::to_string(group.shape.gpus);
-    for (int k = 2; group_names.count(group_name); ++k) group_name = base_group_name(group.shape) + "-" + std::to_string(k);
+    for (int k = 2; group_names.count(group_name); ++k)
+      group_name = base_group_name(group.shape) + "-" + std::to_string(k);
     group_names.insert(group_name);
     node_groups.push_back(
         {{"name", group_name},

@@ -54,7 +54,6 @@ struct MachineCluster {
 /// InputError(file, "", model_field) when two models become one GPU type with
 /// different figures, and InputError(file) when no machine has GPUs.
 MachineCluster machine_cluster_json(const std::vector<TracedMachine>& machines, const std::string& name,
-                                    const std::string& file, const std::string& model_field,
-                                    const GpuModelMap& models);
+                                    const std::string& file, const std::string& model_field, const GpuModelMap& models);
 
 }  // namespace gcsim

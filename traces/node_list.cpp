@@ -76,9 +76,8 @@ NodeList read_node_list(const std::string& path, const NodeListOptions& options)
     TracedMachine node;
     node.line = lines.number();
     node.gpu_model = field("model");
-    node.gpus = static_cast<std::uint32_t>(number("gpus", "a whole number of GPUs >= 0", [](double v) {
-      return v >= 0 && v == std::floor(v) && v <= 1e6;
-    }));
+    node.gpus = static_cast<std::uint32_t>(number("gpus", "a whole number of GPUs >= 0",
+                                                  [](double v) { return v >= 0 && v == std::floor(v) && v <= 1e6; }));
     node.cpu_cores = kAssumedCores;
     if (columns.count("cpu")) {
       const double cores =
@@ -91,16 +90,15 @@ NodeList read_node_list(const std::string& path, const NodeListOptions& options)
     }
     node.memory_bytes = kAssumedMemory;
     if (columns.count("memory"))
-      node.memory_bytes = number("memory", "a memory size > 0", [](double v) { return v > 0 && v <= 1e30; }) *
-                          options.memory_unit;
+      node.memory_bytes =
+          number("memory", "a memory size > 0", [](double v) { return v > 0 && v <= 1e30; }) * options.memory_unit;
     list.machines.push_back(std::move(node));
   }
   if (!columns.count("cpu"))
     list.notes.push_back("no cpu column: every node is given " + std::to_string(kAssumedCores) + " cores");
   if (!columns.count("memory")) list.notes.push_back("no memory column: every node is given 512 GB");
   if (fractional_cores > 0)
-    list.notes.push_back(std::to_string(fractional_cores) +
-                         " nodes' CPU is not a whole number of cores: rounded down");
+    list.notes.push_back(std::to_string(fractional_cores) + " nodes' CPU is not a whole number of cores: rounded down");
   return list;
 }
 

@@ -78,11 +78,11 @@ struct PaiJob {
   std::size_t bad_line = 0;  // a malformed task row of this job, 0 if none
   bool unstarted = false, unfinished = false;
   double start = INFINITY, end = -INFINITY;
-  double whole_gpus = 0;          // of instances asking 100 or more
-  double fractional_workers = 0;  // instances asking below 100: a share of one GPU each
-  double gpu_instances = 0;       // pods holding GPUs: one holding several cannot span nodes
+  double whole_gpus = 0;                         // of instances asking 100 or more
+  double fractional_workers = 0;                 // instances asking below 100: a share of one GPU each
+  double gpu_instances = 0;                      // pods holding GPUs: one holding several cannot span nodes
   double largest_share = 0, smallest_share = 1;  // among those instances
-  bool rounded_above_one = false;  // an instance asks more than one GPU, not a whole number of them
+  bool rounded_above_one = false;                // an instance asks more than one GPU, not a whole number of them
   double cpu_percent = 0, memory_gib = 0;
   std::string gpu_type;
   double gpu_type_gpus = 0;  // GPUs of the task gpu_type was taken from
@@ -222,7 +222,8 @@ TraceReadResult read_pai_trace(const std::string& path, const TraceReadOptions& 
       job_row.submit = optional_time(row, start_time);
       if (!row) return;
       if (const auto [it, inserted] = job_rows.emplace(name, job_row); !inserted)
-        row.malformed(job_name.name, "job listed twice", "'" + name + "' is also on line " + std::to_string(it->second.line));
+        row.malformed(job_name.name, "job listed twice",
+                      "'" + name + "' is also on line " + std::to_string(it->second.line));
     });
   }
 
@@ -381,9 +382,11 @@ TraceReadResult read_pai_trace(const std::string& path, const TraceReadOptions& 
       "of one GPU (gpu_share), beside other fractional jobs, and computing at that share; their recorded run time was "
       "taken at it" +
       (shares_differ > 0 ? "; " + std::to_string(shares_differ) + " of them mix shares and take their largest" : ""));
-  result.assume_for(mixed_whole, " jobs mix fractional and whole-GPU instances: their fractional instances get whole "
+  result.assume_for(mixed_whole,
+                    " jobs mix fractional and whole-GPU instances: their fractional instances get whole "
                     "GPUs");
-  result.assume_for(above_one, " jobs have instances asking more than one GPU but not a whole number (plan_gpu 150): "
+  result.assume_for(above_one,
+                    " jobs have instances asking more than one GPU but not a whole number (plan_gpu 150): "
                     "rounded up to whole GPUs");
   result.assumptions.push_back("the trace has no queues: every job is in queue 'unknown'");
   if (!have_job_table)
@@ -392,7 +395,8 @@ TraceReadResult read_pai_trace(const std::string& path, const TraceReadOptions& 
         "'unknown'");
   result.assume_for(no_job_row,
                     " jobs have no pai_job_table row: submitted at their first task's start, user 'unknown'");
-  result.assume_for(submit_clamped, " jobs' pai_job_table start_time is after their first task's start: submitted at "
+  result.assume_for(submit_clamped,
+                    " jobs' pai_job_table start_time is after their first task's start: submitted at "
                     "the first task's start");
   result.assume_for(default_type, " jobs' tasks name no GPU type: taken as " + options.gpu_type);
   result.assume_for(mixed, " jobs' tasks use several GPU types: the type of the task with the most GPUs is used");

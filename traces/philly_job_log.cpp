@@ -22,9 +22,12 @@ std::vector<std::size_t> element_lines(const std::string& text) {
   for (char c : text) {
     if (c == '\n') ++line;
     if (in_string) {
-      if (escaped) escaped = false;
-      else if (c == '\\') escaped = true;
-      else if (c == '"') in_string = false;
+      if (escaped)
+        escaped = false;
+      else if (c == '\\')
+        escaped = true;
+      else if (c == '"')
+        in_string = false;
       continue;
     }
     if (std::isspace(static_cast<unsigned char>(c))) continue;
@@ -32,7 +35,8 @@ std::vector<std::size_t> element_lines(const std::string& text) {
       lines.push_back(line);
       expect_element = false;
     }
-    if (c == '"') in_string = true;
+    if (c == '"')
+      in_string = true;
     else if (c == '[' || c == '{') {
       if (++depth == 1 && c == '[') expect_element = true;
     } else if (c == ']' || c == '}') {
@@ -64,16 +68,20 @@ DateField read_date(const nlohmann::json& object, const char* field) {
 bool looks_like_philly_job_log(const std::string& text) {
   // After a UTF-8 byte-order mark, if the file opens with one.
   const auto begin = text.rfind("\xEF\xBB\xBF", 0) == 0 ? text.begin() + 3 : text.begin();
-  const auto first = std::find_if(begin, text.end(), [](char c) { return !std::isspace(static_cast<unsigned char>(c)); });
+  const auto first =
+      std::find_if(begin, text.end(), [](char c) { return !std::isspace(static_cast<unsigned char>(c)); });
   return first != text.end() && *first == '[';
 }
 
-TraceReadResult parse_philly_job_log(const std::string& text, const std::string& file, const TraceReadOptions& options) {
+TraceReadResult parse_philly_job_log(const std::string& text, const std::string& file,
+                                     const TraceReadOptions& options) {
   TraceReadResult result;
   result.format = "philly";
   result.calendar_clock = true;
-  result.work_source = "recorded run time (the sum of the attempts' end - start) on the GPUs of the last attempt, "
-                       "taken as measured on " + options.gpu_type;
+  result.work_source =
+      "recorded run time (the sum of the attempts' end - start) on the GPUs of the last attempt, "
+      "taken as measured on " +
+      options.gpu_type;
   SkipLog log(result.skipped, options.strict);
 
   nlohmann::json jobs;
@@ -97,7 +105,8 @@ TraceReadResult parse_philly_job_log(const std::string& text, const std::string&
     const DateField submitted = read_date(job, "submitted_time");
     row.malformed_if(!submitted.seconds, "submitted_time", "not a date and time YYYY-MM-DD HH:MM:SS",
                      job.contains("submitted_time") ? "got " + job.at("submitted_time").dump() : "missing");
-    row.malformed_if(!job.contains("attempts") || !job.at("attempts").is_array(), "attempts", "attempts is not an array");
+    row.malformed_if(!job.contains("attempts") || !job.at("attempts").is_array(), "attempts",
+                     "attempts is not an array");
     if (!row) continue;
     const nlohmann::json& attempts = job.at("attempts");
     row.not_replayable_if(attempts.empty(), "attempts", "never ran (no attempt)");
@@ -117,9 +126,9 @@ TraceReadResult parse_philly_job_log(const std::string& text, const std::string&
         if (a + 1 == attempts.size()) unfinished = true;  // the log was cut while it ran (or before it started)
         continue;
       }
-      if (!row.malformed_if(*end.seconds < *start.seconds, "attempts.end_time", "an attempt ends before it starts",
-                            "attempt " + std::to_string(a + 1) + " ran " +
-                                describe_number(*end.seconds - *start.seconds) + " s"))
+      if (!row.malformed_if(
+              *end.seconds < *start.seconds, "attempts.end_time", "an attempt ends before it starts",
+              "attempt " + std::to_string(a + 1) + " ran " + describe_number(*end.seconds - *start.seconds) + " s"))
         break;
       run_time += *end.seconds - *start.seconds;
       if (attempt.contains("detail") && !attempt.at("detail").is_null()) {

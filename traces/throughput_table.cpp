@@ -35,8 +35,9 @@ struct StepTimeRow {
 };
 
 std::optional<std::string> sia_machine_type(const std::string& machine) {
-  static const std::map<std::string, std::string> types = {
-      {"aws", "T4"}, {"azure", "V100"}, {"dgx", "A100"}, {"dgx-ext", "A100"}, {"quad", "RTX6000"}, {"rtx", "RTX2080Ti"}};
+  static const std::map<std::string, std::string> types = {{"aws", "T4"},       {"azure", "V100"},
+                                                           {"dgx", "A100"},     {"dgx-ext", "A100"},
+                                                           {"quad", "RTX6000"}, {"rtx", "RTX2080Ti"}};
   const auto it = types.find(machine);
   if (it == types.end()) return std::nullopt;
   return it->second;
@@ -57,21 +58,23 @@ void read_step_time_file(const std::string& path, bool placements, const std::st
     const auto fields = split_csv_line(text, ',');
     const std::string where = "line " + std::to_string(lines.number());
     if (fields.size() != header.size())
-      throw InputError(path, where, "", "expected " + std::to_string(header.size()) + " fields, got " +
-                                            std::to_string(fields.size()));
+      throw InputError(path, where, "",
+                       "expected " + std::to_string(header.size()) + " fields, got " + std::to_string(fields.size()));
     StepTimeRow row;
     row.gpu_type = gpu_type;
     const auto number = [&](std::size_t column) {
       const auto value = parse_trace_number(fields[column]);
       if (!value || *value <= 0)
-        throw InputError(path, where, header.names()[column], "expected a positive number, got '" + fields[column] + "'");
+        throw InputError(path, where, header.names()[column],
+                         "expected a positive number, got '" + fields[column] + "'");
       return *value;
     };
     row.step_time = number(step);
     row.local_bsz = static_cast<std::uint32_t>(number(bsz));
     if (placements) {
       const std::string placement(trim(fields[first]));
-      if (placement.empty() || !std::all_of(placement.begin(), placement.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      if (placement.empty() ||
+          !std::all_of(placement.begin(), placement.end(), [](char c) { return c >= '0' && c <= '9'; }))
         throw InputError(path, where, "placement", "expected digits (GPUs per node), got '" + placement + "'");
       for (char c : placement) row.gpus += static_cast<std::uint32_t>(c - '0');
       row.nodes = static_cast<std::uint32_t>(placement.size());
@@ -95,9 +98,12 @@ std::optional<ThroughputSource> parse_throughput_source(const std::string& name)
 
 std::string throughput_source_name(ThroughputSource source) {
   switch (source) {
-    case ThroughputSource::kGavel: return "gavel";
-    case ThroughputSource::kPollux: return "pollux";
-    case ThroughputSource::kSia: return "sia";
+    case ThroughputSource::kGavel:
+      return "gavel";
+    case ThroughputSource::kPollux:
+      return "pollux";
+    case ThroughputSource::kSia:
+      return "sia";
   }
   return "";
 }
@@ -105,7 +111,8 @@ std::string throughput_source_name(ThroughputSource source) {
 std::string gpu_type_key(const std::string& name) {
   std::string key;
   for (char c : name)
-    if (std::isalnum(static_cast<unsigned char>(c))) key += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (std::isalnum(static_cast<unsigned char>(c)))
+      key += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return key;
 }
 
@@ -195,10 +202,13 @@ ThroughputTable read_step_time_throughputs(const std::string& folder, Throughput
     for (const auto& entry : fs::directory_iterator(model_dir)) {
       const std::string name = entry.path().filename().string();
       for (const std::string kind : {"placements", "scalability"}) {
-        if (name.rfind(kind, 0) != 0 || name.size() < kind.size() + 4 || name.substr(name.size() - 4) != ".csv") continue;
+        if (name.rfind(kind, 0) != 0 || name.size() < kind.size() + 4 || name.substr(name.size() - 4) != ".csv")
+          continue;
         std::string machine = name.substr(kind.size(), name.size() - 4 - kind.size());
-        if (!machine.empty() && machine[0] == '-') machine = machine.substr(1);
-        else if (!machine.empty()) continue;
+        if (!machine.empty() && machine[0] == '-')
+          machine = machine.substr(1);
+        else if (!machine.empty())
+          continue;
         files[machine].push_back(entry.path());
       }
     }
@@ -224,8 +234,7 @@ ThroughputTable read_step_time_throughputs(const std::string& folder, Throughput
     for (const StepTimeRow& row : rows) {
       if (row.local_bsz != batch) continue;
       auto [it, inserted] = best[row.gpu_type].emplace(row.gpus, std::make_pair(row.nodes, row.step_time));
-      if (!inserted && std::make_pair(row.nodes, row.step_time) < it->second)
-        it->second = {row.nodes, row.step_time};
+      if (!inserted && std::make_pair(row.nodes, row.step_time) < it->second) it->second = {row.nodes, row.step_time};
     }
     auto& speeds = table.iterations_per_second[model];
     for (const auto& [type, counts] : best) {

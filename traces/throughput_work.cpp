@@ -34,8 +34,8 @@ std::optional<Calibration> calibration_for(const std::string& model, const Throu
     if (!table.table_gpu_type(model, type.name)) continue;
     const std::uint64_t count = gpus.count(type.name) ? gpus.at(type.name) : 0;
     const bool better = !best || count > best_gpus ||
-                        (count == best_gpus && (type.flops > best->flops ||
-                                                (type.flops == best->flops && type.name < best->cluster_type)));
+                        (count == best_gpus &&
+                         (type.flops > best->flops || (type.flops == best->flops && type.name < best->cluster_type)));
     if (better) {
       best = Calibration{type.name, type.flops};
       best_gpus = count;
@@ -43,7 +43,6 @@ std::optional<Calibration> calibration_for(const std::string& model, const Throu
   }
   return best;
 }
-
 
 std::string list(const std::vector<std::string>& names) {
   std::string text;
@@ -63,12 +62,15 @@ JobTypeRule parse_job_type_rule(const std::string& text, std::uint64_t seed) {
 
 std::string job_type_rule_text(const JobTypeRule& rule) {
   switch (rule.kind) {
-    case JobTypeRule::Kind::kTrace: return "the trace's job type column";
-    case JobTypeRule::Kind::kUniform: return "drawn uniformly from the table's models (seed " + std::to_string(rule.seed) + ")";
+    case JobTypeRule::Kind::kTrace:
+      return "the trace's job type column";
+    case JobTypeRule::Kind::kUniform:
+      return "drawn uniformly from the table's models (seed " + std::to_string(rule.seed) + ")";
     case JobTypeRule::Kind::kGpuTime:
       return "by recorded GPU-hours as Pollux and Sia do: < 1 cifar10, < 10 deepspeech2 or bert (seed " +
              std::to_string(rule.seed) + "), < 100 yolov3, else imagenet";
-    case JobTypeRule::Kind::kFixed: return "'" + rule.model + "' for every job";
+    case JobTypeRule::Kind::kFixed:
+      return "'" + rule.model + "' for every job";
   }
   return "";
 }
@@ -86,12 +88,13 @@ void apply_throughput_work(TraceReadResult& trace, const ThroughputTable& table,
   for (const GpuType& type : cluster.spec().gpu_types) cluster_types.push_back(type.name);
   const auto require_model = [&](const std::string& model) {
     if (!table.iterations_per_second.count(model))
-      throw std::invalid_argument("the " + source + " table has no model '" + model + "' (it has: " +
-                                  list(table.models()) + ")");
+      throw std::invalid_argument("the " + source + " table has no model '" + model +
+                                  "' (it has: " + list(table.models()) + ")");
     if (!calibration(model))
       throw std::invalid_argument("the " + source + " table profiles '" + model + "' on " +
                                   list(table.gpu_types(model)) + ", none of which cluster '" + cluster.spec().name +
-                                  "' has (" + list(cluster_types) + "); GPU types match by name, ignoring case and punctuation");
+                                  "' has (" + list(cluster_types) +
+                                  "); GPU types match by name, ignoring case and punctuation");
   };
 
   // The model of every job.
@@ -120,9 +123,10 @@ void apply_throughput_work(TraceReadResult& trace, const ThroughputTable& table,
       case JobTypeRule::Kind::kGpuTime: {
         const double u = random.uniform();  // one draw per job, whatever its bucket
         const double gpu_hours = measured ? measured->seconds * job.gpus * job.gpu_share / 3600 : 0;
-        models[i] = gpu_hours < 1 ? "cifar10" : gpu_hours < 10 ? (u < 0.5 ? "deepspeech2" : "bert")
-                                  : gpu_hours < 100           ? "yolov3"
-                                                              : "imagenet";
+        models[i] = gpu_hours < 1     ? "cifar10"
+                    : gpu_hours < 10  ? (u < 0.5 ? "deepspeech2" : "bert")
+                    : gpu_hours < 100 ? "yolov3"
+                                      : "imagenet";
         break;
       }
       case JobTypeRule::Kind::kFixed:
@@ -151,10 +155,10 @@ void apply_throughput_work(TraceReadResult& trace, const ThroughputTable& table,
     } else {
       const int type = cluster.find_gpu_type(measured->gpu_type);
       if (type < 0)
-        throw std::invalid_argument("job '" + job.id + "' was measured on " + measured->gpu_type + ", which neither the " +
-                                    source + " table profiles for '" + model + "' (" + list(table.gpu_types(model)) +
-                                    ") nor cluster '" + cluster.spec().name + "' defines (" + list(cluster_types) +
-                                    "): set gpu_type to a type one of them has");
+        throw std::invalid_argument("job '" + job.id + "' was measured on " + measured->gpu_type +
+                                    ", which neither the " + source + " table profiles for '" + model + "' (" +
+                                    list(table.gpu_types(model)) + ") nor cluster '" + cluster.spec().name +
+                                    "' defines (" + list(cluster_types) + "): set gpu_type to a type one of them has");
       recorded_speed = at_calibration.iterations_per_second *
                        cluster.spec().gpu_types[static_cast<std::size_t>(type)].flops / on.flops;
       ++derived_recorded;
@@ -195,8 +199,8 @@ void apply_throughput_work(TraceReadResult& trace, const ThroughputTable& table,
     per_type += (per_type.empty() ? "" : ", ") + type + " (" + std::to_string(count) + " jobs)";
   trace.work_source = "throughput table " + source + " (" + table.path + "): " + std::to_string(converted) +
                       " jobs as training, iterations = recorded run time x the table's iterations/s of the job's model "
-                      "on its recorded GPU type and count; each iteration lasts as the table says on " + calibrated +
-                      (per_type.empty() ? std::string() : " and on " + per_type) +
+                      "on its recorded GPU type and count; each iteration lasts as the table says on " +
+                      calibrated + (per_type.empty() ? std::string() : " and on " + per_type) +
                       "; GPU types the table does not profile for a model scale by their FLOP/s";
   std::vector<std::pair<std::string, std::size_t>> ordered(per_model.begin(), per_model.end());
   std::stable_sort(ordered.begin(), ordered.end(), [](const auto& a, const auto& b) { return a.second > b.second; });

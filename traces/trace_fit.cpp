@@ -20,7 +20,8 @@ DurationQuantiles quantile_table(const std::vector<double>& sorted, const std::v
   if (sorted.size() <= levels.size()) {
     table.seconds = sorted;
     for (std::size_t k = 0; k < sorted.size(); ++k)
-      table.levels.push_back(sorted.size() == 1 ? 0.0 : static_cast<double>(k) / static_cast<double>(sorted.size() - 1));
+      table.levels.push_back(sorted.size() == 1 ? 0.0
+                                                : static_cast<double>(k) / static_cast<double>(sorted.size() - 1));
     return table;
   }
   table.levels = levels;
@@ -126,12 +127,13 @@ TraceFit fit_workload_model(const std::vector<JobSpec>& all_jobs, const TraceClo
   }
 
   // The GPU type the run times were measured on: the most common one.
-  const auto most = std::max_element(types.begin(), types.end(),
-                                     [](const auto& a, const auto& b) { return a.second < b.second; });
+  const auto most =
+      std::max_element(types.begin(), types.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
   model.gpu_type = most->first;
   if (types.size() > 1)
-    fit.notes.push_back(std::to_string(jobs.size() - most->second) + " jobs' run times were measured on other GPU types than " +
-                        most->first + " and are fitted as if measured on it");
+    fit.notes.push_back(std::to_string(jobs.size() - most->second) +
+                        " jobs' run times were measured on other GPU types than " + most->first +
+                        " and are fitted as if measured on it");
   const auto sharing = std::count_if(jobs.begin(), jobs.end(), [](const JobSpec* job) { return job->gpu_share < 1; });
   if (sharing > 0)
     fit.notes.push_back(std::to_string(sharing) +

@@ -80,7 +80,9 @@ Evidence pai_evidence(const TraceHead& head) {
 
 Evidence csv_evidence(const TraceHead& head) { return head.header.empty() ? Evidence::kNone : Evidence::kAnyHeader; }
 
-Evidence native_evidence(const TraceHead& head) { return head.opens_with('{') ? Evidence::kStructure : Evidence::kNone; }
+Evidence native_evidence(const TraceHead& head) {
+  return head.opens_with('{') ? Evidence::kStructure : Evidence::kNone;
+}
 
 // The one list of formats, in TraceFormat's order.
 constexpr TraceFormatEntry kFormats[] = {

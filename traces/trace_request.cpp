@@ -120,8 +120,10 @@ TraceRequest trace_request(const std::vector<std::pair<std::string, std::string>
                               ? parse_throughput_source(value.substr(prefix.size(), colon - prefix.size()))
                               : std::nullopt;
       if (!source || colon + 1 >= value.size())
-        throw UsageError("trace setting 'work' expects 'recorded' or 'throughput:SOURCE:PATH' with SOURCE gavel, "
-                         "pollux or sia, got '" + value + "'");
+        throw UsageError(
+            "trace setting 'work' expects 'recorded' or 'throughput:SOURCE:PATH' with SOURCE gavel, "
+            "pollux or sia, got '" +
+            value + "'");
       request.throughput_source = source;
       request.throughput_path = value.substr(colon + 1);
     } else if (key == "job_type") {
@@ -131,13 +133,15 @@ TraceRequest trace_request(const std::vector<std::pair<std::string, std::string>
     } else if (key == "checkpoint_interval") {
       const auto interval = parse_quantity(value, Quantity::kTime);
       if (!interval || !(*interval > 0))
-        throw UsageError("trace setting 'checkpoint_interval' expects a time > 0 such as 30min or 1800, got '" +
-                         value + "'");
+        throw UsageError("trace setting 'checkpoint_interval' expects a time > 0 such as 30min or 1800, got '" + value +
+                         "'");
       request.checkpoint_interval = *interval;
     } else if (key == "duration") {
       if (value != "recorded" && value != "scaled")
-        throw UsageError("trace setting 'duration' expects 'scaled' (run times rescaled by FLOP/s on other GPU types, "
-                         "the default) or 'recorded' (the recorded run time on any type), got '" + value + "'");
+        throw UsageError(
+            "trace setting 'duration' expects 'scaled' (run times rescaled by FLOP/s on other GPU types, "
+            "the default) or 'recorded' (the recorded run time on any type), got '" +
+            value + "'");
       request.keep_recorded_durations = value == "recorded";
     } else if (key == "strict") {
       if (value != "true" && value != "false")
@@ -251,7 +255,8 @@ void check_measured_types(const TraceReadResult& trace, const std::string& path,
     if (measured->gpu_type == options.gpu_type && trace.format != "pai")
       throw InputError(path, "job '" + job.id + "'", "gpu_type",
                        "the trace names no GPU type, so its run times are taken as measured on gpu_type " +
-                           options.gpu_type + lacks + "; name the type they were measured on with --trace-opt gpu_type=TYPE");
+                           options.gpu_type + lacks +
+                           "; name the type they were measured on with --trace-opt gpu_type=TYPE");
     throw InputError(path, "job '" + job.id + "'", "gpu_type",
                      "the trace says its run time was measured on " + measured->gpu_type + lacks +
                          "; map that model to one of them with --trace-opt gpu_type=" + measured->gpu_type + "=TYPE");

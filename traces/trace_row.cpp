@@ -52,7 +52,8 @@ std::string TraceRow::trimmed(const TraceColumn& column) const { return std::str
 std::optional<double> TraceRow::parse(const TraceColumn& column) const { return parse_trace_number(text(column)); }
 
 double TraceRow::number(const TraceColumn& column, const std::string& reason) {
-  return number_if(column, [](double) { return true; }, reason);
+  return number_if(
+      column, [](double) { return true; }, reason);
 }
 
 double TraceRow::calendar_time(const TraceColumn& column, const std::string& reason) {

@@ -65,7 +65,7 @@ struct TraceStats {
   std::map<std::uint32_t, std::size_t> gpu_counts;  // GPUs -> jobs
   std::size_t jobs_sharing_gpus = 0;                // jobs asking a fraction of each GPU (gpu_share < 1)
   double gpu_hours = 0;                             // a job sharing GPUs counts its share
-  std::size_t jobs_without_run_time = 0;  // training jobs: run time depends on the cluster
+  std::size_t jobs_without_run_time = 0;            // training jobs: run time depends on the cluster
   double run_time_min = 0, run_time_p50 = 0, run_time_mean = 0, run_time_p95 = 0, run_time_max = 0;
   std::optional<TraceCapacityStats> capacity;
   std::map<std::string, std::size_t> status_counts;  // over the jobs read

@@ -201,7 +201,8 @@ std::string exact_decimal(double value) {
   return text;
 }
 
-std::map<std::string, std::string> parse_column_map(const std::string& text, const std::vector<std::string>& properties) {
+std::map<std::string, std::string> parse_column_map(const std::string& text,
+                                                    const std::vector<std::string>& properties) {
   std::string list;
   for (const std::string& p : properties) list += (list.empty() ? "" : ", ") + p;
   std::map<std::string, std::string> columns;
@@ -216,8 +217,8 @@ std::map<std::string, std::string> parse_column_map(const std::string& text, con
       throw std::invalid_argument("the column mapping expects PROPERTY=COLUMN pairs, got '" + pair + "'");
     const std::string property = pair.substr(0, eq);
     if (std::find(properties.begin(), properties.end(), property) == properties.end())
-      throw std::invalid_argument("unknown property '" + property + "' in the column mapping (expected one of: " +
-                                  list + ")");
+      throw std::invalid_argument("unknown property '" + property +
+                                  "' in the column mapping (expected one of: " + list + ")");
     if (!columns.emplace(property, pair.substr(eq + 1)).second)
       throw std::invalid_argument("property '" + property + "' is mapped twice");
   }

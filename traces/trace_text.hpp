@@ -74,7 +74,8 @@ std::string exact_decimal(double value);
 /// "prop=COLUMN,prop=COLUMN" -> property -> column name. Throws
 /// std::invalid_argument for a pair without '=', a property not in
 /// `properties`, or one mapped twice.
-std::map<std::string, std::string> parse_column_map(const std::string& text, const std::vector<std::string>& properties);
+std::map<std::string, std::string> parse_column_map(const std::string& text,
+                                                    const std::vector<std::string>& properties);
 
 /// A column of a table: where its field is in a row, and its name in messages.
 struct TraceColumn {

@@ -73,8 +73,10 @@ VcTable read_helios(std::istream& in, const std::string& file, const VcTableOpti
     if (c == c_date || c == c_total) continue;
     const std::uint32_t gpus = count_field(file, row_line, header.names()[c], std::string(trim(row[c])));
     sum += gpus;
-    if (gpus == 0) empty.push_back(header.names()[c]);
-    else table.vcs.push_back({header.names()[c], gpus});
+    if (gpus == 0)
+      empty.push_back(header.names()[c]);
+    else
+      table.vcs.push_back({header.names()[c], gpus});
   }
   const std::uint32_t total = count_field(file, row_line, "total", std::string(trim(row[c_total])));
   if (sum != total)
@@ -107,7 +109,8 @@ std::optional<VcTableFormat> parse_vc_table_format(const std::string& name) {
 VcTable read_vc_table(VcTableFormat format, const std::string& path, const VcTableOptions& options) {
   if (options.gpus_per_node == 0) throw InputError(path, "", "gpus_per_node", "must be at least 1");
   std::ifstream in = open_trace_file(path);
-  VcTable table = format == VcTableFormat::kPhillyVcNodes ? read_philly(in, path, options) : read_helios(in, path, options);
+  VcTable table =
+      format == VcTableFormat::kPhillyVcNodes ? read_philly(in, path, options) : read_helios(in, path, options);
   if (table.vcs.empty()) throw InputError(path, "", "", "no virtual cluster with GPUs");
   return table;
 }
@@ -116,21 +119,29 @@ nlohmann::ordered_json vc_cluster_json(const std::string& name, const VcTable& t
   nlohmann::ordered_json groups = nlohmann::ordered_json::array();
   for (const VirtualCluster& vc : table.vcs) {
     const std::uint32_t nodes = (vc.gpus + shape.gpus_per_node - 1) / shape.gpus_per_node;
-    groups.push_back({{"name", "vc-" + vc.name},
-                      {"count", nodes},
-                      {"gpus_per_node", shape.gpus_per_node},
-                      {"gpu_type", shape.gpu_type},
-                      {"cpu_cores", shape.cpu_cores},
-                      {"memory", shape.memory},
-                      {"intra_node", {{"kind", "nvlink"}, {"bandwidth", shape.intra_bandwidth}, {"latency", shape.intra_latency}}},
-                      {"nic", {{"bandwidth", shape.nic_bandwidth}, {"latency", shape.nic_latency}}}});
+    groups.push_back(
+        {{"name", "vc-" + vc.name},
+         {"count", nodes},
+         {"gpus_per_node", shape.gpus_per_node},
+         {"gpu_type", shape.gpu_type},
+         {"cpu_cores", shape.cpu_cores},
+         {"memory", shape.memory},
+         {"intra_node", {{"kind", "nvlink"}, {"bandwidth", shape.intra_bandwidth}, {"latency", shape.intra_latency}}},
+         {"nic", {{"bandwidth", shape.nic_bandwidth}, {"latency", shape.nic_latency}}}});
   }
   return {{"name", name},
           {"gpu_types", {{{"name", shape.gpu_type}, {"flops", shape.gpu_flops}, {"memory", shape.gpu_memory}}}},
           {"node_groups", groups},
-          {"fabric", {{"nodes_per_rack", shape.nodes_per_rack}, {"oversubscription", shape.oversubscription}, {"uplink_latency", "1us"}}},
+          {"fabric",
+           {{"nodes_per_rack", shape.nodes_per_rack},
+            {"oversubscription", shape.oversubscription},
+            {"uplink_latency", "1us"}}},
           {"network_model",
-           {{"model", "CM02"}, {"latency_factor", 1.0}, {"bandwidth_factor", 1.0}, {"tcp_window", 0}, {"crosstraffic", false}}}};
+           {{"model", "CM02"},
+            {"latency_factor", 1.0},
+            {"bandwidth_factor", 1.0},
+            {"tcp_window", 0},
+            {"crosstraffic", false}}}};
 }
 
 nlohmann::ordered_json vc_capacity_json(const VcTable& table, const std::vector<std::string>& extra_queues) {

@@ -6,18 +6,17 @@
 namespace gcsim::validation {
 
 std::string farm_cluster_json() {
-  const nlohmann::json cluster = {
-      {"name", "renderfarm"},
-      {"gpu_types", {{{"name", "worker"}, {"flops", 1e12}, {"memory", "1GB"}}}},
-      {"node_groups",
-       {{{"name", "farm"},
-         {"count", 1},
-         {"gpus_per_node", 9},
-         {"gpu_type", "worker"},
-         {"cpu_cores", 9},
-         {"memory", "1GB"},
-         {"intra_node", {{"kind", "pcie"}, {"bandwidth", 1e12}, {"latency", 0}}},
-         {"nic", {{"bandwidth", 1e12}, {"latency", 0}}}}}}};
+  const nlohmann::json cluster = {{"name", "renderfarm"},
+                                  {"gpu_types", {{{"name", "worker"}, {"flops", 1e12}, {"memory", "1GB"}}}},
+                                  {"node_groups",
+                                   {{{"name", "farm"},
+                                     {"count", 1},
+                                     {"gpus_per_node", 9},
+                                     {"gpu_type", "worker"},
+                                     {"cpu_cores", 9},
+                                     {"memory", "1GB"},
+                                     {"intra_node", {{"kind", "pcie"}, {"bandwidth", 1e12}, {"latency", 0}}},
+                                     {"nic", {{"bandwidth", 1e12}, {"latency", 0}}}}}}};
   return cluster.dump(2) + "\n";
 }
 

@@ -42,7 +42,8 @@ std::string validation_csv(const std::vector<ValidationRow>& rows) {
 }
 
 std::size_t broken_checks(const std::vector<BoundCheck>& checks) {
-  return static_cast<std::size_t>(std::count_if(checks.begin(), checks.end(), [](const BoundCheck& c) { return !c.holds; }));
+  return static_cast<std::size_t>(
+      std::count_if(checks.begin(), checks.end(), [](const BoundCheck& c) { return !c.holds; }));
 }
 
 std::string validation_markdown(const ValidationReport& report) {
@@ -65,16 +66,18 @@ std::string validation_markdown(const ValidationReport& report) {
   if (!report.links.empty()) {
     md << "## Link calibration\n\n"
           "Measured on the ring's own connections (hop latency, ring-step goodput), and fitted by least squares "
-          "to the ring's times over every measured size of at least 1 MiB (2(N-1)(alpha + S/(N B)), relative residuals; "
+          "to the ring's times over every measured size of at least 1 MiB (2(N-1)(alpha + S/(N B)), relative "
+          "residuals; "
           "smaller sizes pass the token bucket's burst unshaped). Bulk sizes pin the goodput, not the latency: a "
           "fitted latency of 0 means the fit wanted a negative one.\n\n"
-          "| ranks | hop latency (us) | ring-step goodput (MB/s) | goodput / nominal | busbw at 64 MiB (MB/s) | busbw / goodput "
+          "| ranks | hop latency (us) | ring-step goodput (MB/s) | goodput / nominal | busbw at 64 MiB (MB/s) | busbw "
+          "/ goodput "
           "| fitted latency (us) | fitted goodput (MB/s) | fit's largest residual |\n"
           "|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
     for (const LinkCalibrationRow& l : report.links) {
-      md << "| " << l.ranks << " | " << format("%.1f", l.hop_latency_s * 1e6) << " | " << format("%.3f", l.goodput_Bps / 1e6)
-         << " | " << format("%.1f%%", 100 * l.goodput_Bps / l.nominal_Bps) << " | "
-         << (l.busbw_64MiB ? format("%.3f", *l.busbw_64MiB / 1e6) : "") << " | "
+      md << "| " << l.ranks << " | " << format("%.1f", l.hop_latency_s * 1e6) << " | "
+         << format("%.3f", l.goodput_Bps / 1e6) << " | " << format("%.1f%%", 100 * l.goodput_Bps / l.nominal_Bps)
+         << " | " << (l.busbw_64MiB ? format("%.3f", *l.busbw_64MiB / 1e6) : "") << " | "
          << (l.busbw_64MiB ? format("%.1f%%", 100 * *l.busbw_64MiB / l.goodput_Bps) : "") << " | "
          << (l.fit ? format("%.1f", l.fit->hop_latency_s * 1e6) : "") << " | "
          << (l.fit ? format("%.3f", l.fit->goodput_Bps / 1e6) : "") << " | "
@@ -94,16 +97,18 @@ std::string validation_markdown(const ValidationReport& report) {
     md << "## Render-farm executor (measured before each set of runs)\n\n"
           "| tasks | per-task overhead (us) | wake-up latency (us) |\n|---|---:|---:|\n";
     for (const ExecutorRow& e : report.executor)
-      md << "| " << e.tasks << " | " << format("%.1f", e.task_overhead_s * 1e6) << " | " << format("%.1f", e.wake_up_s * 1e6)
-         << " |\n";
+      md << "| " << e.tasks << " | " << format("%.1f", e.task_overhead_s * 1e6) << " | "
+         << format("%.1f", e.wake_up_s * 1e6) << " |\n";
     md << "\n";
   }
   if (!report.gpu.empty()) {
     md << "## GPU allreduce (measured, checked against the exact sum)\n\n"
-          "| impl | transport | ranks | size | time (s) | busbw (GB/s) | wrong elements |\n|---|---|---:|---|---:|---:|---:|\n";
+          "| impl | transport | ranks | size | time (s) | busbw (GB/s) | wrong elements "
+          "|\n|---|---|---:|---|---:|---:|---:|\n";
     for (const GpuRow& g : report.gpu)
       md << "| " << g.impl << " | " << g.transport << " | " << g.ranks << " | " << size_label(g.bytes) << " | "
-         << format("%.6g", g.time_s) << " | " << format("%.3f", g.busbw_Bps / 1e9) << " | " << g.wrong_elements << " |\n";
+         << format("%.6g", g.time_s) << " | " << format("%.3f", g.busbw_Bps / 1e9) << " | " << g.wrong_elements
+         << " |\n";
     md << "\n";
   }
 

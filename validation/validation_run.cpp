@@ -103,12 +103,11 @@ double rate_bytes_per_second(const std::string& rate) {
 
 std::vector<PlannedProgram> validation_plan(const ValidationOptions& options, const ValidationTools& tools) {
   const auto in_build = [&](const std::string& relative) { return tools.build + "/" + relative; };
-  std::vector<PlannedProgram> plan{
-      {"shaped", "shaped ring allreduce", tools.scripts + "/real-allreduce.sh", true, ""},
-      {"loopback", "loopback ring allreduce", in_build("real/real_allreduce"), true, ""},
-      {"renderfarm", "render farm", in_build("real/renderfarm"), true, ""},
-      {"gpu", "CUDA ring", in_build("real/cuda_ring_allreduce"), true, ""},
-      {"gpu", "NCCL allreduce", in_build("real/nccl_allreduce"), true, ""}};
+  std::vector<PlannedProgram> plan{{"shaped", "shaped ring allreduce", tools.scripts + "/real-allreduce.sh", true, ""},
+                                   {"loopback", "loopback ring allreduce", in_build("real/real_allreduce"), true, ""},
+                                   {"renderfarm", "render farm", in_build("real/renderfarm"), true, ""},
+                                   {"gpu", "CUDA ring", in_build("real/cuda_ring_allreduce"), true, ""},
+                                   {"gpu", "NCCL allreduce", in_build("real/nccl_allreduce"), true, ""}};
   for (PlannedProgram& planned : plan) {
     if (options.skip.count(planned.part)) {
       planned.runs = false;
@@ -139,10 +138,11 @@ AllreduceComparison compare_allreduce(const CsvTable& csv, const std::string& ex
       result.wrong_results.push_back(experiment + " " + config + ": the real allreduce produced wrong elements");
     const std::string name = experiment + "-" + std::to_string(ranks) + "-" + size_label(bytes);
     const double simulated = simulate(name, ranks, bytes, iterations, link);
-    result.rows.push_back({experiment, config, measured, "measured", simulated,
-                           bounded ? shaped_allreduce_bound(bytes) : std::nullopt});
+    result.rows.push_back(
+        {experiment, config, measured, "measured", simulated, bounded ? shaped_allreduce_bound(bytes) : std::nullopt});
     result.rows.push_back({"gcsim-vs-closed-form", experiment + " " + config,
-                           ring_closed_form_seconds(ranks, bytes, link), "closed-form", simulated, closed_form_bound()});
+                           ring_closed_form_seconds(ranks, bytes, link), "closed-form", simulated,
+                           closed_form_bound()});
     if (nominal_Bps > 0) {
       const double nominal = simulate(name + "-nominal", ranks, bytes, iterations, {link.hop_latency_s, nominal_Bps});
       result.rows.push_back({experiment + "-nominal", config, measured, "measured", nominal, std::nullopt});
@@ -157,12 +157,14 @@ AllreduceComparison compare_allreduce(const CsvTable& csv, const std::string& ex
                                      ": wrong elements in the result");
     if (!ring_times.count(key)) continue;
     result.other_allreduce = "MPI_Allreduce (Open MPI)";
-    result.side_by_side.push_back({ranks_config(key.first, key.second), ring_times[key], csv.number(i, "time_median_s")});
+    result.side_by_side.push_back(
+        {ranks_config(key.first, key.second), ring_times[key], csv.number(i, "time_median_s")});
   }
   return result;
 }
 
-ValidationOutcome validation_outcome(bool required_plot_missing, bool run_failed, const std::vector<BoundCheck>& checks) {
+ValidationOutcome validation_outcome(bool required_plot_missing, bool run_failed,
+                                     const std::vector<BoundCheck>& checks) {
   if (required_plot_missing) return ValidationOutcome::kNoPlot;
   if (run_failed) return ValidationOutcome::kRunFailed;
   if (broken_checks(checks) > 0) return ValidationOutcome::kBoundBroken;
@@ -221,10 +223,9 @@ double ValidationRun::simulate_ring(const std::string& name, std::uint32_t ranks
   const std::string dir = raw_ + "/sim/" + name;
   write_text(dir + "/cluster.json", ring_cluster_json(ranks, link));
   write_text(dir + "/workload.json", ring_workload_json(ranks, bytes, static_cast<std::uint64_t>(iterations)));
-  const ProgramResult result =
-      tools_.run_program(tools_.gcsim, {"run", "--cluster", dir + "/cluster.json", "--workload", dir + "/workload.json",
-                                        "--policy", "fifo", "--fidelity", "iteration", "--no-wall-time", "--out",
-                                        dir + "/out"});
+  const ProgramResult result = tools_.run_program(
+      tools_.gcsim, {"run", "--cluster", dir + "/cluster.json", "--workload", dir + "/workload.json", "--policy",
+                     "fifo", "--fidelity", "iteration", "--no-wall-time", "--out", dir + "/out"});
   write_text(dir + "/gcsim.log", result.output);
   if (result.exit_code != 0)
     throw std::runtime_error("the simulation in " + dir + " failed (exit status " + std::to_string(result.exit_code) +
@@ -270,12 +271,11 @@ void ValidationRun::shaped_allreduce(const PlannedProgram& script) {
       " each way");
   const std::string csv = raw_ + "/allreduce-shaped.csv";
   const auto [steal0, total0] = cpu_ticks();
-  const ProgramResult result =
-      tools_.run_program("/bin/bash", {script.program, "--build", tools_.build, "--rate", o_.rate, "--ranks", ranks,
-                                       "--bytes", o_.bytes, "--warmup", "1", "--iterations",
-                                       std::to_string(o_.iterations), "--out", csv,
-                                       // Open MPI's side-by-side runs are measured, not bounded: the full mode only.
-                                       "--mpi", o_.quick ? "no" : "auto"});
+  const ProgramResult result = tools_.run_program(
+      "/bin/bash", {script.program, "--build", tools_.build, "--rate", o_.rate, "--ranks", ranks, "--bytes", o_.bytes,
+                    "--warmup", "1", "--iterations", std::to_string(o_.iterations), "--out", csv,
+                    // Open MPI's side-by-side runs are measured, not bounded: the full mode only.
+                    "--mpi", o_.quick ? "no" : "auto"});
   const auto [steal1, total1] = cpu_ticks();
   write_text(raw_ + "/allreduce-shaped.log", result.output);
   if (result.exit_code == kExitSkipped) {
@@ -323,9 +323,9 @@ void ValidationRun::loopback_allreduce(const PlannedProgram& ring) {
   const std::string csv = raw_ + "/allreduce-loopback.csv";
   std::string log;
   for (std::uint32_t n : ranks) {
-    const ProgramResult result =
-        tools_.run_program(ring.program, {"local", "--ranks", std::to_string(n), "--bytes", sizes, "--warmup", "1",
-                                          "--iterations", "5", "--csv", csv});
+    const ProgramResult result = tools_.run_program(
+        ring.program,
+        {"local", "--ranks", std::to_string(n), "--bytes", sizes, "--warmup", "1", "--iterations", "5", "--csv", csv});
     log += result.output;
     if (result.exit_code != 0) {
       write_text(raw_ + "/allreduce-loopback.log", log);

@@ -72,9 +72,9 @@ struct ValidationTools {
 
 /// One program of the plan, and whether it runs.
 struct PlannedProgram {
-  std::string part;       // its entry of kPartNames
-  std::string name;       // what the notes call it: "loopback ring allreduce", "CUDA ring", ...
-  std::string program;    // the path run
+  std::string part;     // its entry of kPartNames
+  std::string name;     // what the notes call it: "loopback ring allreduce", "CUDA ring", ...
+  std::string program;  // the path run
   bool runs = true;
   std::string skip_note;  // why not, for the report; empty when --skip named the part
 };
@@ -86,8 +86,8 @@ std::vector<PlannedProgram> validation_plan(const ValidationOptions& options, co
 
 /// The time gcsim simulates for one iteration of a ring allreduce of `ranks`
 /// ranks over `bytes` on links calibrated as `link`; `name` names its files.
-using RingSimulation = std::function<double(const std::string& name, std::uint32_t ranks, double bytes,
-                                            int iterations, const RingCalibration& link)>;
+using RingSimulation = std::function<double(const std::string& name, std::uint32_t ranks, double bytes, int iterations,
+                                            const RingCalibration& link)>;
 
 /// The rows of an allreduce CSV (real_allreduce's columns) set against gcsim.
 struct AllreduceComparison {
@@ -111,7 +111,8 @@ enum class ValidationOutcome {
   kBoundBroken,  // a check did not hold
   kBoundsHold,
 };
-ValidationOutcome validation_outcome(bool required_plot_missing, bool run_failed, const std::vector<BoundCheck>& checks);
+ValidationOutcome validation_outcome(bool required_plot_missing, bool run_failed,
+                                     const std::vector<BoundCheck>& checks);
 
 /// Runs the plan, writing raw files under options.out/raw, and collects the
 /// report. Progress lines go to `progress` (nullptr: none). A simulation that

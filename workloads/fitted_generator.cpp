@@ -91,8 +91,8 @@ std::string model_problem(const FittedWorkloadModel& model) {
 /// being constant within each hour of the day.
 double next_arrival(const FittedWorkloadModel& model, double t, double work) {
   const double origin = model.first_submit_time_of_day_s;  // time of day of t = 0
-  double hour = std::floor((origin + t) / kHour);            // hours since the midnight before t = 0
-  if ((hour + 1) * kHour - origin <= t) hour += 1;           // rounding put t on the next hour
+  double hour = std::floor((origin + t) / kHour);          // hours since the midnight before t = 0
+  if ((hour + 1) * kHour - origin <= t) hour += 1;         // rounding put t on the next hour
   for (;;) {
     const double end = (hour + 1) * kHour - origin;  // > t
     const double rate = model.hourly_rate[static_cast<std::uint64_t>(hour) % 24] / model.mean_interarrival_s;
@@ -132,8 +132,7 @@ std::vector<double> read_numbers(const JsonObject& object, const std::string& fi
 
 }  // namespace
 
-std::vector<JobSpec> generate_fitted_workload(const FittedWorkloadModel& model, std::size_t count,
-                                              std::uint64_t seed) {
+std::vector<JobSpec> generate_fitted_workload(const FittedWorkloadModel& model, std::size_t count, std::uint64_t seed) {
   if (const std::string problem = model_problem(model); !problem.empty())
     throw std::invalid_argument("FittedWorkloadModel: " + problem);
   std::vector<double> gpu_weights;
@@ -174,7 +173,7 @@ nlohmann::json fitted_model_json(const FittedWorkloadModel& model) {
   for (const UserQueueShare& entry : model.user_queue_mix)
     mix.push_back({{"user", entry.user}, {"queue", entry.queue}, {"share", entry.share}});
   nlohmann::json source = {{"jobs", model.source_jobs},
-                            {"time_of_day", model.wall_clock ? "wall clock" : "from the trace's time 0"}};
+                           {"time_of_day", model.wall_clock ? "wall clock" : "from the trace's time 0"}};
   if (!model.source_file.empty()) source["file"] = model.source_file;
   if (!model.source_format.empty()) source["format"] = model.source_format;
   return {
@@ -264,8 +263,8 @@ FittedWorkloadModel fitted_model_from_json(const nlohmann::json& doc, const std:
   for (std::size_t i = 0; i < mix.size(); ++i) {
     const JsonObject entry(mix[i], {file, "users_queues[" + std::to_string(i) + "]"});
     entry.reject_unknown_fields({"user", "queue", "share"});
-    model.user_queue_mix.push_back(
-        {entry.required_string("user"), entry.required_string("queue"), entry.required_quantity("share", Quantity::kPlain)});
+    model.user_queue_mix.push_back({entry.required_string("user"), entry.required_string("queue"),
+                                    entry.required_quantity("share", Quantity::kPlain)});
   }
   if (const std::string problem = model_problem(model); !problem.empty()) {
     const auto colon = problem.find(": ");

@@ -30,8 +30,11 @@ DagWork frame_chain_work(const FrameChain& chain) {
   for (std::uint32_t f = 0; f < chain.frames; ++f) {
     std::vector<std::size_t> elements;
     for (std::uint32_t e = 0; e < chain.elements; ++e) {
-      DagTask task{"f" + std::to_string(f) + ".e" + std::to_string(e), element_pool, chain.element_seconds,
-                   chain.element_flops, {}};
+      DagTask task{"f" + std::to_string(f) + ".e" + std::to_string(e),
+                   element_pool,
+                   chain.element_seconds,
+                   chain.element_flops,
+                   {}};
       for (std::size_t p : previous_elements) task.after.push_back({p, chain.frame_bytes});
       if (chain.schedule == FrameChainSchedule::kParallel && previous_render)
         task.after.push_back({*previous_render, chain.frame_bytes});

@@ -19,16 +19,16 @@ namespace gcsim {
 namespace {
 
 const std::set<std::string> kTopLevelFields = {"jobs", "studies"};
-const std::set<std::string> kJobFields = {"id",        "user",     "queue",    "submit",
-                                          "gpus",      "gpu_memory", "gpu_share", "cpu_cores", "memory",
-                                          "single_node", "gpu_types",
-                                          "priority",  "runtime_estimate", "checkpoint", "training",
-                                          "duration", "study", "dag", "frame_chain"};
+const std::set<std::string> kJobFields = {
+    "id",        "user",     "queue",       "submit",    "gpus",       "gpu_memory",       "gpu_share",
+    "cpu_cores", "memory",   "single_node", "gpu_types", "priority",   "runtime_estimate", "checkpoint",
+    "training",  "duration", "study",       "dag",       "frame_chain"};
 const std::set<std::string> kCheckpointFields = {"interval", "save_cost", "restore_cost"};
 const std::set<std::string> kMembershipFields = {"id", "min_gpus", "max_gpus"};
-const std::set<std::string> kStudyFields = {"id",       "user",     "queue",      "submit",   "priority",
-                                            "trials",   "gpus_per_trial", "min_gpus", "max_gpus", "gpu_memory",
-                                            "checkpoint", "training", "duration", "successive_halving", "seed"};
+const std::set<std::string> kStudyFields = {
+    "id",       "user",     "queue",      "submit",     "priority", "trials",   "gpus_per_trial",
+    "min_gpus", "max_gpus", "gpu_memory", "checkpoint", "training", "duration", "successive_halving",
+    "seed"};
 const std::set<std::string> kHalvingFields = {"rungs", "eta"};
 const std::set<std::string> kTrainingFields = {"flops_per_iteration", "gradient_bytes", "iterations",
                                                "flops_per_iteration_by_gpu_type"};
@@ -37,9 +37,9 @@ const std::set<std::string> kDagFields = {"pools", "tasks", "task_overhead", "wa
 const std::set<std::string> kPoolFields = {"name", "workers", "kind"};
 const std::set<std::string> kTaskFields = {"id", "pool", "seconds", "flops", "after"};
 const std::set<std::string> kInputFields = {"task", "bytes"};
-const std::set<std::string> kFrameChainFields = {"frames",         "elements",     "element_seconds", "render_seconds",
-                                                 "element_flops",  "render_flops", "frame_bytes",     "schedule",
-                                                 "element_workers", "task_overhead", "wake_up"};
+const std::set<std::string> kFrameChainFields = {
+    "frames",      "elements", "element_seconds", "render_seconds", "element_flops", "render_flops",
+    "frame_bytes", "schedule", "element_workers", "task_overhead",  "wake_up"};
 
 std::string job_where(std::size_t index, const std::string& id) {
   std::string where = "jobs[" + std::to_string(index) + "]";
@@ -58,11 +58,12 @@ double within_horizon(const JsonObject& owner, const std::string& field, double 
 Time read_submit_time(const JsonObject& job) {
   const nlohmann::json& v = job.raw("submit");
   std::optional<double> value;
-  if (v.is_number()) value = v.get<double>();
-  else if (v.is_string()) value = parse_quantity(v.get<std::string>(), Quantity::kTime);
+  if (v.is_number())
+    value = v.get<double>();
+  else if (v.is_string())
+    value = parse_quantity(v.get<std::string>(), Quantity::kTime);
   if (!value) job.fail("submit", "expected " + quantity_hint(Quantity::kTime) + ", got " + v.dump());
-  if (*value < 0)
-    job.fail("submit", "submit time must be >= 0 (the simulation starts at time 0), got " + v.dump());
+  if (*value < 0) job.fail("submit", "submit time must be >= 0 (the simulation starts at time 0), got " + v.dump());
   return within_horizon(job, "submit", *value, HorizonQuantity::kTime);
 }
 
@@ -82,9 +83,9 @@ TrainingWork read_training(const JsonObject& job) {
   work.flops_per_iteration = within_horizon(training, "flops_per_iteration",
                                             training.required_quantity("flops_per_iteration", Quantity::kFlops, true),
                                             HorizonQuantity::kFlops);
-  work.gradient_bytes = within_horizon(training, "gradient_bytes",
-                                       training.required_quantity("gradient_bytes", Quantity::kBytes),
-                                       HorizonQuantity::kBytes);
+  work.gradient_bytes =
+      within_horizon(training, "gradient_bytes", training.required_quantity("gradient_bytes", Quantity::kBytes),
+                     HorizonQuantity::kBytes);
   work.iterations = training.required_uint("iterations", 1);
   if (training.has("flops_per_iteration_by_gpu_type")) {
     const JsonObject by_type = training.required_object("flops_per_iteration_by_gpu_type");
@@ -126,8 +127,9 @@ DagWork read_dag(const JsonObject& job) {
   dag.reject_unknown_fields(kDagFields);
   DagWork work;
   work.task_overhead = within_horizon(dag, "task_overhead", dag.optional_quantity("task_overhead", Quantity::kTime, 0),
-                                     HorizonQuantity::kTime);
-  work.wake_up = within_horizon(dag, "wake_up", dag.optional_quantity("wake_up", Quantity::kTime, 0), HorizonQuantity::kTime);
+                                      HorizonQuantity::kTime);
+  work.wake_up =
+      within_horizon(dag, "wake_up", dag.optional_quantity("wake_up", Quantity::kTime, 0), HorizonQuantity::kTime);
   std::map<std::string, std::uint32_t> pool_index;
   const nlohmann::json& pools = dag.required_array("pools");
   for (std::size_t i = 0; i < pools.size(); ++i) {
@@ -159,10 +161,12 @@ DagWork read_dag(const JsonObject& job) {
     const auto p = pool_index.find(pool);
     if (p == pool_index.end()) task.fail("pool", "unknown pool '" + pool + "'");
     t.pool = p->second;
-    t.seconds = within_horizon(task, "seconds", task.optional_quantity("seconds", Quantity::kTime, 0),
-                               HorizonQuantity::kTime);
-    t.flops = within_horizon(task, "flops", task.optional_quantity("flops", Quantity::kFlops, 0), HorizonQuantity::kFlops);
-    if (!task.has("seconds") && !task.has("flops")) task.fail("seconds", "missing: a task gives 'seconds', 'flops' or both");
+    t.seconds =
+        within_horizon(task, "seconds", task.optional_quantity("seconds", Quantity::kTime, 0), HorizonQuantity::kTime);
+    t.flops =
+        within_horizon(task, "flops", task.optional_quantity("flops", Quantity::kFlops, 0), HorizonQuantity::kFlops);
+    if (!task.has("seconds") && !task.has("flops"))
+      task.fail("seconds", "missing: a task gives 'seconds', 'flops' or both");
     if (task.has("after")) {
       const nlohmann::json& after = task.required_array("after");
       for (std::size_t k = 0; k < after.size(); ++k) {
@@ -209,7 +213,8 @@ DagWork read_frame_chain(const JsonObject& job) {
   chain.task_overhead = frames.optional_quantity("task_overhead", Quantity::kTime, 0);
   chain.wake_up = frames.optional_quantity("wake_up", Quantity::kTime, 0);
   for (const auto& [field, value] : {std::pair{"element_seconds", chain.element_seconds},
-                                     {"render_seconds", chain.render_seconds}, {"task_overhead", chain.task_overhead},
+                                     {"render_seconds", chain.render_seconds},
+                                     {"task_overhead", chain.task_overhead},
                                      {"wake_up", chain.wake_up}})
     within_horizon(frames, field, value, HorizonQuantity::kTime);
   within_horizon(frames, "element_flops", chain.element_flops, HorizonQuantity::kFlops);
@@ -284,7 +289,8 @@ double read_gpu_share(const JsonObject& job) {
   if (share > 1)
     job.fail("gpu_share", "expected the fraction of each GPU the job uses, in (0, 1], got " + std::string(given) +
                               " (a job needing more than one GPU asks for more 'gpus')");
-  if (share < kSmallestGpuShare) job.fail("gpu_share", "expected at least a millionth of a GPU, got " + std::string(given));
+  if (share < kSmallestGpuShare)
+    job.fail("gpu_share", "expected at least a millionth of a GPU, got " + std::string(given));
   return share;
 }
 
@@ -306,11 +312,11 @@ CheckpointSpec read_checkpoint(const JsonObject& owner) {
 void check_study_bounds(const JsonObject& owner, std::uint32_t min_gpus, std::uint32_t max_gpus,
                         std::uint32_t trial_gpus) {
   if (max_gpus < min_gpus)
-    owner.fail("max_gpus", "must be at least min_gpus (" + std::to_string(min_gpus) + "), got " +
-                               std::to_string(max_gpus));
+    owner.fail("max_gpus",
+               "must be at least min_gpus (" + std::to_string(min_gpus) + "), got " + std::to_string(max_gpus));
   if (max_gpus < trial_gpus)
-    owner.fail("max_gpus", "must allow one trial of " + std::to_string(trial_gpus) + " GPUs, got " +
-                               std::to_string(max_gpus));
+    owner.fail("max_gpus",
+               "must allow one trial of " + std::to_string(trial_gpus) + " GPUs, got " + std::to_string(max_gpus));
 }
 
 JobSpec read_job(const nlohmann::json& value, std::size_t index, const std::string& file_label) {
@@ -335,8 +341,8 @@ JobSpec read_job(const nlohmann::json& value, std::size_t index, const std::stri
   spec.single_node = job.optional_bool("single_node", false);
   spec.gpu_types = read_gpu_types(job);
   spec.priority = job.optional_int("priority", 0);
-  spec.runtime_estimate = within_horizon(job, "runtime_estimate", job.optional_quantity("runtime_estimate", Quantity::kTime, 0),
-                                         HorizonQuantity::kTime);
+  spec.runtime_estimate = within_horizon(
+      job, "runtime_estimate", job.optional_quantity("runtime_estimate", Quantity::kTime, 0), HorizonQuantity::kTime);
   spec.checkpoint = read_checkpoint(job);
   if (job.has("study")) {
     const JsonObject study = job.required_object("study");
@@ -412,8 +418,7 @@ std::vector<JobSpec> parse_native_workload(const nlohmann::json& doc, const std:
   auto add = [&](JobSpec job, const std::string& where) {
     const auto [it, inserted] = where_of_id.emplace(job.id, where);
     if (!inserted)
-      throw InputError(file_label, where, "id",
-                       "duplicate job id '" + job.id + "' (first used by " + it->second + ")");
+      throw InputError(file_label, where, "id", "duplicate job id '" + job.id + "' (first used by " + it->second + ")");
     jobs.push_back(std::move(job));
   };
   for (std::size_t i = 0; i < list.size(); ++i) {
@@ -441,8 +446,10 @@ nlohmann::json dag_json(const DagWork& work) {
     if (!task.after.empty()) {
       entry["after"] = nlohmann::json::array();
       for (const DagInput& input : task.after) {
-        if (input.bytes == 0) entry["after"].push_back(work.tasks[input.task].id);
-        else entry["after"].push_back({{"task", work.tasks[input.task].id}, {"bytes", input.bytes}});
+        if (input.bytes == 0)
+          entry["after"].push_back(work.tasks[input.task].id);
+        else
+          entry["after"].push_back({{"task", work.tasks[input.task].id}, {"bytes", input.bytes}});
       }
     }
     tasks.push_back(std::move(entry));

@@ -53,10 +53,14 @@ double cos_turns(double u) {
   const double q = std::floor(t + 0.5);
   const double a = (t - q) * kHalfPi;
   switch (static_cast<int>(q) & 3) {
-    case 0: return cos_reduced(a);
-    case 1: return -sin_reduced(a);
-    case 2: return -cos_reduced(a);
-    default: return sin_reduced(a);
+    case 0:
+      return cos_reduced(a);
+    case 1:
+      return -sin_reduced(a);
+    case 2:
+      return -cos_reduced(a);
+    default:
+      return sin_reduced(a);
   }
 }
 
@@ -193,8 +197,7 @@ TrainingWork sized_training(const SyntheticWorkloadSpec& spec, double duration, 
   work.gradient_bytes = random.log_uniform(spec.gradient_bytes_min, spec.gradient_bytes_max);
   const double iteration_time = random.log_uniform(spec.iteration_time_min_s, spec.iteration_time_max_s);
   const double iterations = std::floor(duration / iteration_time + 0.5);
-  work.iterations = static_cast<std::uint64_t>(
-      std::clamp(iterations, 1.0, static_cast<double>(spec.max_iterations)));
+  work.iterations = static_cast<std::uint64_t>(std::clamp(iterations, 1.0, static_cast<double>(spec.max_iterations)));
   work.flops_per_iteration = spec.gpu_flops * duration / static_cast<double>(work.iterations);
   return work;
 }
@@ -224,8 +227,10 @@ std::vector<JobSpec> generate_synthetic_workload(const SyntheticWorkloadSpec& sp
     const std::uint64_t user = random.below(spec.users);
     job.user = "user-" + std::to_string(user + 1);
     job.queue = spec.queues[user % spec.queues.size()];
-    if (random.uniform() < spec.training_share) job.work = sized_training(spec, duration, random);
-    else job.work = MeasuredWork{duration, spec.gpu_type};
+    if (random.uniform() < spec.training_share)
+      job.work = sized_training(spec, duration, random);
+    else
+      job.work = MeasuredWork{duration, spec.gpu_type};
     jobs.push_back(std::move(job));
   }
   return jobs;
@@ -233,10 +238,9 @@ std::vector<JobSpec> generate_synthetic_workload(const SyntheticWorkloadSpec& sp
 
 SyntheticWorkloadSpec synthetic_spec_from_json(const nlohmann::json& doc, const std::string& file_label) {
   const JsonObject config(doc, {file_label, ""});
-  config.reject_unknown_fields({"jobs", "mean_interarrival", "gpu_count_weights", "duration_median",
-                                "duration_sigma", "users", "queues", "gpu_type", "gpu_flops", "training_share",
-                                "gradient_bytes_min", "gradient_bytes_max", "iteration_time_min",
-                                "iteration_time_max", "max_iterations"});
+  config.reject_unknown_fields({"jobs", "mean_interarrival", "gpu_count_weights", "duration_median", "duration_sigma",
+                                "users", "queues", "gpu_type", "gpu_flops", "training_share", "gradient_bytes_min",
+                                "gradient_bytes_max", "iteration_time_min", "iteration_time_max", "max_iterations"});
   SyntheticWorkloadSpec spec;
   spec.jobs = config.optional_uint("jobs", spec.jobs, 1);
   spec.mean_interarrival_s = config.optional_quantity("mean_interarrival", Quantity::kTime, spec.mean_interarrival_s);
@@ -254,8 +258,7 @@ SyntheticWorkloadSpec synthetic_spec_from_json(const nlohmann::json& doc, const 
     // independent of how the file lists them.
     std::sort(spec.gpu_count_weights.begin(), spec.gpu_count_weights.end());
   }
-  spec.duration_median_s =
-      config.optional_quantity("duration_median", Quantity::kTime, spec.duration_median_s, true);
+  spec.duration_median_s = config.optional_quantity("duration_median", Quantity::kTime, spec.duration_median_s, true);
   spec.duration_sigma = config.optional_quantity("duration_sigma", Quantity::kPlain, spec.duration_sigma);
   spec.users = config.optional_uint("users", spec.users, 1);
   if (config.has("queues")) {

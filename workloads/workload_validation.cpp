@@ -49,7 +49,6 @@ const GpuType* largest_memory_gpu(const ClusterLayout& layout) {
   return largest;
 }
 
-
 // How many of `job`'s GPUs an empty node can take: its GPUs of an allowed
 // type with enough memory, as far as its cores (when `cores`) and host memory
 // (when `memory`) hold the job's split.
@@ -80,9 +79,9 @@ void check_nodes_can_hold(const JobSpec& job, const ClusterLayout& layout, const
                           const std::string& where, const std::string& cluster_name) {
   for (const std::string& type : job.gpu_types)
     if (layout.find_gpu_type(type) < 0)
-      throw InputError(file_label, where, "gpu_types",
-                       "unknown GPU type '" + type + "'; " + cluster_name + " defines: " +
-                           known_gpu_types(layout.spec()));
+      throw InputError(
+          file_label, where, "gpu_types",
+          "unknown GPU type '" + type + "'; " + cluster_name + " defines: " + known_gpu_types(layout.spec()));
   if (usable_in_cluster(layout, job, true, true) >= job.gpus) return;
   const std::string on = job.single_node ? " on one node (single_node)" : "";
   const std::size_t by_type = usable_in_cluster(layout, job, false, false);
@@ -148,9 +147,9 @@ void validate_workload_against_cluster(const std::vector<JobSpec>& jobs, const C
 
     if (const auto* measured = std::get_if<MeasuredWork>(&job.work)) {
       if (layout.find_gpu_type(measured->gpu_type) < 0)
-        throw InputError(file_label, where, "duration.gpu_type",
-                         "unknown GPU type '" + measured->gpu_type + "'; " + cluster_name +
-                             " defines: " + known_gpu_types(cluster));
+        throw InputError(
+            file_label, where, "duration.gpu_type",
+            "unknown GPU type '" + measured->gpu_type + "'; " + cluster_name + " defines: " + known_gpu_types(cluster));
     }
   }
 }

@@ -24,8 +24,7 @@ HeadReservation reserve_for_head(Time now, std::size_t free_now, std::size_t nee
   return {kNever, 0};
 }
 
-EasyBackfillPolicy::EasyBackfillPolicy(std::unique_ptr<PlacementPolicy> placement)
-    : placement_(std::move(placement)) {
+EasyBackfillPolicy::EasyBackfillPolicy(std::unique_ptr<PlacementPolicy> placement) : placement_(std::move(placement)) {
   if (!placement_) throw std::invalid_argument("fifo-backfill needs a placement policy");
 }
 
@@ -44,7 +43,7 @@ void EasyBackfillPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
   const std::vector<JobIndex>& waiting = ctx.jobs.waiting();
   std::vector<bool> taken(layout.gpu_count(), false);
   TentativeCluster cluster(ctx.cluster);  // what the jobs started in this call leave, host cores and memory too
-  std::size_t free_count = ctx.cluster.free_gpu_count();  // free and not promised in this plan
+  std::size_t free_count = ctx.cluster.free_gpu_count();         // free and not promised in this plan
   std::vector<std::pair<JobIndex, std::vector<GpuId>>> started;  // in this call
 
   auto start = [&](JobIndex job, std::vector<GpuId> gpus) {

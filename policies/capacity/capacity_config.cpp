@@ -51,8 +51,7 @@ LeafLookup find_leaf_queue(const std::vector<QueueConfig>& queues, const std::st
     return {-1, "queue name '" + name + "' is ambiguous (" + paths + "); give the full path"};
   }
   const QueueConfig& q = queues[matches[0]];
-  if (!q.is_leaf())
-    return {-1, "'" + q.path + "' is a parent queue; jobs go to leaf queues: " + leaves};
+  if (!q.is_leaf()) return {-1, "'" + q.path + "' is a parent queue; jobs go to leaf queues: " + leaves};
   return {matches[0], ""};
 }
 

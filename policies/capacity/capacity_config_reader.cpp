@@ -35,13 +35,12 @@ std::string trim(const std::string& s) {
   return s.substr(first, s.find_last_not_of(" \t\n\r") - first + 1);
 }
 
-const char* const kQueueProperties[] = {yp::kQueues,           yp::kCapacity,         yp::kMaximumCapacity,
-                                        yp::kMinimumUserLimitPercent, yp::kUserLimitFactor, yp::kOrderingPolicy,
-                                        yp::kDisablePreemption};
-const char* const kGlobalProperties[] = {yp::kResourceCalculator,       yp::kMonitorEnable,
-                                         yp::kMonitoringInterval,       yp::kMaxWaitBeforeKill,
-                                         yp::kTotalPreemptionPerRound,  yp::kMaxIgnoredOverCapacity,
-                                         yp::kNaturalTerminationFactor};
+const char* const kQueueProperties[] = {
+    yp::kQueues,          yp::kCapacity,       yp::kMaximumCapacity,  yp::kMinimumUserLimitPercent,
+    yp::kUserLimitFactor, yp::kOrderingPolicy, yp::kDisablePreemption};
+const char* const kGlobalProperties[] = {
+    yp::kResourceCalculator,      yp::kMonitorEnable,          yp::kMonitoringInterval,      yp::kMaxWaitBeforeKill,
+    yp::kTotalPreemptionPerRound, yp::kMaxIgnoredOverCapacity, yp::kNaturalTerminationFactor};
 
 template <std::size_t N>
 std::string list(const char* const (&names)[N]) {
@@ -165,8 +164,8 @@ void read_queue(PropertyReader& in, const std::string& path, bool parent_disable
     return true;
   };
   if (leaf_only(yp::kMinimumUserLimitPercent))
-    queue.minimum_user_limit_percent = in.number_in(where, queue_key(path, yp::kMinimumUserLimitPercent), 0, 100,
-                                                    true, "a percentage in (0, 100]");
+    queue.minimum_user_limit_percent =
+        in.number_in(where, queue_key(path, yp::kMinimumUserLimitPercent), 0, 100, true, "a percentage in (0, 100]");
   if (leaf_only(yp::kUserLimitFactor)) {
     const std::string key = queue_key(path, yp::kUserLimitFactor);
     const double factor = in.number(where, key);
@@ -239,8 +238,7 @@ void read_preemption(PropertyReader& in, PreemptionConfig& p) {
   if (in.has(yp::kMaxIgnoredOverCapacity))
     p.max_ignored_over_capacity = in.number_in("", yp::kMaxIgnoredOverCapacity, 0, 1e6, false, "a fraction >= 0");
   if (in.has(yp::kNaturalTerminationFactor))
-    p.natural_termination_factor =
-        in.number_in("", yp::kNaturalTerminationFactor, 0, 1, true, "a fraction in (0, 1]");
+    p.natural_termination_factor = in.number_in("", yp::kNaturalTerminationFactor, 0, 1, true, "a fraction in (0, 1]");
 }
 
 std::vector<ReservationConfig> read_reservations(const nlohmann::json& array, const std::string& file,

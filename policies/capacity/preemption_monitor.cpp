@@ -41,7 +41,7 @@ std::vector<JobIndex> PreemptionMonitor::record_round(const std::vector<JobIndex
   }
   for (auto it = marked_.begin(); it != marked_.end();)
     it = it->second + 2 * max_wait_ < now && !same_time(it->second + 2 * max_wait_, now) ? marked_.erase(it)
-                                                                                          : std::next(it);
+                                                                                         : std::next(it);
   return preempt;
 }
 

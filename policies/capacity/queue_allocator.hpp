@@ -85,10 +85,10 @@ class QueueAllocator {
   // One serve_queues call: free GPUs only shrink during it, so a job that
   // found no room keeps finding none.
   struct Pass {
-    std::size_t kept_gpus = 0;         // for reservations
+    std::size_t kept_gpus = 0;  // for reservations
     std::set<JobIndex> unplaceable;
-    std::set<int> claiming;            // leaves within their guarantee waiting for room
-    std::size_t claimed_gpus = 0;      // what their first waiting jobs need
+    std::set<int> claiming;        // leaves within their guarantee waiting for room
+    std::size_t claimed_gpus = 0;  // what their first waiting jobs need
   };
   bool serve(SchedulingRound& round, int queue, Pass& pass, Plan& plan) const;
   bool fits_cluster(const SchedulingRound& round, const JobSpec& spec, std::size_t kept_gpus) const;

@@ -40,7 +40,7 @@ class QueueUsage {
 
  private:
   const QueueTree& tree_;
-  std::vector<ResourceVector> used_;                    // per queue
+  std::vector<ResourceVector> used_;                     // per queue
   std::vector<std::map<std::string, UserUsage>> users_;  // per queue; leaves only
 };
 

@@ -50,14 +50,14 @@ ReservationBook ReservationBook::admit(const CapacityConfig& config, const Queue
         }
         if (booked <= limit) continue;
         const QueueNode& q = tree.queue(queue);
-        throw InputError(
-            config.label(), where, "gpus",
-            "booking " + std::to_string(r.gpus) + " GPUs in " + tree.queue(r.leaf).path() + " during [" +
-                format_number(r.start) + ", " + format_number(r.end) + ") s would book " + format_number(booked) +
-                " GPUs at t=" + format_number(t) + " s" + (others.empty() ? "" : " (with " + others + ")") +
-                " under " + q.path() + ", more than its maximum-capacity of " + format_number(limit) + " GPUs (" +
-                format_number(q.absolute_maximum_capacity * 100) + "% of the cluster's " +
-                std::to_string(cluster_gpus) + ")");
+        throw InputError(config.label(), where, "gpus",
+                         "booking " + std::to_string(r.gpus) + " GPUs in " + tree.queue(r.leaf).path() + " during [" +
+                             format_number(r.start) + ", " + format_number(r.end) + ") s would book " +
+                             format_number(booked) + " GPUs at t=" + format_number(t) + " s" +
+                             (others.empty() ? "" : " (with " + others + ")") + " under " + q.path() +
+                             ", more than its maximum-capacity of " + format_number(limit) + " GPUs (" +
+                             format_number(q.absolute_maximum_capacity * 100) + "% of the cluster's " +
+                             std::to_string(cluster_gpus) + ")");
       }
     }
     book.reservations_.push_back(r);

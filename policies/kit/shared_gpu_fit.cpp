@@ -19,8 +19,8 @@ std::optional<std::vector<GpuId>> fit_on_shared_gpus(const JobSpec& job, const C
   for (GpuId g = 0; g < layout.gpu_count(); ++g) {
     if (g < taken.size() && taken[g]) continue;
     if (host_room[layout.node_of(g)] == 0) continue;
-    const bool fits = cluster.free_share(g) + kGpuShareTolerance >= job.gpu_share &&
-                      cluster.free_memory(g) >= job.gpu_memory_bytes;
+    const bool fits =
+        cluster.free_share(g) + kGpuShareTolerance >= job.gpu_share && cluster.free_memory(g) >= job.gpu_memory_bytes;
     if (!fits) continue;
     rooms.push_back({cluster.free_share(g), cluster.free_gpus_on_node(layout.node_of(g)), g});
   }

@@ -80,8 +80,8 @@ void PiecemealPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
     // The request holding the fewest GPUs (ties: submission order) gets the next GPU it can use.
     Request* neediest = nullptr;
     for (Request& r : requests)
-      if (r.held + r.granted.size() < r.need && (!neediest || r.held + r.granted.size() <
-                                                                  neediest->held + neediest->granted.size()))
+      if (r.held + r.granted.size() < r.need &&
+          (!neediest || r.held + r.granted.size() < neediest->held + neediest->granted.size()))
         neediest = &r;
     if (!neediest) break;
     const JobSpec& spec = ctx.jobs.spec(neediest->job);

@@ -110,10 +110,10 @@ class TiresiasPolicy final : public SchedulingPolicy {
   // What the policy remembers about a job between calls.
   struct JobTrack {
     std::size_t queue = 0;
-    Time arrival = kNever;        // last arrival into `queue`; kNever: not seen yet
-    double service_base = 0;      // attained GPU-seconds at the last promotion
-    Time preempted_at = kNever;   // the last preemption, while no promotion followed
-    Time executed = 0;            // seconds run since the job last entered Q1 (runs ended by preemptions)
+    Time arrival = kNever;       // last arrival into `queue`; kNever: not seen yet
+    double service_base = 0;     // attained GPU-seconds at the last promotion
+    Time preempted_at = kNever;  // the last preemption, while no promotion followed
+    Time executed = 0;           // seconds run since the job last entered Q1 (runs ended by preemptions)
   };
 
   /// Brings the queue of `job` up to date at `now` (demotions, promotions).

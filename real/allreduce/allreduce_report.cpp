@@ -30,8 +30,8 @@ std::string allreduce_csv_row(const AllreduceRow& row) {
   const double t = median(row.seconds);
   const auto [lo, hi] = std::minmax_element(row.seconds.begin(), row.seconds.end());
   return row.impl + "," + row.transport + "," + std::to_string(row.ranks) + "," + number(row.bytes) + "," +
-         std::to_string(row.warmup) + "," + std::to_string(row.iterations) + "," + number(t) + "," + number(*lo) +
-         "," + number(*hi) + "," + number(algorithm_bandwidth(row.bytes, t)) + "," +
+         std::to_string(row.warmup) + "," + std::to_string(row.iterations) + "," + number(t) + "," + number(*lo) + "," +
+         number(*hi) + "," + number(algorithm_bandwidth(row.bytes, t)) + "," +
          number(bus_bandwidth(row.bytes, t, row.ranks)) + "," + std::to_string(row.errors) + "," +
          number(row.hop_latency_s) + "," + number(row.goodput_Bps);
 }
@@ -72,11 +72,16 @@ std::vector<double> parse_size_list(const std::string& list) {
 }
 
 bool read_measurement_option(const std::string& flag, const std::string& value, MeasurementOptions& options) {
-  if (flag == "--bytes") options.sizes = parse_size_list(value);
-  else if (flag == "--warmup") options.warmup = std::max(0, std::atoi(value.c_str()));
-  else if (flag == "--iterations") options.iterations = std::max(1, std::atoi(value.c_str()));
-  else if (flag == "--csv") options.csv = value;
-  else return false;
+  if (flag == "--bytes")
+    options.sizes = parse_size_list(value);
+  else if (flag == "--warmup")
+    options.warmup = std::max(0, std::atoi(value.c_str()));
+  else if (flag == "--iterations")
+    options.iterations = std::max(1, std::atoi(value.c_str()));
+  else if (flag == "--csv")
+    options.csv = value;
+  else
+    return false;
   return true;
 }
 
@@ -85,9 +90,9 @@ double parse_size(const std::string& text) {
   const double value = std::strtod(text.c_str(), &end);
   if (end == text.c_str() || value < 0) throw std::invalid_argument("bad size '" + text + "'");
   const std::string unit = end;
-  static const std::pair<const char*, double> units[] = {
-      {"", 1},         {"B", 1},          {"KB", 1e3},       {"kB", 1e3},       {"MB", 1e6},
-      {"GB", 1e9},     {"KiB", 1024.0},   {"MiB", 1048576.0}, {"GiB", 1073741824.0}};
+  static const std::pair<const char*, double> units[] = {{"", 1},         {"B", 1},           {"KB", 1e3},
+                                                         {"kB", 1e3},     {"MB", 1e6},        {"GB", 1e9},
+                                                         {"KiB", 1024.0}, {"MiB", 1048576.0}, {"GiB", 1073741824.0}};
   for (const auto& [name, factor] : units)
     if (unit == name) return value * factor;
   throw std::invalid_argument("bad size unit in '" + text + "' (B, KB, MB, GB, KiB, MiB, GiB)");

@@ -30,7 +30,7 @@ struct AllreduceRow {
   int warmup = 0;
   int iterations = 0;
   std::vector<double> seconds;  // one per timed iteration
-  std::size_t errors = 0;  // wrong elements (see above)
+  std::size_t errors = 0;       // wrong elements (see above)
   double hop_latency_s = 0;
   double goodput_Bps = 0;
 };

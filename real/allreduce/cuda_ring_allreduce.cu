@@ -39,7 +39,6 @@ namespace {
 
 using namespace gcsim::real;
 
-
 struct Options {
   std::vector<std::uint32_t> ranks;  // empty: one per GPU, or 4 on a single GPU
   MeasurementOptions measure{{1048576.0}, 2, 10, ""};
@@ -137,9 +136,9 @@ class GpuRing {
         if (chunk.size() > 0) {
           const std::size_t bytes = chunk.size() * sizeof(float);
           if (what.phase == RingPhase::kReduceScatter) {
-            cuda_check(cudaMemcpyPeerAsync(self.recv, self.device, pred.data + chunk.begin, pred.device, bytes,
-                                           self.stream),
-                       "cudaMemcpyPeerAsync");
+            cuda_check(
+                cudaMemcpyPeerAsync(self.recv, self.device, pred.data + chunk.begin, pred.device, bytes, self.stream),
+                "cudaMemcpyPeerAsync");
             const unsigned blocks = static_cast<unsigned>(std::min<std::size_t>((chunk.size() + 255) / 256, 1024));
             add_into<<<blocks, 256, 0, self.stream>>>(self.data + chunk.begin, self.recv, chunk.size());
             cuda_check(cudaGetLastError(), "add_into");
@@ -233,8 +232,8 @@ double copy_seconds(int from, int to, std::size_t bytes, int repeats) {
   return median(times);
 }
 
-AllreduceRow measure(std::uint32_t ranks, int gpus, std::size_t bytes, int warmup, int iterations,
-                     double hop_latency_s, double goodput_Bps) {
+AllreduceRow measure(std::uint32_t ranks, int gpus, std::size_t bytes, int warmup, int iterations, double hop_latency_s,
+                     double goodput_Bps) {
   const std::size_t count = bytes / sizeof(float);
   GpuRing ring(ranks, gpus, count);
   std::vector<float> host(count);

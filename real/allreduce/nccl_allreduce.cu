@@ -41,8 +41,8 @@ MeasurementOptions parse(int argc, char** argv) {
   return o;
 }
 
-AllreduceRow measure(const std::vector<ncclComm_t>& comms, const std::vector<cudaStream_t>& streams,
-                     std::size_t bytes, int warmup, int iterations) {
+AllreduceRow measure(const std::vector<ncclComm_t>& comms, const std::vector<cudaStream_t>& streams, std::size_t bytes,
+                     int warmup, int iterations) {
   const int gpus = static_cast<int>(comms.size());
   const std::size_t count = bytes / sizeof(float);
   std::vector<float*> buffers(gpus);
@@ -77,7 +77,8 @@ AllreduceRow measure(const std::vector<ncclComm_t>& comms, const std::vector<cud
     }
     nccl_check(ncclGroupStart(), "ncclGroupStart");
     for (int g = 0; g < gpus; ++g)
-      nccl_check(ncclAllReduce(buffers[g], buffers[g], count, ncclFloat, ncclSum, comms[g], streams[g]), "ncclAllReduce");
+      nccl_check(ncclAllReduce(buffers[g], buffers[g], count, ncclFloat, ncclSum, comms[g], streams[g]),
+                 "ncclAllReduce");
     nccl_check(ncclGroupEnd(), "ncclGroupEnd");
     double slowest = 0;
     for (int g = 0; g < gpus; ++g) {

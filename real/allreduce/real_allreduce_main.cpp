@@ -89,26 +89,41 @@ Options parse(int argc, char** argv) {
     const std::string flag = argv[i];
     if (i + 1 >= argc) throw std::invalid_argument(flag + ": missing value");
     const std::string value = argv[++i];
-    if (flag == "--ranks") o.ranks = static_cast<std::uint32_t>(parse_int(flag, value, 2));
-    else if (flag == "--rank") { o.rank = static_cast<std::uint32_t>(parse_int(flag, value, 0)); o.have_rank = true; }
-    else if (flag == "--listen") o.listen = parse_endpoint(value);
-    else if (flag == "--next") o.next = parse_endpoint(value);
+    if (flag == "--ranks")
+      o.ranks = static_cast<std::uint32_t>(parse_int(flag, value, 2));
+    else if (flag == "--rank") {
+      o.rank = static_cast<std::uint32_t>(parse_int(flag, value, 0));
+      o.have_rank = true;
+    } else if (flag == "--listen")
+      o.listen = parse_endpoint(value);
+    else if (flag == "--next")
+      o.next = parse_endpoint(value);
     else if (flag == "--bytes") {
       o.sizes = parse_size_list(value);
       for (double s : o.sizes)
         if (s < 4 || static_cast<std::uint64_t>(s) % 4 != 0 || s != static_cast<double>(static_cast<std::uint64_t>(s)))
           throw std::invalid_argument("--bytes: " + std::to_string(static_cast<long long>(s)) +
                                       " is not a positive multiple of 4 bytes");
-    } else if (flag == "--warmup") o.warmup = static_cast<int>(parse_int(flag, value, 0));
-    else if (flag == "--iterations") o.iterations = static_cast<int>(parse_int(flag, value, 1));
-    else if (flag == "--transport") o.transport = value;
-    else if (flag == "--latency-rounds") o.latency_rounds = static_cast<int>(parse_int(flag, value, 0));
-    else if (flag == "--calibration-bytes") o.calibration_bytes = parse_size(value);
-    else if (flag == "--calibration-repeats") o.calibration_repeats = static_cast<int>(parse_int(flag, value, 1));
-    else if (flag == "--drain-bytes") o.drain_bytes = parse_size(value);
-    else if (flag == "--congestion") o.congestion = value;
-    else if (flag == "--csv") o.csv = value;
-    else throw std::invalid_argument("unknown option '" + flag + "'");
+    } else if (flag == "--warmup")
+      o.warmup = static_cast<int>(parse_int(flag, value, 0));
+    else if (flag == "--iterations")
+      o.iterations = static_cast<int>(parse_int(flag, value, 1));
+    else if (flag == "--transport")
+      o.transport = value;
+    else if (flag == "--latency-rounds")
+      o.latency_rounds = static_cast<int>(parse_int(flag, value, 0));
+    else if (flag == "--calibration-bytes")
+      o.calibration_bytes = parse_size(value);
+    else if (flag == "--calibration-repeats")
+      o.calibration_repeats = static_cast<int>(parse_int(flag, value, 1));
+    else if (flag == "--drain-bytes")
+      o.drain_bytes = parse_size(value);
+    else if (flag == "--congestion")
+      o.congestion = value;
+    else if (flag == "--csv")
+      o.csv = value;
+    else
+      throw std::invalid_argument("unknown option '" + flag + "'");
   }
   if (o.ranks < 2) throw std::invalid_argument("--ranks N (N >= 2) is required");
   if (o.mode == "rank") {

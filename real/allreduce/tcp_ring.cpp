@@ -24,13 +24,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-[[noreturn]] void fail(const std::string& what) {
-  throw std::runtime_error(what + ": " + std::strerror(errno));
-}
+[[noreturn]] void fail(const std::string& what) { throw std::runtime_error(what + ": " + std::strerror(errno)); }
 
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 sockaddr_in to_sockaddr(const Endpoint& at) {
   sockaddr_in addr{};
@@ -160,7 +156,8 @@ std::uint16_t listener_port(int listener) {
 TcpRing TcpRing::connect(std::uint32_t rank, std::uint32_t ranks, int listener, const Endpoint& successor,
                          const std::string& congestion_control, double timeout_s) {
   if (ranks < 2 || rank >= ranks) throw std::invalid_argument("a ring needs at least 2 ranks and rank < ranks");
-  const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout_s));
+  const auto deadline =
+      Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout_s));
   // The successor's kernel completes the handshake before it calls accept,
   // so connecting first cannot deadlock.
   const int out = connect_with_retry(successor, deadline);
@@ -179,9 +176,8 @@ TcpRing TcpRing::connect(std::uint32_t rank, std::uint32_t ranks, int listener, 
   for (int fd : {in, out}) {
     set_nodelay(fd);
     set_nonblocking(fd);
-    if (!congestion_control.empty() &&
-        setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, congestion_control.data(),
-                   static_cast<socklen_t>(congestion_control.size())) != 0)
+    if (!congestion_control.empty() && setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, congestion_control.data(),
+                                                  static_cast<socklen_t>(congestion_control.size())) != 0)
       fail("setsockopt(TCP_CONGESTION, " + congestion_control + ")");
   }
   return TcpRing(rank, ranks, out, in);

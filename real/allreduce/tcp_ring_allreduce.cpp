@@ -11,9 +11,7 @@ namespace gcsim::real {
 
 namespace {
 using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 }  // namespace
 
 void tcp_ring_allreduce(TcpRing& ring, float* data, std::size_t count, std::vector<float>& scratch) {
@@ -58,8 +56,7 @@ LinkCalibration calibrate_link(TcpRing& ring, int latency_rounds, std::size_t bu
   return link;
 }
 
-AllreduceRow measure_allreduce(TcpRing& ring, std::size_t bytes, int warmup, int iterations,
-                               std::size_t drain_bytes) {
+AllreduceRow measure_allreduce(TcpRing& ring, std::size_t bytes, int warmup, int iterations, std::size_t drain_bytes) {
   if (bytes % sizeof(float) != 0) throw std::invalid_argument("allreduce size must be a multiple of 4 bytes");
   if (iterations < 1 || warmup < 0) throw std::invalid_argument("need at least one timed iteration");
   const std::size_t count = bytes / sizeof(float);

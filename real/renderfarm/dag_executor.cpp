@@ -18,7 +18,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double seconds_between(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); }
+double seconds_between(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double>(b - a).count();
+}
 
 // Shared state of one run, guarded by `mutex`.
 struct Run {
@@ -50,7 +52,8 @@ void work_on(const Task& task, TaskWork work, const SpinCalibration& calibration
   }
 }
 
-void worker_loop(Run& run, std::uint32_t pool, std::uint32_t worker, TaskWork work, const SpinCalibration& calibration) {
+void worker_loop(Run& run, std::uint32_t pool, std::uint32_t worker, TaskWork work,
+                 const SpinCalibration& calibration) {
   const std::size_t total = run.graph.tasks.size();
   std::unique_lock<std::mutex> lock(run.mutex);
   for (;;) {

@@ -75,29 +75,40 @@ int main(int argc, char** argv) {
       }
       if (i + 1 >= argc) throw std::invalid_argument(flag + ": missing value");
       const std::string value = argv[++i];
-      if (flag == "--frames") spec.frames = static_cast<std::uint32_t>(parse_number(flag, value, 1));
-      else if (flag == "--elements") spec.elements = static_cast<std::uint32_t>(parse_number(flag, value, 1));
-      else if (flag == "--element-workers") { spec.element_workers = static_cast<std::uint32_t>(parse_number(flag, value, 1)); workers_given = true; }
-      else if (flag == "--unit") spec.element_seconds = parse_number(flag, value, 0);
-      else if (flag == "--render-unit") { spec.render_seconds = parse_number(flag, value, 0); render_given = true; }
-      else if (flag == "--schedules") {
+      if (flag == "--frames")
+        spec.frames = static_cast<std::uint32_t>(parse_number(flag, value, 1));
+      else if (flag == "--elements")
+        spec.elements = static_cast<std::uint32_t>(parse_number(flag, value, 1));
+      else if (flag == "--element-workers") {
+        spec.element_workers = static_cast<std::uint32_t>(parse_number(flag, value, 1));
+        workers_given = true;
+      } else if (flag == "--unit")
+        spec.element_seconds = parse_number(flag, value, 0);
+      else if (flag == "--render-unit") {
+        spec.render_seconds = parse_number(flag, value, 0);
+        render_given = true;
+      } else if (flag == "--schedules") {
         schedules.clear();
         std::stringstream list(value);
         for (std::string item; std::getline(list, item, ',');) {
           const auto s = parse_frame_schedule(item);
-          if (!s) throw std::invalid_argument("--schedules: unknown schedule '" + item + "' (serial, parallel, pipelined)");
+          if (!s)
+            throw std::invalid_argument("--schedules: unknown schedule '" + item + "' (serial, parallel, pipelined)");
           schedules.push_back(*s);
         }
       } else if (flag == "--work") {
-        if (value != "sleep" && value != "spin") throw std::invalid_argument("--work: expected sleep or spin, got '" + value + "'");
+        if (value != "sleep" && value != "spin")
+          throw std::invalid_argument("--work: expected sleep or spin, got '" + value + "'");
         work = value == "sleep" ? TaskWork::kSleep : TaskWork::kSpin;
-      } else if (flag == "--repeat") repeat = static_cast<int>(parse_number(flag, value, 1));
+      } else if (flag == "--repeat")
+        repeat = static_cast<int>(parse_number(flag, value, 1));
       else if (flag == "--overhead-tasks") {
         overhead_tasks = static_cast<int>(parse_number(flag, value, 0));
         if (overhead_tasks == 1) throw std::invalid_argument("--overhead-tasks: 0 or at least 2");
-      }
-      else if (flag == "--csv") csv = value;
-      else throw std::invalid_argument("unknown option '" + flag + "'");
+      } else if (flag == "--csv")
+        csv = value;
+      else
+        throw std::invalid_argument("unknown option '" + flag + "'");
     }
   } catch (const std::exception& e) {
     std::cerr << "renderfarm: " << e.what() << "\n\n" << kUsage;
@@ -108,10 +119,10 @@ int main(int argc, char** argv) {
 
   const SpinCalibration calibration = work == TaskWork::kSpin ? calibrate_spin(0.3) : SpinCalibration{};
   const ExecutorOverhead overhead =
-      overhead_tasks > 0 ? measure_executor_overhead(work, calibration, spec.element_seconds,
-                                                     static_cast<std::size_t>(overhead_tasks),
-                                                     static_cast<std::size_t>(repeat))
-                         : ExecutorOverhead{};
+      overhead_tasks > 0
+          ? measure_executor_overhead(work, calibration, spec.element_seconds, static_cast<std::size_t>(overhead_tasks),
+                                      static_cast<std::size_t>(repeat))
+          : ExecutorOverhead{};
   std::cerr << "renderfarm: " << spec.frames << " frames x " << spec.elements << " elements, " << spec.element_seconds
             << " s tasks (" << (work == TaskWork::kSleep ? "sleep" : "spin") << "), executor overhead "
             << overhead.per_task * 1e6 << " us per task, " << overhead.wake_up * 1e6 << " us per wake-up\n";

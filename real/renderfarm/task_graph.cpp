@@ -17,9 +17,12 @@ std::optional<FrameSchedule> parse_frame_schedule(const std::string& name) {
 
 const char* frame_schedule_name(FrameSchedule schedule) {
   switch (schedule) {
-    case FrameSchedule::kSerial: return "serial";
-    case FrameSchedule::kParallel: return "parallel";
-    case FrameSchedule::kPipelined: return "pipelined";
+    case FrameSchedule::kSerial:
+      return "serial";
+    case FrameSchedule::kParallel:
+      return "parallel";
+    case FrameSchedule::kPipelined:
+      return "pipelined";
   }
   return "?";
 }
@@ -40,8 +43,7 @@ TaskGraph frame_chain(const FrameChainSpec& spec) {
   for (std::uint32_t f = 0; f < spec.frames; ++f) {
     std::vector<std::size_t> elements;
     for (std::uint32_t e = 0; e < spec.elements; ++e) {
-      Task t{"f" + std::to_string(f) + ".e" + std::to_string(e), element_pool, spec.element_seconds,
-             previous_elements};
+      Task t{"f" + std::to_string(f) + ".e" + std::to_string(e), element_pool, spec.element_seconds, previous_elements};
       if (spec.schedule == FrameSchedule::kParallel && previous_render) t.predecessors.push_back(*previous_render);
       elements.push_back(g.tasks.size());
       g.tasks.push_back(std::move(t));
@@ -89,10 +91,12 @@ std::optional<std::string> task_graph_error(const TaskGraph& graph) {
   for (const auto& pool : graph.pools)
     if (pool.workers == 0) return "pool '" + pool.name + "' has no worker";
   for (const auto& t : graph.tasks) {
-    if (t.pool >= graph.pools.size()) return "task '" + t.name + "' names pool " + std::to_string(t.pool) + ", which does not exist";
+    if (t.pool >= graph.pools.size())
+      return "task '" + t.name + "' names pool " + std::to_string(t.pool) + ", which does not exist";
     if (!(t.seconds >= 0)) return "task '" + t.name + "' has a negative duration";
     for (std::size_t p : t.predecessors)
-      if (p >= graph.tasks.size()) return "task '" + t.name + "' depends on task " + std::to_string(p) + ", which does not exist";
+      if (p >= graph.tasks.size())
+        return "task '" + t.name + "' depends on task " + std::to_string(p) + ", which does not exist";
   }
   // Depth-first search; a predecessor still on the stack closes a cycle.
   enum Mark { kNew, kOnStack, kDone };

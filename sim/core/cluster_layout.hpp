@@ -18,7 +18,7 @@
 namespace gcsim {
 
 struct NodeInfo {
-  std::string name;        // e.g. "dgx-3"
+  std::string name;         // e.g. "dgx-3"
   std::uint32_t group = 0;  // index into ClusterSpec::node_groups
   RackId rack = 0;
   std::uint32_t gpu_type = 0;  // index into ClusterSpec::gpu_types

@@ -29,8 +29,8 @@ class InputError : public std::runtime_error {
   const std::string& problem() const { return problem_; }
 
  private:
-  static std::string compose(const std::string& file, const std::string& where,
-                             const std::string& field, const std::string& problem) {
+  static std::string compose(const std::string& file, const std::string& where, const std::string& field,
+                             const std::string& problem) {
     std::string text = file.empty() ? std::string("<input>") : file;
     if (!where.empty()) text += ": " + where;
     if (!field.empty()) text += ": field '" + field + "'";

@@ -128,8 +128,8 @@ struct JobSpec {
   bool single_node = false;
   /// The GPU types it may run on (node selectors); empty: any type.
   std::vector<std::string> gpu_types;
-  std::int64_t priority = 0;    // larger is more important
-  Time runtime_estimate = 0;    // the user's estimate of the run time, seconds; 0: none given
+  std::int64_t priority = 0;  // larger is more important
+  Time runtime_estimate = 0;  // the user's estimate of the run time, seconds; 0: none given
   CheckpointSpec checkpoint;
   std::optional<StudyMembership> study;  // set for the trials of a study
   JobWork work;

@@ -16,11 +16,16 @@ enum class JobState {
 /// Lower-case name used in outputs ("waiting", "running", ...).
 constexpr std::string_view to_string(JobState state) {
   switch (state) {
-    case JobState::kPending: return "pending";
-    case JobState::kWaiting: return "waiting";
-    case JobState::kRunning: return "running";
-    case JobState::kFinished: return "finished";
-    case JobState::kFailed: return "failed";
+    case JobState::kPending:
+      return "pending";
+    case JobState::kWaiting:
+      return "waiting";
+    case JobState::kRunning:
+      return "running";
+    case JobState::kFinished:
+      return "finished";
+    case JobState::kFailed:
+      return "failed";
   }
   return "unknown";
 }

@@ -21,7 +21,8 @@ std::int64_t whole_bytes(double bytes) { return static_cast<std::int64_t>(std::c
 
 NodeClaim node_claim(const JobSpec& job, std::size_t k) {
   const std::size_t g = std::max<std::size_t>(job.gpus, 1);
-  return {split_up(static_cast<std::int64_t>(job.cpu_cores) * 1000, k, g), split_up(whole_bytes(job.memory_bytes), k, g)};
+  return {split_up(static_cast<std::int64_t>(job.cpu_cores) * 1000, k, g),
+          split_up(whole_bytes(job.memory_bytes), k, g)};
 }
 
 std::vector<std::pair<NodeId, NodeClaim>> host_changes(const ClusterLayout& layout, const JobSpec& job,
@@ -32,8 +33,10 @@ std::vector<std::pair<NodeId, NodeClaim>> host_changes(const ClusterLayout& layo
   for (GpuId g : gpus) {
     const NodeId node = layout.node_of(g);
     auto it = std::find_if(added.begin(), added.end(), [&](const auto& a) { return a.first == node; });
-    if (it == added.end()) added.emplace_back(node, 1);
-    else ++it->second;
+    if (it == added.end())
+      added.emplace_back(node, 1);
+    else
+      ++it->second;
   }
   for (const auto& [node, count] : added) {
     const auto before = static_cast<std::size_t>(

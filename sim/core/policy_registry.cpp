@@ -48,7 +48,6 @@ std::optional<double> parse_number(const std::string& text) {
   return value;
 }
 
-
 }  // namespace
 
 bool PolicyOptions::flag(const std::string& key, bool fallback) const {
@@ -141,7 +140,8 @@ std::unique_ptr<SchedulingPolicy> PolicyRegistry::make_policy(const std::string&
   std::vector<std::string> unused;
   auto policy = make_policy_reporting_unused(name, options, placement, unused);
   if (!unused.empty())
-    throw std::invalid_argument("policy '" + name + "'" + (placement.empty() ? "" : " with placement '" + placement + "'") +
+    throw std::invalid_argument("policy '" + name + "'" +
+                                (placement.empty() ? "" : " with placement '" + placement + "'") +
                                 " takes no option '" + unused.front() + "'");
   return policy;
 }

@@ -95,11 +95,10 @@ class PolicyRegistry {
  public:
   using PlacementFactory = std::function<std::unique_ptr<PlacementPolicy>(const PolicyOptions&)>;
   /// A scheduling policy receives its placement (chosen by `--placement` or its default).
-  using PolicyFactory = std::function<std::unique_ptr<SchedulingPolicy>(const PolicyOptions&,
-                                                                        std::unique_ptr<PlacementPolicy>)>;
+  using PolicyFactory =
+      std::function<std::unique_ptr<SchedulingPolicy>(const PolicyOptions&, std::unique_ptr<PlacementPolicy>)>;
 
-  void add_policy(const std::string& name, std::string summary, std::string default_placement,
-                  PolicyFactory factory);
+  void add_policy(const std::string& name, std::string summary, std::string default_placement, PolicyFactory factory);
   void add_placement(const std::string& name, std::string summary, PlacementFactory factory);
 
   /// Throws UnknownPolicy listing the known names, and std::invalid_argument

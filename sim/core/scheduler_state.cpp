@@ -34,8 +34,8 @@ void SchedulerState::GpuOccupancy::remove(JobIndex job, const JobSpec& spec) {
   if (holders.empty()) *this = GpuOccupancy{};  // no rounding residue on a free GPU
 }
 
-SchedulerState::SchedulerState(const ClusterLayout& layout, const Locality& locality,
-                               const std::vector<JobSpec>& jobs, std::vector<Time> oracle_durations)
+SchedulerState::SchedulerState(const ClusterLayout& layout, const Locality& locality, const std::vector<JobSpec>& jobs,
+                               std::vector<Time> oracle_durations)
     : layout_(layout),
       locality_(locality),
       jobs_(jobs),
@@ -178,12 +178,12 @@ void SchedulerState::check(const Plan& plan) const {
         throw PlanRejected(where + ": GPU " + layout_.gpu_label(g) + " is given to the job twice");
       const bool whole = spec.gpu_share >= 1;
       if (!gpu.holders.empty() && (whole || gpu.share + spec.gpu_share > 1 + kGpuShareTolerance))
-        throw PlanRejected(where + ": GPU " + layout_.gpu_label(g) + " is not free (held by job '" +
-                           jobs_[gpu.holders.front()].id + "'" +
-                           (gpu.holders.size() > 1 ? " and " + std::to_string(gpu.holders.size() - 1) + " more" : "") +
-                           (whole ? "" : ", " + share_text(1 - gpu.share) + " of it left, the job asks " +
-                                             share_text(spec.gpu_share)) +
-                           ")");
+        throw PlanRejected(
+            where + ": GPU " + layout_.gpu_label(g) + " is not free (held by job '" + jobs_[gpu.holders.front()].id +
+            "'" + (gpu.holders.size() > 1 ? " and " + std::to_string(gpu.holders.size() - 1) + " more" : "") +
+            (whole ? ""
+                   : ", " + share_text(1 - gpu.share) + " of it left, the job asks " + share_text(spec.gpu_share)) +
+            ")");
       if (gpu.memory + spec.gpu_memory_bytes > layout_.gpu_type_of(g).memory_bytes)
         throw PlanRejected(where + ": GPU " + layout_.gpu_label(g) + " has less memory than the job needs" +
                            (gpu.holders.empty() ? "" : " beside the jobs sharing it"));
@@ -191,7 +191,8 @@ void SchedulerState::check(const Plan& plan) const {
         throw PlanRejected(where + ": GPU " + layout_.gpu_label(g) + " is a " + layout_.gpu_type_of(g).name +
                            ", a type the job does not allow (gpu_types)");
       if (spec.single_node && layout_.node_of(g) != layout_.node_of(holds.empty() ? d.gpus.front() : holds.front()))
-        throw PlanRejected(where + ": GPU " + layout_.gpu_label(g) + " is on another node than the job's other GPUs "
+        throw PlanRejected(where + ": GPU " + layout_.gpu_label(g) +
+                           " is on another node than the job's other GPUs "
                            "(single_node)");
       gpu.add(d.job, spec);
     }
@@ -199,13 +200,13 @@ void SchedulerState::check(const Plan& plan) const {
     for (const auto& [node, change] : host_changes(layout_, spec, holds, d.gpus)) {
       const NodeClaim used = host_after.at(node), capacity = node_capacity(layout_, node);
       if (used.millicores > capacity.millicores || used.memory_bytes > capacity.memory_bytes)
-        throw PlanRejected(where + ": node " + layout_.node(node).name + " would hold " +
-                           (used.millicores > capacity.millicores
-                                ? std::to_string(used.millicores) + " millicores of its " +
-                                      std::to_string(capacity.millicores)
-                                : std::to_string(used.memory_bytes) + " bytes of host memory of its " +
-                                      std::to_string(capacity.memory_bytes)) +
-                           " (cpu_cores and memory are split over the job's GPUs)");
+        throw PlanRejected(
+            where + ": node " + layout_.node(node).name + " would hold " +
+            (used.millicores > capacity.millicores
+                 ? std::to_string(used.millicores) + " millicores of its " + std::to_string(capacity.millicores)
+                 : std::to_string(used.memory_bytes) + " bytes of host memory of its " +
+                       std::to_string(capacity.memory_bytes)) +
+            " (cpu_cores and memory are split over the job's GPUs)");
     }
     holds.insert(holds.end(), d.gpus.begin(), d.gpus.end());
     if (holds.size() == spec.gpus) state_after[d.job] = JobState::kRunning;

@@ -43,9 +43,7 @@ class SchedulerState final : public ClusterView, public QueueView {
   std::size_t free_gpu_count() const override { return free_total_; }
   std::size_t free_gpus_on_node(NodeId node) const override { return free_per_node_[node]; }
   double free_share(GpuId gpu) const override { return std::max(0.0, 1 - gpus_[gpu].share); }
-  double free_memory(GpuId gpu) const override {
-    return layout_.gpu_type_of(gpu).memory_bytes - gpus_[gpu].memory;
-  }
+  double free_memory(GpuId gpu) const override { return layout_.gpu_type_of(gpu).memory_bytes - gpus_[gpu].memory; }
   std::size_t partly_free_gpu_count() const override { return partly_free_; }
   NodeClaim free_host(NodeId node) const override {
     const NodeClaim capacity = node_capacity(layout_, node);

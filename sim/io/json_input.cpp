@@ -40,27 +40,37 @@ struct UnitScale {
 
 // Longest suffixes first so that "GiB" is not read as "B".
 const std::vector<UnitScale>& units_for(Quantity kind) {
-  static const std::vector<UnitScale> bytes = {
-      {"TiB", 1099511627776.0}, {"GiB", 1073741824.0}, {"MiB", 1048576.0}, {"KiB", 1024.0},
-      {"TB", 1e12},             {"GB", 1e9},           {"MB", 1e6},        {"kB", 1e3},
-      {"KB", 1e3},              {"B", 1.0}};
+  static const std::vector<UnitScale> bytes = {{"TiB", 1099511627776.0},
+                                               {"GiB", 1073741824.0},
+                                               {"MiB", 1048576.0},
+                                               {"KiB", 1024.0},
+                                               {"TB", 1e12},
+                                               {"GB", 1e9},
+                                               {"MB", 1e6},
+                                               {"kB", 1e3},
+                                               {"KB", 1e3},
+                                               {"B", 1.0}};
   static const std::vector<UnitScale> bandwidth = {
-      {"TB/s", 1e12}, {"GB/s", 1e9}, {"MB/s", 1e6}, {"kB/s", 1e3}, {"KB/s", 1e3}, {"B/s", 1.0},
-      {"TBps", 1e12}, {"GBps", 1e9}, {"MBps", 1e6}, {"kBps", 1e3}, {"Bps", 1.0},
-      {"Tbps", 1e12 / 8}, {"Gbps", 1e9 / 8}, {"Mbps", 1e6 / 8}, {"kbps", 1e3 / 8}, {"bps", 1.0 / 8}};
-  static const std::vector<UnitScale> time = {{"ns", 1e-9}, {"us", 1e-6}, {"ms", 1e-3}, {"min", 60.0},
+      {"TB/s", 1e12},    {"GB/s", 1e9},     {"MB/s", 1e6},     {"kB/s", 1e3},   {"KB/s", 1e3}, {"B/s", 1.0},
+      {"TBps", 1e12},    {"GBps", 1e9},     {"MBps", 1e6},     {"kBps", 1e3},   {"Bps", 1.0},  {"Tbps", 1e12 / 8},
+      {"Gbps", 1e9 / 8}, {"Mbps", 1e6 / 8}, {"kbps", 1e3 / 8}, {"bps", 1.0 / 8}};
+  static const std::vector<UnitScale> time = {{"ns", 1e-9},  {"us", 1e-6},   {"ms", 1e-3}, {"min", 60.0},
                                               {"h", 3600.0}, {"d", 86400.0}, {"s", 1.0}};
-  static const std::vector<UnitScale> flops = {{"PFLOPS", 1e15}, {"TFLOPS", 1e12}, {"GFLOPS", 1e9},
-                                               {"MFLOPS", 1e6},  {"FLOPS", 1.0},   {"Pf", 1e15},
-                                               {"Tf", 1e12},     {"Gf", 1e9},      {"Mf", 1e6},
-                                               {"f", 1.0}};
+  static const std::vector<UnitScale> flops = {{"PFLOPS", 1e15}, {"TFLOPS", 1e12}, {"GFLOPS", 1e9}, {"MFLOPS", 1e6},
+                                               {"FLOPS", 1.0},   {"Pf", 1e15},     {"Tf", 1e12},    {"Gf", 1e9},
+                                               {"Mf", 1e6},      {"f", 1.0}};
   static const std::vector<UnitScale> none;
   switch (kind) {
-    case Quantity::kBytes: return bytes;
-    case Quantity::kBandwidth: return bandwidth;
-    case Quantity::kTime: return time;
-    case Quantity::kFlops: return flops;
-    case Quantity::kPlain: return none;
+    case Quantity::kBytes:
+      return bytes;
+    case Quantity::kBandwidth:
+      return bandwidth;
+    case Quantity::kTime:
+      return time;
+    case Quantity::kFlops:
+      return flops;
+    case Quantity::kPlain:
+      return none;
   }
   return none;
 }
@@ -119,18 +129,24 @@ std::optional<double> parse_quantity(const std::string& raw, Quantity kind) {
 
 std::string quantity_hint(Quantity kind) {
   switch (kind) {
-    case Quantity::kBytes: return "a size in bytes such as 16e9 or \"16GB\"";
-    case Quantity::kBandwidth: return "a bandwidth in bytes/s such as 25e9, \"25GB/s\" or \"200Gbps\"";
-    case Quantity::kTime: return "a time in seconds such as 2e-6, \"2us\" or \"1.5h\"";
-    case Quantity::kFlops: return "a FLOP rate or count such as 1.25e14 or \"125TFLOPS\"";
-    case Quantity::kPlain: return "a number";
+    case Quantity::kBytes:
+      return "a size in bytes such as 16e9 or \"16GB\"";
+    case Quantity::kBandwidth:
+      return "a bandwidth in bytes/s such as 25e9, \"25GB/s\" or \"200Gbps\"";
+    case Quantity::kTime:
+      return "a time in seconds such as 2e-6, \"2us\" or \"1.5h\"";
+    case Quantity::kFlops:
+      return "a FLOP rate or count such as 1.25e14 or \"125TFLOPS\"";
+    case Quantity::kPlain:
+      return "a number";
   }
   return "a number";
 }
 
 JsonObject::JsonObject(const nlohmann::json& value, JsonLocation location)
     : value_(value), location_(std::move(location)) {
-  if (!value_.is_object()) throw InputError(location_.file, location_.where, "", "expected a JSON object, got " + describe(value_));
+  if (!value_.is_object())
+    throw InputError(location_.file, location_.where, "", "expected a JSON object, got " + describe(value_));
 }
 
 void JsonObject::fail(const std::string& field, const std::string& problem) const {
@@ -160,7 +176,8 @@ std::uint64_t JsonObject::required_uint(const std::string& field, std::uint64_t 
   bool integral = v.is_number_integer() || (v.is_number_float() && std::floor(v.get<double>()) == v.get<double>());
   if (!integral) fail(field, "expected an integer >= " + std::to_string(min) + ", got " + describe(v));
   if (v.is_number_float() ? v.get<double>() < static_cast<double>(min)
-                          : (v.is_number_unsigned() ? v.get<std::uint64_t>() < min : v.get<std::int64_t>() < static_cast<std::int64_t>(min)))
+                          : (v.is_number_unsigned() ? v.get<std::uint64_t>() < min
+                                                    : v.get<std::int64_t>() < static_cast<std::int64_t>(min)))
     fail(field, "expected an integer >= " + std::to_string(min) + ", got " + describe(v));
   return v.is_number_float() ? static_cast<std::uint64_t>(v.get<double>()) : v.get<std::uint64_t>();
 }
@@ -181,8 +198,10 @@ std::int64_t JsonObject::optional_int(const std::string& field, std::int64_t fal
 double JsonObject::required_quantity(const std::string& field, Quantity kind, bool strictly_positive) const {
   const auto& v = raw(field);
   std::optional<double> value;
-  if (v.is_number()) value = v.get<double>();
-  else if (v.is_string()) value = parse_quantity(v.get<std::string>(), kind);
+  if (v.is_number())
+    value = v.get<double>();
+  else if (v.is_string())
+    value = parse_quantity(v.get<std::string>(), kind);
   if (!value) fail(field, "expected " + quantity_hint(kind) + ", got " + describe(v));
   if (*value < 0) fail(field, "must not be negative, got " + describe(v));
   if (strictly_positive && *value == 0) fail(field, "must be greater than zero, got " + describe(v));

@@ -56,15 +56,13 @@ Time uncontended_duration(const JobSpec& job, const ClusterLayout& layout) {
   if (const auto* dag = std::get_if<DagWork>(&job.work)) return dag_list_schedule_seconds(*dag, best_flops);
   const auto& training = std::get<TrainingWork>(job.work);
   const std::size_t nodes_per_rack = spec.fabric.nodes_per_rack == 0 ? 1 : spec.fabric.nodes_per_rack;
-  const double rack_uplink =
-      static_cast<double>(nodes_per_rack) * best->nic.bandwidth / spec.fabric.oversubscription;
+  const double rack_uplink = static_cast<double>(nodes_per_rack) * best->nic.bandwidth / spec.fabric.oversubscription;
   const RingEdge edge =
       packed_ring_edge(*best, spec.fabric, job.gpus, nodes_per_rack * best->gpus_per_node, rack_uplink);
   // A fractional job computes at its share of each GPU (JobSpec::gpu_share).
   return static_cast<double>(training.iterations) *
          training_iteration_seconds(training.flops_per_iteration, best_flops * job.gpu_share, job.gpus,
-                                    training.gradient_bytes,
-                                    edge.latency, edge.bandwidth);
+                                    training.gradient_bytes, edge.latency, edge.bandwidth);
 }
 
 std::vector<Time> uncontended_durations(const std::vector<JobSpec>& jobs, const ClusterLayout& layout) {

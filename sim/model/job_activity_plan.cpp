@@ -11,9 +11,8 @@ namespace gcsim {
 
 std::string_view to_string(Fidelity fidelity) { return fidelity == Fidelity::kJob ? "job" : "iteration"; }
 
-JobActivityPlan::JobActivityPlan(const JobSpec& job, Fidelity fidelity, double measured_type_flops,
-                                 double ring_latency, double remaining_fraction, Time restore_delay,
-                                 std::uint32_t job_rounds)
+JobActivityPlan::JobActivityPlan(const JobSpec& job, Fidelity fidelity, double measured_type_flops, double ring_latency,
+                                 double remaining_fraction, Time restore_delay, std::uint32_t job_rounds)
     : fidelity_(fidelity), ranks_(job.gpus), ring_latency_(ring_latency) {
   assert(remaining_fraction > 0 && remaining_fraction <= 1 && "a plan has work left to do");
   assert(job_rounds >= 1 && "at least one round");
@@ -31,7 +30,8 @@ JobActivityPlan::JobActivityPlan(const JobSpec& job, Fidelity fidelity, double m
   }
   const auto& training = std::get<TrainingWork>(job.work);
   // Whole iterations: a checkpoint keeps completed iterations only.
-  auto iterations = static_cast<std::uint64_t>(std::ceil(static_cast<double>(training.iterations) * remaining_fraction));
+  auto iterations =
+      static_cast<std::uint64_t>(std::ceil(static_cast<double>(training.iterations) * remaining_fraction));
   iterations_ = std::max<std::uint64_t>(1, std::min(iterations, training.iterations));
   flops_per_iteration_ = training.flops_per_iteration;
   chunk_bytes_ = ring_chunk_bytes(ranks_, training.gradient_bytes);
@@ -76,9 +76,9 @@ JobStep JobActivityPlan::step(std::uint64_t k) const {
 }
 
 Time JobActivityPlan::uncontended_work_seconds(double gpu_flops, double edge_bandwidth) const {
-  const double ring = messages_per_iteration_ > 0
-                          ? static_cast<double>(messages_per_iteration_) * (ring_latency_ + chunk_bytes_ / edge_bandwidth)
-                          : 0.0;
+  const double ring = messages_per_iteration_ > 0 ? static_cast<double>(messages_per_iteration_) *
+                                                        (ring_latency_ + chunk_bytes_ / edge_bandwidth)
+                                                  : 0.0;
   return static_cast<double>(iterations_) * (flops_per_iteration_ / gpu_flops + ring);
 }
 

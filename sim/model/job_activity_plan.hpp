@@ -70,15 +70,15 @@ class JobActivityPlan {
   Fidelity fidelity_;
   std::uint32_t ranks_;
   double ring_latency_;
-  double flops_per_iteration_ = 0;  // per GPU (a measured run: the whole run)
-  double chunk_bytes_ = 0;          // S/N: what one ring message carries
+  double flops_per_iteration_ = 0;            // per GPU (a measured run: the whole run)
+  double chunk_bytes_ = 0;                    // S/N: what one ring message carries
   std::uint64_t messages_per_iteration_ = 0;  // 2(N-1) ring steps per allreduce
-  std::uint64_t iterations_ = 1;    // in this plan
-  std::uint64_t rounds_ = 1;        // iteration fidelity: one per iteration
+  std::uint64_t iterations_ = 1;              // in this plan
+  std::uint64_t rounds_ = 1;                  // iteration fidelity: one per iteration
   std::uint64_t ring_steps_per_round_ = 0;
-  bool with_latency_delay_ = false; // job fidelity: a delay ends each round
+  bool with_latency_delay_ = false;  // job fidelity: a delay ends each round
   std::uint64_t steps_per_round_ = 1;
-  std::uint64_t leading_ = 0;       // 1 when there is a restore delay
+  std::uint64_t leading_ = 0;  // 1 when there is a restore delay
   Time restore_delay_ = 0;
   Time trailing_delay_ = 0;
 };

@@ -50,8 +50,8 @@ MeasuredSpeed measured_speed(const MeasuredWork& work, double gpu_share, const C
   }
   const int type = layout.find_gpu_type(work.gpu_type);
   speed.flops = type >= 0 ? layout.spec().gpu_types[static_cast<std::size_t>(type)].flops * gpu_share : 0;
-  speed.rescaled = std::any_of(gpus.begin(), gpus.end(),
-                               [&](GpuId g) { return layout.gpu_type_of(g).name != work.gpu_type; });
+  speed.rescaled =
+      std::any_of(gpus.begin(), gpus.end(), [&](GpuId g) { return layout.gpu_type_of(g).name != work.gpu_type; });
   return speed;
 }
 

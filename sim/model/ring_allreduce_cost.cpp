@@ -2,9 +2,7 @@
 
 namespace gcsim {
 
-double ring_chunk_bytes(std::uint32_t ranks, double gradient_bytes) {
-  return ranks < 2 ? 0.0 : gradient_bytes / ranks;
-}
+double ring_chunk_bytes(std::uint32_t ranks, double gradient_bytes) { return ranks < 2 ? 0.0 : gradient_bytes / ranks; }
 
 double ring_bytes_per_rank(std::uint32_t ranks, double gradient_bytes) {
   return static_cast<double>(ring_step_count(ranks)) * ring_chunk_bytes(ranks, gradient_bytes);

@@ -35,8 +35,7 @@ std::map<std::string, double> mean_slowdown_by_user(const std::vector<FinishedJo
       ++count;
     }
   std::map<std::string, double> means;
-  for (const auto& [user, sum_count] : sums)
-    means[user] = sum_count.first / static_cast<double>(sum_count.second);
+  for (const auto& [user, sum_count] : sums) means[user] = sum_count.first / static_cast<double>(sum_count.second);
   return means;
 }
 

@@ -61,7 +61,7 @@ struct FinishedJobTimes {
 std::optional<double> slowdown(const FinishedJobTimes& job);
 
 struct SlowdownSummary {
-  std::size_t count = 0;  // jobs with a slowdown
+  std::size_t count = 0;     // jobs with a slowdown
   double mean = 0, max = 0;  // zero when count is 0
 };
 

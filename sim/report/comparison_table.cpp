@@ -95,13 +95,12 @@ std::string comparison_csv(const std::vector<ComparisonRow>& rows) {
          "queue_guarantee_attainment,deadlocks,deadlock_at_s,wall_time_s\n";
   for (const ComparisonRow& r : rows) {
     const bool has_slowdowns = r.finish_time_fairness.count > 0;
-    out << csv_field(r.policy) << ',' << r.jobs << ',' << r.finished << ',' << r.failed << ',' << r.unfinished
-        << ',' << exact_number(r.jct.mean) << ',' << exact_number(r.jct.p50) << ',' << exact_number(r.jct.p95) << ','
+    out << csv_field(r.policy) << ',' << r.jobs << ',' << r.finished << ',' << r.failed << ',' << r.unfinished << ','
+        << exact_number(r.jct.mean) << ',' << exact_number(r.jct.p50) << ',' << exact_number(r.jct.p95) << ','
         << exact_number(r.jct.p99) << ',' << exact_number(r.wait.mean) << ',' << exact_number(r.wait.p50) << ','
         << exact_number(r.wait.p95) << ',' << exact_number(r.wait.p99) << ',' << exact_number(r.makespan) << ','
-        << exact_number(r.allocated_share) << ',' << exact_number(r.busy_share) << ','
-        << exact_number(r.fragmentation) << ',' << r.preemptions << ',' << exact_number(r.lost_gpu_hours) << ','
-        << exact_or_na(r.jain_slowdown) << ','
+        << exact_number(r.allocated_share) << ',' << exact_number(r.busy_share) << ',' << exact_number(r.fragmentation)
+        << ',' << r.preemptions << ',' << exact_number(r.lost_gpu_hours) << ',' << exact_or_na(r.jain_slowdown) << ','
         << (has_slowdowns ? exact_number(r.finish_time_fairness.max) : kNotAvailable) << ','
         << (has_slowdowns ? exact_number(r.finish_time_fairness.mean) : kNotAvailable) << ','
         << exact_or_na(minimum_attainment(r.queue_attainment)) << ',' << (r.deadlock_at ? 1 : 0) << ','
@@ -115,9 +114,10 @@ std::string comparison_markdown(const std::vector<ComparisonRow>& rows) {
   const auto time = [&](double seconds) { return fixed(seconds / unit.seconds, unit.decimals); };
   const std::string u = std::string(" (") + unit.name + ")";
   const std::vector<std::string> header{
-      "policy", "finished", "JCT mean" + u, "JCT p50" + u, "JCT p95" + u, "JCT p99" + u, "wait p50" + u,
-      "wait p95" + u, "wait p99" + u, "makespan" + u, "GPU allocated", "GPU busy", "fragmentation", "preemptions",
-      "lost GPU-h", "Jain (slowdown)", "FTF rho max", "FTF rho mean", "queue guarantee", "deadlock", "wall (s)"};
+      "policy",          "finished",     "JCT mean" + u, "JCT p50" + u,     "JCT p95" + u,   "JCT p99" + u,
+      "wait p50" + u,    "wait p95" + u, "wait p99" + u, "makespan" + u,    "GPU allocated", "GPU busy",
+      "fragmentation",   "preemptions",  "lost GPU-h",   "Jain (slowdown)", "FTF rho max",   "FTF rho mean",
+      "queue guarantee", "deadlock",     "wall (s)"};
   std::ostringstream out;
   out << '|';
   for (const std::string& h : header) out << ' ' << h << " |";
@@ -127,11 +127,11 @@ std::string comparison_markdown(const std::vector<ComparisonRow>& rows) {
   for (const ComparisonRow& r : rows) {
     const bool has_slowdowns = r.finish_time_fairness.count > 0;
     const std::optional<double> least_attained = minimum_attainment(r.queue_attainment);
-    out << "| " << markdown_cell(r.policy) << " | " << r.finished << '/' << r.jobs << " | " << time(r.jct.mean)
-        << " | " << time(r.jct.p50) << " | " << time(r.jct.p95) << " | " << time(r.jct.p99) << " | "
-        << time(r.wait.p50) << " | " << time(r.wait.p95) << " | " << time(r.wait.p99) << " | " << time(r.makespan)
-        << " | " << percent(r.allocated_share) << " | " << percent(r.busy_share) << " | " << percent(r.fragmentation)
-        << " | " << r.preemptions << " | " << fixed(r.lost_gpu_hours, 2) << " | "
+    out << "| " << markdown_cell(r.policy) << " | " << r.finished << '/' << r.jobs << " | " << time(r.jct.mean) << " | "
+        << time(r.jct.p50) << " | " << time(r.jct.p95) << " | " << time(r.jct.p99) << " | " << time(r.wait.p50) << " | "
+        << time(r.wait.p95) << " | " << time(r.wait.p99) << " | " << time(r.makespan) << " | "
+        << percent(r.allocated_share) << " | " << percent(r.busy_share) << " | " << percent(r.fragmentation) << " | "
+        << r.preemptions << " | " << fixed(r.lost_gpu_hours, 2) << " | "
         << (r.jain_slowdown ? fixed(*r.jain_slowdown, 3) : kNotAvailable) << " | "
         << (has_slowdowns ? fixed(r.finish_time_fairness.max, 2) : kNotAvailable) << " | "
         << (has_slowdowns ? fixed(r.finish_time_fairness.mean, 2) : kNotAvailable) << " | "

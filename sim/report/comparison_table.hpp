@@ -50,8 +50,8 @@ struct ComparisonRow {
   double fragmentation = 0;
   std::size_t preemptions = 0;
   double lost_gpu_hours = 0;
-  std::optional<double> jain_slowdown;  // Jain's index of the users' mean slowdowns
-  SlowdownSummary finish_time_fairness;  // rho = jct / uncontended over finished jobs
+  std::optional<double> jain_slowdown;            // Jain's index of the users' mean slowdowns
+  SlowdownSummary finish_time_fairness;           // rho = jct / uncontended over finished jobs
   std::vector<QueueAttainment> queue_attainment;  // one per leaf queue; empty without capacity queues
   std::optional<Time> deadlock_at;
   std::optional<double> wall_seconds;

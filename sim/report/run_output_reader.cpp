@@ -62,8 +62,7 @@ Distribution distribution(const json& summary, const std::string& key, const std
 /// Column positions by header name; every required column must be present.
 class CsvColumns {
  public:
-  CsvColumns(const CsvRecord& header, const std::vector<std::string>& required, const std::string& file)
-      : file_(file) {
+  CsvColumns(const CsvRecord& header, const std::vector<std::string>& required, const std::string& file) : file_(file) {
     for (std::size_t i = 0; i < header.fields.size(); ++i) index_[header.fields[i]] = i;
     for (const std::string& name : required)
       if (!index_.count(name)) throw InputError(file, "line 1", name, "missing column in the header");

@@ -32,8 +32,8 @@ struct RunSummaryFigures {
   double allocated_share = 0, busy_share = 0;
   std::size_t preemptions = 0;
   double lost_gpu_hours = 0;
-  std::optional<Time> deadlock_at;       // set when the run ended in a deadlock
-  std::optional<double> wall_seconds;    // absent when the run was told --no-wall-time
+  std::optional<Time> deadlock_at;     // set when the run ended in a deadlock
+  std::optional<double> wall_seconds;  // absent when the run was told --no-wall-time
   /// The guarantee attainment of each queue the policy guaranteed ("queues"); empty without.
   std::vector<QueueAttainment> queues;
 };

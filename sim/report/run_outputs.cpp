@@ -47,11 +47,12 @@ std::string percent(double share) { return fixed(100 * share, 1) + "%"; }
 // What to set when preemptions throw work away: checkpoints where jobs had
 // none, else more frequent ones; or fewer preemptions.
 std::string lost_work_advice(std::uint64_t restarts_from_zero) {
-  return std::string(restarts_from_zero > 0
-                         ? "  A job without checkpoints starts over when it is preempted. Give jobs a checkpoint interval\n"
-                           "  (the workload's \"checkpoint\" field; for a trace, --trace-opt checkpoint_interval=SECONDS),\n"
-                         : "  A preempted job loses the work done since its last checkpoint. Checkpoint more often\n"
-                           "  (the workload's \"checkpoint\" field; for a trace, --trace-opt checkpoint_interval=SECONDS),\n") +
+  return std::string(
+             restarts_from_zero > 0
+                 ? "  A job without checkpoints starts over when it is preempted. Give jobs a checkpoint interval\n"
+                   "  (the workload's \"checkpoint\" field; for a trace, --trace-opt checkpoint_interval=SECONDS),\n"
+                 : "  A preempted job loses the work done since its last checkpoint. Checkpoint more often\n"
+                   "  (the workload's \"checkpoint\" field; for a trace, --trace-opt checkpoint_interval=SECONDS),\n") +
          "  or make the policy preempt less (tiresias: a larger promote_knob, or promote_knob=0).\n";
 }
 
@@ -106,9 +107,11 @@ std::string summary_json(const std::vector<JobSpec>& jobs, const ClusterLayout& 
   if (record.livelock) {
     const LivelockReport& livelock = *record.livelock;
     nlohmann::ordered_json changed = nlohmann::ordered_json::array();
-    for (const auto& [job, times] : livelock.jobs) changed.push_back({{"id", jobs[job].id}, {"gpus_taken_away", times}});
+    for (const auto& [job, times] : livelock.jobs)
+      changed.push_back({{"id", jobs[job].id}, {"gpus_taken_away", times}});
     nlohmann::ordered_json decisions = nlohmann::ordered_json::array();
-    for (const Decision& d : livelock.cycle) decisions.push_back({{"decision", decision_name(d.kind)}, {"job", jobs[d.job].id}});
+    for (const Decision& d : livelock.cycle)
+      decisions.push_back({{"decision", decision_name(d.kind)}, {"job", jobs[d.job].id}});
     j["livelock"] = {{"detected_at_s", livelock.at},
                      {"policy_calls", livelock.policy_calls},
                      {"jobs", std::move(changed)},
@@ -156,7 +159,7 @@ std::string summary_json(const std::vector<JobSpec>& jobs, const ClusterLayout& 
                         {"names", options.queues[q].job_queue_names},
                         {"demand_s", attained[q].demand_time},
                         {"attainment", attained[q].attainment ? nlohmann::ordered_json(*attained[q].attainment)
-                                                               : nlohmann::ordered_json(nullptr)}});
+                                                              : nlohmann::ordered_json(nullptr)}});
     j["queues"] = std::move(queues);
     const std::optional<double> least = minimum_attainment(attained);
     j["queue_guarantee_attainment"] = least ? nlohmann::ordered_json(*least) : nlohmann::ordered_json(nullptr);
@@ -179,10 +182,9 @@ std::string jobs_csv(const std::vector<JobSpec>& jobs, const ClusterLayout& layo
     const std::string placement = gpu_labels(layout, o.gpus);
     out << csv_field(job.id) << ',' << csv_field(job.user) << ',' << csv_field(job.queue) << ',' << job.gpus << ','
         << format_seconds(job.submit) << ',' << (started ? format_seconds(o.start) : "") << ','
-        << (ended ? format_seconds(o.end) : "") << ',' << (started ? format_seconds(o.start - job.submit) : "")
-        << ',' << (ended ? format_seconds(o.end - job.submit) : "") << ',' << to_string(o.state) << ','
-        << o.preemptions << ',' << format_seconds(o.uncontended) << ',' << csv_field(placement) << ','
-        << exact_number(job.gpu_share) << '\n';
+        << (ended ? format_seconds(o.end) : "") << ',' << (started ? format_seconds(o.start - job.submit) : "") << ','
+        << (ended ? format_seconds(o.end - job.submit) : "") << ',' << to_string(o.state) << ',' << o.preemptions << ','
+        << format_seconds(o.uncontended) << ',' << csv_field(placement) << ',' << exact_number(job.gpu_share) << '\n';
   }
   return out.str();
 }
@@ -191,8 +193,8 @@ std::string timeline_csv(const RunRecord& record) {
   std::ostringstream out;
   out << "time,allocated_gpus,busy_gpus,queued_jobs\n";
   for (const TimelinePoint& p : record.timeline)
-    out << format_seconds(p.time) << ',' << exact_number(p.allocated) << ',' << exact_number(p.busy) << ','
-        << p.queued << '\n';
+    out << format_seconds(p.time) << ',' << exact_number(p.allocated) << ',' << exact_number(p.busy) << ',' << p.queued
+        << '\n';
   return out.str();
 }
 
@@ -230,10 +232,11 @@ std::string thrashing_diagnosis(const std::vector<JobSpec>& jobs, const RunRecor
   const ThrashingReport& thrashing = *record.thrashing;
   std::ostringstream out;
   out << "thrashing at t=" << fixed(thrashing.at, 6) << " s: since "
-      << (m.finished + m.failed > 0 ? "the last job ended" : "the first submission") << " (t=" << fixed(thrashing.since, 6)
-      << " s) preemptions threw away " << fixed(thrashing.lost_gpu_seconds / 3600, 2)
-      << " GPU-hours, more than " << exact_number(thrashing.limit) << " times the "
-      << fixed(thrashing.needed_gpu_seconds / 3600, 2) << " GPU-hours the " << thrashing.unfinished_jobs
+      << (m.finished + m.failed > 0 ? "the last job ended" : "the first submission")
+      << " (t=" << fixed(thrashing.since, 6) << " s) preemptions threw away "
+      << fixed(thrashing.lost_gpu_seconds / 3600, 2) << " GPU-hours, more than " << exact_number(thrashing.limit)
+      << " times the " << fixed(thrashing.needed_gpu_seconds / 3600, 2) << " GPU-hours the "
+      << thrashing.unfinished_jobs
       << " unfinished jobs needed then to run to their end, and no job finished; the run stopped there "
          "(\"thrashing\" in summary.json):\n";
   std::vector<JobIndex> preempted;

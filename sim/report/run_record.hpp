@@ -60,11 +60,11 @@ struct LivelockReport {
 /// (sim/engine/thrashing_guard.hpp): the run stopped at `at`.
 struct ThrashingReport {
   Time at = 0;
-  Time since = 0;                  // the last job completion, or the first submission
-  double lost_gpu_seconds = 0;     // thrown away by preemptions since then
-  double needed_gpu_seconds = 0;   // what the jobs unfinished since then needed then, each alone on the cluster
-  double limit = 0;                // the run stopped once lost > limit x needed
-  std::size_t unfinished_jobs = 0; // submitted and not finished
+  Time since = 0;                   // the last job completion, or the first submission
+  double lost_gpu_seconds = 0;      // thrown away by preemptions since then
+  double needed_gpu_seconds = 0;    // what the jobs unfinished since then needed then, each alone on the cluster
+  double limit = 0;                 // the run stopped once lost > limit x needed
+  std::size_t unfinished_jobs = 0;  // submitted and not finished
 };
 
 struct RunRecord {
@@ -78,15 +78,15 @@ struct RunRecord {
   std::optional<DeadlockReport> deadlock;
   std::optional<LivelockReport> livelock;
   std::optional<ThrashingReport> thrashing;
-  double run_gpu_seconds = 0;     // GPU time held by jobs' runs (ended, preempted or cut by the end)
-  double lost_gpu_seconds = 0;    // GPU time of preempted runs that was thrown away
+  double run_gpu_seconds = 0;            // GPU time held by jobs' runs (ended, preempted or cut by the end)
+  double lost_gpu_seconds = 0;           // GPU time of preempted runs that was thrown away
   std::uint64_t restarts_from_zero = 0;  // preemptions after which the job kept none of its work
   /// Jobs of a measured duration that ran on a GPU type other than the one it
   /// was measured on, their run time rescaled by the types' FLOP/s.
   std::size_t rescaled_jobs = 0;
-  Time simulated_time = 0;        // clock when the simulation ended
-  std::uint64_t events = 0;       // activity completions, arrivals and timers handled
-  double wall_seconds = 0;        // host time spent simulating
+  Time simulated_time = 0;   // clock when the simulation ended
+  std::uint64_t events = 0;  // activity completions, arrivals and timers handled
+  double wall_seconds = 0;   // host time spent simulating
 };
 
 }  // namespace gcsim

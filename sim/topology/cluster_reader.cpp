@@ -115,8 +115,8 @@ NetworkModelSpec read_network_model(const JsonObject& object) {
   bool known = false;
   for (const std::string& model : network_models()) known = known || model == network.model;
   if (!known)
-    object.fail("model", "unknown network model '" + network.model + "' (expected one of: " +
-                             join(network_models()) + ")");
+    object.fail("model",
+                "unknown network model '" + network.model + "' (expected one of: " + join(network_models()) + ")");
   network.latency_factor =
       object.optional_quantity("latency_factor", Quantity::kPlain, network.latency_factor, /*strictly_positive=*/true);
   network.bandwidth_factor = object.optional_quantity("bandwidth_factor", Quantity::kPlain, network.bandwidth_factor,

@@ -37,10 +37,10 @@ std::vector<std::string> find_cycle(const LayerTable& table);
 std::string folder_of(const LayerTable& table, const std::string& path);
 
 struct IncludeViolation {
-  std::string file;     // relative to the root
-  std::size_t line = 0; // 1-based
-  std::string include;  // the included path as written
-  std::string from, to; // the folders of the file and of the included path
+  std::string file;      // relative to the root
+  std::size_t line = 0;  // 1-based
+  std::string include;   // the included path as written
+  std::string from, to;  // the folders of the file and of the included path
 };
 
 /// Every `#include "..."` in the .hpp/.cpp/.cu/.h files under the table's

@@ -63,8 +63,9 @@ LayerTable project_table() { return parse_layer_table(read_file(fs::path(GCSIM_S
 // A throw-away tree of source files.
 class PlantedTree {
  public:
-  PlantedTree() : root_(fs::temp_directory_path() / ("gcsim-arch-" + std::to_string(::getpid()) + "-" +
-                                                      std::to_string(counter_++))) {
+  PlantedTree()
+      : root_(fs::temp_directory_path() /
+              ("gcsim-arch-" + std::to_string(::getpid()) + "-" + std::to_string(counter_++))) {
     fs::create_directories(root_);
   }
   ~PlantedTree() { fs::remove_all(root_); }
@@ -108,7 +109,8 @@ TEST(StateIncludes, APlantedPolicyIncludingTheStateIsNamed) {
   const PlantedTree tree;
   tree.write("sim/engine/loop.cpp", "#include \"sim/core/scheduler_state.hpp\"\n");
   tree.write("sim/core/scheduler_state.cpp", "#include \"sim/core/scheduler_state.hpp\"\n");
-  tree.write("policies/fifo/fifo.hpp", "// uses sim/core/scheduler_state.hpp's views\n#include \"sim/core/policy.hpp\"\n");
+  tree.write("policies/fifo/fifo.hpp",
+             "// uses sim/core/scheduler_state.hpp's views\n#include \"sim/core/policy.hpp\"\n");
   EXPECT_TRUE(state_includes_outside_the_engine(tree.root()).empty());
   tree.write("policies/kit/peek.hpp", "#pragma once\n  #  include \"sim/core/scheduler_state.hpp\"\n");
   EXPECT_EQ(state_includes_outside_the_engine(tree.root()), (std::vector<std::string>{"policies/kit/peek.hpp"}));
@@ -148,7 +150,8 @@ TEST(IncludeDirections, APlantedUpwardIncludeIsNamedWithFileAndLine) {
 
 TEST(IncludeDirections, ASidewaysIncludeIsAViolationToo) {
   const PlantedTree tree;
-  tree.write("side/tool.cpp", "#include \"lib/low/base.hpp\"\n#include \"app/main.hpp\"\n  # include \"lib/high/x.hpp\"\n");
+  tree.write("side/tool.cpp",
+             "#include \"lib/low/base.hpp\"\n#include \"app/main.hpp\"\n  # include \"lib/high/x.hpp\"\n");
   const std::vector<IncludeViolation> found = find_include_violations(tree.root(), parse_layer_table(kTable));
   ASSERT_EQ(found.size(), 2u);
   EXPECT_EQ(found[0].line, 2u);
@@ -158,16 +161,18 @@ TEST(IncludeDirections, ASidewaysIncludeIsAViolationToo) {
 }
 
 TEST(IncludeDirections, ACycleInTheTableIsFound) {
-  const LayerTable table = parse_layer_table("| folder | may include |\n|---|---|\n| `a` | `b` |\n| `b` | `c` |\n"
-                                             "| `c` | `a` |\n| `d` | nothing |\n");
+  const LayerTable table = parse_layer_table(
+      "| folder | may include |\n|---|---|\n| `a` | `b` |\n| `b` | `c` |\n"
+      "| `c` | `a` |\n| `d` | nothing |\n");
   const std::vector<std::string> cycle = find_cycle(table);
   EXPECT_EQ(cycle, (std::vector<std::string>{"a", "b", "c"}));
   EXPECT_TRUE(find_cycle(parse_layer_table(kTable)).empty());
 }
 
 TEST(IncludeDirections, TheLongestFolderHoldsAFile) {
-  const LayerTable table = parse_layer_table("| folder | may include |\n|---|---|\n| `sim` | nothing |\n"
-                                             "| `sim/core` | nothing |\n");
+  const LayerTable table = parse_layer_table(
+      "| folder | may include |\n|---|---|\n| `sim` | nothing |\n"
+      "| `sim/core` | nothing |\n");
   EXPECT_EQ(folder_of(table, "sim/core/ids.hpp"), "sim/core");
   EXPECT_EQ(folder_of(table, "sim/engine/x.cpp"), "sim");
   EXPECT_EQ(folder_of(table, "simulator/x.cpp"), "");

@@ -78,8 +78,8 @@ GcsimRun run_gcsim_with_memory_limit(const std::vector<std::string>& args, std::
 
 GcsimRun run_simulation(const std::string& cluster, const std::string& workload, const std::string& out_dir,
                         const std::vector<std::string>& extra, const std::string& policy) {
-  std::vector<std::string> args{"run", "--cluster", cluster, "--workload", workload, "--policy", policy,
-                                "--out", out_dir, "--quiet"};
+  std::vector<std::string> args{"run",      "--cluster", cluster, "--workload", workload,
+                                "--policy", policy,      "--out", out_dir,      "--quiet"};
   args.insert(args.end(), extra.begin(), extra.end());
   return run_gcsim(args);
 }
@@ -142,7 +142,9 @@ std::map<std::string, JobRow> read_jobs_csv(const std::string& out_dir) {
   return rows;
 }
 
-nlohmann::json read_summary(const std::string& out_dir) { return nlohmann::json::parse(read_text(out_dir + "/summary.json")); }
+nlohmann::json read_summary(const std::string& out_dir) {
+  return nlohmann::json::parse(read_text(out_dir + "/summary.json"));
+}
 
 std::vector<std::string> files_in(const std::string& dir) {
   std::vector<std::string> names;
@@ -156,14 +158,15 @@ std::string CraftedCluster::to_json() const {
   nlohmann::json doc;
   doc["name"] = "crafted";
   doc["gpu_types"] = {{{"name", "GPU"}, {"flops", gpu_flops}, {"memory", gpu_memory}}};
-  doc["node_groups"] = {{{"name", "n"},
-                         {"count", nodes},
-                         {"gpus_per_node", gpus_per_node},
-                         {"gpu_type", "GPU"},
-                         {"cpu_cores", 16},
-                         {"memory", 256e9},
-                         {"intra_node", {{"kind", "nvlink"}, {"bandwidth", intra_bandwidth}, {"latency", intra_latency}}},
-                         {"nic", {{"bandwidth", nic_bandwidth}, {"latency", nic_latency}}}}};
+  doc["node_groups"] = {
+      {{"name", "n"},
+       {"count", nodes},
+       {"gpus_per_node", gpus_per_node},
+       {"gpu_type", "GPU"},
+       {"cpu_cores", 16},
+       {"memory", 256e9},
+       {"intra_node", {{"kind", "nvlink"}, {"bandwidth", intra_bandwidth}, {"latency", intra_latency}}},
+       {"nic", {{"bandwidth", nic_bandwidth}, {"latency", nic_latency}}}}};
   doc["fabric"] = {{"nodes_per_rack", nodes_per_rack > 0 ? nodes_per_rack : nodes},
                    {"oversubscription", oversubscription},
                    {"uplink_latency", uplink_latency}};
@@ -172,11 +175,12 @@ std::string CraftedCluster::to_json() const {
 
 nlohmann::json training_job(const std::string& id, double submit, int gpus, double flops_per_iteration,
                             double gradient_bytes, int iterations) {
-  return {{"id", id},
-          {"submit", submit},
-          {"gpus", gpus},
-          {"training",
-           {{"flops_per_iteration", flops_per_iteration}, {"gradient_bytes", gradient_bytes}, {"iterations", iterations}}}};
+  return {
+      {"id", id},
+      {"submit", submit},
+      {"gpus", gpus},
+      {"training",
+       {{"flops_per_iteration", flops_per_iteration}, {"gradient_bytes", gradient_bytes}, {"iterations", iterations}}}};
 }
 
 nlohmann::json measured_job(const std::string& id, double submit, int gpus, double seconds) {

@@ -14,11 +14,13 @@ namespace gcsim::testing {
 namespace {
 
 // Workload -> the bundled cluster it is written for.
-const std::map<std::string, std::string> kBundled = {
-    {"default", "rack-32gpu"},          {"fifo-hol", "node-8gpu-nvlink"},
-    {"frame-chain", "rack-32gpu"},      {"gang-deadlock", "node-4gpu-pcie"},
-    {"hpo-study", "rack-32gpu"},        {"shared-gpus", "node-8gpu-nvlink"},
-    {"inference-replicas", "node-8gpu-nvlink"}};
+const std::map<std::string, std::string> kBundled = {{"default", "rack-32gpu"},
+                                                     {"fifo-hol", "node-8gpu-nvlink"},
+                                                     {"frame-chain", "rack-32gpu"},
+                                                     {"gang-deadlock", "node-4gpu-pcie"},
+                                                     {"hpo-study", "rack-32gpu"},
+                                                     {"shared-gpus", "node-8gpu-nvlink"},
+                                                     {"inference-replicas", "node-8gpu-nvlink"}};
 const char* const kPolicies[] = {"fifo", "fifo-backfill", "gang", "piecemeal", "incremental",
                                  "srtf", "tiresias",      "drf",  "capacity"};
 const char* const kSharingPolicies[] = {"fifo", "fifo-backfill", "gang", "drf"};
@@ -35,9 +37,9 @@ TEST(BundledMatrix, EveryWorkloadRunsUnderEveryPolicyThatAcceptsIt) {
     for (const std::string policy : kPolicies) {
       SCOPED_TRACE(workload + " under " + policy);
       const ScratchDir dir;
-      const GcsimRun run = run_gcsim({"run", "--cluster", scenario("clusters/" + cluster + ".json"), "--workload",
-                                      scenario("workloads/" + workload + ".json"), "--policy", policy, "--out",
-                                      dir / "out", "--quiet"});
+      const GcsimRun run =
+          run_gcsim({"run", "--cluster", scenario("clusters/" + cluster + ".json"), "--workload",
+                     scenario("workloads/" + workload + ".json"), "--policy", policy, "--out", dir / "out", "--quiet"});
       if (run.exit_code == 0) {
         ++succeeded;
         EXPECT_EQ(files_in(dir / "out").size(), 3u);
@@ -61,10 +63,10 @@ TEST(BundledMatrix, EveryWorkloadRunsUnderEveryPolicyThatAcceptsIt) {
 
 TEST(BundledMatrix, SevenPoliciesCompareOnTheDefaultScenarioOutOfTheBox) {
   const ScratchDir dir;
-  const GcsimRun run = run_gcsim({"compare", "--policies", "fifo,fifo-backfill,gang,capacity,tiresias,drf,srtf",
-                                  "--cluster", scenario("clusters/rack-32gpu.json"), "--workload",
-                                  scenario("workloads/default.json"), "--out", dir / "cmp", "--plots", "no",
-                                  "--quiet"});
+  const GcsimRun run =
+      run_gcsim({"compare", "--policies", "fifo,fifo-backfill,gang,capacity,tiresias,drf,srtf", "--cluster",
+                 scenario("clusters/rack-32gpu.json"), "--workload", scenario("workloads/default.json"), "--out",
+                 dir / "cmp", "--plots", "no", "--quiet"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   // capacity without a configuration: a queue per queue the jobs name
   // (research, production, dev), a third of the 32 GPUs guaranteed to each.

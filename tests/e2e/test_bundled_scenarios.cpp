@@ -44,8 +44,15 @@ TEST(BundledScenarios, SharedGpusScenarioHalvesTheMakespanOfWholeGpus) {
   for (const bool whole : {false, true}) {
     SCOPED_TRACE(whole ? "--whole-gpus" : "shared");
     ScratchDir dir;
-    std::vector<std::string> args{"run", "--cluster", scenario("clusters/node-8gpu-nvlink.json"), "--workload",
-                                  scenario("workloads/shared-gpus.json"), "--policy", "fifo", "--out", dir / "out"};
+    std::vector<std::string> args{"run",
+                                  "--cluster",
+                                  scenario("clusters/node-8gpu-nvlink.json"),
+                                  "--workload",
+                                  scenario("workloads/shared-gpus.json"),
+                                  "--policy",
+                                  "fifo",
+                                  "--out",
+                                  dir / "out"};
     if (whole) args.push_back("--whole-gpus");
     const GcsimRun run = run_gcsim(args);
     ASSERT_EQ(run.exit_code, 0) << run.err;
@@ -80,9 +87,9 @@ TEST(BundledScenarios, InferenceReplicasHoldFractionalGpuCounts) {
 
 TEST(BundledScenarios, TimelineNeverExceedsTheClusterAndEndsIdle) {
   ScratchDir dir;
-  ASSERT_EQ(run_simulation(scenario("clusters/rack-32gpu.json"), scenario("workloads/default.json"), dir / "out")
-                .exit_code,
-            0);
+  ASSERT_EQ(
+      run_simulation(scenario("clusters/rack-32gpu.json"), scenario("workloads/default.json"), dir / "out").exit_code,
+      0);
   std::istringstream timeline(read_text(dir / "out/timeline.csv"));
   std::string line;
   std::getline(timeline, line);
@@ -103,8 +110,8 @@ TEST(BundledScenarios, TimelineNeverExceedsTheClusterAndEndsIdle) {
 }
 
 TEST(BundledScenarios, EveryBundledClusterRunsASmallWorkload) {
-  for (const std::string cluster : {"node-8gpu-nvlink.json", "rack-32gpu.json", "cluster-512gpu.json",
-                                    "hetero-2types.json"}) {
+  for (const std::string cluster :
+       {"node-8gpu-nvlink.json", "rack-32gpu.json", "cluster-512gpu.json", "hetero-2types.json"}) {
     SCOPED_TRACE(cluster);
     ScratchDir dir;
     const std::string cluster_file = scenario("clusters/" + cluster);

@@ -57,8 +57,8 @@ TEST(CapacityEndToEnd, ConfigurationErrorsNameFileQueueAndProperty) {
   dir.write("jobs.json", workload_json({queued(measured_job("j", 0, 1, 10), "a", "u")}));
   const std::string bad = dir.write("yarn.json", R"({"yarn.scheduler.capacity.root.queues": "a,b",
     "yarn.scheduler.capacity.root.a.capacity": 70, "yarn.scheduler.capacity.root.b.capacity": 40})");
-  const GcsimRun run =
-      run_simulation(dir / "cluster.json", dir / "jobs.json", dir / "out", {"--policy-opt", "config=" + bad}, "capacity");
+  const GcsimRun run = run_simulation(dir / "cluster.json", dir / "jobs.json", dir / "out",
+                                      {"--policy-opt", "config=" + bad}, "capacity");
   EXPECT_EQ(run.exit_code, 1);
   EXPECT_NE(run.err.find(bad + ": queue root: field 'yarn.scheduler.capacity.root.queues': the capacities of the "
                                "children of root sum to 110"),

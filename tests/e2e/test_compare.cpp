@@ -33,17 +33,16 @@ struct DeadlockScenario {
       job["user"] = user;
       return job;
     };
-    workload = dir.write("workload.json",
-                         workload_json({with_user(measured_job("short-1", 0, 1, 60), "carol"),
-                                        with_user(measured_job("short-2", 0, 1, 120), "carol"),
-                                        with_user(measured_job("short-3", 0, 1, 180), "carol"),
-                                        with_user(measured_job("short-4", 0, 1, 240), "carol"),
-                                        with_user(measured_job("train-a", 30, 4, 1200), "alice"),
-                                        with_user(measured_job("train-b", 40, 4, 1200), "bob")}));
+    workload = dir.write("workload.json", workload_json({with_user(measured_job("short-1", 0, 1, 60), "carol"),
+                                                         with_user(measured_job("short-2", 0, 1, 120), "carol"),
+                                                         with_user(measured_job("short-3", 0, 1, 180), "carol"),
+                                                         with_user(measured_job("short-4", 0, 1, 240), "carol"),
+                                                         with_user(measured_job("train-a", 30, 4, 1200), "alice"),
+                                                         with_user(measured_job("train-b", 40, 4, 1200), "bob")}));
   }
   GcsimRun compare(const std::string& policies, const std::vector<std::string>& extra = {}) const {
-    std::vector<std::string> args{"compare", "--policies", policies, "--cluster", cluster, "--workload", workload,
-                                  "--out", dir / "cmp", "--quiet"};
+    std::vector<std::string> args{"compare",    "--policies", policies, "--cluster", cluster,
+                                  "--workload", workload,     "--out",  dir / "cmp", "--quiet"};
     args.insert(args.end(), extra.begin(), extra.end());
     return run_gcsim(args);
   }
@@ -85,8 +84,10 @@ class ScopedEnv {
     ::setenv(name, value.c_str(), 1);
   }
   ~ScopedEnv() {
-    if (old_) ::setenv(name_, old_->c_str(), 1);
-    else ::unsetenv(name_);
+    if (old_)
+      ::setenv(name_, old_->c_str(), 1);
+    else
+      ::unsetenv(name_);
   }
 
  private:
@@ -174,11 +175,11 @@ TEST(Compare, ARunStoppedAsALivelockIsReportedNotAFailure) {
   ScratchDir dir;
   CraftedCluster node;
   node.gpus_per_node = 4;
-  const GcsimRun run = run_gcsim(
-      {"compare", "--policies", "fifo,ping-pong", "--plugin", GCSIM_PLANTED_POLICIES, "--cluster",
-       dir.write("cluster.json", node.to_json()), "--workload",
-       dir.write("jobs.json", workload_json({measured_job("a", 100, 4, 50), measured_job("b", 100, 4, 50)})), "--out",
-       dir / "cmp", "--quiet", "--plots", "no"});
+  const GcsimRun run =
+      run_gcsim({"compare", "--policies", "fifo,ping-pong", "--plugin", GCSIM_PLANTED_POLICIES, "--cluster",
+                 dir.write("cluster.json", node.to_json()), "--workload",
+                 dir.write("jobs.json", workload_json({measured_job("a", 100, 4, 50), measured_job("b", 100, 4, 50)})),
+                 "--out", dir / "cmp", "--quiet", "--plots", "no"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_NE(run.err.find("gcsim compare: notice: policy 'ping-pong' was stopped as a livelock"), std::string::npos)
       << run.err;
@@ -220,14 +221,14 @@ TEST(Compare, GuaranteeAttainmentOfCapacityQueuesHandComputed) {
     job["user"] = queue == "prod" ? "pat" : "rita";
     return job;
   };
-  const std::string workload = dir.write(
-      "workload.json", workload_json({queued(measured_job("r1", 0, 4, 1000), "research"),
-                                      queued(measured_job("r2", 1, 4, 1000), "research"),
-                                      queued(measured_job("p1", 100, 6, 500), "prod")}));
+  const std::string workload =
+      dir.write("workload.json", workload_json({queued(measured_job("r1", 0, 4, 1000), "research"),
+                                                queued(measured_job("r2", 1, 4, 1000), "research"),
+                                                queued(measured_job("p1", 100, 6, 500), "prod")}));
   const std::string config = std::string(GCSIM_SOURCE_DIR) + "/scenarios/capacity/yarn-two-queues.json";
-  const GcsimRun run = run_gcsim({"compare", "--policies", "fifo,capacity", "--cluster", cluster, "--workload",
-                                  workload, "--policy-opt", "config=" + config, "--out", dir / "cmp", "--quiet",
-                                  "--plots", "no"});
+  const GcsimRun run =
+      run_gcsim({"compare", "--policies", "fifo,capacity", "--cluster", cluster, "--workload", workload, "--policy-opt",
+                 "config=" + config, "--out", dir / "cmp", "--quiet", "--plots", "no"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const auto rows = read_comparison(dir / "cmp");
   ASSERT_EQ(rows.size(), 2u);
@@ -274,8 +275,8 @@ TEST(Compare, APolicyListedTwiceIsRejectedBeforeAnythingRuns) {
 TEST(Compare, ABadInputFileIsRejectedBeforeAnythingRuns) {
   const DeadlockScenario s;
   const std::string huge = s.dir.write("huge.json", workload_json({measured_job("huge", 0, 64, 10)}));
-  const GcsimRun run = run_gcsim({"compare", "--policies", "fifo", "--cluster", s.cluster, "--workload", huge,
-                                  "--out", s.dir / "cmp"});
+  const GcsimRun run =
+      run_gcsim({"compare", "--policies", "fifo", "--cluster", s.cluster, "--workload", huge, "--out", s.dir / "cmp"});
   EXPECT_EQ(run.exit_code, 1);
   EXPECT_NE(run.err.find("huge"), std::string::npos) << run.err;
   EXPECT_FALSE(fs::exists(s.dir / "cmp"));
@@ -338,10 +339,9 @@ TEST(Compare, DrawsThePlotsOfJobsWhoseSharesLeaveFractionalGpuCounts) {
   for (const char* plots : {"yes", "auto"}) {
     SCOPED_TRACE(plots);
     ScratchDir dir;
-    const GcsimRun run = run_gcsim({"compare", "--policies", "fifo,drf", "--cluster",
-                                    scenario("clusters/node-8gpu-nvlink.json"), "--workload",
-                                    scenario("workloads/inference-replicas.json"), "--out", dir / "cmp", "--quiet",
-                                    "--plots", plots});
+    const GcsimRun run = run_gcsim(
+        {"compare", "--policies", "fifo,drf", "--cluster", scenario("clusters/node-8gpu-nvlink.json"), "--workload",
+         scenario("workloads/inference-replicas.json"), "--out", dir / "cmp", "--quiet", "--plots", plots});
     ASSERT_EQ(run.exit_code, 0) << run.err;
     EXPECT_EQ(run.err.find("plots skipped"), std::string::npos) << run.err;
     for (const char* png : {"jct_cdf.png", "wait_cdf.png", "utilization.png", "gantt_fifo.png", "gantt_drf.png"})

@@ -31,9 +31,9 @@ TEST(DagScenario, BundledFrameChainGivesTheHandCounts) {
   // worker; 2 x 10 = 20 s when each frame waits for the previous render; 10 + 1
   // = 11 s when the render of frame n-1 overlaps the elements of frame n.
   ScratchDir dir;
-  const GcsimRun result = run_simulation(std::string(GCSIM_SOURCE_DIR) + "/scenarios/clusters/rack-32gpu.json",
-                                         std::string(GCSIM_SOURCE_DIR) + "/scenarios/workloads/frame-chain.json",
-                                         dir / "out");
+  const GcsimRun result =
+      run_simulation(std::string(GCSIM_SOURCE_DIR) + "/scenarios/clusters/rack-32gpu.json",
+                     std::string(GCSIM_SOURCE_DIR) + "/scenarios/workloads/frame-chain.json", dir / "out");
   ASSERT_EQ(result.exit_code, 0) << result.err;
   const auto rows = read_jobs_csv(dir / "out");
   EXPECT_NEAR(rows.at("frames-serial").jct, 40, 1e-6);
@@ -117,15 +117,14 @@ TEST_F(DagJobs, PreemptedDagStartsOverAndCpuWorkersHoldNoGpu) {
 }
 
 TEST_F(DagJobs, CycleIsAnErrorNamingItsTasks) {
-  const nlohmann::json cyclic = {
-      {"id", "loop"},
-      {"submit", 0},
-      {"dag",
-       {{"pools", {{{"name", "w"}, {"workers", 1}}}},
-        {"tasks",
-         {{{"id", "a"}, {"pool", "w"}, {"seconds", 1}, {"after", {"c"}}},
-          {{"id", "b"}, {"pool", "w"}, {"seconds", 1}, {"after", {"a"}}},
-          {{"id", "c"}, {"pool", "w"}, {"seconds", 1}, {"after", {"b"}}}}}}}};
+  const nlohmann::json cyclic = {{"id", "loop"},
+                                 {"submit", 0},
+                                 {"dag",
+                                  {{"pools", {{{"name", "w"}, {"workers", 1}}}},
+                                   {"tasks",
+                                    {{{"id", "a"}, {"pool", "w"}, {"seconds", 1}, {"after", {"c"}}},
+                                     {{"id", "b"}, {"pool", "w"}, {"seconds", 1}, {"after", {"a"}}},
+                                     {{"id", "c"}, {"pool", "w"}, {"seconds", 1}, {"after", {"b"}}}}}}}};
   const GcsimRun result = run_simulation(dir_.write("cluster.json", CraftedCluster{}.to_json()),
                                          dir_.write("jobs.json", workload_json({cyclic})), dir_ / "out");
   EXPECT_NE(result.exit_code, 0);

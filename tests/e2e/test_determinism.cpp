@@ -26,9 +26,9 @@ TEST(Determinism, RepeatedRunsWriteIdenticalFiles) {
 TEST(Determinism, OnlyWallTimeDiffersWhenItIsReported) {
   ScratchDir dir;
   for (const std::string run : {"first", "second"})
-    ASSERT_EQ(run_simulation(scenario("clusters/rack-32gpu.json"), scenario("workloads/default.json"), dir / run)
-                  .exit_code,
-              0);
+    ASSERT_EQ(
+        run_simulation(scenario("clusters/rack-32gpu.json"), scenario("workloads/default.json"), dir / run).exit_code,
+        0);
   nlohmann::json first = read_summary(dir / "first"), second = read_summary(dir / "second");
   ASSERT_TRUE(first.contains("wall_time_s"));
   first.erase("wall_time_s");

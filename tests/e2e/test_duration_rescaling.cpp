@@ -10,7 +10,10 @@ namespace gcsim::testing {
 namespace {
 
 nlohmann::json on_k80(const std::string& id, bool rescale) {
-  nlohmann::json job = {{"id", id}, {"submit", 0}, {"gpus", 1}, {"gpu_types", {"K80"}},
+  nlohmann::json job = {{"id", id},
+                        {"submit", 0},
+                        {"gpus", 1},
+                        {"gpu_types", {"K80"}},
                         {"duration", {{"seconds", 100}, {"gpu_type", "V100"}}}};
   if (!rescale) job["duration"]["rescale"] = false;
   return job;
@@ -39,11 +42,10 @@ TEST(DurationRescaling, ATraceReadWithRecordedDurationsKeepsThem) {
   for (const bool recorded : {false, true}) {
     SCOPED_TRACE(recorded);
     const std::string out = dir / (recorded ? "recorded" : "scaled");
-    const GcsimRun run =
-        run_gcsim({"run", "--cluster", scenario("clusters/hetero-2types.json"), "--workload", "csv:" + trace,
-                   "--trace-opt", "map=id=id,submit=submit,gpus=gpus,duration=duration,gpu_type=gpu_type",
-                   "--trace-opt", recorded ? "duration=recorded" : "duration=scaled", "--policy", "fifo", "--out",
-                   out, "--quiet"});
+    const GcsimRun run = run_gcsim(
+        {"run", "--cluster", scenario("clusters/hetero-2types.json"), "--workload", "csv:" + trace, "--trace-opt",
+         "map=id=id,submit=submit,gpus=gpus,duration=duration,gpu_type=gpu_type", "--trace-opt",
+         recorded ? "duration=recorded" : "duration=scaled", "--policy", "fifo", "--out", out, "--quiet"});
     ASSERT_EQ(run.exit_code, 0) << run.err;
     EXPECT_NEAR(read_jobs_csv(out).at("j").end, recorded ? 100 : 100 * 15.7 / 4.37, 1e-4);
     EXPECT_EQ(read_summary(out)["rescaled_jobs"].get<int>(), recorded ? 0 : 1);

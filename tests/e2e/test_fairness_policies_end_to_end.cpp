@@ -50,8 +50,8 @@ struct Expected {
 
 class FairnessPoliciesEndToEnd : public ::testing::Test {
  protected:
-  void run(const std::vector<nlohmann::json>& jobs, const std::string& policy,
-           const std::vector<std::string>& options, const std::vector<Expected>& expected) {
+  void run(const std::vector<nlohmann::json>& jobs, const std::string& policy, const std::vector<std::string>& options,
+           const std::vector<Expected>& expected) {
     CraftedCluster cluster;
     cluster.gpus_per_node = 4;
     std::vector<std::string> extra;

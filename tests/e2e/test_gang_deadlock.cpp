@@ -10,8 +10,8 @@ namespace {
 
 GcsimRun run_deadlock_scenario(const ScratchDir& dir, const std::string& policy,
                                const std::vector<std::string>& extra = {}) {
-  return run_simulation(scenario("clusters/node-4gpu-pcie.json"), scenario("workloads/gang-deadlock.json"),
-                        dir / "out", extra, policy);
+  return run_simulation(scenario("clusters/node-4gpu-pcie.json"), scenario("workloads/gang-deadlock.json"), dir / "out",
+                        extra, policy);
 }
 
 TEST(GangDeadlock, NonGangBaselineDeadlocksAndTheDetectorNamesTheJobs) {

@@ -61,8 +61,9 @@ TEST_F(GpuSharing, TwoHalfGpuJobsShareOneGpuAndKeepTheirRecordedTimes) {
 
 TEST_F(GpuSharing, WholeGpusMakeTheThirdJobWait) {
   // The same jobs with --whole-gpus: a and b take a GPU each, w waits for a.
-  const GcsimRun result = run(2, {shared(measured_job("a", 0, 1, 100), 0.5), shared(measured_job("b", 0, 1, 100), 0.5),
-                                  measured_job("w", 0, 1, 100)},
+  const GcsimRun result = run(2,
+                              {shared(measured_job("a", 0, 1, 100), 0.5), shared(measured_job("b", 0, 1, 100), 0.5),
+                               measured_job("w", 0, 1, 100)},
                               "fifo", {"--whole-gpus"});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_NE(result.err.find("--whole-gpus: 2 jobs"), std::string::npos) << result.err;
@@ -77,10 +78,11 @@ TEST_F(GpuSharing, AJobComputesAtItsShareWhateverItsNeighbours) {
   // One GPU of 1e12 FLOP/s. q: 10 iterations of 1e12 FLOPs at a quarter of
   // it = 40 s; t: 30 iterations at three quarters = 40 s. Together they fill
   // the GPU and neither slows the other; alone, q still takes 40 s.
-  const GcsimRun result = run(1, {shared(training_job("q", 0, 1, 1e12, 0, 10), 0.25),
-                                  shared(training_job("t", 0, 1, 1e12, 0, 30), 0.75),
-                                  shared(training_job("alone", 50, 1, 1e12, 0, 10), 0.25)},
-                              "fifo", {"--fidelity", "iteration"});
+  const GcsimRun result =
+      run(1,
+          {shared(training_job("q", 0, 1, 1e12, 0, 10), 0.25), shared(training_job("t", 0, 1, 1e12, 0, 30), 0.75),
+           shared(training_job("alone", 50, 1, 1e12, 0, 10), 0.25)},
+          "fifo", {"--fidelity", "iteration"});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   const auto r = rows();
   EXPECT_NEAR(r.at("q").end, 40, 1e-6);
@@ -123,9 +125,9 @@ TEST_F(GpuSharing, BackfillKeepsTheHeadsReservationInShares) {
   // fits beside h1 but would still hold half a GPU at 100: refused. b2 (half,
   // 40 s, at 3) ends before 100: it backfills at 3. The head runs 100..200,
   // then b1 200..400. Estimates are the oracle's (exact here).
-  const std::vector<nlohmann::json> jobs = {
-      measured_job("r", 0, 1, 100), shared(measured_job("h1", 0, 1, 50), 0.5), measured_job("head", 1, 2, 100),
-      shared(measured_job("b1", 2, 1, 200), 0.5), shared(measured_job("b2", 3, 1, 40), 0.5)};
+  const std::vector<nlohmann::json> jobs = {measured_job("r", 0, 1, 100), shared(measured_job("h1", 0, 1, 50), 0.5),
+                                            measured_job("head", 1, 2, 100), shared(measured_job("b1", 2, 1, 200), 0.5),
+                                            shared(measured_job("b2", 3, 1, 40), 0.5)};
   ASSERT_EQ(run(2, jobs, "fifo-backfill").exit_code, 0);
   auto r = rows();
   EXPECT_NEAR(r.at("b2").start, 3, 1e-9);

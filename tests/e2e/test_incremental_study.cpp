@@ -12,8 +12,8 @@ TEST(IncrementalStudy, GrowsShrinksAndResumesFromCheckpoints) {
   // and 6 GPUs, a checkpoint every 20 s, 5 s to restore. Job "prod"
   // (priority 0) needs 4 GPUs for 50 s from t=30.
   ScratchDir dir;
-  const GcsimRun run = run_simulation(scenario("clusters/node-8gpu-nvlink.json"),
-                                      scenario("workloads/hpo-study.json"), dir / "out", {}, "incremental");
+  const GcsimRun run = run_simulation(scenario("clusters/node-8gpu-nvlink.json"), scenario("workloads/hpo-study.json"),
+                                      dir / "out", {}, "incremental");
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const auto rows = read_jobs_csv(dir / "out");
   auto expect = [&](const std::string& id, double start, double end) {
@@ -42,8 +42,8 @@ TEST(IncrementalStudy, WithoutCheckpointsPreemptedTrialsStartOver) {
   ScratchDir dir;
   nlohmann::json workload = nlohmann::json::parse(read_text(scenario("workloads/hpo-study.json")));
   workload["studies"][0].erase("checkpoint");
-  const GcsimRun run = run_simulation(scenario("clusters/node-8gpu-nvlink.json"),
-                                      dir.write("w.json", workload.dump()), dir / "out", {}, "incremental");
+  const GcsimRun run = run_simulation(scenario("clusters/node-8gpu-nvlink.json"), dir.write("w.json", workload.dump()),
+                                      dir / "out", {}, "incremental");
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const auto rows = read_jobs_csv(dir / "out");
   // Preempted at 30 after 30 s of work, restarted at 80 from scratch: 80 + 100.

@@ -83,8 +83,7 @@ TEST(LinkSharing, OversubscribedRackUplinkSlowsCrossRackRings) {
   const auto rows = simulate(cluster, {training_job("wide", 0, 4, kFlops, kGradient, kIterations)}, "iteration");
   const int n = 4;
   const double alpha = cluster.intra_latency + 2 * cluster.nic_latency + 2 * cluster.uplink_latency;
-  const double expected =
-      kIterations * (kFlops / cluster.gpu_flops + 2.0 * (n - 1) * (alpha + kGradient / n / 5e9));
+  const double expected = kIterations * (kFlops / cluster.gpu_flops + 2.0 * (n - 1) * (alpha + kGradient / n / 5e9));
   EXPECT_NEAR(rows.at("wide").jct, expected, 1e-3 * expected);
 }
 

@@ -23,8 +23,8 @@ struct NodeCase {
     c.gpus_per_node = 4;
     const std::string cluster = dir.write("cluster.json", c.to_json());
     const std::string workload = dir.write("workload.json", workload_json(jobs));
-    return run_gcsim({"run", "--cluster", cluster, "--workload", workload, "--policy", policy, "--out", dir / "out",
-                      "--quiet"});
+    return run_gcsim(
+        {"run", "--cluster", cluster, "--workload", workload, "--policy", policy, "--out", dir / "out", "--quiet"});
   }
 };
 
@@ -35,9 +35,9 @@ TEST(NodeResources, ASecondTenCoreJobWaitsOnASixteenCoreNode) {
        {"fifo", "fifo-backfill", "gang", "drf", "srtf", "tiresias", "capacity", "piecemeal", "incremental"}) {
     SCOPED_TRACE(policy);
     const NodeCase c;
-    const GcsimRun run = c.run(1, {with(measured_job("a", 0, 1, 100), "cpu_cores", 10),
-                                   with(measured_job("b", 0, 1, 100), "cpu_cores", 10)},
-                               policy);
+    const GcsimRun run = c.run(
+        1, {with(measured_job("a", 0, 1, 100), "cpu_cores", 10), with(measured_job("b", 0, 1, 100), "cpu_cores", 10)},
+        policy);
     ASSERT_EQ(run.exit_code, 0) << run.err;
     const auto jobs = read_jobs_csv(c.dir / "out");
     EXPECT_NEAR(jobs.at("a").start, 0, 1e-9);
@@ -47,8 +47,8 @@ TEST(NodeResources, ASecondTenCoreJobWaitsOnASixteenCoreNode) {
 
 TEST(NodeResources, OnTwoNodesTheSecondGoesToTheOtherNode) {
   const NodeCase c;
-  const GcsimRun run = c.run(2, {with(measured_job("a", 0, 1, 100), "cpu_cores", 10),
-                                 with(measured_job("b", 0, 1, 100), "cpu_cores", 10)});
+  const GcsimRun run = c.run(
+      2, {with(measured_job("a", 0, 1, 100), "cpu_cores", 10), with(measured_job("b", 0, 1, 100), "cpu_cores", 10)});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const auto jobs = read_jobs_csv(c.dir / "out");
   EXPECT_NEAR(jobs.at("b").start, 0, 1e-9);
@@ -60,8 +60,8 @@ TEST(NodeResources, HostMemoryIsSplitOverTheJobsGpus) {
   // One node of 256 GB: a holds 200 GB for its 2 GPUs; b's 100 GB would make
   // 300 GB, so b waits for a's end at 50 though 2 GPUs are free.
   const NodeCase c;
-  const GcsimRun run = c.run(1, {with(measured_job("a", 0, 2, 50), "memory", "200GB"),
-                                 with(measured_job("b", 0, 2, 50), "memory", "100GB")});
+  const GcsimRun run = c.run(
+      1, {with(measured_job("a", 0, 2, 50), "memory", "200GB"), with(measured_job("b", 0, 2, 50), "memory", "100GB")});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_NEAR(read_jobs_csv(c.dir / "out").at("b").start, 50, 1e-6);
 }
@@ -102,8 +102,8 @@ TEST(NodeResources, AJobRunsOnlyOnTheGpuTypesItAllows) {
   const std::string workload =
       dir.write("w2.json", workload_json({with(with(measured_job("k", 0, 4, 10), "gpu_types", {"V100"}), "duration",
                                                {{"seconds", 10}, {"gpu_type", "V100"}}),
-                                          with(with(measured_job("wide", 0, 13, 10), "gpu_types", {"V100"}),
-                                               "duration", {{"seconds", 10}, {"gpu_type", "V100"}})}));
+                                          with(with(measured_job("wide", 0, 13, 10), "gpu_types", {"V100"}), "duration",
+                                               {{"seconds", 10}, {"gpu_type", "V100"}})}));
   const GcsimRun ok = run_gcsim({"run", "--cluster", scenario("clusters/hetero-2types.json"), "--workload", workload,
                                  "--policy", "fifo", "--out", dir / "out2", "--quiet"});
   ASSERT_EQ(ok.exit_code, 0) << ok.err;

@@ -10,15 +10,17 @@ namespace {
 
 // One node of 1 "fast" GPU (1e12 FLOP/s) and one node of 1 "slow" GPU (0.25e12).
 std::string two_type_cluster() {
-  const nlohmann::json node = {{"cpu_cores", 8}, {"memory", "64GB"},
+  const nlohmann::json node = {{"cpu_cores", 8},
+                               {"memory", "64GB"},
                                {"intra_node", {{"kind", "pcie"}, {"bandwidth", 1e10}, {"latency", 1e-6}}},
                                {"nic", {{"bandwidth", 1e10}, {"latency", 1e-6}}}};
   nlohmann::json fast = node, slow = node;
   fast.update({{"name", "fast"}, {"count", 1}, {"gpus_per_node", 1}, {"gpu_type", "fast"}});
   slow.update({{"name", "slow"}, {"count", 1}, {"gpus_per_node", 1}, {"gpu_type", "slow"}});
   return nlohmann::json{{"name", "two-types"},
-                        {"gpu_types", {{{"name", "fast"}, {"flops", 1e12}, {"memory", "16GB"}},
-                                       {{"name", "slow"}, {"flops", 0.25e12}, {"memory", "16GB"}}}},
+                        {"gpu_types",
+                         {{{"name", "fast"}, {"flops", 1e12}, {"memory", "16GB"}},
+                          {{"name", "slow"}, {"flops", 0.25e12}, {"memory", "16GB"}}}},
                         {"node_groups", {fast, slow}}}
       .dump();
 }
@@ -36,9 +38,9 @@ TEST(PerTypeSpeed, EachGpuTypeRunsTheModelAtItsOwnSpeed) {
   //    flops_on(slow) = 0.5e12, 10 x 0.5e12 / 0.25e12 = 20 s (40 s by FLOP/s alone).
   ScratchDir dir;
   const nlohmann::json per_type = {{"slow", 0.5e12}};
-  const GcsimRun result = run_simulation(dir.write("cluster.json", two_type_cluster()),
-                                         dir.write("jobs.json", workload_json({job("a", 1, per_type), job("b", 1, per_type)})),
-                                         dir / "out");
+  const GcsimRun result = run_simulation(
+      dir.write("cluster.json", two_type_cluster()),
+      dir.write("jobs.json", workload_json({job("a", 1, per_type), job("b", 1, per_type)})), dir / "out");
   ASSERT_EQ(result.exit_code, 0) << result.err;
   const auto rows = read_jobs_csv(dir / "out");
   EXPECT_NE(rows.at("a").placement.find("fast"), std::string::npos) << rows.at("a").placement;
@@ -59,18 +61,18 @@ TEST(PerTypeSpeed, AJobAcrossBothTypesRunsAtItsSlowestGpu) {
 
 TEST(PerTypeSpeed, WithoutTheMapTypesScaleByFlops) {
   ScratchDir dir;
-  const GcsimRun result = run_simulation(dir.write("cluster.json", two_type_cluster()),
-                                         dir.write("jobs.json", workload_json({job("a", 1, nullptr), job("b", 1, nullptr)})),
-                                         dir / "out");
+  const GcsimRun result =
+      run_simulation(dir.write("cluster.json", two_type_cluster()),
+                     dir.write("jobs.json", workload_json({job("a", 1, nullptr), job("b", 1, nullptr)})), dir / "out");
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_NEAR(read_jobs_csv(dir / "out").at("b").jct, 40, 1e-6);
 }
 
 TEST(PerTypeSpeed, NonPositiveFlopsAreAnError) {
   ScratchDir dir;
-  const GcsimRun result = run_simulation(dir.write("cluster.json", two_type_cluster()),
-                                         dir.write("jobs.json", workload_json({job("a", 1, {{"slow", 0}})})),
-                                         dir / "out");
+  const GcsimRun result =
+      run_simulation(dir.write("cluster.json", two_type_cluster()),
+                     dir.write("jobs.json", workload_json({job("a", 1, {{"slow", 0}})})), dir / "out");
   EXPECT_NE(result.exit_code, 0);
   EXPECT_NE(result.err.find("flops_per_iteration_by_gpu_type: field 'slow'"), std::string::npos) << result.err;
 }

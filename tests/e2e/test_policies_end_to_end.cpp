@@ -96,13 +96,11 @@ TEST_F(PolicyEndToEnd, FifoBackfillStartsShortJobsWithoutDelayingTheHead) {
 // `no-estimate` also runs 10 s and, without an estimate, is judged by its
 // oracle duration, 10 s (3 + 10 <= 100): it backfills.
 TEST_F(PolicyEndToEnd, FifoBackfillJudgesJobsByTheirEstimateElseTheirOracleDuration) {
-  const auto rows = run({with_estimate(measured_job("a", 0, 4, 100), 100),
-                         with_estimate(measured_job("head", 1, 8, 50), 50),
-                         with_estimate(measured_job("overestimated", 2, 2, 10), 500),
-                         measured_job("no-estimate", 3, 2, 10)},
-                        "fifo-backfill");
-  expect_times(rows,
-               {{"a", 0, 100}, {"head", 100, 150}, {"no-estimate", 3, 13}, {"overestimated", 150, 160}});
+  const auto rows =
+      run({with_estimate(measured_job("a", 0, 4, 100), 100), with_estimate(measured_job("head", 1, 8, 50), 50),
+           with_estimate(measured_job("overestimated", 2, 2, 10), 500), measured_job("no-estimate", 3, 2, 10)},
+          "fifo-backfill");
+  expect_times(rows, {{"a", 0, 100}, {"head", 100, 150}, {"no-estimate", 3, 13}, {"overestimated", 150, 160}});
 }
 
 // ---- srtf --------------------------------------------------------------------------------
@@ -132,9 +130,8 @@ TEST_F(PolicyEndToEnd, SrtfWithoutPreemptionLetsTheLongJobFinish) {
 // behind it, so it is not preempted. When it ends at 30 the shorter waiting
 // job starts first although it came later, and the longer one follows it.
 TEST_F(PolicyEndToEnd, SrtfStartsTheShortestWaitingJobFirst) {
-  const auto rows = run({measured_job("blocker", 0, 8, 30), measured_job("slow", 1, 8, 40),
-                         measured_job("quick", 2, 8, 35)},
-                        "srtf");
+  const auto rows =
+      run({measured_job("blocker", 0, 8, 30), measured_job("slow", 1, 8, 40), measured_job("quick", 2, 8, 35)}, "srtf");
   expect_times(rows, {{"blocker", 0, 30}, {"quick", 30, 65}, {"slow", 65, 105}});
   const auto preemptions = preemptions_by_id(dir_ / "out");
   EXPECT_EQ(preemptions.at("blocker"), 0);
@@ -143,8 +140,7 @@ TEST_F(PolicyEndToEnd, SrtfStartsTheShortestWaitingJobFirst) {
 TEST_F(PolicyEndToEnd, SrtfRejectsAnInvalidPreemptiveOption) {
   const auto cluster = dir_.write("cluster.json", CraftedCluster{}.to_json());
   const auto workload = dir_.write("jobs.json", workload_json({measured_job("a", 0, 1, 1)}));
-  const GcsimRun result =
-      run_simulation(cluster, workload, dir_ / "out", {"--policy-opt", "preemptive=maybe"}, "srtf");
+  const GcsimRun result = run_simulation(cluster, workload, dir_ / "out", {"--policy-opt", "preemptive=maybe"}, "srtf");
   EXPECT_EQ(result.exit_code, 2);
   EXPECT_NE(result.err.find("preemptive"), std::string::npos) << result.err;
   EXPECT_NE(result.err.find("'maybe'"), std::string::npos) << result.err;
@@ -165,8 +161,8 @@ TEST(PolicyEndToEndBundled, NewPoliciesAndPlacementsFinishTheDefaultScenario) {
   for (const auto& [policy, extra] : runs) {
     SCOPED_TRACE(policy + (extra.empty() ? "" : " " + extra.back()));
     ScratchDir dir;
-    const GcsimRun result = run_simulation(scenarios + "clusters/rack-32gpu.json",
-                                           scenarios + "workloads/default.json", dir / "out", extra, policy);
+    const GcsimRun result = run_simulation(scenarios + "clusters/rack-32gpu.json", scenarios + "workloads/default.json",
+                                           dir / "out", extra, policy);
     ASSERT_EQ(result.exit_code, 0) << result.err;
     const auto rows = read_jobs_csv(dir / "out");
     EXPECT_EQ(rows.size(), 40u);

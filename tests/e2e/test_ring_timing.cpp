@@ -28,8 +28,8 @@ TEST_P(RingTiming, IterationFidelityMatchesClosedForm) {
   ScratchDir dir;
   const auto cluster_file = dir.write("cluster.json", cluster.to_json());
   const auto workload = dir.write(
-      "jobs.json", workload_json({training_job("solo", 0, c.job_gpus, c.flops_per_iteration, c.gradient_bytes,
-                                               c.iterations)}));
+      "jobs.json",
+      workload_json({training_job("solo", 0, c.job_gpus, c.flops_per_iteration, c.gradient_bytes, c.iterations)}));
   const GcsimRun run = run_simulation(cluster_file, workload, dir / "out", {"--fidelity", "iteration"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
 
@@ -37,7 +37,8 @@ TEST_P(RingTiming, IterationFidelityMatchesClosedForm) {
   // latency each, intra bandwidth); across nodes it also crosses both NICs.
   const bool multi_node = c.job_gpus > c.gpus_per_node;
   const double alpha = multi_node ? cluster.intra_latency + 2 * cluster.nic_latency : cluster.intra_latency;
-  const double bandwidth = multi_node ? std::min(cluster.intra_bandwidth, cluster.nic_bandwidth) : cluster.intra_bandwidth;
+  const double bandwidth =
+      multi_node ? std::min(cluster.intra_bandwidth, cluster.nic_bandwidth) : cluster.intra_bandwidth;
   const int n = c.job_gpus;
   const double per_iteration =
       c.flops_per_iteration / cluster.gpu_flops + 2.0 * (n - 1) * (alpha + c.gradient_bytes / (n * bandwidth));
@@ -48,14 +49,13 @@ TEST_P(RingTiming, IterationFidelityMatchesClosedForm) {
   EXPECT_NEAR(job.jct, expected, expected * 0.005) << "closed form " << expected;
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    SingleJob, RingTiming,
-    ::testing::Values(RingCase{"eight_gpus_one_node", 1, 8, 8, 2e11, 100e6, 20},
-                      RingCase{"two_gpus_one_node", 1, 8, 2, 5e11, 400e6, 10},
-                      RingCase{"four_gpus_comm_bound", 1, 4, 4, 1e9, 1e9, 10},
-                      RingCase{"tiny_messages_latency_bound", 1, 8, 8, 1e8, 1e3, 50},
-                      RingCase{"two_nodes_ring_crosses_nics", 2, 4, 8, 2e11, 200e6, 10}),
-    [](const ::testing::TestParamInfo<RingCase>& info) { return std::string(info.param.name); });
+INSTANTIATE_TEST_SUITE_P(SingleJob, RingTiming,
+                         ::testing::Values(RingCase{"eight_gpus_one_node", 1, 8, 8, 2e11, 100e6, 20},
+                                           RingCase{"two_gpus_one_node", 1, 8, 2, 5e11, 400e6, 10},
+                                           RingCase{"four_gpus_comm_bound", 1, 4, 4, 1e9, 1e9, 10},
+                                           RingCase{"tiny_messages_latency_bound", 1, 8, 8, 1e8, 1e3, 50},
+                                           RingCase{"two_nodes_ring_crosses_nics", 2, 4, 8, 2e11, 200e6, 10}),
+                         [](const ::testing::TestParamInfo<RingCase>& info) { return std::string(info.param.name); });
 
 TEST(RingTiming, GradientsSmallerThanOneByteARankStillComplete) {
   // 3 bytes over 8 ranks: ring messages round to nothing, yet every step must complete.

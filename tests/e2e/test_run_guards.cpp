@@ -33,8 +33,7 @@ TEST(RunGuards, APolicyTakingTurnsAtOneInstantStopsAsALivelockNamingTheJobsAndTh
   // preempts the running job and starts the other, a nanosecond later each:
   // a loses its GPUs at calls 2, 4, ..., its 11th time (one more than the
   // bound of 10) at call 22, b its 10th at call 21.
-  const GcsimRun run =
-      run_planted(dir, "ping-pong", {measured_job("a", 100, 4, 50), measured_job("b", 100, 4, 50)});
+  const GcsimRun run = run_planted(dir, "ping-pong", {measured_job("a", 100, 4, 50), measured_job("b", 100, 4, 50)});
   EXPECT_EQ(run.exit_code, 9) << run.err;
   EXPECT_NE(run.err.find("livelock at t=100.000000 s"), std::string::npos) << run.err;
   EXPECT_NE(run.err.find("job 'a' lost its GPUs 11 times"), std::string::npos) << run.err;
@@ -173,13 +172,15 @@ TEST(RunGuards, WithACheckpointEvery30SecondsTheSameJobsFinishAndTheLostWorkIsRe
 // On the 4-GPU node: "long" (4 GPUs, 300 s) at 0 and "short" (4 GPUs, 50 s)
 // at 100 s. srtf preempts long at 100 s for short (200 s left against 50),
 // which ends at 150; long then runs again, from its last checkpoint if any.
-std::vector<nlohmann::json> long_and_short() { return {measured_job("long", 0, 4, 300), measured_job("short", 100, 4, 50)}; }
+std::vector<nlohmann::json> long_and_short() {
+  return {measured_job("long", 0, 4, 300), measured_job("short", 100, 4, 50)};
+}
 
 TEST(RunGuards, WorkThrownAwayByAPreemptionIsCountedPrintedAndNoticed) {
   ScratchDir dir;
-  const GcsimRun run = run_gcsim({"run", "--cluster", four_gpu_cluster(dir), "--workload",
-                                  dir.write("jobs.json", workload_json(long_and_short())), "--policy", "srtf", "--out",
-                                  dir / "out"});
+  const GcsimRun run =
+      run_gcsim({"run", "--cluster", four_gpu_cluster(dir), "--workload",
+                 dir.write("jobs.json", workload_json(long_and_short())), "--policy", "srtf", "--out", dir / "out"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   // long starts over at 150 and ends at 450. Runs held 4 x (100 + 300) + 4 x
   // 50 = 1800 GPU-s, of which the first 100 s of long, 400 GPU-s, are lost:
@@ -204,9 +205,9 @@ TEST(RunGuards, WorkThrownAwayByAPreemptionIsCountedPrintedAndNoticed) {
 
 TEST(RunGuards, ARunWithoutPreemptionsPrintsNoPreemptionLineAndNoNotice) {
   ScratchDir dir;
-  const GcsimRun run = run_gcsim({"run", "--cluster", four_gpu_cluster(dir), "--workload",
-                                  dir.write("jobs.json", workload_json(long_and_short())), "--policy", "fifo", "--out",
-                                  dir / "out"});
+  const GcsimRun run =
+      run_gcsim({"run", "--cluster", four_gpu_cluster(dir), "--workload",
+                 dir.write("jobs.json", workload_json(long_and_short())), "--policy", "fifo", "--out", dir / "out"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(run.out.find("preempted"), std::string::npos) << run.out;
   EXPECT_EQ(run.err.find("notice"), std::string::npos) << run.err;
@@ -247,9 +248,9 @@ TEST(RunGuards, RunningOutOfMemoryBuildingAHugeClusterIsAnErrorOfItsOwn) {
   const std::size_t limit = 400u << 20;  // 400 MiB of address space
   const std::string jobs = dir.write("jobs.json", workload_json({measured_job("a", 0, 4, 50)}));
   // A small run fits in the limit (not, for instance, under a sanitizer reserving its shadow memory).
-  const GcsimRun small = run_gcsim_with_memory_limit(
-      {"run", "--cluster", four_gpu_cluster(dir), "--workload", jobs, "--policy", "fifo", "--out", dir / "small", "--quiet"},
-      limit);
+  const GcsimRun small = run_gcsim_with_memory_limit({"run", "--cluster", four_gpu_cluster(dir), "--workload", jobs,
+                                                      "--policy", "fifo", "--out", dir / "small", "--quiet"},
+                                                     limit);
   if (small.exit_code != 0) GTEST_SKIP() << "gcsim does not start within 400 MiB here: " << small.err;
 
   CraftedCluster huge;  // 16 million GPUs: their layout alone outgrows the limit

@@ -47,17 +47,17 @@ TEST(TiresiasProperties, EveryRunEndsWithEveryJobFinishedOrTheThrashingReported)
       jobs.push_back(measured_job("j" + std::to_string(j), submit(random), job_gpus, seconds(random)));
     }
     const std::string workload = workload_json(jobs);
-    SCOPED_TRACE("trial " + std::to_string(trial) + ", " + std::to_string(gpus) + " GPUs, thresholds=" +
-                 knob.thresholds + " promote_knob=" + knob.promote_knob + ": " + workload);
+    SCOPED_TRACE("trial " + std::to_string(trial) + ", " + std::to_string(gpus) +
+                 " GPUs, thresholds=" + knob.thresholds + " promote_knob=" + knob.promote_knob + ": " + workload);
 
     ScratchDir dir;
     CraftedCluster node;
     node.gpus_per_node = gpus;
-    const GcsimRun run = run_simulation(dir.write("cluster.json", node.to_json()), dir.write("jobs.json", workload),
-                                        dir / "out",
-                                        {"--policy-opt", std::string("thresholds=") + knob.thresholds, "--policy-opt",
-                                         std::string("promote_knob=") + knob.promote_knob},
-                                        "tiresias");
+    const GcsimRun run =
+        run_simulation(dir.write("cluster.json", node.to_json()), dir.write("jobs.json", workload), dir / "out",
+                       {"--policy-opt", std::string("thresholds=") + knob.thresholds, "--policy-opt",
+                        std::string("promote_knob=") + knob.promote_knob},
+                       "tiresias");
     ASSERT_TRUE(run.exit_code == 0 || run.exit_code == 10) << "exit " << run.exit_code << ": " << run.err;
     const nlohmann::json summary = read_summary(dir / "out");
     if (run.exit_code == 0) {

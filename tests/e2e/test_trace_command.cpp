@@ -366,8 +366,8 @@ std::string crafted_philly(int days) {
       const int gpus[] = {1, 1, 1, 2, 4, 8};
       const int g = gpus[k % 6];
       const double seconds = 30.0 * (1 + k % 50);
-      std::snprintf(line, sizeof line, "2017-10-%02d %02d:%02d:00,%.1f,%d,%.1f,%s\n", 1 + day, minutes / 60, minutes % 60,
-                    seconds, g, seconds * g, k % 3 == 0 ? "vcB" : "vcA");
+      std::snprintf(line, sizeof line, "2017-10-%02d %02d:%02d:00,%.1f,%d,%.1f,%s\n", 1 + day, minutes / 60,
+                    minutes % 60, seconds, g, seconds * g, k % 3 == 0 ? "vcB" : "vcA");
       text += line;
     }
   return text;
@@ -376,11 +376,13 @@ std::string crafted_philly(int days) {
 TEST(TraceCommand, FitWritesAGeneratorAReportAndASyntheticTraceThatSynthRedrawsExactly) {
   ScratchDir dir;
   const std::string trace = dir.write("philly.csv", crafted_philly(20));
-  const GcsimRun fit = run_gcsim({"trace", "fit", trace, "--format", "philly", "--gpu-type", "GPU", "--out",
-                                  dir / "gen.json", "--report", dir / "report.md", "--synthetic-out", dir / "syn.json"});
+  const GcsimRun fit =
+      run_gcsim({"trace", "fit", trace, "--format", "philly", "--gpu-type", "GPU", "--out", dir / "gen.json",
+                 "--report", dir / "report.md", "--synthetic-out", dir / "syn.json"});
   ASSERT_EQ(fit.exit_code, 0) << fit.err;
   EXPECT_NE(fit.out.find("4000 jobs fitted"), std::string::npos) << fit.out;
-  EXPECT_NE(fit.out.find("PASS  GPU-count shares within max(5% relative, 1 point absolute)"), std::string::npos) << fit.out;
+  EXPECT_NE(fit.out.find("PASS  GPU-count shares within max(5% relative, 1 point absolute)"), std::string::npos)
+      << fit.out;
   EXPECT_NE(fit.out.find("PASS  mean inter-arrival within 5%"), std::string::npos) << fit.out;
   const nlohmann::json generator = nlohmann::json::parse(read_text(dir / "gen.json"));
   EXPECT_EQ(generator["generator"], "gcsim fitted workload");
@@ -395,9 +397,9 @@ TEST(TraceCommand, FitWritesAGeneratorAReportAndASyntheticTraceThatSynthRedrawsE
 
   // synth: the same file for the same seed, another for another seed; it runs.
   for (const char* name : {"a.json", "b.json"})
-    ASSERT_EQ(run_gcsim({"trace", "synth", dir / "gen.json", "--jobs", "300", "--seed", "9", "--out", dir / name})
-                  .exit_code,
-              0);
+    ASSERT_EQ(
+        run_gcsim({"trace", "synth", dir / "gen.json", "--jobs", "300", "--seed", "9", "--out", dir / name}).exit_code,
+        0);
   EXPECT_EQ(read_text(dir / "a.json"), read_text(dir / "b.json"));
   ASSERT_EQ(run_gcsim({"trace", "synth", dir / "gen.json", "--jobs", "300", "--seed", "10", "--out", dir / "c.json"})
                 .exit_code,
@@ -452,14 +454,15 @@ std::string one_type_cluster(const std::string& type) {
 TEST(TraceCommand, RunWithAThroughputTableSaysSoAndRunsAtTheTablesSpeedOnTheClustersType) {
   ScratchDir dir;
   // Model m: 10 iterations/s on V100, 2 on K80; n: 1 GPU only, 4 on both.
-  const std::string table = dir.write(
-      "tput.json",
-      R"j({"v100": {"('m', 1)": {"null": 10}, "('m', 2)": {"null": 16}, "('n', 1)": {"null": 4}},
+  const std::string table =
+      dir.write("tput.json",
+                R"j({"v100": {"('m', 1)": {"null": 10}, "('m', 2)": {"null": 16}, "('n', 1)": {"null": 4}},
            "k80": {"('m', 1)": {"null": 2}, "('m', 2)": {"null": 3}, "('n', 1)": {"null": 4}}})j");
   // Recorded on V100 (the default gpu_type): 100 s of m on 1 GPU, 100 s of m on 2, 50 s of n on 2.
   const std::string trace = dir.write("jobs.csv", "submit,gpus,duration,model\n0,1,100,m\n0,2,100,m\n0,2,50,n\n");
   const std::string cluster = dir.write("k80.json", one_type_cluster("K80"));
-  const std::vector<std::string> settings = {"--trace-opt", "map=submit=submit,gpus=gpus,duration=duration,job_type=model",
+  const std::vector<std::string> settings = {"--trace-opt",
+                                             "map=submit=submit,gpus=gpus,duration=duration,job_type=model",
                                              "--trace-opt", "work=throughput:gavel:" + table};
   const GcsimRun run = run_simulation(cluster, "csv:" + trace, dir / "out", settings);
   ASSERT_EQ(run.exit_code, 0) << run.err;
@@ -485,8 +488,8 @@ TEST(TraceCommand, ThroughputWorkMistakesExitWithStatus2) {
   const std::string table = dir.write("tput.json", R"j({"v100": {"('m', 1)": {"null": 10}}})j");
   const std::string cluster = dir.write("v100.json", one_type_cluster("V100"));
   const auto run = [&](std::vector<std::string> settings) {
-    std::vector<std::string> args = {"run", "--cluster", cluster, "--workload", "philly:" + trace, "--policy", "fifo",
-                                     "--out", dir / "out"};
+    std::vector<std::string> args = {"run",      "--cluster", cluster, "--workload", "philly:" + trace,
+                                     "--policy", "fifo",      "--out", dir / "out"};
     for (const std::string& setting : settings) args.insert(args.end(), {"--trace-opt", setting});
     return run_gcsim(args);
   };
@@ -543,10 +546,17 @@ TEST(TraceCommand, ThePhillyVcClusterHasTheNodesOfTheBundledVcTable) {
   std::map<std::string, int> groups;
   for (const auto& group : cluster["node_groups"]) groups[group["name"].get<std::string>()] = group["count"].get<int>();
   // traces/excerpts/philly/philly_vc_nodes.csv, row by row.
-  EXPECT_EQ(groups, (std::map<std::string, int>{{"vc-6214e9", 64}, {"vc-7f04ca", 32}, {"vc-11cb48", 16},
-                                                {"vc-b436b2", 64}, {"vc-ee9e8c", 64}, {"vc-e13805", 16},
-                                                {"vc-6c71a0", 32}, {"vc-2869ce", 16}, {"vc-ed69ec", 8},
-                                                {"vc-103959", 8}, {"vc-0e4a51", 32}}));
+  EXPECT_EQ(groups, (std::map<std::string, int>{{"vc-6214e9", 64},
+                                                {"vc-7f04ca", 32},
+                                                {"vc-11cb48", 16},
+                                                {"vc-b436b2", 64},
+                                                {"vc-ee9e8c", 64},
+                                                {"vc-e13805", 16},
+                                                {"vc-6c71a0", 32},
+                                                {"vc-2869ce", 16},
+                                                {"vc-ed69ec", 8},
+                                                {"vc-103959", 8},
+                                                {"vc-0e4a51", 32}}));
 }
 
 TEST(TraceCommand, TheBundledPhillyExcerptReplaysUnderFifoOnThePhillyVcs) {

@@ -21,7 +21,8 @@ TEST(TraceInputs, ATraceGivenAsANativeWorkloadIsNamedByWhatItLooksLike) {
   const std::string philly = dir.write("p.csv", kPhillyHeader + "2017-10-09 07:00:00,60,1,60,vcA\n");
   const GcsimRun as_native = run_simulation(cluster, philly, dir / "out");
   EXPECT_EQ(as_native.exit_code, 1);
-  EXPECT_TRUE(has(as_native.err, "p.csv: not a gcsim workload (JSON): it looks like a Philly trace; give it as philly:"))
+  EXPECT_TRUE(
+      has(as_native.err, "p.csv: not a gcsim workload (JSON): it looks like a Philly trace; give it as philly:"))
       << as_native.err;
   const std::string pods = dir.write("pods.csv", "name,creation_time,num_gpu\np1,10,1\n");
   const GcsimRun csv = run_simulation(cluster, pods, dir / "out");
@@ -58,9 +59,10 @@ TEST(TraceInputs, AFolderIsNamedAsAFolder) {
 
 TEST(TraceInputs, AFileWithAByteOrderMarkAndCrEndingsReadsLikeAnyOther) {
   ScratchDir dir;
-  const std::string trace = dir.write("mac.csv", "\xEF\xBB\xBFtimestamp,duration,num_gpus,gpu_time,cluster\r"
-                                                 "2017-10-09 07:00:00,60,1,60,vcA\r"
-                                                 "2017-10-09 07:01:00,30,2,60,vcA\r");
+  const std::string trace = dir.write("mac.csv",
+                                      "\xEF\xBB\xBFtimestamp,duration,num_gpus,gpu_time,cluster\r"
+                                      "2017-10-09 07:00:00,60,1,60,vcA\r"
+                                      "2017-10-09 07:01:00,30,2,60,vcA\r");
   const GcsimRun stats = run_gcsim({"trace", "stats", trace, "--format", "philly"});
   ASSERT_EQ(stats.exit_code, 0) << stats.err;
   EXPECT_TRUE(has(stats.out, "2 read: 2 jobs, 0 skipped")) << stats.out;
@@ -91,8 +93,9 @@ TEST(TraceInputs, StrictModeAcceptsJobsThatNeverStarted) {
                                      "name,creation_time,scheduled_time,deletion_time,num_gpu\n"
                                      "p1,100,110,170,1\n"
                                      "p2,120,,,1\n");
-  const GcsimRun stats = run_gcsim({"trace", "stats", pods, "--format", "csv", "--strict", "--map",
-                                    "id=name,submit=creation_time,start=scheduled_time,end=deletion_time,gpus=num_gpu"});
+  const GcsimRun stats =
+      run_gcsim({"trace", "stats", pods, "--format", "csv", "--strict", "--map",
+                 "id=name,submit=creation_time,start=scheduled_time,end=deletion_time,gpus=num_gpu"});
   ASSERT_EQ(stats.exit_code, 0) << stats.err;
   EXPECT_TRUE(has(stats.out, "1 skipped (0 malformed, 1 not replayable)")) << stats.out;
   EXPECT_TRUE(has(stats.out, "not replayable: scheduled_time: never started (no start time)")) << stats.out;
@@ -114,7 +117,7 @@ TEST(TraceInputs, AClusterLackingTheTracesGpuTypeIsNamedWithTheSettingThatFixesI
 void write_pai_with_g2(const ScratchDir& dir) {
   std::filesystem::create_directories(dir / "pai");
   dir.write("pai/pai_task_table.csv",
-            "j1,worker,1.0,Terminated,100.0,400.0,600.0,29.3,100.0,G2\n"       // 300 s on one G2
+            "j1,worker,1.0,Terminated,100.0,400.0,600.0,29.3,100.0,G2\n"        // 300 s on one G2
             "j2,worker,1.0,Terminated,150.0,250.0,800.0,8.0,800.0,V100M32\n");  // 100 s on 8 V100M32
   dir.write("pai/pai_machine_spec.csv", "m1,V100M32,96,384,8\nm2,G2,96,512,2\nm3,CPU,96,512,0\nm4,G2,96,512,2\n");
 }
@@ -141,7 +144,8 @@ TEST(TraceInputs, AMappedPaiModelKeepsItsMachinesAndItsJobsRunOnThem) {
   EXPECT_TRUE(has(convert.out, "GPU models mapped with --gpu-type: G2 as G2, 20 TFLOP/s 24 GB")) << convert.out;
   const nlohmann::json cluster = nlohmann::json::parse(read_text(dir / "cluster.json"));
   int gpus = 0;
-  for (const auto& group : cluster["node_groups"]) gpus += group["count"].get<int>() * group["gpus_per_node"].get<int>();
+  for (const auto& group : cluster["node_groups"])
+    gpus += group["count"].get<int>() * group["gpus_per_node"].get<int>();
   EXPECT_EQ(gpus, 8 + 2 + 2);  // every machine with GPUs: m1, m2, m4
   const GcsimRun run = run_simulation(dir / "cluster.json", dir / "w.json", dir / "out", {"--no-wall-time"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
@@ -166,9 +170,19 @@ const std::string kNodes =
 TEST(TraceInputs, ANodeListBecomesAClusterThatRunsJobs) {
   ScratchDir dir;
   const std::string nodes = dir.write("nodes.csv", kNodes);
-  const std::vector<std::string> base = {"trace", "cluster", nodes, "--format", "nodes", "--map",
-                                         "model=model,gpus=gpu,cpu=cpu_milli,memory=memory_mib", "--cpu-unit",
-                                         "milli", "--memory-unit", "MiB", "--out", dir / "cluster.json"};
+  const std::vector<std::string> base = {"trace",
+                                         "cluster",
+                                         nodes,
+                                         "--format",
+                                         "nodes",
+                                         "--map",
+                                         "model=model,gpus=gpu,cpu=cpu_milli,memory=memory_mib",
+                                         "--cpu-unit",
+                                         "milli",
+                                         "--memory-unit",
+                                         "MiB",
+                                         "--out",
+                                         dir / "cluster.json"};
   const GcsimRun unknown = run_gcsim(base);
   EXPECT_EQ(unknown.exit_code, 1);
   EXPECT_TRUE(has(unknown.err, "nodes.csv: line 6: field 'model': gcsim has no figures for GPU model 'G3'"))
@@ -186,8 +200,8 @@ TEST(TraceInputs, ANodeListBecomesAClusterThatRunsJobs) {
   EXPECT_EQ(cluster["node_groups"][0]["cpu_cores"], 96);
 
   // 24 GPUs of 32 GB: the three V100M32 nodes (the A10s have 24 GB); 60 s as measured on their type.
-  const std::string workload = dir.write(
-      "w.json", R"({"jobs": [{"id": "big", "submit": 0, "gpus": 24, "gpu_memory": "32GB",
+  const std::string workload =
+      dir.write("w.json", R"({"jobs": [{"id": "big", "submit": 0, "gpus": 24, "gpu_memory": "32GB",
                               "duration": {"seconds": 60, "gpu_type": "V100M32"}},
                              {"id": "a10", "submit": 0, "gpus": 2, "duration": {"seconds": 30, "gpu_type": "A10"}}]})");
   const GcsimRun run = run_simulation(dir / "cluster.json", workload, dir / "out", {"--no-wall-time"});
@@ -210,10 +224,10 @@ TEST(TraceInputs, NodeListCommandLineMistakesExitWithStatus2) {
   EXPECT_EQ(exit_of({"--map", "model=model,gpus=gpu", "--cpu-unit", "m"}), 2);   // unknown unit
   EXPECT_EQ(exit_of({"--map", "model=model,gpus=gpu", "--gpu-type", "G3"}), 2);  // not a mapping
   EXPECT_EQ(exit_of({"--map", "model=model,gpus=gpu", "--capacity-out", dir / "q.json"}), 2);
-  EXPECT_EQ(run_gcsim({"trace", "cluster", nodes, "--format", "philly-vcs", "--out", dir / "c.json", "--gpu-type",
-                       "G3=V100"})
-                .exit_code,
-            2);
+  EXPECT_EQ(
+      run_gcsim({"trace", "cluster", nodes, "--format", "philly-vcs", "--out", dir / "c.json", "--gpu-type", "G3=V100"})
+          .exit_code,
+      2);
 }
 
 }  // namespace

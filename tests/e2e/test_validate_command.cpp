@@ -12,7 +12,8 @@ namespace {
 TEST(ValidateCommand, BadArgumentsAreUsageErrors) {
   const GcsimRun ranks = run_gcsim({"validate", "--ranks", "1"});
   EXPECT_EQ(ranks.exit_code, 2);
-  EXPECT_NE(ranks.err.find("option '--ranks': '1' is not a rank count between 2 and 64"), std::string::npos) << ranks.err;
+  EXPECT_NE(ranks.err.find("option '--ranks': '1' is not a rank count between 2 and 64"), std::string::npos)
+      << ranks.err;
   const GcsimRun skip = run_gcsim({"validate", "--skip", "gpus"});
   EXPECT_EQ(skip.exit_code, 2);
   EXPECT_NE(skip.err.find("unknown part 'gpus'"), std::string::npos) << skip.err;
@@ -23,8 +24,8 @@ TEST(ValidateCommand, BadArgumentsAreUsageErrors) {
 
 TEST(ValidateCommand, WritesItsReportEvenWithEveryPartSkipped) {
   ScratchDir dir;
-  const GcsimRun run = run_gcsim({"validate", "--skip", "shaped,loopback,renderfarm,gpu", "--plots", "no", "--quiet",
-                                  "--out", dir / "v"});
+  const GcsimRun run = run_gcsim(
+      {"validate", "--skip", "shaped,loopback,renderfarm,gpu", "--plots", "no", "--quiet", "--out", dir / "v"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(read_text(dir / "v/validation.csv"),
             "experiment,configuration,reference,reference_kind,simulated,error_pct,bound,bound_pct\n");

@@ -31,9 +31,7 @@ TEST(PlatformLarge, RoutesOfTheTwentyThousandGpuClusterMatchTheLocalityGraph) {
   ASSERT_EQ(platform.gpu_hosts.size(), 20000u);
   ASSERT_EQ(layout.rack_count(), 79u);
 
-  const auto expect_same_path = [&](GpuId a, GpuId b) {
-    expect_route_matches_graph(layout, platform, graph, a, b);
-  };
+  const auto expect_same_path = [&](GpuId a, GpuId b) { expect_route_matches_graph(layout, platform, graph, a, b); };
 
   for (GpuId b : layout.node(0).gpus)
     if (b != 0) expect_same_path(0, b);

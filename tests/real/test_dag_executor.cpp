@@ -31,14 +31,16 @@ TEST(DagExecutor, APoolRunsAtMostItsWorkersAtOnce) {
   for (std::size_t i = 0; i < g.tasks.size(); ++i) {
     int overlapping = 0;
     for (std::size_t j = 0; j < g.tasks.size(); ++j)
-      if (g.tasks[j].pool == g.tasks[i].pool && r.tasks[j].start <= r.tasks[i].start && r.tasks[i].start < r.tasks[j].end)
+      if (g.tasks[j].pool == g.tasks[i].pool && r.tasks[j].start <= r.tasks[i].start &&
+          r.tasks[i].start < r.tasks[j].end)
         ++overlapping;
     EXPECT_LE(overlapping, static_cast<int>(g.pools[g.tasks[i].pool].workers)) << g.tasks[i].name;
   }
 }
 
 TEST(DagExecutor, PipelinedFrameChainBeatsSerialByTheScheduleRatio) {
-  const auto serial = run_task_graph(frame_chain({10, 3, kUnit, kUnit, FrameSchedule::kSerial, 3}), TaskWork::kSleep, {});
+  const auto serial =
+      run_task_graph(frame_chain({10, 3, kUnit, kUnit, FrameSchedule::kSerial, 3}), TaskWork::kSleep, {});
   const auto pipelined =
       run_task_graph(frame_chain({10, 3, kUnit, kUnit, FrameSchedule::kPipelined, 3}), TaskWork::kSleep, {});
   EXPECT_GE(serial.makespan, 40 * kUnit);

@@ -29,7 +29,8 @@ TEST(FrameChain, HasFramesTimesElementsPlusOneTasks) {
 TEST(FrameChain, ElementsWaitForEveryElementOfThePreviousFrame) {
   const TaskGraph g = frame_chain(unit_chain(FrameSchedule::kPipelined));
   const Task& t = g.tasks[index_of(g, "f4.e1")];
-  EXPECT_EQ(t.predecessors, (std::vector<std::size_t>{index_of(g, "f3.e0"), index_of(g, "f3.e1"), index_of(g, "f3.e2")}));
+  EXPECT_EQ(t.predecessors,
+            (std::vector<std::size_t>{index_of(g, "f3.e0"), index_of(g, "f3.e1"), index_of(g, "f3.e2")}));
 }
 
 TEST(FrameChain, RenderWaitsForItsElementsAndThePreviousRender) {

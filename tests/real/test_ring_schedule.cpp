@@ -92,7 +92,8 @@ TEST(RingInMemory, EveryRankEndsWithTheElementwiseSum) {
       for (std::uint32_t r = 0; r < n; ++r) fill_rank_input(r, buffers[r]);
       ring_allreduce_in_memory(buffers);
       for (std::uint32_t r = 0; r < n; ++r)
-        EXPECT_EQ(check_allreduce_result(n, buffers[r]).mismatches, 0u) << n << " ranks, " << count << " elements, rank " << r;
+        EXPECT_EQ(check_allreduce_result(n, buffers[r]).mismatches, 0u)
+            << n << " ranks, " << count << " elements, rank " << r;
     }
 }
 

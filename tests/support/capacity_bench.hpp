@@ -38,7 +38,10 @@ inline CapacityPolicy capacity_policy(const std::string& json) {
 class CapacityBench {
  public:
   CapacityBench(const ClusterSpec& spec, std::vector<JobSpec> jobs)
-      : layout_(spec), graph_(layout_), jobs_(std::move(jobs)), state_(layout_, graph_, jobs_),
+      : layout_(spec),
+        graph_(layout_),
+        jobs_(std::move(jobs)),
+        state_(layout_, graph_, jobs_),
         submitted_(jobs_.size(), false) {}
 
   /// Moves the clock to `t` and submits the jobs whose time has come.

@@ -39,8 +39,7 @@ class AtomicOutputTest : public ::testing::Test {
  protected:
   AtomicOutputTest() {
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    root_ = fs::temp_directory_path() /
-            ("gcsim-atomic-output-" + std::to_string(::getpid()) + "-" + info->name());
+    root_ = fs::temp_directory_path() / ("gcsim-atomic-output-" + std::to_string(::getpid()) + "-" + info->name());
     fs::remove_all(root_);
     fs::create_directories(root_);
   }

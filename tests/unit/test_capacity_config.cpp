@@ -170,9 +170,12 @@ INSTANTIATE_TEST_SUITE_P(
         BadConfig{"DuplicateQueueName",
                   R"({"yarn.scheduler.capacity.root.queues": "a,a", "yarn.scheduler.capacity.root.a.capacity": 100})",
                   "queue root", kQ + "queues", "queue 'a' is listed twice"},
-        BadConfig{"DefaultResourceCalculator",
-                  two_queues(R"("yarn.scheduler.capacity.resource-calculator": "org.apache.hadoop.yarn.util.resource.DefaultResourceCalculator")"),
-                  "", "yarn.scheduler.capacity.resource-calculator", "only org.apache.hadoop.yarn.util.resource.DominantResourceCalculator"},
+        BadConfig{
+            "DefaultResourceCalculator",
+            two_queues(
+                R"("yarn.scheduler.capacity.resource-calculator": "org.apache.hadoop.yarn.util.resource.DefaultResourceCalculator")"),
+            "", "yarn.scheduler.capacity.resource-calculator",
+            "only org.apache.hadoop.yarn.util.resource.DominantResourceCalculator"},
         BadConfig{"UnsupportedSchedulerProperty", two_queues(R"("yarn.scheduler.capacity.maximum-applications": 100)"),
                   "", "yarn.scheduler.capacity.maximum-applications", "unsupported property"},
         BadConfig{"MonitorNotABoolean", two_queues(R"("yarn.resourcemanager.scheduler.monitor.enable": "yes")"), "",
@@ -180,19 +183,24 @@ INSTANTIATE_TEST_SUITE_P(
         BadConfig{"PreemptionPerRoundAboveOne", two_queues("\"" + kMonitor + "total_preemption_per_round\": 1.5"), "",
                   kMonitor + "total_preemption_per_round", "a fraction of the cluster in (0, 1]"},
         BadConfig{"NotAYarnProperty", two_queues(R"("capacity": 10)"), "", "capacity", "unknown field"},
-        BadConfig{"ReservationInAParentQueue",
-                  two_queues(R"("reservations": [{"id": "r", "queue": "root", "user": "u", "gpus": 1, "start": 0, "end": 10}])"),
-                  "reservations[0] (id 'r')", "queue", "'root' is a parent queue"},
+        BadConfig{
+            "ReservationInAParentQueue",
+            two_queues(
+                R"("reservations": [{"id": "r", "queue": "root", "user": "u", "gpus": 1, "start": 0, "end": 10}])"),
+            "reservations[0] (id 'r')", "queue", "'root' is a parent queue"},
         BadConfig{"ReservationEndingBeforeItStarts",
-                  two_queues(R"("reservations": [{"id": "r", "queue": "a", "user": "u", "gpus": 1, "start": 20, "end": 10}])"),
+                  two_queues(
+                      R"("reservations": [{"id": "r", "queue": "a", "user": "u", "gpus": 1, "start": 20, "end": 10}])"),
                   "reservations[0] (id 'r')", "end", "must end after it starts"},
-        BadConfig{"ReservationDuplicateId",
-                  two_queues(R"("reservations": [{"id": "r", "queue": "a", "user": "u", "gpus": 1, "start": 0, "end": 10},
+        BadConfig{
+            "ReservationDuplicateId",
+            two_queues(R"("reservations": [{"id": "r", "queue": "a", "user": "u", "gpus": 1, "start": 0, "end": 10},
                                                  {"id": "r", "queue": "b", "user": "u", "gpus": 1, "start": 0, "end": 10}])"),
-                  "reservations[1] (id 'r')", "id", "duplicate reservation id 'r'"},
-        BadConfig{"ReservationUnknownField",
-                  two_queues(R"("reservations": [{"id": "r", "queue": "a", "user": "u", "gpu": 1, "start": 0, "end": 10}])"),
-                  "reservations[0] (id 'r')", "gpu", "unknown field"}),
+            "reservations[1] (id 'r')", "id", "duplicate reservation id 'r'"},
+        BadConfig{
+            "ReservationUnknownField",
+            two_queues(R"("reservations": [{"id": "r", "queue": "a", "user": "u", "gpu": 1, "start": 0, "end": 10}])"),
+            "reservations[0] (id 'r')", "gpu", "unknown field"}),
     [](const ::testing::TestParamInfo<BadConfig>& info) { return std::string(info.param.name); });
 
 TEST(CapacityConfig, MissingFileIsNamed) {
@@ -211,7 +219,8 @@ TEST(CapacityConfig, JobQueuesAreCheckedAtTheFirstCall) {
     "yarn.scheduler.capacity.root.p.capacity": 100, "yarn.scheduler.capacity.root.p.queues": "x,y",
     "yarn.scheduler.capacity.root.p.x.capacity": 50, "yarn.scheduler.capacity.root.p.y.capacity": 50})";
   {
-    CapacityBench bench(crafted_cluster(1, 4), {queued_job("ok-short", 1, 0, "x"), queued_job("ok-path", 1, 0, "root.p.y")});
+    CapacityBench bench(crafted_cluster(1, 4),
+                        {queued_job("ok-short", 1, 0, "x"), queued_job("ok-path", 1, 0, "root.p.y")});
     CapacityPolicy policy = testing::capacity_policy(config);
     bench.advance(0);
     EXPECT_EQ(bench.step(policy).started.size(), 2u);
@@ -219,8 +228,8 @@ TEST(CapacityConfig, JobQueuesAreCheckedAtTheFirstCall) {
   struct Case {
     std::string queue, problem;
   };
-  for (const Case& c : {Case{"z", "no queue 'z'; the leaf queues are: root.p.x, root.p.y"},
-                        Case{"p", "'root.p' is a parent queue"}}) {
+  for (const Case& c :
+       {Case{"z", "no queue 'z'; the leaf queues are: root.p.x, root.p.y"}, Case{"p", "'root.p' is a parent queue"}}) {
     // The job arrives late, yet the first call already rejects it.
     CapacityBench bench(crafted_cluster(1, 4), {queued_job("fine", 1, 0, "x"), queued_job("bad", 1, 50, c.queue)});
     CapacityPolicy policy = testing::capacity_policy(config);

@@ -9,8 +9,8 @@
 namespace gcsim {
 namespace {
 
-using testing::CapacityBench;
 using testing::capacity_policy;
+using testing::CapacityBench;
 using testing::crafted_cluster;
 using testing::queued_job;
 using Ids = std::vector<std::string>;
@@ -213,9 +213,9 @@ TEST(CapacityPreemption, BorrowedGpusReturnYoungestFirstAfterTheGracePeriod) {
   // obtain: 0.2 x 0.5, one job); it is preempted when a round selects it 5 s
   // after it was first marked. b's job needs both freed jobs' GPUs: the first
   // two GPUs are kept for it rather than given back to a.
-  CapacityBench bench(crafted_cluster(1, 8), {queued_job("a1", 2, 0, "a"), queued_job("a2", 2, 1, "a"),
-                                              queued_job("a3", 2, 2, "a"), queued_job("a4", 2, 3, "a"),
-                                              queued_job("b1", 4, 10, "b", "v")});
+  CapacityBench bench(crafted_cluster(1, 8),
+                      {queued_job("a1", 2, 0, "a"), queued_job("a2", 2, 1, "a"), queued_job("a3", 2, 2, "a"),
+                       queued_job("a4", 2, 3, "a"), queued_job("b1", 4, 10, "b", "v")});
   CapacityPolicy policy = capacity_policy(monitored("0.5"));
   for (Time t : {0.0, 1.0, 2.0, 3.0}) {
     bench.advance(t);
@@ -290,9 +290,9 @@ TEST(CapacityPreemption, AMarkedJobIsSparedWhenTheDemandIsMetOtherwise) {
   // b asks for 2 GPUs at 10 s: a4 is marked. At 12 s a1 ends and b's job
   // starts on its GPUs: a is no longer over its ideal share, the later rounds
   // do not select a4 again, and it is never preempted.
-  CapacityBench bench(crafted_cluster(1, 8), {queued_job("a1", 2, 0, "a"), queued_job("a2", 2, 1, "a"),
-                                              queued_job("a3", 2, 2, "a"), queued_job("a4", 2, 3, "a"),
-                                              queued_job("b1", 2, 10, "b", "v")});
+  CapacityBench bench(crafted_cluster(1, 8),
+                      {queued_job("a1", 2, 0, "a"), queued_job("a2", 2, 1, "a"), queued_job("a3", 2, 2, "a"),
+                       queued_job("a4", 2, 3, "a"), queued_job("b1", 2, 10, "b", "v")});
   CapacityPolicy policy = capacity_policy(monitored("0.5"));
   for (Time t : {0.0, 1.0, 2.0, 3.0, 10.0, 11.0}) {
     bench.advance(t);
@@ -319,8 +319,8 @@ TEST(CapacityPreemption, RoundsRunOnlyAtMultiplesOfTheMonitoringInterval) {
     "yarn.scheduler.capacity.root.a.user-limit-factor": 2,
     "yarn.resourcemanager.scheduler.monitor.enable": true,
     "yarn.resourcemanager.monitor.capacity.preemption.total_preemption_per_round": 0.5})";
-  CapacityBench bench(crafted_cluster(1, 8), {queued_job("a1", 4, 0, "a"), queued_job("a2", 4, 0, "a"),
-                                              queued_job("b1", 4, 10, "b", "v")});
+  CapacityBench bench(crafted_cluster(1, 8),
+                      {queued_job("a1", 4, 0, "a"), queued_job("a2", 4, 0, "a"), queued_job("b1", 4, 10, "b", "v")});
   CapacityPolicy policy = capacity_policy(config);
   bench.advance(0);
   bench.step(policy);
@@ -344,8 +344,8 @@ TEST(CapacityPreemption, RoundsRunOnlyAtMultiplesOfTheMonitoringInterval) {
 }
 
 TEST(CapacityPreemption, NeverWithoutTheMonitor) {
-  CapacityBench bench(crafted_cluster(1, 8), {queued_job("a1", 4, 0, "a"), queued_job("a2", 4, 0, "a"),
-                                              queued_job("b1", 4, 10, "b", "v")});
+  CapacityBench bench(crafted_cluster(1, 8),
+                      {queued_job("a1", 4, 0, "a"), queued_job("a2", 4, 0, "a"), queued_job("b1", 4, 10, "b", "v")});
   CapacityPolicy policy = capacity_policy(R"({"yarn.scheduler.capacity.root.queues": "a,b",
     "yarn.scheduler.capacity.root.a.capacity": 50, "yarn.scheduler.capacity.root.b.capacity": 50,
     "yarn.scheduler.capacity.root.a.user-limit-factor": 2})");

@@ -8,8 +8,8 @@
 namespace gcsim {
 namespace {
 
-using testing::CapacityBench;
 using testing::capacity_policy;
+using testing::CapacityBench;
 using testing::crafted_cluster;
 using testing::queued_job;
 using Ids = std::vector<std::string>;
@@ -42,7 +42,8 @@ TEST(CapacityQueues, IdleCapacityIsBorrowedUpToTheMaximum) {
   for (int i = 1; i <= 8; ++i) jobs.push_back(queued_job("a" + std::to_string(i), 1, 0, "a"));
   jobs.push_back(queued_job("b1", 2, 10, "b"));
   CapacityBench bench(crafted_cluster(1, 8), jobs);
-  CapacityPolicy policy = capacity_policy(halves(75, 100, R"(, "yarn.scheduler.capacity.root.a.user-limit-factor": 2)"));
+  CapacityPolicy policy =
+      capacity_policy(halves(75, 100, R"(, "yarn.scheduler.capacity.root.a.user-limit-factor": 2)"));
   bench.advance(0);
   EXPECT_EQ(bench.step(policy).started.size(), 6u);
   // The 2 GPUs a may not take are b's as soon as it asks.
@@ -104,9 +105,10 @@ TEST(CapacityQueues, QueuesWithinTheirGuaranteeComeFirstForFreeGpus) {
 TEST(CapacityQueues, HigherPriorityFirstThenEarlierSubmission) {
   // One queue, 4 GPUs: 2 GPUs free at each call. Priority beats submission
   // time; equal priorities keep submission order.
-  CapacityBench bench(crafted_cluster(1, 4),
-                      {queued_job("running", 2, 0, "default", "u0"), queued_job("low", 2, 1, "default", "u1", 0),
-                       queued_job("high", 2, 2, "default", "u2", 5), queued_job("high-later", 2, 3, "default", "u3", 5)});
+  CapacityBench bench(
+      crafted_cluster(1, 4),
+      {queued_job("running", 2, 0, "default", "u0"), queued_job("low", 2, 1, "default", "u1", 0),
+       queued_job("high", 2, 2, "default", "u2", 5), queued_job("high-later", 2, 3, "default", "u3", 5)});
   CapacityPolicy policy = capacity_policy(
       R"({"yarn.scheduler.capacity.root.queues": "default", "yarn.scheduler.capacity.root.default.capacity": 100})");
   bench.advance(0);

@@ -10,8 +10,8 @@
 namespace gcsim {
 namespace {
 
-using testing::CapacityBench;
 using testing::capacity_policy;
+using testing::CapacityBench;
 using testing::crafted_cluster;
 using testing::queued_job;
 using Ids = std::vector<std::string>;
@@ -26,9 +26,10 @@ TEST(CapacityReservations, ReservedGpusAreKeptFreeAndUsedByTheReservation) {
   // would fit in the 6 free GPUs but would leave fewer than the 4 booked, so
   // it waits; bob-3 (2 GPUs) leaves exactly 4 and starts; alice's job starts
   // on the booked GPUs.
-  CapacityBench bench(crafted_cluster(1, 8),
-                      {queued_job("bob-1", 2, 0, "default", "bob"), queued_job("bob-2", 4, 120, "default", "bob"),
-                       queued_job("bob-3", 2, 130, "default", "bob"), queued_job("alice-1", 4, 150, "default", "alice")});
+  CapacityBench bench(
+      crafted_cluster(1, 8),
+      {queued_job("bob-1", 2, 0, "default", "bob"), queued_job("bob-2", 4, 120, "default", "bob"),
+       queued_job("bob-3", 2, 130, "default", "bob"), queued_job("alice-1", 4, 150, "default", "alice")});
   CapacityPolicy policy = capacity_policy(kBooked);
   bench.advance(0);
   Plan plan = bench.schedule(policy);
@@ -84,7 +85,8 @@ TEST_P(ReservationAdmission, RejectsBookingsOverAQueuesMaximum) {
   const Booking& c = GetParam();
   const CapacityConfig config = parse_capacity_config(R"({"yarn.scheduler.capacity.root.queues": "a,b",
     "yarn.scheduler.capacity.root.a.capacity": 50, "yarn.scheduler.capacity.root.b.capacity": 50,
-    "yarn.scheduler.capacity.root.a.maximum-capacity": 50, "reservations": )" + c.reservations + "}",
+    "yarn.scheduler.capacity.root.a.maximum-capacity": 50, "reservations": )" +
+                                                          c.reservations + "}",
                                                       "test.json");
   const QueueTree tree(config);
   if (c.where.empty()) {
@@ -104,25 +106,26 @@ TEST_P(ReservationAdmission, RejectsBookingsOverAQueuesMaximum) {
 
 INSTANTIATE_TEST_SUITE_P(
     Table, ReservationAdmission,
-    ::testing::Values(
-        Booking{"OneAboveTheMaximum", R"([{"id": "big", "queue": "a", "user": "u", "gpus": 5, "start": 0, "end": 10}])",
-                "reservations[0] (id 'big')", "more than its maximum-capacity of 4 GPUs (50% of the cluster's 8)"},
-        Booking{"OverlappingAboveTheMaximum",
-                R"([{"id": "r1", "queue": "a", "user": "u", "gpus": 3, "start": 0, "end": 100},
+    ::testing::Values(Booking{"OneAboveTheMaximum",
+                              R"([{"id": "big", "queue": "a", "user": "u", "gpus": 5, "start": 0, "end": 10}])",
+                              "reservations[0] (id 'big')",
+                              "more than its maximum-capacity of 4 GPUs (50% of the cluster's 8)"},
+                      Booking{"OverlappingAboveTheMaximum",
+                              R"([{"id": "r1", "queue": "a", "user": "u", "gpus": 3, "start": 0, "end": 100},
                     {"id": "r2", "queue": "a", "user": "v", "gpus": 2, "start": 50, "end": 150}])",
-                "reservations[1] (id 'r2')", "would book 5 GPUs at t=50 s (with r1) under root.a"},
-        Booking{"OverlappingLaterStart",
-                R"([{"id": "r1", "queue": "a", "user": "u", "gpus": 3, "start": 50, "end": 100},
+                              "reservations[1] (id 'r2')", "would book 5 GPUs at t=50 s (with r1) under root.a"},
+                      Booking{"OverlappingLaterStart",
+                              R"([{"id": "r1", "queue": "a", "user": "u", "gpus": 3, "start": 50, "end": 100},
                     {"id": "r2", "queue": "a", "user": "v", "gpus": 2, "start": 0, "end": 60}])",
-                "reservations[1] (id 'r2')", "would book 5 GPUs at t=50 s (with r1)"},
-        Booking{"BackToBackFit",
-                R"([{"id": "r1", "queue": "a", "user": "u", "gpus": 4, "start": 0, "end": 100},
+                              "reservations[1] (id 'r2')", "would book 5 GPUs at t=50 s (with r1)"},
+                      Booking{"BackToBackFit",
+                              R"([{"id": "r1", "queue": "a", "user": "u", "gpus": 4, "start": 0, "end": 100},
                     {"id": "r2", "queue": "a", "user": "v", "gpus": 4, "start": 100, "end": 200}])",
-                "", ""},
-        Booking{"TheWholeClusterAtMost",
-                R"([{"id": "r1", "queue": "a", "user": "u", "gpus": 4, "start": 0, "end": 100},
+                              "", ""},
+                      Booking{"TheWholeClusterAtMost",
+                              R"([{"id": "r1", "queue": "a", "user": "u", "gpus": 4, "start": 0, "end": 100},
                     {"id": "r2", "queue": "b", "user": "v", "gpus": 5, "start": 0, "end": 100}])",
-                "reservations[1] (id 'r2')", "under root, more than its maximum-capacity of 8 GPUs"}),
+                              "reservations[1] (id 'r2')", "under root, more than its maximum-capacity of 8 GPUs"}),
     [](const ::testing::TestParamInfo<Booking>& info) { return std::string(info.param.name); });
 
 TEST(CapacityReservations, ThePolicyChecksThemAgainstTheClusterAtItsFirstCall) {

@@ -7,8 +7,8 @@
 namespace gcsim {
 namespace {
 
-using testing::CapacityBench;
 using testing::capacity_policy;
+using testing::CapacityBench;
 using testing::crafted_cluster;
 using testing::queued_job;
 using Ids = std::vector<std::string>;
@@ -47,36 +47,37 @@ TEST_P(UserLimitFormula, GivesTheHandComputedGpus) {
   EXPECT_DOUBLE_EQ(compute_user_limit(drc, queue, users).gpus, c.expected_gpus);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Table, UserLimitFormula,
-    ::testing::Values(
-        // Below capacity, 2 active users holding 2 GPUs each: fair = ceil(5/2) = 3.
-        UserLimitCase{"TwoUsersPercent25", {2, 2}, {}, 25, 1, 3},   // floor 2 < fair 3
-        UserLimitCase{"TwoUsersPercent50", {2, 2}, {}, 50, 1, 4},   // floor 4
-        UserLimitCase{"TwoUsersPercent100", {2, 2}, {}, 100, 1, 8},  // floor 8, cap 8
-        UserLimitCase{"TwoUsersPercent100Factor2", {2, 2}, {}, 100, 2, 8},
-        // Below capacity, 3 active users holding 2 GPUs each: fair = ceil(7/3) = 3.
-        UserLimitCase{"ThreeUsersPercent25", {2, 2, 2}, {}, 25, 1, 3},
-        UserLimitCase{"ThreeUsersPercent50", {2, 2, 2}, {}, 50, 1, 4},
-        UserLimitCase{"ThreeUsersPercent100", {2, 2, 2}, {}, 100, 1, 8},
-        // Over capacity, 2 active users holding 6 GPUs each: fair = ceil(13/2) = 7.
-        UserLimitCase{"TwoUsersOverCapacityPercent25", {6, 6}, {}, 25, 1, 7},
-        UserLimitCase{"TwoUsersOverCapacityPercent50", {6, 6}, {}, 50, 1, 7},
-        UserLimitCase{"TwoUsersOverCapacityPercent100", {6, 6}, {}, 100, 1, 8},          // floor 13, cap 8
-        UserLimitCase{"TwoUsersOverCapacityPercent100Factor2", {6, 6}, {}, 100, 2, 13},  // cap 16
-        UserLimitCase{"TwoUsersOverCapacityPercent25Factor2", {6, 6}, {}, 25, 2, 7},
-        // Over capacity, 3 active users holding 4 GPUs each: fair = ceil(13/3) = 5.
-        UserLimitCase{"ThreeUsersOverCapacityPercent25", {4, 4, 4}, {}, 25, 1, 5},
-        UserLimitCase{"ThreeUsersOverCapacityPercent50", {4, 4, 4}, {}, 50, 1, 7},
-        UserLimitCase{"ThreeUsersOverCapacityPercent100", {4, 4, 4}, {}, 100, 1, 8},
-        UserLimitCase{"ThreeUsersOverCapacityPercent100Factor2", {4, 4, 4}, {}, 100, 2, 13},
-        // A user with nothing waiting counts in what the queue consumes (8
-        // GPUs: current = {9, 33, ...}, floor at 50% = ceil(4.5) = 5) but not
-        // in the division (fair = ceil(5/2) = 3).
-        UserLimitCase{"InactiveUserCountsInConsumedOnly", {2, 2}, {4}, 50, 1, 5},
-        // Nobody holds anything: fair = ceil(1/2) = 1 GPU, floor at 25% = 2.
-        UserLimitCase{"EmptyQueuePercent25", {0, 0}, {}, 25, 1, 2}),
-    [](const ::testing::TestParamInfo<UserLimitCase>& info) { return std::string(info.param.name); });
+INSTANTIATE_TEST_SUITE_P(Table, UserLimitFormula,
+                         ::testing::Values(
+                             // Below capacity, 2 active users holding 2 GPUs each: fair = ceil(5/2) = 3.
+                             UserLimitCase{"TwoUsersPercent25", {2, 2}, {}, 25, 1, 3},    // floor 2 < fair 3
+                             UserLimitCase{"TwoUsersPercent50", {2, 2}, {}, 50, 1, 4},    // floor 4
+                             UserLimitCase{"TwoUsersPercent100", {2, 2}, {}, 100, 1, 8},  // floor 8, cap 8
+                             UserLimitCase{"TwoUsersPercent100Factor2", {2, 2}, {}, 100, 2, 8},
+                             // Below capacity, 3 active users holding 2 GPUs each: fair = ceil(7/3) = 3.
+                             UserLimitCase{"ThreeUsersPercent25", {2, 2, 2}, {}, 25, 1, 3},
+                             UserLimitCase{"ThreeUsersPercent50", {2, 2, 2}, {}, 50, 1, 4},
+                             UserLimitCase{"ThreeUsersPercent100", {2, 2, 2}, {}, 100, 1, 8},
+                             // Over capacity, 2 active users holding 6 GPUs each: fair = ceil(13/2) = 7.
+                             UserLimitCase{"TwoUsersOverCapacityPercent25", {6, 6}, {}, 25, 1, 7},
+                             UserLimitCase{"TwoUsersOverCapacityPercent50", {6, 6}, {}, 50, 1, 7},
+                             UserLimitCase{"TwoUsersOverCapacityPercent100", {6, 6}, {}, 100, 1, 8},  // floor 13, cap 8
+                             UserLimitCase{"TwoUsersOverCapacityPercent100Factor2", {6, 6}, {}, 100, 2, 13},  // cap 16
+                             UserLimitCase{"TwoUsersOverCapacityPercent25Factor2", {6, 6}, {}, 25, 2, 7},
+                             // Over capacity, 3 active users holding 4 GPUs each: fair = ceil(13/3) = 5.
+                             UserLimitCase{"ThreeUsersOverCapacityPercent25", {4, 4, 4}, {}, 25, 1, 5},
+                             UserLimitCase{"ThreeUsersOverCapacityPercent50", {4, 4, 4}, {}, 50, 1, 7},
+                             UserLimitCase{"ThreeUsersOverCapacityPercent100", {4, 4, 4}, {}, 100, 1, 8},
+                             UserLimitCase{"ThreeUsersOverCapacityPercent100Factor2", {4, 4, 4}, {}, 100, 2, 13},
+                             // A user with nothing waiting counts in what the queue consumes (8
+                             // GPUs: current = {9, 33, ...}, floor at 50% = ceil(4.5) = 5) but not
+                             // in the division (fair = ceil(5/2) = 3).
+                             UserLimitCase{"InactiveUserCountsInConsumedOnly", {2, 2}, {4}, 50, 1, 5},
+                             // Nobody holds anything: fair = ceil(1/2) = 1 GPU, floor at 25% = 2.
+                             UserLimitCase{"EmptyQueuePercent25", {0, 0}, {}, 25, 1, 2}),
+                         [](const ::testing::TestParamInfo<UserLimitCase>& info) {
+                           return std::string(info.param.name);
+                         });
 
 TEST(UserLimitFormula, FactorMinusOneCapsAtTheQueueMaximum) {
   const DominantResourceCalculator drc(kCluster);

@@ -88,9 +88,7 @@ const PathCase kPathCases[] = {
 
 class TwoRackPath : public TwoRackGraph, public ::testing::WithParamInterface<PathCase> {};
 
-TEST_P(TwoRackPath, HopsCountLinksOnRoute) {
-  EXPECT_EQ(graph_.hops(GetParam().a, GetParam().b), GetParam().hops);
-}
+TEST_P(TwoRackPath, HopsCountLinksOnRoute) { EXPECT_EQ(graph_.hops(GetParam().a, GetParam().b), GetParam().hops); }
 
 TEST_P(TwoRackPath, BottleneckIsNarrowestLink) {
   EXPECT_DOUBLE_EQ(graph_.bottleneck_bandwidth(GetParam().a, GetParam().b), GetParam().bottleneck);
@@ -112,9 +110,7 @@ INSTANTIATE_TEST_SUITE_P(HandWorked, TwoRackPath, ::testing::ValuesIn(kPathCases
 
 // ---- graph shape ------------------------------------------------------------
 
-TEST_F(TwoRackGraph, HasOneVertexPerGpuNodeRackAndSpine) {
-  EXPECT_EQ(graph_.vertex_count(), 10u + 4u + 2u + 1u);
-}
+TEST_F(TwoRackGraph, HasOneVertexPerGpuNodeRackAndSpine) { EXPECT_EQ(graph_.vertex_count(), 10u + 4u + 2u + 1u); }
 
 TEST_F(TwoRackGraph, IsATreeOfPortNicAndUplinkEdges) {
   std::map<ClusterGraph::LinkKind, int> edges_by_kind;
@@ -182,16 +178,17 @@ TEST(ClusterGraph, SingleRackPathsNeverUseTheUplink) {
 }
 
 TEST(ClusterGraph, BundledClusterHopsFollowLayout) {
-  const ClusterLayout layout(read_cluster_file(std::string(GCSIM_SOURCE_DIR) + "/scenarios/clusters/cluster-512gpu.json"));
+  const ClusterLayout layout(
+      read_cluster_file(std::string(GCSIM_SOURCE_DIR) + "/scenarios/clusters/cluster-512gpu.json"));
   const ClusterGraph graph(layout);
   ASSERT_EQ(graph.vertex_count(), 512u + 64u + 4u + 1u);
   for (GpuId a = 0; a < layout.gpu_count(); ++a) {
     for (GpuId b = 0; b < layout.gpu_count(); ++b) {
       const NodeId na = layout.node_of(a), nb = layout.node_of(b);
-      const std::size_t expected = a == b                                                ? 0
-                                   : na == nb                                            ? 2
+      const std::size_t expected = a == b                                               ? 0
+                                   : na == nb                                           ? 2
                                    : layout.rack_of_node(na) == layout.rack_of_node(nb) ? 4
-                                                                                         : 6;
+                                                                                        : 6;
       ASSERT_EQ(graph.hops(a, b), expected) << a << " -> " << b;
     }
   }

@@ -169,8 +169,8 @@ TEST(DrfPolicy, RunningJobsCountInTheShares) {
 TEST(DrfPolicy, AUserWhoseJobsDoNotFitIsSkipped) {
   // Two of four GPUs busy (carol). alice (share 0, first by name) only has a
   // 4-GPU job: skipped. bob's 2-GPU job starts.
-  PolicyBench bench(crafted_cluster(1, 4), {user_job("c", "carol", 2, 0), user_job("a-wide", "alice", 4, 1),
-                                            user_job("b", "bob", 2, 2)});
+  PolicyBench bench(crafted_cluster(1, 4),
+                    {user_job("c", "carol", 2, 0), user_job("a-wide", "alice", 4, 1), user_job("b", "bob", 2, 2)});
   bench.submit_all();
   run_by_hand(bench, 0, {0, 1});
   DrfPolicy policy = drf();

@@ -231,8 +231,7 @@ TEST_F(BackfillTest, OverdueRunningJobIsExpectedToEndNow) {
 // shadow time is 100 with no extra. A long job without a memory request
 // goes to the V100, which the head cannot use: it never delays the head.
 TEST_F(BackfillTest, JobOnGpusTheHeadCannotUseBackfillsEvenIfLong) {
-  set_up(rack(1, /*v100_first=*/true),
-         {job("a", 4, 0, 100), job("head", 4, 1, 50, 40e9), job("long", 4, 2, 1000)});
+  set_up(rack(1, /*v100_first=*/true), {job("a", 4, 0, 100), job("head", 4, 1, 50, 40e9), job("long", 4, 2, 1000)});
   run(0, {4, 5, 6, 7}, 0);
   submit({1, 2});
   const Plan plan = schedule();

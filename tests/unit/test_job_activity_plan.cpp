@@ -51,9 +51,15 @@ double uncontended_seconds(const JobActivityPlan& plan, double gpu_flops, double
   double seconds = 0;
   for (const JobStep& step : steps_of(plan)) {
     switch (step.kind) {
-      case JobStep::Kind::kCompute: seconds += step.amount / gpu_flops; break;
-      case JobStep::Kind::kRingStep: seconds += latency + step.amount / bandwidth; break;
-      case JobStep::Kind::kDelay: seconds += step.amount; break;
+      case JobStep::Kind::kCompute:
+        seconds += step.amount / gpu_flops;
+        break;
+      case JobStep::Kind::kRingStep:
+        seconds += latency + step.amount / bandwidth;
+        break;
+      case JobStep::Kind::kDelay:
+        seconds += step.amount;
+        break;
     }
   }
   return seconds;
@@ -194,8 +200,8 @@ TEST_P(FidelityAgreement, JobFidelityTakesTheSameTime) {
 
 TEST_P(FidelityAgreement, MatchesTheClosedFormPerIteration) {
   const AgreementCase& c = GetParam();
-  const double per_iteration = training_iteration_seconds(kFlopsPerIteration, 100e12, c.gpus, kGradientBytes,
-                                                          c.latency, 10e9);
+  const double per_iteration =
+      training_iteration_seconds(kFlopsPerIteration, 100e12, c.gpus, kGradientBytes, c.latency, 10e9);
   EXPECT_NEAR(static_cast<double>(c.iterations) * per_iteration, c.seconds, 1e-12);
 }
 

@@ -76,29 +76,25 @@ TEST_P(WellFormedQuantity, ParsesToBaseUnits) {
 INSTANTIATE_TEST_SUITE_P(Table, WellFormedQuantity, ::testing::ValuesIn(kWellFormed));
 
 const QuantityCase kMalformed[] = {
-    {"", Quantity::kBandwidth, 0},
-    {"   ", Quantity::kTime, 0},
-    {"GB/s", Quantity::kBandwidth, 0},          // no number
-    {"fast", Quantity::kBandwidth, 0},          // no number, no unit
-    {"25XB/s", Quantity::kBandwidth, 0},        // unknown prefix
-    {"25GB/s", Quantity::kBytes, 0},            // a bandwidth where bytes are expected
-    {"80GiB", Quantity::kBandwidth, 0},         // bytes where a bandwidth is expected
-    {"2us", Quantity::kBytes, 0},               // a time where bytes are expected
-    {"125TFLOPS", Quantity::kTime, 0},          // FLOP/s where a time is expected
-    {"10 parsecs", Quantity::kTime, 0},         // unknown unit
-    {"1.2.3GB", Quantity::kBytes, 0},           // trailing garbage in the number
-    {"12GB extra", Quantity::kBytes, 0},        // trailing garbage after the unit
-    {"5GB", Quantity::kPlain, 0},               // a plain number takes no unit
-    {"inf", Quantity::kPlain, 0},               // not finite
-    {"nan", Quantity::kPlain, 0},               // not finite
-    {"1e999", Quantity::kPlain, 0},             // overflows
+    {"", Quantity::kBandwidth, 0},       {"   ", Quantity::kTime, 0}, {"GB/s", Quantity::kBandwidth, 0},  // no number
+    {"fast", Quantity::kBandwidth, 0},    // no number, no unit
+    {"25XB/s", Quantity::kBandwidth, 0},  // unknown prefix
+    {"25GB/s", Quantity::kBytes, 0},      // a bandwidth where bytes are expected
+    {"80GiB", Quantity::kBandwidth, 0},   // bytes where a bandwidth is expected
+    {"2us", Quantity::kBytes, 0},         // a time where bytes are expected
+    {"125TFLOPS", Quantity::kTime, 0},    // FLOP/s where a time is expected
+    {"10 parsecs", Quantity::kTime, 0},   // unknown unit
+    {"1.2.3GB", Quantity::kBytes, 0},     // trailing garbage in the number
+    {"12GB extra", Quantity::kBytes, 0},  // trailing garbage after the unit
+    {"5GB", Quantity::kPlain, 0},         // a plain number takes no unit
+    {"inf", Quantity::kPlain, 0},         // not finite
+    {"nan", Quantity::kPlain, 0},         // not finite
+    {"1e999", Quantity::kPlain, 0},       // overflows
 };
 
 class MalformedQuantity : public ::testing::TestWithParam<QuantityCase> {};
 
-TEST_P(MalformedQuantity, IsRejected) {
-  EXPECT_EQ(parse_quantity(GetParam().text, GetParam().kind), std::nullopt);
-}
+TEST_P(MalformedQuantity, IsRejected) { EXPECT_EQ(parse_quantity(GetParam().text, GetParam().kind), std::nullopt); }
 
 INSTANTIATE_TEST_SUITE_P(Table, MalformedQuantity, ::testing::ValuesIn(kMalformed));
 
@@ -221,8 +217,9 @@ INSTANTIATE_TEST_SUITE_P(Table, FieldError, ::testing::ValuesIn(kFieldErrors),
 
 TEST(JsonObject, UnknownFieldErrorListsTheKnownFields) {
   const auto doc = nlohmann::json::parse(R"({"gpu_per_node": 8})");
-  const InputError e =
-      error_of([&] { JsonObject(doc, kWhere).reject_unknown_fields({"count", "gpus_per_node", "name"}); });
+  const InputError e = error_of([&] {
+    JsonObject(doc, kWhere).reject_unknown_fields({"count", "gpus_per_node", "name"});
+  });
   EXPECT_TRUE(contains(e.problem(), "count, gpus_per_node, name")) << e.problem();
 }
 

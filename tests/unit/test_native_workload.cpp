@@ -186,7 +186,8 @@ TEST(NativeWorkload, RoundTripGivesIdenticalJobs) {
   dag.cpu_cores = 1;
   DagWork work;
   work.pools = {{"gpu", 2, false}, {"io", 1, true}};
-  work.tasks = {{"load", 1, 0.1, 0, {}}, {"a", 0, 1.0 / 3.0, 1e12 / 7, {{0, 1e9 / 3}}}, {"b", 0, 0, 5e11, {{1, 0}, {0, 7}}}};
+  work.tasks = {
+      {"load", 1, 0.1, 0, {}}, {"a", 0, 1.0 / 3.0, 1e12 / 7, {{0, 1e9 / 3}}}, {"b", 0, 0, 5e11, {{1, 0}, {0, 7}}}};
   work.task_overhead = 1e-4 / 3;
   work.wake_up = 2e-5;
   dag.work = work;
@@ -407,8 +408,8 @@ TEST(NativeWorkload, FrameChainShorthandExpandsIntoTheDag) {
          "element_seconds": "50ms", "schedule": "parallel", "element_workers": 2}}]})"),
       kLabel);
   const auto& work = std::get<DagWork>(jobs[0].work);
-  EXPECT_EQ(work.tasks.size(), 12u);  // 4 frames x (2 elements + 1 render)
-  EXPECT_EQ(jobs[0].gpus, 3u);        // 2 element workers and a renderer
+  EXPECT_EQ(work.tasks.size(), 12u);              // 4 frames x (2 elements + 1 render)
+  EXPECT_EQ(jobs[0].gpus, 3u);                    // 2 element workers and a renderer
   EXPECT_DOUBLE_EQ(work.tasks[2].seconds, 0.05);  // renders last as long as elements unless told
 }
 

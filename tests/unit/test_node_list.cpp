@@ -88,8 +88,8 @@ TEST(NodeList, IdenticalNodesFormOneNodeGroupEach) {
   const NodeList list = read_node_list(path, kubernetes_options());
   EXPECT_EQ(list.rows, 7u);
   ASSERT_EQ(list.machines.size(), 7u);
-  EXPECT_EQ(list.machines[4].cpu_cores, 94u);                       // 94,500 milli-cores, rounded down
-  EXPECT_EQ(list.machines[0].memory_bytes, 786432.0 * 1048576);     // 768 GiB
+  EXPECT_EQ(list.machines[4].cpu_cores, 94u);                    // 94,500 milli-cores, rounded down
+  EXPECT_EQ(list.machines[0].memory_bytes, 786432.0 * 1048576);  // 768 GiB
   GpuModelMap models;
   add_gpu_model_mapping(models, parse_gpu_model_mapping("G2=G2:20TFLOPS:24GB"));
   const MachineCluster cluster = machine_cluster_json(list.machines, "k8s", path, list.model_column, models);

@@ -155,9 +155,9 @@ TEST(PackPlacement, EquallyFullNodesGoToTheLowestIndex) {
 TEST(PackPlacement, JobTooBigForAnyNodeUsesTheFewestNodes) {
   const OccupiedCluster c(cluster({crafted_node_group("n", 4, 4, "A100")}, 4), {{0, 1, 2}, {4, 5}, {8}});
   expect_placements(c, {
-                           {5, 0, Gpus{3, 12, 13, 14, 15}},          // 4 + 1: node 0 is the tightest fit
-                           {6, 0, Gpus{6, 7, 12, 13, 14, 15}},       // 4 + 2
-                           {7, 0, Gpus{9, 10, 11, 12, 13, 14, 15}},  // 4 + 3
+                           {5, 0, Gpus{3, 12, 13, 14, 15}},             // 4 + 1: node 0 is the tightest fit
+                           {6, 0, Gpus{6, 7, 12, 13, 14, 15}},          // 4 + 2
+                           {7, 0, Gpus{9, 10, 11, 12, 13, 14, 15}},     // 4 + 3
                            {8, 0, Gpus{3, 9, 10, 11, 12, 13, 14, 15}},  // 4 + 3 + 1
                            {10, 0, Gpus{3, 6, 7, 9, 10, 11, 12, 13, 14, 15}},
                        });
@@ -205,15 +205,16 @@ TEST(PackPlacement, AmongRacksTheOneNeedingFewestNodesWins) {
 
 // One rack: node 0 has four 16 GB V100 (0 and 1 held), node 1 four 80 GB A100.
 TEST(PackPlacement, GpusWithTooLittleMemoryAreSkipped) {
-  const OccupiedCluster c(cluster({crafted_node_group("v", 1, 4, "V100"), crafted_node_group("a", 1, 4, "A100")}, 2), {{0, 1}});
+  const OccupiedCluster c(cluster({crafted_node_group("v", 1, 4, "V100"), crafted_node_group("a", 1, 4, "A100")}, 2),
+                          {{0, 1}});
   expect_placements(c, {
-                           {2, 0, Gpus{2, 3}},      // best fit, any memory
-                           {2, 16e9, Gpus{2, 3}},   // exactly enough memory
-                           {2, 40e9, Gpus{4, 5}},   // the V100 are too small
+                           {2, 0, Gpus{2, 3}},     // best fit, any memory
+                           {2, 16e9, Gpus{2, 3}},  // exactly enough memory
+                           {2, 40e9, Gpus{4, 5}},  // the V100 are too small
                            {2, 80e9, Gpus{4, 5}},
                            {4, 40e9, Gpus{4, 5, 6, 7}},
                            {5, 0, Gpus{2, 4, 5, 6, 7}},  // node a whole, the remainder from node v
-                           {5, 40e9, std::nullopt},  // 6 free, but only 4 large enough
+                           {5, 40e9, std::nullopt},      // 6 free, but only 4 large enough
                            {1, 100e9, std::nullopt},
                        });
 }

@@ -35,8 +35,7 @@ TEST(PiecemealPolicy, AJobStartsWhenItsSetIsComplete) {
 }
 
 TEST(PiecemealPolicy, TheJobHoldingTheFewestGetsTheNextFreeGpu) {
-  PolicyBench bench(crafted_cluster(1, 4),
-                    {measured_job("x", 2, 0), measured_job("a", 4, 1), measured_job("b", 4, 2)});
+  PolicyBench bench(crafted_cluster(1, 4), {measured_job("x", 2, 0), measured_job("a", 4, 1), measured_job("b", 4, 2)});
   bench.submit_all();
   PiecemealPolicy policy(kNever);
   // Grants go x, a, b (all at zero), then x again (one each): x runs on 0 and 3.

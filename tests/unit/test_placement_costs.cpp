@@ -62,7 +62,7 @@ TEST(RingLatency, IsTheSlowestEdgeTimesTheLatencyFactor) {
   EXPECT_DOUBLE_EQ(ring_latency({0, 1}, kLocality, 1), 1e-6);
   EXPECT_DOUBLE_EQ(ring_latency({0, 1}, kLocality, 2), 2e-6);
   EXPECT_DOUBLE_EQ(ring_latency({0, 1, 2}, kLocality, 1), 5e-6);  // edges 1->2 and 2->0 cross nodes
-  EXPECT_EQ(ring_latency({3}, kLocality, 1), 0);                   // no edge
+  EXPECT_EQ(ring_latency({3}, kLocality, 1), 0);                  // no edge
 }
 
 TEST(RingBandwidth, IsTheNarrowestEdgeTimesTheBandwidthFactor) {

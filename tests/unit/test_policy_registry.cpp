@@ -259,8 +259,9 @@ TEST(PolicyOptionReaders, ListsOfNumbers) {
   EXPECT_EQ(options.numbers("t", {1}, PolicyOptions::Above{0}), (std::vector<double>{3200, 25600}));
   EXPECT_EQ(options.numbers("absent", {1}, PolicyOptions::Above{0}), (std::vector<double>{1}));
   for (const char* key : {"bad", "trailing", "neg"})
-    EXPECT_NE(rejection([&] { options.numbers(key, {}, PolicyOptions::Above{0}); }).find("must be a list of numbers > 0"),
-              std::string::npos)
+    EXPECT_NE(
+        rejection([&] { options.numbers(key, {}, PolicyOptions::Above{0}); }).find("must be a list of numbers > 0"),
+        std::string::npos)
         << key;
 }
 
@@ -270,7 +271,9 @@ TEST(PolicyRegistry, ABadOptionValueIsNamedWithItsPolicy) {
     options.flag("preemptive", true);
     return std::make_unique<RecordingPolicy>("p", options, nullptr);
   });
-  EXPECT_EQ(rejection([&] { registry.make_policy("p", {{"preemptive", "maybe"}}); }),
+  EXPECT_EQ(rejection([&] {
+              registry.make_policy("p", {{"preemptive", "maybe"}});
+            }),
             "p: option preemptive must be true or false, got 'maybe'");
 }
 

@@ -22,19 +22,14 @@ struct RingCase {
 std::ostream& operator<<(std::ostream& out, const RingCase& c) { return out << c.name; }
 
 const RingCase kRingCases[] = {
-    {"OneRank", 1, 100e6, 0, 0, 0},
-    {"TwoRanks", 2, 100e6, 2, 50e6, 100e6},
-    {"FourRanks", 4, 100e6, 6, 25e6, 150e6},
-    {"EightRanks", 8, 64e6, 14, 8e6, 112e6},
-    {"ThreeRanks", 3, 90, 4, 30, 120},
-    {"NoGradients", 4, 0, 6, 0, 0},
+    {"OneRank", 1, 100e6, 0, 0, 0},          {"TwoRanks", 2, 100e6, 2, 50e6, 100e6},
+    {"FourRanks", 4, 100e6, 6, 25e6, 150e6}, {"EightRanks", 8, 64e6, 14, 8e6, 112e6},
+    {"ThreeRanks", 3, 90, 4, 30, 120},       {"NoGradients", 4, 0, 6, 0, 0},
 };
 
 class RingShape : public ::testing::TestWithParam<RingCase> {};
 
-TEST_P(RingShape, HasTwoTimesRanksMinusOneSteps) {
-  EXPECT_EQ(ring_step_count(GetParam().ranks), GetParam().steps);
-}
+TEST_P(RingShape, HasTwoTimesRanksMinusOneSteps) { EXPECT_EQ(ring_step_count(GetParam().ranks), GetParam().steps); }
 
 TEST_P(RingShape, EachStepSendsOneNthOfTheGradients) {
   EXPECT_DOUBLE_EQ(ring_chunk_bytes(GetParam().ranks, GetParam().bytes), GetParam().chunk);

@@ -73,8 +73,7 @@ TEST(RunMetrics, MakespanRunsFromFirstSubmitToLastEnd) {
 }
 
 TEST(RunMetrics, CountsFinishedFailedAndUnfinishedJobs) {
-  const std::vector<JobSpec> jobs{submitted_at(0), submitted_at(0), submitted_at(0), submitted_at(0),
-                                  submitted_at(0)};
+  const std::vector<JobSpec> jobs{submitted_at(0), submitted_at(0), submitted_at(0), submitted_at(0), submitted_at(0)};
   RunRecord record;
   record.total_gpus = 4;
   record.outcomes = {outcome(JobState::kFinished, 1, 5), outcome(JobState::kFailed, 2, 3),

@@ -29,14 +29,16 @@ TEST(LostWorkNotice, AppearsOnlyPastTenPercentOfTheUsefulWork) {
   EXPECT_EQ(lost_work_notice(lost_and_useful(0, 50)), "");
   EXPECT_EQ(lost_work_notice(lost_and_useful(5, 50)), "");  // exactly 10%
   const std::string notice = lost_work_notice(lost_and_useful(5.5, 50));
-  EXPECT_TRUE(contains(notice, "notice: preemptions threw away 5.50 GPU-hours, 11.0% of the 50.00 GPU-hours of useful "
-                               "work (more than 10.0%); 3 of the 4 preemptions restarted a job from zero.\n"))
+  EXPECT_TRUE(contains(notice,
+                       "notice: preemptions threw away 5.50 GPU-hours, 11.0% of the 50.00 GPU-hours of useful "
+                       "work (more than 10.0%); 3 of the 4 preemptions restarted a job from zero.\n"))
       << notice;
   EXPECT_TRUE(contains(notice, "--trace-opt checkpoint_interval=SECONDS")) << notice;
 }
 
 TEST(LostWorkNotice, SaysSoWhenJobsDidNoUsefulWork) {
-  EXPECT_TRUE(contains(lost_work_notice(lost_and_useful(2, 0)), "threw away 2.00 GPU-hours, and jobs did no useful work"));
+  EXPECT_TRUE(
+      contains(lost_work_notice(lost_and_useful(2, 0)), "threw away 2.00 GPU-hours, and jobs did no useful work"));
 }
 
 TEST(LostWorkNotice, WithCheckpointsAdvisesCheckpointingMoreOften) {
@@ -92,7 +94,8 @@ TEST(StoppedRunReports, ALivelockNamesTheInstantTheJobsAndTheDecisionsThatRepeat
   const nlohmann::json entry = run.summary()["livelock"];
   EXPECT_EQ(entry["detected_at_s"], 5);
   EXPECT_EQ(entry["policy_calls"], 22);
-  EXPECT_EQ(entry["jobs"], nlohmann::json::parse(R"([{"id":"a","gpus_taken_away":11},{"id":"b","gpus_taken_away":10}])"));
+  EXPECT_EQ(entry["jobs"],
+            nlohmann::json::parse(R"([{"id":"a","gpus_taken_away":11},{"id":"b","gpus_taken_away":10}])"));
   EXPECT_EQ(entry["decisions"],
             nlohmann::json::parse(R"([{"decision":"preempt","job":"b"},{"decision":"allocate","job":"a"}])"));
   const std::string text = livelock_diagnosis(run.jobs, run.record);
@@ -113,8 +116,9 @@ TEST(StoppedRunReports, ThrashingSaysHowMuchWasLostAgainstWhatWasNeededAndTheMos
   EXPECT_EQ(entry["limit"], 3);
   EXPECT_EQ(entry["unfinished_jobs"], 2);
   const std::string text = thrashing_diagnosis(run.jobs, run.record, compute_run_metrics(run.jobs, run.record));
-  EXPECT_TRUE(contains(text, "since the first submission (t=0.000000 s) preemptions threw away 3.50 GPU-hours, more "
-                             "than 3 times the 1.00 GPU-hours the 2 unfinished jobs needed then"))
+  EXPECT_TRUE(contains(text,
+                       "since the first submission (t=0.000000 s) preemptions threw away 3.50 GPU-hours, more "
+                       "than 3 times the 1.00 GPU-hours the 2 unfinished jobs needed then"))
       << text;
   // b (9 preemptions) before a (7).
   EXPECT_TRUE(contains(text, "job 'b' was preempted 9 times\n  job 'a' was preempted 7 times\n")) << text;
@@ -129,8 +133,9 @@ TEST(HumanSummary, ShowsPreemptionsOnlyWhenThereAreAny) {
   run.record.run_gpu_seconds = 4 * 3600;
   run.record.lost_gpu_seconds = 3600;
   const std::string text = human_summary(run.record, compute_run_metrics(run.jobs, run.record));
-  EXPECT_TRUE(contains(text, "  preempted   2 times, 1 restarts from zero, 1.00 GPU-hours lost (25.0% of the GPU time "
-                             "jobs ran)\n"))
+  EXPECT_TRUE(contains(text,
+                       "  preempted   2 times, 1 restarts from zero, 1.00 GPU-hours lost (25.0% of the GPU time "
+                       "jobs ran)\n"))
       << text;
 }
 

@@ -163,8 +163,10 @@ std::ostream& operator<<(std::ostream& out, const RejectedPlanCase& c) { return 
 Plan plan_of(const std::vector<Decision>& decisions) {
   Plan plan;
   for (const Decision& d : decisions) {
-    if (d.kind == Decision::Kind::kAllocate) plan.allocate(d.job, d.gpus);
-    else plan.preempt(d.job);
+    if (d.kind == Decision::Kind::kAllocate)
+      plan.allocate(d.job, d.gpus);
+    else
+      plan.preempt(d.job);
   }
   return plan;
 }

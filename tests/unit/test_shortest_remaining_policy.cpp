@@ -215,9 +215,8 @@ TEST_F(SrtfTest, PreemptsLongestFirstUntilThereIsRoom) {
   run(0, {0, 1, 2, 3}, 0);
   run(1, {4, 5, 6, 7}, 0);
   submit({2});
-  EXPECT_EQ(steps(schedule()), (std::vector<Step>{{Kind::kPreempt, 0},
-                                                  {Kind::kPreempt, 1},
-                                                  {Kind::kAllocate, 2, {0, 1, 2, 3, 4, 5}}}));
+  EXPECT_EQ(steps(schedule()),
+            (std::vector<Step>{{Kind::kPreempt, 0}, {Kind::kPreempt, 1}, {Kind::kAllocate, 2, {0, 1, 2, 3, 4, 5}}}));
 }
 
 // Node 0: four 16 GB V100 held by `long` (remaining 900); node 1: four A100

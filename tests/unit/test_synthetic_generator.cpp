@@ -200,9 +200,7 @@ TEST(SyntheticSpecJson, RejectsGpuCountKeysThatAreNotCounts) {
   expect_spec_rejected(R"({"gpu_count_weights": {"0": 1}})", "0");
 }
 
-TEST(SyntheticSpecJson, RejectsNegativeWeights) {
-  expect_spec_rejected(R"({"gpu_count_weights": {"1": -0.5}})", "1");
-}
+TEST(SyntheticSpecJson, RejectsNegativeWeights) { expect_spec_rejected(R"({"gpu_count_weights": {"1": -0.5}})", "1"); }
 
 TEST(SyntheticSpecJson, RejectsAShareAboveOne) { expect_spec_rejected(R"({"training_share": 1.5})", "training_share"); }
 

@@ -33,8 +33,9 @@ std::vector<Step> steps_of(const Plan& plan) {
   return steps;
 }
 void PrintTo(const Step& step, std::ostream* os) {
-  *os << (step.kind == Decision::Kind::kPreempt ? "preempt " : step.kind == Decision::Kind::kAllocate ? "allocate "
-                                                                                                        : "release ")
+  *os << (step.kind == Decision::Kind::kPreempt    ? "preempt "
+          : step.kind == Decision::Kind::kAllocate ? "allocate "
+                                                   : "release ")
       << step.job;
 }
 constexpr auto kPreempt = Decision::Kind::kPreempt;
@@ -307,7 +308,8 @@ TEST(TiresiasPolicy, OptionsAreValidated) {
   EXPECT_EQ(defaults.thresholds, (std::vector<double>{3600}));
   EXPECT_DOUBLE_EQ(defaults.promote_knob, 8);
 
-  const TiresiasSettings given = TiresiasPolicy::parse_settings({{"thresholds", "3200,25600"}, {"promote_knob", "0.5"}});
+  const TiresiasSettings given =
+      TiresiasPolicy::parse_settings({{"thresholds", "3200,25600"}, {"promote_knob", "0.5"}});
   EXPECT_EQ(given.thresholds, (std::vector<double>{3200, 25600}));
   EXPECT_DOUBLE_EQ(given.promote_knob, 0.5);
   EXPECT_DOUBLE_EQ(TiresiasPolicy::parse_settings({{"promote_knob", "0"}}).promote_knob, 0);
@@ -315,15 +317,14 @@ TEST(TiresiasPolicy, OptionsAreValidated) {
   const struct {
     const char* key;
     const char* value;
-  } invalid[] = {{"thresholds", ""},        {"thresholds", "abc"},      {"thresholds", "0"},
-                 {"thresholds", "-5"},      {"thresholds", "400,400"},  {"thresholds", "400,100"},
-                 {"thresholds", "400,"},    {"thresholds", "1e400"},    {"thresholds", "400s"},
-                 {"promote_knob", "-1"},    {"promote_knob", "often"},  {"promote_knob", "nan"},
+  } invalid[] = {{"thresholds", ""},     {"thresholds", "abc"},     {"thresholds", "0"},
+                 {"thresholds", "-5"},   {"thresholds", "400,400"}, {"thresholds", "400,100"},
+                 {"thresholds", "400,"}, {"thresholds", "1e400"},   {"thresholds", "400s"},
+                 {"promote_knob", "-1"}, {"promote_knob", "often"}, {"promote_knob", "nan"},
                  {"promote_knob", ""}};
   for (const auto& c : invalid) {
     SCOPED_TRACE(std::string(c.key) + "=" + c.value);
-    EXPECT_THROW(TiresiasPolicy::create({{c.key, c.value}}, std::make_unique<PackPlacement>()),
-                 std::invalid_argument);
+    EXPECT_THROW(TiresiasPolicy::create({{c.key, c.value}}, std::make_unique<PackPlacement>()), std::invalid_argument);
   }
   EXPECT_THROW(TiresiasPolicy(nullptr, TiresiasSettings{}), std::invalid_argument);
 }

@@ -85,7 +85,7 @@ TEST(RingBottleneckBandwidth, IsTheSlowestEdgeOfTheClosedRing) {
       {{5}, inf},
       {{}, inf},
       {{0, 1, 2, 3}, 150e9},
-      {{0, 1, 4}, 12.5e9},      // 1 -> 4 and 4 -> 0 cross NICs
+      {{0, 1, 4}, 12.5e9},        // 1 -> 4 and 4 -> 0 cross NICs
       {{0, 1, 2, 3, 8}, 6.25e9},  // 3 -> 8 and back cross the spine
   };
   for (const Case& k : cases) EXPECT_EQ(ring_bottleneck_bandwidth(k.ring, c.graph()), k.bandwidth);
@@ -97,11 +97,11 @@ TEST(RingBottleneckBandwidth, IsTheSlowestEdgeOfTheClosedRing) {
 // GPUs 4 and 5 held, 6 and 7 free. Pack's best fit takes the fuller PCIe
 // node for 2 GPUs; topology takes the faster NVLink node.
 TEST(TopologyPlacement, SingleNodeWithTheFastestInterconnectWins) {
-  const OccupiedCluster c(cluster({crafted_node_group("nv", 1, 4, "A100"),
-                                   group_with(crafted_node_group("pcie", 1, 4, "A100"), 12.5e9, 16e9,
-                                              IntraNodeKind::kPcie)},
-                                  2),
-                          {{4, 5}});
+  const OccupiedCluster c(
+      cluster({crafted_node_group("nv", 1, 4, "A100"),
+               group_with(crafted_node_group("pcie", 1, 4, "A100"), 12.5e9, 16e9, IntraNodeKind::kPcie)},
+              2),
+      {{4, 5}});
   EXPECT_EQ(c.place(PackPlacement(), 2), (Gpus{6, 7}));
   expect_placements(c, {
                            {1, 0, Gpus{6}},  // one GPU makes no ring: the best fit
@@ -135,10 +135,10 @@ TEST(TopologyPlacement, AmongEqualNodesTheFullestThatFitsWins) {
 // 6 GPUs: rack 0 needs three nodes at 12.5 GB/s, rack 1 two nodes at
 // 3.125 GB/s. Pack picks the fewest nodes; topology the faster ring.
 TEST(TopologyPlacement, FasterRackWinsOverFewerNodes) {
-  const OccupiedCluster c(cluster({crafted_node_group("fast", 3, 4, "A100"),
-                                   group_with(crafted_node_group("slow", 3, 4, "A100"), 3.125e9)},
-                                  3),
-                          {{0, 1}, {4, 5}, {8, 9}, {20, 21, 22, 23}});
+  const OccupiedCluster c(
+      cluster({crafted_node_group("fast", 3, 4, "A100"), group_with(crafted_node_group("slow", 3, 4, "A100"), 3.125e9)},
+              3),
+      {{0, 1}, {4, 5}, {8, 9}, {20, 21, 22, 23}});
   EXPECT_EQ(c.place(PackPlacement(), 6), (Gpus{12, 13, 14, 15, 16, 17}));
   expect_placements(c, {
                            {6, 0, Gpus{2, 3, 6, 7, 10, 11}},
@@ -153,8 +153,7 @@ TEST(TopologyPlacement, FasterRackWinsOverFewerNodes) {
 // rack 0: node 0 free 0-3 (4), node 1 free 7 (1)          5 free
 // rack 1: node 2 free 10 11 (2), node 3 free 14 15 (2)    4 free
 TEST(TopologyPlacement, CrossesTheSpineOnlyWhenNoRackCanHoldTheJob) {
-  const OccupiedCluster c(cluster({crafted_node_group("n", 4, 4, "A100")}, 2, 4.0),
-                          {{4, 5, 6}, {8, 9}, {12, 13}});
+  const OccupiedCluster c(cluster({crafted_node_group("n", 4, 4, "A100")}, 2, 4.0), {{4, 5, 6}, {8, 9}, {12, 13}});
   expect_placements(c, {
                            // Rack 0: node 0 plus node 1's last GPU, 12.5 GB/s.
                            {5, 0, Gpus{0, 1, 2, 3, 7}},
@@ -173,10 +172,10 @@ TEST(TopologyPlacement, CrossesTheSpineOnlyWhenNoRackCanHoldTheJob) {
 // Rack 0: two V100 (16 GB) nodes, GPUs 0-7; rack 1: two A100 nodes, GPUs
 // 8-15, GPU 8 held.
 TEST(TopologyPlacement, GpusWithTooLittleMemoryAreSkipped) {
-  const OccupiedCluster c(
-      cluster({crafted_node_group("v", 2, 4, "V100"), crafted_node_group("a", 2, 4, "A100")}, 2), {{8}});
+  const OccupiedCluster c(cluster({crafted_node_group("v", 2, 4, "V100"), crafted_node_group("a", 2, 4, "A100")}, 2),
+                          {{8}});
   expect_placements(c, {
-                           {3, 0, Gpus{9, 10, 11}},     // best fit among equal nodes: node 2 (3 free)
+                           {3, 0, Gpus{9, 10, 11}},  // best fit among equal nodes: node 2 (3 free)
                            {3, 16e9, Gpus{9, 10, 11}},
                            {4, 40e9, Gpus{12, 13, 14, 15}},
                            // Rack 1 packed: node 3 whole, the remainder from node 2.

@@ -79,7 +79,7 @@ TEST(CsvTrace, NumericTimesAreReadInTheGivenUnitAndRelativeToTheFirstSubmission)
   EXPECT_EQ(trace.jobs[1].gpu_share, 1.0);
   EXPECT_EQ(trace.jobs[2].id, "j1");
   EXPECT_EQ(trace.jobs[2].submit, 5);
-  EXPECT_EQ(trace.jobs[2].gpus, 1u);  // one worker ...
+  EXPECT_EQ(trace.jobs[2].gpus, 1u);        // one worker ...
   EXPECT_EQ(trace.jobs[2].gpu_share, 0.5);  // ... on half a GPU
   EXPECT_EQ(trace.jobs[2].user, "ann");
   EXPECT_EQ(trace.jobs[2].queue, "unknown");
@@ -127,8 +127,8 @@ TEST(CsvTrace, JobsThatNeverStartedOrHadNotEndedAreNotReplayableEvenInStrictMode
 TEST(CsvTrace, AShareBelowAMillionthOfAGpuIsMalformed) {
   const TraceReadResult trace = parse(
       "t,g,d\n"
-      "0,0.000001,10\n"   // line 2: a millionth, the smallest share
-      "1,1e-9,10\n",      // line 3: below it
+      "0,0.000001,10\n"  // line 2: a millionth, the smallest share
+      "1,1e-9,10\n",     // line 3: below it
       "submit=t,gpus=g,duration=d");
   ASSERT_EQ(trace.jobs.size(), 1u);
   EXPECT_EQ(trace.jobs[0].gpu_share, 1e-6);
@@ -150,14 +150,14 @@ const std::string kCrafted =
     "g,9,1\n";     // line 8: a field missing
 
 TEST(CsvTrace, HostAndPlacementColumnsFillTheJob) {
-  const TraceReadResult trace =
-      parse("id,t,g,d,c,m,gm,s,types,one\n"
-            "a,0,4,60,10,64GB,16GB,,V100|A100,true\n"
-            "b,1,1,60,2.5,1073741824,,0.5,,0\n"
-            "c,2,1,60,x,,,,,\n"
-            "d,3,1,60,,,,1.5,,\n"
-            "e,4,1,60,,,,,,maybe\n",
-            "id=id,submit=t,gpus=g,duration=d,cpu=c,memory=m,gpu_memory=gm,share=s,gpu_types=types,single_node=one");
+  const TraceReadResult trace = parse(
+      "id,t,g,d,c,m,gm,s,types,one\n"
+      "a,0,4,60,10,64GB,16GB,,V100|A100,true\n"
+      "b,1,1,60,2.5,1073741824,,0.5,,0\n"
+      "c,2,1,60,x,,,,,\n"
+      "d,3,1,60,,,,1.5,,\n"
+      "e,4,1,60,,,,,,maybe\n",
+      "id=id,submit=t,gpus=g,duration=d,cpu=c,memory=m,gpu_memory=gm,share=s,gpu_types=types,single_node=one");
   ASSERT_EQ(trace.jobs.size(), 2u);
   const JobSpec& a = trace.jobs[0];
   EXPECT_EQ(a.cpu_cores, 10u);

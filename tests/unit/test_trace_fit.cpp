@@ -81,8 +81,10 @@ TEST(TraceFit, DailyCycleHasRateOnlyInTheHoursJobsArriveIn) {
   const TraceFit fit = fit_workload_model(office_hours_trace(), {0, true}, {});
   for (std::size_t h = 0; h < 24; ++h) {
     SCOPED_TRACE("hour " + std::to_string(h));
-    if (h == 9 || h == 10) EXPECT_GT(fit.model.hourly_rate[h], 0);
-    else EXPECT_EQ(fit.model.hourly_rate[h], 0);
+    if (h == 9 || h == 10)
+      EXPECT_GT(fit.model.hourly_rate[h], 0);
+    else
+      EXPECT_EQ(fit.model.hourly_rate[h], 0);
   }
   // Mean 1 over the day. The span runs from day 0 09:00 to day 9 10:39: hour 9 is
   // covered 10 times, hour 10 nine times and 39 minutes; exposure makes up for it.
@@ -168,7 +170,7 @@ TEST(FittedGenerator, OutputIsPinnedForAGivenSeed) {
   EXPECT_EQ(jobs[2].submit, 0x1.b35791a9ab77ap+4);
   EXPECT_EQ((std::vector<std::uint32_t>{jobs[0].gpus, jobs[1].gpus, jobs[2].gpus}),
             (std::vector<std::uint32_t>{4, 1, 1}));
-  EXPECT_EQ(std::get<MeasuredWork>(jobs[0].work).seconds, 50);                     // the one 4-GPU run time
+  EXPECT_EQ(std::get<MeasuredWork>(jobs[0].work).seconds, 50);                    // the one 4-GPU run time
   EXPECT_EQ(std::get<MeasuredWork>(jobs[1].work).seconds, 0x1.7523c4e762769p+9);  // between 100 and 1000 s
   EXPECT_EQ(std::get<MeasuredWork>(jobs[2].work).seconds, 0x1.10686fe0683bbp+7);  // between 10 and 100 s
 }

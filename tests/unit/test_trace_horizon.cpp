@@ -48,8 +48,8 @@ const std::string kPhilly =
 TEST(TraceHorizon, PhillyRowsBeyondItAreMalformedByColumn) {
   std::istringstream in(kPhilly);
   const TraceReadResult trace = parse_philly_trace(in, "p.csv", {});
-  expect_skipped(trace, 2, {{3, "duration", "run time beyond the horizon"},
-                            {4, "timestamp", "submitted beyond the horizon"}});
+  expect_skipped(trace, 2,
+                 {{3, "duration", "run time beyond the horizon"}, {4, "timestamp", "submitted beyond the horizon"}});
   EXPECT_EQ(trace.jobs[1].submit, 999388800);  // 11,567 days of 86,400 s
 }
 
@@ -71,14 +71,15 @@ TEST(TraceHorizon, StrictModeFailsOnTheFirstRowBeyondIt) {
 TEST(TraceHorizon, SwfRowsBeyondItAreMalformedByField) {
   std::istringstream in(
       "; MaxProcs: 8\n"
-      "1 0 0 60 4 -1 -1 4 -1 -1 1 1 -1 -1 1 -1 -1 -1\n"         // line 2: kept
-      "2 1e300 0 60 4 -1 -1 4 -1 -1 1 1 -1 -1 1 -1 -1 -1\n"     // line 3: submitted beyond
-      "3 5 0 1e300 4 -1 -1 4 -1 -1 1 1 -1 -1 1 -1 -1 -1\n"      // line 4: runs beyond
-      "4 6 0 60 4 -1 -1 4 2e9 -1 1 1 -1 -1 1 -1 -1 -1\n");      // line 5: estimated beyond
+      "1 0 0 60 4 -1 -1 4 -1 -1 1 1 -1 -1 1 -1 -1 -1\n"      // line 2: kept
+      "2 1e300 0 60 4 -1 -1 4 -1 -1 1 1 -1 -1 1 -1 -1 -1\n"  // line 3: submitted beyond
+      "3 5 0 1e300 4 -1 -1 4 -1 -1 1 1 -1 -1 1 -1 -1 -1\n"   // line 4: runs beyond
+      "4 6 0 60 4 -1 -1 4 2e9 -1 1 1 -1 -1 1 -1 -1 -1\n");   // line 5: estimated beyond
   const TraceReadResult trace = parse_swf_trace(in, "log.swf", {});
-  expect_skipped(trace, 1, {{3, "submit time", "submitted beyond the horizon"},
-                            {4, "run time", "run time beyond the horizon"},
-                            {5, "requested time", "run-time estimate beyond the horizon"}});
+  expect_skipped(trace, 1,
+                 {{3, "submit time", "submitted beyond the horizon"},
+                  {4, "run time", "run time beyond the horizon"},
+                  {5, "requested time", "run-time estimate beyond the horizon"}});
 }
 
 TEST(TraceHorizon, HeliosAndCsvRowsBeyondItAreMalformedByColumn) {
@@ -106,7 +107,7 @@ TEST(TraceHorizon, HeliosAndCsvRowsBeyondItAreMalformedByColumn) {
 TEST(TraceHorizon, PaiJobsBeyondItAreMalformedAtTheirFirstTaskRow) {
   TempFolder dir;
   dir.write("pai_task_table.csv",
-            "a,worker,1,Terminated,100,400,600,1,100,T4\n"     // line 1: kept
+            "a,worker,1,Terminated,100,400,600,1,100,T4\n"      // line 1: kept
             "b,worker,1,Terminated,100,1e300,600,1,100,T4\n");  // line 2: runs beyond
   const TraceReadResult trace = read_pai_trace(dir / "pai_task_table.csv", {});
   expect_skipped(trace, 1, {{2, "end_time", "run time beyond the horizon"}});

@@ -125,7 +125,8 @@ TEST(PaiTrace, BundledMachineSpecBecomesAValidHeterogeneousCluster) {
   EXPECT_EQ(nodes_of_type, (std::map<std::string, std::size_t>{
                                {"P100", 798}, {"T4", 497}, {"MISC", 280}, {"V100M32", 135}, {"V100", 104}}));
   bool cpu_only_noted = false;
-  for (const std::string& note : cluster.assumptions) cpu_only_noted = cpu_only_noted || note.rfind("83 CPU-only machines", 0) == 0;
+  for (const std::string& note : cluster.assumptions)
+    cpu_only_noted = cpu_only_noted || note.rfind("83 CPU-only machines", 0) == 0;
   EXPECT_TRUE(cpu_only_noted);
 }
 
@@ -230,12 +231,12 @@ TEST_F(CraftedPai, TasksBecomeJobsWithTheirGpuSharesAndTheJobTablesSubmitAndUser
 TEST(PaiGpuShares, JobsMixingSharesOrWholeGpusTakeOneShareForAllTheirWorkers) {
   TempFolder dir;
   dir.write("pai_task_table.csv",
-            "quarters,worker,2,Terminated,0,100,100,1,25,T4\n"    // 2 workers at 0.25 ...
-            "quarters,evaluator,1,Terminated,0,100,100,1,50,T4\n" // ... and one at 0.5: all at 0.5
-            "mixed,worker,1,Terminated,0,100,100,1,100,T4\n"      // a whole GPU ...
-            "mixed,ps,1,Terminated,0,100,100,1,50,T4\n"           // ... beside half a GPU: 2 whole GPUs
-            "above,worker,1,Terminated,0,100,100,1,150,T4\n"      // 1.5 GPUs: 2 whole GPUs
-            "small,worker,1,Terminated,0,100,100,1,10,T4\n");     // a tenth of a GPU
+            "quarters,worker,2,Terminated,0,100,100,1,25,T4\n"     // 2 workers at 0.25 ...
+            "quarters,evaluator,1,Terminated,0,100,100,1,50,T4\n"  // ... and one at 0.5: all at 0.5
+            "mixed,worker,1,Terminated,0,100,100,1,100,T4\n"       // a whole GPU ...
+            "mixed,ps,1,Terminated,0,100,100,1,50,T4\n"            // ... beside half a GPU: 2 whole GPUs
+            "above,worker,1,Terminated,0,100,100,1,150,T4\n"       // 1.5 GPUs: 2 whole GPUs
+            "small,worker,1,Terminated,0,100,100,1,10,T4\n");      // a tenth of a GPU
   const TraceReadResult trace = read_pai_trace(dir.path() + "/pai_task_table.csv", {});
   ASSERT_EQ(trace.jobs.size(), 4u);
   const auto job = [&](std::size_t i) {
@@ -332,10 +333,10 @@ class PaiWithUnknownModels : public ::testing::Test {
                "j1,worker,1,Terminated,100,400,600,1,100,G2\n"  // a whole G2
                "j2,worker,2,Terminated,150,250,800,8,100,T4\n");
     dir_.write("pai_machine_spec.csv",
-               "m1,T4,96,512,2\n"       // line 1
-               "m2,CPU,96,512,0\n"      // line 2
-               "m3,G2,96,512,2\n"       // line 3: the first G2
-               "m4,G2,96,512,2\n"       // line 4
+               "m1,T4,96,512,2\n"         // line 1
+               "m2,CPU,96,512,0\n"        // line 2
+               "m3,G2,96,512,2\n"         // line 3: the first G2
+               "m4,G2,96,512,2\n"         // line 4
                "m5,V100M16,96,512,8\n");  // line 5: known since node lists name it
   }
   TempFolder dir_;
@@ -365,7 +366,8 @@ TEST_F(PaiWithUnknownModels, TheClusterOfAMachineOfAnUnknownModelIsAnErrorNaming
 TEST_F(PaiWithUnknownModels, AMappedModelKeepsItsMachinesAndRenamesItsTasksType) {
   GpuModelMap models;
   add_gpu_model_mapping(models, parse_gpu_model_mapping("G2=G2X:20TFLOPS"));
-  const PaiCluster cluster = pai_cluster_json(read_pai_machine_spec(dir_ / "pai_machine_spec.csv", true), "pai", models);
+  const PaiCluster cluster =
+      pai_cluster_json(read_pai_machine_spec(dir_ / "pai_machine_spec.csv", true), "pai", models);
   const ClusterLayout layout(parse_cluster_json(cluster.cluster, "pai.json"));
   EXPECT_EQ(layout.node_count(), 4u);  // every machine with GPUs
   EXPECT_EQ(layout.gpu_count(), 14u);  // T4 2 + G2X 2 + 2 + V100M16 8

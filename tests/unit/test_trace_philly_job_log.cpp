@@ -54,12 +54,9 @@ TEST(PhillyJobLog, EverySkippedJobHasItsLineAndReason) {
     std::string field;
     bool malformed;
   };
-  const std::vector<Expected> expected{{4, "attempts", false},
-                                       {5, "attempts.end_time", false},
-                                       {6, "submitted_time", true},
-                                       {7, "attempts.end_time", true},
-                                       {8, "attempts.detail", false},
-                                       {9, "jobid", true}};
+  const std::vector<Expected> expected{{4, "attempts", false},        {5, "attempts.end_time", false},
+                                       {6, "submitted_time", true},   {7, "attempts.end_time", true},
+                                       {8, "attempts.detail", false}, {9, "jobid", true}};
   ASSERT_EQ(trace.skipped.size(), expected.size());
   for (std::size_t i = 0; i < expected.size(); ++i) {
     SCOPED_TRACE(i);

@@ -85,7 +85,9 @@ TEST(TraceRequest, QueuesAccumulateFromCommaListsAndRepeats) {
 
 TEST(TraceRequest, ACheckpointIntervalTakesUnits) {
   EXPECT_EQ(trace_request({{"checkpoint_interval", "30min"}}).checkpoint_interval, 1800.0);
-  EXPECT_NE(usage_error([] { trace_request({{"checkpoint_interval", "0"}}); }).find("'checkpoint_interval'"),
+  EXPECT_NE(usage_error([] {
+              trace_request({{"checkpoint_interval", "0"}});
+            }).find("'checkpoint_interval'"),
             std::string::npos);
 }
 

@@ -53,7 +53,8 @@ TEST(TraceText, AByteOrderMarkOpeningTheFileIsNotPartOfTheFirstColumnName) {
 TEST(TraceText, APhillyJobLogWithAByteOrderMarkIsStillRecognisedAsTheJsonLog) {
   TempFolder dir;
   const std::string path = dir.write(
-      "cluster_job_log", "\xEF\xBB\xBF[\n"
+      "cluster_job_log",
+      "\xEF\xBB\xBF[\n"
       R"({"status": "Pass", "vc": "vc1", "jobid": "app_1", "user": "u1", "submitted_time": "2017-10-03 00:00:00",)"
       R"( "attempts": [{"start_time": "2017-10-03 00:00:10", "end_time": "2017-10-03 01:00:10",)"
       R"( "detail": [{"ip": "m1", "gpus": ["gpu0", "gpu1"]}]}]})"
@@ -61,7 +62,7 @@ TEST(TraceText, APhillyJobLogWithAByteOrderMarkIsStillRecognisedAsTheJsonLog) {
   const TraceReadResult trace = read_philly_trace(path, {});
   ASSERT_EQ(trace.jobs.size(), 1u);
   EXPECT_EQ(trace.jobs[0].id, "app_1");
-  EXPECT_EQ(trace.jobs[0].gpus, 2u);                                     // the GPUs its attempt lists
+  EXPECT_EQ(trace.jobs[0].gpus, 2u);                                    // the GPUs its attempt lists
   EXPECT_EQ(std::get<MeasuredWork>(trace.jobs[0].work).seconds, 3600);  // 00:00:10 to 01:00:10
 }
 
@@ -91,7 +92,9 @@ std::optional<TraceFormat> guess_written(const TempFolder& dir, const std::strin
 
 TEST(TraceFormats, TheContentOfAFileGivenWithoutAFormatSaysWhichItLooksLike) {
   TempFolder dir;
-  const auto guess = [&](const std::string& name, const std::string& content) { return guess_written(dir, name, content); };
+  const auto guess = [&](const std::string& name, const std::string& content) {
+    return guess_written(dir, name, content);
+  };
   EXPECT_EQ(guess("w.json", "  {\"jobs\": []}"), TraceFormat::kNative);
   EXPECT_EQ(guess("log.json", "[{\"jobid\": \"a\"}]"), TraceFormat::kPhilly);
   EXPECT_EQ(guess("p.csv", "\xEF\xBB\xBFtimestamp,duration,num_gpus,gpu_time,cluster\r\n"), TraceFormat::kPhilly);
@@ -112,7 +115,9 @@ TEST(TraceFormats, TheContentOfAFileGivenWithoutAFormatSaysWhichItLooksLike) {
 
 TEST(TraceFormats, StrongerEvidenceWinsWhenTwoFormatsMatchAFile) {
   TempFolder dir;
-  const auto guess = [&](const std::string& name, const std::string& content) { return guess_written(dir, name, content); };
+  const auto guess = [&](const std::string& name, const std::string& content) {
+    return guess_written(dir, name, content);
+  };
   // A PAI table's name outweighs a header's columns; '{' outweighs the name.
   EXPECT_EQ(guess("pai_x.csv", "timestamp,duration,num_gpus,gpu_time,cluster\n"), TraceFormat::kPai);
   EXPECT_EQ(guess("pai_x.csv", "{\"jobs\": []}"), TraceFormat::kNative);

@@ -109,8 +109,8 @@ TEST(ThroughputTable, BundledPolluxCifar10StepTimesAtTheSmallestBatchOnTheFewest
   const std::map<std::uint32_t, double>& speeds = table.iterations_per_second.at("cifar10").at("T4");
   std::vector<std::uint32_t> counts;
   for (const auto& entry : speeds) counts.push_back(entry.first);
-  EXPECT_EQ(counts, (std::vector<std::uint32_t>{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 20, 24, 28, 32,
-                                                40, 48, 56, 64}));
+  EXPECT_EQ(counts, (std::vector<std::uint32_t>{1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12,
+                                                13, 14, 15, 16, 20, 24, 28, 32, 40, 48, 56, 64}));
   EXPECT_EQ(speeds.at(1), 1 / 0.0427886962890625);   // placement 1
   EXPECT_EQ(speeds.at(8), 1 / 0.18453335762023926);  // placement 44: two nodes, not 6 as in scalability.csv
   EXPECT_EQ(speeds.at(9), 1 / 0.11556906700134277);  // placement 333
@@ -269,8 +269,9 @@ TEST(ThroughputWork, JobTypesComeFromTheTraceAColumnOrARule) {
   apply_throughput_work(untyped, crafted_table(), parse_job_type_rule("n", 0), two_type_cluster(4, 1));
   EXPECT_EQ(untyped.job_types, std::vector<std::string>{"n"});
   TraceReadResult unknown = one_job_trace(100);
-  EXPECT_THROW(apply_throughput_work(unknown, crafted_table(), parse_job_type_rule("resnet", 0), two_type_cluster(4, 1)),
-               std::invalid_argument);
+  EXPECT_THROW(
+      apply_throughput_work(unknown, crafted_table(), parse_job_type_rule("resnet", 0), two_type_cluster(4, 1)),
+      std::invalid_argument);
 }
 
 TEST(ThroughputWork, UniformDrawsAreTheSameForASeedAndOnlyRunnableModels) {

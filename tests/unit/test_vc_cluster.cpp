@@ -57,8 +57,10 @@ TEST(VcCluster, HeliosDateGivesTheRowsTotal) {
   GCSIM_SKIP_UNLESS_PRESENT(path);
   std::vector<std::string> header, row;
   for_each_line(path, [&](const std::string& line) {
-    if (line.rfind("date,", 0) == 0) header = split_on(line, ',');
-    else if (line.rfind("2020-05-01,", 0) == 0) row = split_on(line, ',');
+    if (line.rfind("date,", 0) == 0)
+      header = split_on(line, ',');
+    else if (line.rfind("2020-05-01,", 0) == 0)
+      row = split_on(line, ',');
   });
   ASSERT_FALSE(row.empty());
   double total = std::stod(row.back());
@@ -74,7 +76,8 @@ TEST(VcCluster, HeliosDateGivesTheRowsTotal) {
   // The queues' capacities add up to 100 within YARN's check, whatever the rounding.
   const auto queues = vc_capacity_json(table, {});
   double sum = 0;
-  for (const VirtualCluster& vc : table.vcs) sum += queues["yarn.scheduler.capacity.root." + vc.name + ".capacity"].get<double>();
+  for (const VirtualCluster& vc : table.vcs)
+    sum += queues["yarn.scheduler.capacity.root." + vc.name + ".capacity"].get<double>();
   EXPECT_NEAR(sum, 100, 1e-9);
   // Without a date: the last row.
   const VcTable last = read_vc_table(VcTableFormat::kHeliosVcGpus, path, {});

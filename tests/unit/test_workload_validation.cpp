@@ -71,8 +71,7 @@ void expect_rejected(const std::vector<JobSpec>& jobs, const ClusterSpec& cluste
 
 TEST(WorkloadValidation, AcceptsJobsThatFit) {
   const ClusterLayout layout(rack_of_v100());
-  const std::vector<JobSpec> jobs = {training_job("a", 32, 32e9), training_job("b", 1),
-                                     measured_job("c", 16, "V100")};
+  const std::vector<JobSpec> jobs = {training_job("a", 32, 32e9), training_job("b", 1), measured_job("c", 16, "V100")};
   EXPECT_NO_THROW(validate_workload_against_cluster(jobs, layout, kLabel));
 }
 
@@ -125,11 +124,11 @@ TEST(WorkloadValidation, MeasuredWorkMayNameADefinedTypeNoNodeCarries) {
 TEST(WorkloadValidation, BundledWorkloadsFitTheirBundledClusters) {
   const std::string root = GCSIM_SOURCE_DIR;
   const ClusterLayout rack(read_cluster_file(root + "/scenarios/clusters/rack-32gpu.json"));
-  EXPECT_NO_THROW(validate_workload_against_cluster(
-      read_native_workload(root + "/scenarios/workloads/default.json"), rack, "default.json"));
+  EXPECT_NO_THROW(validate_workload_against_cluster(read_native_workload(root + "/scenarios/workloads/default.json"),
+                                                    rack, "default.json"));
   const ClusterLayout node(read_cluster_file(root + "/scenarios/clusters/node-8gpu-nvlink.json"));
-  EXPECT_NO_THROW(validate_workload_against_cluster(
-      read_native_workload(root + "/scenarios/workloads/fifo-hol.json"), node, "fifo-hol.json"));
+  EXPECT_NO_THROW(validate_workload_against_cluster(read_native_workload(root + "/scenarios/workloads/fifo-hol.json"),
+                                                    node, "fifo-hol.json"));
 }
 
 }  // namespace

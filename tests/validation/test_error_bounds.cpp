@@ -65,9 +65,7 @@ TEST(ErrorBounds, EveryRowGroupBreaksOnItsWorstRow) {
   EXPECT_FALSE(checks[0].holds);
 }
 
-TEST(ErrorBounds, UnboundedRowsAreNotChecked) {
-  EXPECT_TRUE(check_bounds({row(1, 2, std::nullopt)}).empty());
-}
+TEST(ErrorBounds, UnboundedRowsAreNotChecked) { EXPECT_TRUE(check_bounds({row(1, 2, std::nullopt)}).empty()); }
 
 TEST(ErrorBounds, GroupsAreCheckedSeparatelyInOrderOfAppearance) {
   const auto checks = check_bounds({row(1, 1.0005, closed_form_bound()), row(1, 1.04, shaped_allreduce_bound(kMiB)),

@@ -37,8 +37,8 @@ std::vector<std::string> running(const std::vector<PlannedProgram>& plan) {
 
 TEST(ValidationPlan, EverythingBuiltRunsEveryPartInOrder) {
   const auto plan = validation_plan({}, tools(kEverything));
-  EXPECT_EQ(running(plan), (std::vector<std::string>{"shaped ring allreduce", "loopback ring allreduce",
-                                                     "render farm", "CUDA ring", "NCCL allreduce"}));
+  EXPECT_EQ(running(plan), (std::vector<std::string>{"shaped ring allreduce", "loopback ring allreduce", "render farm",
+                                                     "CUDA ring", "NCCL allreduce"}));
   EXPECT_EQ(plan[0].program, "S/real-allreduce.sh");
   EXPECT_EQ(plan[2].program, "B/real/renderfarm");
 }
