@@ -47,7 +47,9 @@ ChildMeasurement measure_in_child(const std::function<ChildFigures()>& work) {
   }
   if (got != static_cast<ssize_t>(sizeof figures) || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
     throw std::runtime_error("the measured child failed (status " + std::to_string(status) + ")");
-  return {figures.seconds, figures.items, static_cast<double>(usage.ru_maxrss) * 1024.0};
+  const auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec / 1e6; };
+  return {figures.seconds, figures.items, seconds(usage.ru_utime) + seconds(usage.ru_stime),
+          static_cast<double>(usage.ru_maxrss) * 1024.0};
 }
 
 }  // namespace gcsim::bench

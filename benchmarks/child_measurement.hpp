@@ -29,6 +29,7 @@ struct ChildFigures {
 struct ChildMeasurement {
   double seconds = 0;
   double items = 0;
+  double cpu_seconds = 0;     // the child's whole user + system time, a figure other tenants' load inflates less
   double peak_rss_bytes = 0;  // the child's peak resident set (it shares the parent's pages at the fork)
 };
 
