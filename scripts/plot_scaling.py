@@ -3,11 +3,13 @@
 
 Writes, in OUTDIR:
 
-  scaling_jobs.png   wall time and peak memory of `gcsim run` against job count
+  scaling_jobs.png   wall time, CPU time and peak memory of `gcsim run` against job count
   scaling_gpus.png   the same against GPU count
 
 Runs that hit the cap are drawn as open markers at the cap (their true time
-is larger); skipped and failed runs are left out.
+is larger; their CPU time and memory are what they had reached); skipped
+and failed runs are left out. CPU time is drawn beside wall time because
+on a shared machine wall time also counts waiting for a core.
 
 Usage: python3 scripts/plot_scaling.py scaling.csv OUTDIR
 """
@@ -26,7 +28,9 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (the backend is chosen first)
 
 DPI = 100
-PANELS = [("wall_s", "wall time (s)"), ("peak_rss_mb", "peak RSS (MB)")]
+# Panel label, then (CSV field, series label) drawn in it.
+PANELS = [("time (s)", [("wall_s", "wall"), ("cpu_s", "CPU (user + system)")]),
+          ("peak RSS (MB)", [("peak_rss_mb", "peak RSS")])]
 SWEEPS = [("jobs", "jobs", "job count", "scaling_jobs.png"), ("gpus", "gpus", "GPU count", "scaling_gpus.png")]
 
 
@@ -47,14 +51,17 @@ def plot_sweep(rows, sweep, x_field, x_label, out_path):
     if not rows:
         return False
     fig, axes = plt.subplots(1, 2, figsize=(10, 4), dpi=DPI)
-    for ax, (field, label) in zip(axes, PANELS):
-        for status, marker in (("ok", "o"), ("capped", "o")):
-            pts = [(float(r[x_field]), float(r[field])) for r in rows if r["status"] == status]
-            if pts:
+    for ax, (label, series) in zip(axes, PANELS):
+        for index, (field, name) in enumerate(series):
+            for status in ("ok", "capped"):
+                pts = [(float(r[x_field]), float(r[field])) for r in rows if r["status"] == status]
+                if not pts:
+                    continue
                 xs, ys = zip(*pts)
-                face = None if status == "ok" else "none"
-                ax.plot(xs, ys, marker=marker, linestyle="-" if status == "ok" else "none",
-                        markerfacecolor=face, label="finished" if status == "ok" else "hit the cap")
+                finished = status == "ok"
+                ax.plot(xs, ys, marker="os"[index], color=f"C{index}", linestyle="-" if finished else "none",
+                        markerfacecolor=None if finished else "none",
+                        label=name + ("" if finished else ", stopped at the cap"))
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel(x_label)
