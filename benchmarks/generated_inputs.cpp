@@ -1,0 +1,47 @@
+#include "benchmarks/generated_inputs.hpp"
+
+#include <cmath>
+
+#include "workloads/synthetic_generator.hpp"
+
+namespace gcsim::bench {
+
+ClusterSpec generated_cluster(std::size_t gpus) {
+  constexpr std::uint32_t kGpusPerNode = 8;
+  ClusterSpec spec;
+  spec.name = "generated-" + std::to_string(gpus) + "gpu";
+  spec.gpu_types = {{"V100", 15.7e12, 32e9}};
+  const auto nodes = static_cast<std::uint32_t>((gpus + kGpusPerNode - 1) / kGpusPerNode);
+  spec.node_groups = {{"dgx", nodes, kGpusPerNode, "V100", 96, 512e9, IntraNodeKind::kNvlink, {150e9, 2e-6},
+                       {12.5e9, 5e-6}}};
+  spec.fabric = {16, 1.0, 1e-6};
+  return spec;
+}
+
+std::vector<JobSpec> synthetic_jobs(const ClusterLayout& layout, std::size_t jobs, double mean_interarrival_s) {
+  SyntheticWorkloadSpec spec;
+  spec.jobs = jobs;
+  spec.mean_interarrival_s = mean_interarrival_s;
+  spec.gpu_flops = layout.spec().gpu_types.front().flops;
+  return generate_synthetic_workload(spec, 0);
+}
+
+std::vector<JobSpec> generated_workload(const ClusterLayout& layout, std::size_t jobs, double load) {
+  // The generator's defaults ask 3.1 GPUs for a lognormal time of mean
+  // 1800 s x exp(1/2) per job: about 9,200 GPU-seconds.
+  const SyntheticWorkloadSpec defaults;
+  double mean_gpus = 0, weights = 0;
+  for (const auto& [count, weight] : defaults.gpu_count_weights) {
+    mean_gpus += count * weight;
+    weights += weight;
+  }
+  const double mean_gpu_seconds =
+      mean_gpus / weights * defaults.duration_median_s * std::exp(defaults.duration_sigma * defaults.duration_sigma / 2);
+  return synthetic_jobs(layout, jobs, mean_gpu_seconds / (load * static_cast<double>(layout.gpu_count())));
+}
+
+std::string bundled_cluster_path(const std::string& name) {
+  return std::string(GCSIM_SOURCE_DIR) + "/scenarios/clusters/" + name + ".json";
+}
+
+}  // namespace gcsim::bench
