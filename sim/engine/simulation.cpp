@@ -28,16 +28,25 @@ namespace gcsim {
 namespace sg4 = simgrid::s4u;
 namespace {
 
-// Stack of a job's runner actor, KiB: it starts activities and waits on
-// them, never runs a policy, so a small stack keeps thousands of running jobs
-// cheap (SimGrid's default is 8 MiB per actor).
+// Stack of a runner actor, KiB: it starts activities and waits on them,
+// never runs a policy, so a small stack keeps thousands of running jobs cheap
+// (SimGrid's default is 8 MiB per actor).
 constexpr unsigned kRunnerStackKiB = 256;
+
+// An actor on the scheduler's host that runs the steps of one job at a time.
+// Idle, it waits for its next job: there are as many runners as jobs ever ran
+// at once, and a job's start costs no actor creation.
+struct Runner {
+  sg4::ActorPtr actor;
+  sg4::SemaphorePtr next_job = sg4::Semaphore::create(0);
+  JobIndex job = kNoJob;
+};
 
 struct RunningJob {
   explicit RunningJob(std::optional<JobActivityPlan> activity_plan) : plan(std::move(activity_plan)) {}
   std::optional<JobActivityPlan> plan;  // none for a DAG job, which runs its own workers
   std::unique_ptr<DagRun> dag;
-  sg4::ActorPtr runner;           // the actor running the plan's steps (none for a DAG job)
+  Runner* runner = nullptr;       // running the plan's steps (none for a DAG job, nor once they all ran)
   bool runner_waits_on_activity = false;  // see cancel_step()
   std::vector<sg4::Host*> hosts;  // ring order
   std::uint64_t step = 0;
@@ -125,6 +134,7 @@ class Scheduler {
         record_.run_gpu_seconds += held_gpu_seconds(job);
         cancel_step(job);
       }
+    dismiss_idle_runners();
     doorbell_wait_.front()->cancel();
   }
 
@@ -267,12 +277,49 @@ class Scheduler {
     ended_.clear();
   }
 
-  // The body of a job's runner actor: the steps of its plan, one after the
-  // other; a step's activities are this actor's only waits.
+  // Gives the job to an idle runner, or to a new one.
+  void start_runner(JobIndex job) {
+    Runner* runner = nullptr;
+    if (idle_runners_.empty()) {
+      runner = runners_.emplace_back(std::make_unique<Runner>()).get();
+      // On the scheduler's host, from which the doorbell rings (report_end()).
+      runner->actor = sg4::Actor::init("runner-" + std::to_string(runners_.size()), platform_.gpu_hosts.front());
+      runner->actor->set_stacksize(kRunnerStackKiB);
+      runner->actor->start(guarded(failure_, [this, runner] { serve(*runner); }));
+    } else {
+      runner = idle_runners_.back();
+      idle_runners_.pop_back();
+    }
+    runner->job = job;
+    running_[job]->runner = runner;
+    runner->next_job->release();
+  }
+
+  // The body of a runner actor: one job after the other, until the run stops.
+  void serve(Runner& runner) {
+    while (true) {
+      runner.next_job->acquire();
+      if (stopped_) return;
+      run_job(runner.job);
+      if (stopped_) return;
+      idle_runners_.push_back(&runner);
+    }
+  }
+
+  // Idle runners wait for a job that will not come: they end.
+  void dismiss_idle_runners() {
+    for (Runner* runner : idle_runners_) runner->next_job->release();
+    idle_runners_.clear();
+  }
+
+  // The steps of the job's plan, one after the other; a step's activities
+  // are the runner's only waits. Returns when the job's steps all ran or it
+  // was stopped.
   void run_job(JobIndex job) {
     RunningJob& run = *running_[job];
     for (; run.step < run.plan->step_count(); ++run.step)
       if (!run_step(job)) return;
+    run.runner = nullptr;
     report_end(job);
   }
 
@@ -386,7 +433,7 @@ class Scheduler {
   // starting its step or has ended is safe.
   void cancel_step(JobIndex job) {
     RunningJob& run = *running_[job];
-    if (run.runner && !run.runner_waits_on_activity) run.runner->kill();
+    if (run.runner && !run.runner_waits_on_activity) run.runner->actor->kill();  // it is not reused
     if (run.dag) run.dag->cancel();
     for (const auto& activity : run.activities) activity->cancel();
     for (const auto& [end, units] : run.busy_ends) {
@@ -511,10 +558,7 @@ class Scheduler {
     run.compute_scale = std::move(compute_scale);
     run.work_seconds = work_seconds;
     run.work_started = now_ + restore;
-    // On the scheduler's host, from which the doorbell rings (report_end()).
-    run.runner = sg4::Actor::init("job-" + std::to_string(job), platform_.gpu_hosts.front());
-    run.runner->set_stacksize(kRunnerStackKiB);
-    run.runner->start(guarded(failure_, [this, job] { run_job(job); }));
+    start_runner(job);
   }
 
   // A job starts running on its allocated GPUs: its hosts and its outcome's start and placement.
@@ -586,6 +630,7 @@ class Scheduler {
     recording_ = false;
     stopped_ = true;
     try {
+      dismiss_idle_runners();
       for (auto& run : running_) {
         if (!run) continue;
         if (run->dag) run->dag->cancel();
@@ -637,6 +682,8 @@ class Scheduler {
   void* doorbell_payload_ = nullptr;
   bool listening_ = false;     // the scheduler waits on the doorbell
   bool rung_ = false;          // a message to the doorbell is on its way
+  std::vector<std::unique_ptr<Runner>> runners_;
+  std::vector<Runner*> idle_runners_;
   std::uint64_t wakes_ = 0;    // runners and DAG workers back from a wait (settle())
   const std::vector<sg4::ActivityPtr> no_activities_;  // a wait on these is a kernel timer
   bool stopped_ = false;       // the run is over (or failed): runners do nothing more
