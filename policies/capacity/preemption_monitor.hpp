@@ -21,7 +21,7 @@
 
 #include "policies/capacity/capacity_config.hpp"
 #include "sim/core/ids.hpp"
-#include "sim/core/scheduler_state.hpp"
+#include "sim/core/queue_view.hpp"
 
 namespace gcsim {
 

@@ -32,7 +32,7 @@
 
 #include "policies/capacity/capacity_config.hpp"
 #include "policies/capacity/queue_tree.hpp"
-#include "sim/core/scheduler_state.hpp"
+#include "sim/core/queue_view.hpp"
 
 namespace gcsim {
 

@@ -14,8 +14,8 @@
 #include <optional>
 #include <vector>
 
+#include "sim/core/cluster_view.hpp"
 #include "sim/core/job_spec.hpp"
-#include "sim/core/scheduler_state.hpp"
 
 namespace gcsim {
 

@@ -17,7 +17,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "sim/core/scheduler_state.hpp"
+#include "sim/core/cluster_view.hpp"
 
 namespace gcsim {
 

@@ -16,11 +16,20 @@
 // up waiting on each other forever.
 #pragma once
 
+#include <stdexcept>
 #include <vector>
 
 #include "sim/core/ids.hpp"
 
 namespace gcsim {
+
+/// A plan that breaks an invariant (a GPU given twice, a job started twice...),
+/// thrown by the engine's SchedulerState::apply(). This is a bug in the
+/// policy, not in the user's input.
+class PlanRejected : public std::logic_error {
+ public:
+  using std::logic_error::logic_error;
+};
 
 struct Decision {
   enum class Kind { kAllocate, kPreempt, kRelease };

@@ -6,7 +6,9 @@
 // one call. The policy reads the views and records decisions into `plan`; the
 // engine applies the plan as one transaction right after the call returns and
 // rejects it whole if any decision is invalid (PlanRejected, a policy bug).
-// A policy must not keep references to the views beyond the call.
+// A policy must not keep references to the views beyond the call. The views
+// (cluster_view.hpp, queue_view.hpp) are all a policy sees of the state: it
+// never includes the engine's writable SchedulerState.
 //
 //   class MyPolicy final : public SchedulingPolicy {
 //     std::string_view name() const override { return "mine"; }
@@ -19,9 +21,12 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/core/cluster_layout.hpp"
+#include "sim/core/cluster_view.hpp"
 #include "sim/core/ids.hpp"
+#include "sim/core/job_spec.hpp"
 #include "sim/core/plan.hpp"
-#include "sim/core/scheduler_state.hpp"
+#include "sim/core/queue_view.hpp"
 
 namespace gcsim {
 

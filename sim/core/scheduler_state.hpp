@@ -1,9 +1,11 @@
-// scheduler_state.hpp: who holds which GPU, which jobs wait and which run;
-// the read-only views policies see, and the one place plans are applied.
+// scheduler_state.hpp: the writable scheduler state: who holds which GPU,
+// which jobs wait and which run, and the one place plans are applied.
 //
-// The engine owns one SchedulerState. Policies receive it only through the
-// const views ClusterView and QueueView. apply() checks a whole Plan first and
-// changes nothing if any decision is invalid.
+// The engine owns one SchedulerState; only the engine and tests include this
+// header. Policies receive the state only through the read-only views it
+// implements, ClusterView (cluster_view.hpp) and QueueView (queue_view.hpp).
+// apply() checks a whole Plan first and changes nothing if any decision is
+// invalid.
 //
 //   SchedulerState state(layout, locality, jobs);
 //   state.submit(0);
@@ -12,96 +14,21 @@
 #pragma once
 
 #include <algorithm>
-#include <stdexcept>
-#include <string>
 #include <vector>
 
 #include "sim/core/cluster_layout.hpp"
+#include "sim/core/cluster_view.hpp"
 #include "sim/core/ids.hpp"
 #include "sim/core/job_spec.hpp"
-#include "sim/core/job_state.hpp"
 #include "sim/core/locality.hpp"
 #include "sim/core/node_fit.hpp"
 #include "sim/core/plan.hpp"
+#include "sim/core/queue_view.hpp"
 
 namespace gcsim {
 
-/// A plan that breaks an invariant (a GPU given twice, a job started twice...).
-/// This is a bug in the policy, not in the user's input.
-class PlanRejected : public std::logic_error {
- public:
-  using std::logic_error::logic_error;
-};
-
-struct JobRuntime {
-  JobState state = JobState::kPending;
-  Time start = kNever;  // last start
-  Time end = kNever;
-  /// GPUs held, in ring order: all of them while running; while waiting, the
-  /// ones a non-gang policy gave it so far (idle until the set is complete).
-  std::vector<GpuId> gpus;
-  std::uint32_t preemptions = 0;
-  /// GPU-seconds of service received in runs that ended (preempted or
-  /// finished); a running job has also received (now - start) * gpus.size()
-  /// * gpu_share.
-  double attained_gpu_seconds = 0;
-  /// Share of the job's work kept by its last checkpoint before a preemption
-  /// (0 without checkpoints); its next run does only the rest.
-  double saved_fraction = 0;
-};
-
-/// Shares of a GPU compare with this tolerance: 0.3 + 0.7 fills a GPU.
-inline constexpr double kGpuShareTolerance = 1e-9;
-
-/// Read-only cluster occupancy and locality.
-class ClusterView {
- public:
-  virtual ~ClusterView() = default;
-  virtual const ClusterLayout& layout() const = 0;
-  virtual const Locality& locality() const = 0;
-  /// No job holds any part of the GPU.
-  virtual bool is_free(GpuId gpu) const = 0;
-  /// The job holding the GPU (the first of them on a shared GPU), or kNoJob.
-  virtual JobIndex owner(GpuId gpu) const = 0;
-  /// GPUs no job holds any part of, in all and per node.
-  virtual std::size_t free_gpu_count() const = 0;
-  virtual std::size_t free_gpus_on_node(NodeId node) const = 0;
-  /// The part of the GPU not held (1 when free, 0 when a whole-GPU job holds
-  /// it), for jobs that ask a fraction of a GPU (JobSpec::gpu_share).
-  virtual double free_share(GpuId gpu) const { return is_free(gpu) ? 1.0 : 0.0; }
-  /// The GPU's memory not claimed by the jobs sharing it (JobSpec::gpu_memory_bytes).
-  virtual double free_memory(GpuId gpu) const { return is_free(gpu) ? layout().gpu_type_of(gpu).memory_bytes : 0.0; }
-  /// GPUs held by jobs sharing them that still have a share free: with no
-  /// free GPU either, no job can start.
-  virtual std::size_t partly_free_gpu_count() const { return 0; }
-  /// The node's host cores (millicores) and memory no job claims
-  /// (sim/core/node_fit.hpp: a job's cores and memory split over its GPUs).
-  virtual NodeClaim free_host(NodeId node) const { return node_capacity(layout(), node); }
-  /// How many of `job`'s GPUs the node's free cores and memory and its GPU
-  /// type allow it to take (free GPUs not counted): placements take at most
-  /// this many GPUs of a node.
-  std::size_t host_room(const JobSpec& job, NodeId node) const {
-    return gpus_that_fit(layout(), job, node, free_host(node));
-  }
-};
-
-
-/// Read-only jobs: the waiting queue in submission order, and every job's state.
-class QueueView {
- public:
-  virtual ~QueueView() = default;
-  /// Waiting jobs, ordered by submit time then by their order in the workload.
-  virtual const std::vector<JobIndex>& waiting() const = 0;
-  /// Running jobs, in the order they started.
-  virtual const std::vector<JobIndex>& running() const = 0;
-  virtual const JobSpec& spec(JobIndex job) const = 0;
-  virtual const JobRuntime& runtime(JobIndex job) const = 0;
-  virtual std::size_t job_count() const = 0;
-  /// How long the job would run alone on an empty cluster
-  /// (sim/model/duration_oracle.hpp): a lower bound, for oracle policies.
-  virtual Time oracle_duration(JobIndex job) const = 0;
-};
-
+/// The cluster's occupancy and the jobs' states, changed only by submit(),
+/// finish(), set_saved_fraction() and apply().
 class SchedulerState final : public ClusterView, public QueueView {
  public:
   /// `oracle_durations`: one per job, or empty (then every oracle answer is kNever).

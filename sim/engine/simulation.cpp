@@ -23,6 +23,8 @@
 #include "sim/model/checkpoint_model.hpp"
 #include "sim/model/dag_schedule.hpp"
 #include "sim/model/duration_oracle.hpp"
+#include "sim/model/placement_costs.hpp"
+#include "sim/report/run_recorder.hpp"
 
 namespace gcsim {
 namespace sg4 = simgrid::s4u;
@@ -56,33 +58,13 @@ struct RunningJob {
   Time work_started = 0;  // after the restore delay, if any
   Time work_seconds = 0;  // the run's work alone on its GPUs, for checkpoint accounting
   // Busy intervals of the current computation step, for a preemption: when
-  // its GPUs stop computing, and how many share units stop then.
-  Time compute_start = 0;
-  std::vector<std::pair<Time, std::int64_t>> busy_ends;
+  // its GPUs stop computing, and how many GPUs stop then.
+  std::vector<std::pair<Time, std::size_t>> busy_ends;
   // Per host (ring order): its GPU type's FLOPs per iteration over the job's
   // flops_per_iteration (1 unless a throughput table says the model runs
   // otherwise on that type; always 1 for a measured run).
   std::vector<double> compute_scale;
 };
-
-// A change of the allocated or busy GPUs, in millionths of a GPU so that the
-// shares of fractional jobs add up exactly. Busy intervals are known when a
-// computation starts (a job computes at its own share of the GPU, never
-// slowed by the jobs sharing it), so changes may be recorded ahead of time;
-// the timeline is assembled from them at the end.
-constexpr std::int64_t kShareUnits = 1000000;
-static_assert(kSmallestGpuShare * kShareUnits == 1, "the smallest share is one unit");
-struct TimelineChange {
-  Time time;
-  std::int64_t allocated;  // millionths of a GPU
-  std::int64_t busy;       // millionths of a GPU
-  std::int64_t queued = 0;
-};
-
-// A job's GPUs in timeline units: each counts its share.
-std::int64_t share_units(std::size_t gpus, double share) {
-  return static_cast<std::int64_t>(gpus) * std::llround(share * kShareUnits);
-}
 
 // Each job's whole work in GPU-seconds: its uncontended run time x GPUs x share.
 std::vector<double> gpu_seconds_needed(const SimulationInput& input, const SchedulerState& state) {
@@ -103,10 +85,9 @@ class Scheduler {
         running_(input.jobs.size()),
         epoch_(input.jobs.size(), 0),
         rescaled_(input.jobs.size(), false),
-        thrashing_guard_(gpu_seconds_needed(input, state_)) {
+        thrashing_guard_(gpu_seconds_needed(input, state_)),
+        recorder_(input.jobs.size(), input.layout.gpu_count()) {
     failure_.stop = [this] { stop_after_failure(); };
-    record_.total_gpus = input.layout.gpu_count();
-    record_.outcomes.resize(input.jobs.size());
     arrivals_.resize(input.jobs.size());
     for (JobIndex j = 0; j < arrivals_.size(); ++j) arrivals_[j] = j;
     std::stable_sort(arrivals_.begin(), arrivals_.end(),
@@ -131,25 +112,14 @@ class Scheduler {
     stopped_ = true;
     for (JobIndex job = 0; job < running_.size(); ++job)
       if (running_[job]) {
-        record_.run_gpu_seconds += held_gpu_seconds(job);
+        recorder_.run_cut(held_gpu_seconds(job));
         cancel_step(job);
       }
     dismiss_idle_runners();
     doorbell_wait_.front()->cancel();
   }
 
-  RunRecord finish_record() {
-    for (JobIndex j = 0; j < in_.jobs.size(); ++j) {
-      JobOutcome& o = record_.outcomes[j];
-      o.state = state_.runtime(j).state;
-      o.preemptions = state_.runtime(j).preemptions;
-      o.uncontended = state_.oracle_duration(j);
-      if (!state_.runtime(j).gpus.empty()) o.gpus = state_.runtime(j).gpus;
-    }
-    record_.simulated_time = now_;
-    record_.timeline = assemble_timeline();
-    return std::move(record_);
-  }
+  RunRecord finish_record() { return recorder_.finish(now_, state_); }
 
  private:
   // The scheduler actor: it wakes for arrivals, the policy's wake-ups and job
@@ -196,13 +166,12 @@ class Scheduler {
     while (next_arrival_ < arrivals_.size() && in_.jobs[arrivals_[next_arrival_]].submit <= now_) {
       thrashing_guard_.submitted(arrivals_[next_arrival_], now_);
       state_.submit(arrivals_[next_arrival_++]);
-      changes_.push_back({now_, 0, 0, 1});
-      ++record_.events;
+      recorder_.job_submitted(now_);
       changed = true;
     }
     while (!wake_ups_.empty() && wake_ups_.top() <= now_) {
       wake_ups_.pop();
-      ++record_.events;
+      recorder_.event_handled();
       changed = true;
     }
     return changed;
@@ -266,12 +235,10 @@ class Scheduler {
   void end_jobs() {
     std::sort(ended_.begin(), ended_.end());
     for (JobIndex job : ended_) {
-      RunningJob& run = *running_[job];
-      record_.run_gpu_seconds += held_gpu_seconds(job);
+      const double held = held_gpu_seconds(job);
       thrashing_guard_.finished(job, state_.runtime(job).saved_fraction, now_);
       state_.finish(job, now_);
-      record_.outcomes[job].end = now_;
-      changes_.push_back({now_, -share_units(run.hosts.size(), in_.jobs[job].gpu_share), 0});
+      recorder_.job_finished(job, now_, running_[job]->hosts.size(), in_.jobs[job].gpu_share, held);
       running_[job].reset();
     }
     ended_.clear();
@@ -343,7 +310,7 @@ class Scheduler {
       }
       run.runner_waits_on_activity = false;
       if (!resumed()) return false;
-      ++record_.events;
+      recorder_.event_handled();
     }
     run.activities.clear();
     return true;
@@ -358,7 +325,7 @@ class Scheduler {
       if (!resumed()) return false;
     }
     now_ = std::max(now_, end);
-    ++record_.events;
+    recorder_.event_handled();
     return true;
   }
 
@@ -375,21 +342,17 @@ class Scheduler {
     RunningJob& run = *running_[job];
     const std::size_t n = run.hosts.size();
     const double share = in_.jobs[job].gpu_share;
-    const std::int64_t busy_units = share_units(1, share);
     run.busy_ends.clear();
     switch (step.kind) {
       case JobStep::Kind::kCompute:
-        run.compute_start = now_;
         // The GPU gives this job nothing but its share, so its busy intervals
         // are known now; they are recorded before any activity starts (each
         // start lets other actors run, and one may stop this job).
         for (std::size_t i = 0; i < n; ++i)
-          add_busy_end(run, now_ + step.amount * run.compute_scale[i] / (run.hosts[i]->get_speed() * share),
-                       busy_units);
-        // One change per distinct end, not per GPU: a job preempted over and
-        // over would otherwise fill memory with the changes of its GPUs.
-        changes_.push_back({now_, 0, busy_units * static_cast<std::int64_t>(n)});
-        for (const auto& [end, units] : run.busy_ends) changes_.push_back({end, 0, -units});
+          add_busy_end(run, now_ + step.amount * run.compute_scale[i] / (run.hosts[i]->get_speed() * share));
+        // One interval per distinct end, not per GPU: a job preempted over and
+        // over would otherwise fill memory with the intervals of its GPUs.
+        for (const auto& [end, gpus] : run.busy_ends) recorder_.busy(now_, end, gpus, share);
         for (std::size_t i = 0; i < n; ++i) {
           sg4::Host* host = run.hosts[i];
           sg4::ExecPtr exec = sg4::Exec::init();
@@ -414,14 +377,14 @@ class Scheduler {
     }
   }
 
-  // The GPUs of a computation step computing until `end` (GPUs of one type end together).
-  static void add_busy_end(RunningJob& run, Time end, std::int64_t units) {
-    for (auto& [at, sum] : run.busy_ends)
+  // One more GPU of a computation step computing until `end` (GPUs of one type end together).
+  static void add_busy_end(RunningJob& run, Time end) {
+    for (auto& [at, gpus] : run.busy_ends)
       if (at == end) {
-        sum += units;
+        ++gpus;
         return;
       }
-    run.busy_ends.emplace_back(end, units);
+    run.busy_ends.emplace_back(end, 1);
   }
 
   // Stops the job's runner (or its DAG's actors), cancels what its current
@@ -436,11 +399,7 @@ class Scheduler {
     if (run.runner && !run.runner_waits_on_activity) run.runner->actor->kill();  // it is not reused
     if (run.dag) run.dag->cancel();
     for (const auto& activity : run.activities) activity->cancel();
-    for (const auto& [end, units] : run.busy_ends) {
-      if (end <= now_) continue;
-      changes_.push_back({end, 0, units});  // undo the recorded end
-      changes_.push_back({now_, 0, -units});
-    }
+    for (const auto& [end, gpus] : run.busy_ends) recorder_.busy_cut(end, now_, gpus, in_.jobs[job].gpu_share);
     run.activities.clear();
     run.busy_ends.clear();
   }
@@ -453,15 +412,21 @@ class Scheduler {
     if (!state_.running().empty() || !wake_ups_.empty()) return false;
     std::vector<JobIndex> holders = state_.holding();
     if (holders.empty()) return false;
-    record_.deadlock = DeadlockReport{now_, std::move(holders)};
+    recorder_.deadlocked(DeadlockReport{now_, std::move(holders)});
     return true;
   }
 
   // The guards' verdicts (instant_guard.hpp, thrashing_guard.hpp): the run
   // stops here, its record saying why.
   bool stopped_by_a_guard() {
-    if ((record_.livelock = instant_guard_.livelock())) return true;
-    if ((record_.thrashing = thrashing_guard_.thrashing(now_))) return true;
+    if (std::optional<LivelockReport> livelock = instant_guard_.livelock()) {
+      recorder_.livelocked(std::move(*livelock));
+      return true;
+    }
+    if (std::optional<ThrashingReport> thrashing = thrashing_guard_.thrashing(now_)) {
+      recorder_.thrashed(std::move(*thrashing));
+      return true;
+    }
     return false;
   }
 
@@ -496,8 +461,9 @@ class Scheduler {
     const SchedulerState::Applied applied = state_.apply(plan, now_);
     instant_guard_.record(plan);
     // Starts, partial holds, releases and preemptions, all at once.
-    changes_.push_back({now_, std::llround((state_.allocated_gpus() - allocated_before) * kShareUnits), 0,
-                        static_cast<std::int64_t>(state_.waiting().size()) - static_cast<std::int64_t>(queued_before)});
+    recorder_.allocation_changed(
+        now_, state_.allocated_gpus() - allocated_before,
+        static_cast<std::int64_t>(state_.waiting().size()) - static_cast<std::int64_t>(queued_before));
     for (JobIndex job : applied.preempted) stop(job);
     for (JobIndex job : applied.started) launch(job);
     if (plan.wake_time() > now_ && plan.wake_time() != kNever) wake_ups_.push(plan.wake_time());
@@ -507,55 +473,21 @@ class Scheduler {
     const JobSpec& spec = in_.jobs[job];
     const std::vector<GpuId>& gpus = state_.runtime(job).gpus;
     if (const auto* dag = std::get_if<DagWork>(&spec.work)) return launch_dag(job, *dag);
-    double measured_flops = 0;
-    if (const auto* measured = std::get_if<MeasuredWork>(&spec.work)) {
-      const int type = in_.layout.find_gpu_type(measured->gpu_type);
-      // Measured at the job's share of a GPU of that type.
-      measured_flops =
-          type >= 0 ? in_.layout.spec().gpu_types[static_cast<std::size_t>(type)].flops * spec.gpu_share : 0;
-      double slowest = kNever;  // the run lasts as long as its slowest GPU's part
-      bool other_type = false;
-      for (GpuId g : gpus) {
-        slowest = std::min(slowest, in_.layout.gpu_type_of(g).flops);
-        other_type |= in_.layout.gpu_type_of(g).name != measured->gpu_type;
-      }
-      if (!measured->rescale) {
-        measured_flops = slowest * spec.gpu_share;  // the recorded seconds on the GPUs it got
-      } else if (other_type && !rescaled_[job]) {
-        rescaled_[job] = true;
-        ++record_.rescaled_jobs;
-      }
+    PlacementCosts costs = placement_costs(spec, gpus, in_.layout, in_.locality);
+    if (costs.rescaled && !rescaled_[job]) {
+      rescaled_[job] = true;
+      recorder_.job_rescaled();
     }
-    // A ring step lasts as long as its slowest edge; the latency part of that is the largest path latency.
-    double ring_latency = 0;
-    for (std::size_t i = 0; gpus.size() > 1 && i < gpus.size(); ++i)
-      ring_latency = std::max(ring_latency, in_.locality.path_latency(gpus[i], gpus[(i + 1) % gpus.size()]));
-    ring_latency *= in_.layout.spec().network.latency_factor;
-
     // A job resuming from a checkpoint runs the rest of its work after restoring.
     const double saved = state_.runtime(job).saved_fraction;
     const Time restore = saved > 0 ? spec.checkpoint.restore_cost : 0;
-    JobActivityPlan plan(spec, in_.options.fidelity, measured_flops, ring_latency, 1 - saved, restore,
-                         in_.options.job_rounds);
-    // Per-type FLOPs of a throughput table: each GPU's share of the iteration scaled to its type.
-    std::vector<double> compute_scale(gpus.size(), 1.0);
-    if (const auto* training = std::get_if<TrainingWork>(&spec.work); training && training->flops_per_iteration > 0)
-      for (std::size_t i = 0; i < gpus.size(); ++i)
-        compute_scale[i] = training->flops_on(in_.layout.gpu_type_of(gpus[i]).name) / training->flops_per_iteration;
-    double slowest_gpu = kNever, bottleneck = kNever;
-    for (std::size_t i = 0; i < gpus.size(); ++i) {
-      // The slowest GPU in effect: its FLOP/s (the job's share of them) over its scale.
-      slowest_gpu =
-          std::min(slowest_gpu, in_.layout.gpu_type_of(gpus[i]).flops * spec.gpu_share / compute_scale[i]);
-      if (gpus.size() > 1)
-        bottleneck = std::min(bottleneck, in_.locality.bottleneck_bandwidth(gpus[i], gpus[(i + 1) % gpus.size()]));
-    }
-    const Time work_seconds =
-        plan.uncontended_work_seconds(slowest_gpu, bottleneck * in_.layout.spec().network.bandwidth_factor);
+    JobActivityPlan plan(spec, in_.options.fidelity, costs.measured_type_flops, costs.ring_latency, 1 - saved,
+                         restore, in_.options.job_rounds);
+    const Time work_seconds = plan.uncontended_work_seconds(costs.slowest_gpu_flops, costs.ring_bandwidth);
     plan.add_trailing_delay(checkpoint_overhead(spec.checkpoint, work_seconds));
 
     RunningJob& run = begin_run(job, std::move(plan));
-    run.compute_scale = std::move(compute_scale);
+    run.compute_scale = std::move(costs.compute_scale);
     run.work_seconds = work_seconds;
     run.work_started = now_ + restore;
     start_runner(job);
@@ -567,9 +499,7 @@ class Scheduler {
     RunningJob& run = running_[job].emplace(std::move(plan));
     for (GpuId g : gpus) run.hosts.push_back(platform_.gpu_hosts[g]);
     run.started = now_;
-    JobOutcome& outcome = record_.outcomes[job];
-    if (outcome.start == kNever) outcome.start = now_;
-    outcome.gpus = gpus;
+    recorder_.job_started(job, now_, gpus);
     return run;
   }
 
@@ -577,22 +507,18 @@ class Scheduler {
   // Preempted, it starts over (no checkpoints of a DAG's progress).
   void launch_dag(JobIndex job, const DagWork& dag) {
     RunningJob& run = begin_run(job, std::nullopt);
-    double slowest_gpu = kNever;
-    for (GpuId g : state_.runtime(job).gpus) slowest_gpu = std::min(slowest_gpu, in_.layout.gpu_type_of(g).flops);
-    run.work_seconds = dag_list_schedule_seconds(dag, slowest_gpu);
+    run.work_seconds = dag_list_schedule_seconds(dag, slowest_gpu_flops(in_.layout, state_.runtime(job).gpus));
     run.work_started = now_;
     const std::string name = "dag-" + std::to_string(job) + "-" + std::to_string(epoch_[job]);
     run.dag = std::make_unique<DagRun>(
         dag, run.hosts, platform_.gpu_hosts.front(), name,
         [this](double start, double end) {
-          if (!recording_) return;
           ++wakes_;  // a worker back from its execution (see settle())
-          changes_.push_back({start, 0, kShareUnits});
-          changes_.push_back({end, 0, -kShareUnits});
+          if (recording_) recorder_.busy(start, end, 1, 1.0);
         },
         [this, job] {
           if (stopped_) return;
-          ++record_.events;
+          recorder_.event_handled();
           report_end(job);
         },
         failure_);
@@ -610,9 +536,7 @@ class Scheduler {
     const double saved_after = saved_before + (1 - saved_before) * kept_of_run;
     state_.set_saved_fraction(job, saved_after);
     const double lost = progress.lost_seconds * static_cast<double>(run.hosts.size()) * spec.gpu_share;
-    record_.lost_gpu_seconds += lost;
-    record_.run_gpu_seconds += held_gpu_seconds(job);
-    if (saved_after == 0) ++record_.restarts_from_zero;
+    recorder_.job_preempted(held_gpu_seconds(job), lost, saved_after == 0);
     thrashing_guard_.preempted(job, saved_before, saved_after, lost);
     cancel_step(job);
     running_[job].reset();
@@ -643,27 +567,6 @@ class Scheduler {
     }
   }
 
-  std::vector<TimelinePoint> assemble_timeline() {
-    std::stable_sort(changes_.begin(), changes_.end(),
-                     [](const TimelineChange& a, const TimelineChange& b) { return a.time < b.time; });
-    std::vector<TimelinePoint> timeline;
-    std::int64_t allocated = 0, busy = 0, queued = 0;
-    for (std::size_t i = 0; i < changes_.size(); ++i) {
-      allocated += changes_[i].allocated;
-      busy += changes_[i].busy;
-      queued += changes_[i].queued;
-      if (i + 1 < changes_.size() && changes_[i + 1].time == changes_[i].time) continue;
-      assert(allocated >= 0 && busy >= 0 && busy <= allocated && queued >= 0 && "counts stay consistent");
-      const TimelinePoint point{changes_[i].time, static_cast<double>(allocated) / kShareUnits,
-                                static_cast<double>(busy) / kShareUnits, static_cast<std::uint32_t>(queued)};
-      if (!timeline.empty() && timeline.back().allocated == point.allocated && timeline.back().busy == point.busy &&
-          timeline.back().queued == point.queued)
-        continue;
-      timeline.push_back(point);
-    }
-    return timeline;
-  }
-
   const SimulationInput& in_;
   const SimGridPlatform& platform_;
   ActorFailure& failure_;
@@ -687,12 +590,11 @@ class Scheduler {
   std::uint64_t wakes_ = 0;    // runners and DAG workers back from a wait (settle())
   const std::vector<sg4::ActivityPtr> no_activities_;  // a wait on these is a kernel timer
   bool stopped_ = false;       // the run is over (or failed): runners do nothing more
-  std::vector<TimelineChange> changes_;
   bool recording_ = true;  // false once the run failed
   InstantGuard instant_guard_;
   ThrashingGuard thrashing_guard_;
+  RunRecorder recorder_;
   Time now_ = 0;
-  RunRecord record_;
 };
 
 }  // namespace

@@ -8,7 +8,9 @@
 // same link share its bandwidth), a delay step a timer. The actor waits on
 // all in-flight activities at once with a timeout to the next arrival or timer.
 // Arrivals, completions and wake-ups at the same instant reach the policy in
-// one call; its Plan is applied as one transaction.
+// one call; its Plan is applied as one transaction. The loop keeps no
+// metrics: it tells a RunRecorder (sim/report/run_recorder.hpp) what happens,
+// and asks sim/model/placement_costs.hpp what a job's GPUs cost it.
 //
 // SimGrid allows one engine per process: call simulate() once per process.
 //

@@ -4,8 +4,11 @@
 // or sideways include, naming file and line.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include <unistd.h>
 
@@ -20,6 +23,39 @@ std::string read_file(const fs::path& path) {
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
+}
+
+// Files under `root`'s folders `folders` (.hpp/.cpp) that include `header`, relative to `root`.
+std::vector<std::string> files_including(const fs::path& root, const std::vector<std::string>& folders,
+                                         const std::string& header) {
+  std::vector<std::string> found;
+  for (const std::string& folder : folders) {
+    if (!fs::is_directory(root / folder)) continue;
+    for (const auto& entry : fs::recursive_directory_iterator(root / folder)) {
+      const std::string ext = entry.path().extension().string();
+      if (!entry.is_regular_file() || (ext != ".hpp" && ext != ".cpp")) continue;
+      std::ifstream in(entry.path());
+      for (std::string line; std::getline(in, line);) {
+        const std::size_t hash = line.find_first_not_of(" \t");
+        if (hash == std::string::npos || line[hash] != '#' || line.find("include", hash) == std::string::npos) continue;
+        if (line.find("\"" + header + "\"") != std::string::npos) {
+          found.push_back(fs::relative(entry.path(), root).generic_string());
+          break;
+        }
+      }
+    }
+  }
+  std::sort(found.begin(), found.end());
+  return found;
+}
+
+// Outside tests, only the engine and the state's own files include the writable scheduler state.
+std::vector<std::string> state_includes_outside_the_engine(const fs::path& root) {
+  std::vector<std::string> outside;
+  for (const std::string& file : files_including(root, {"app", "policies", "sim", "workloads", "traces", "validation"},
+                                                 "sim/core/scheduler_state.hpp"))
+    if (file.rfind("sim/engine/", 0) != 0 && file != "sim/core/scheduler_state.cpp") outside.push_back(file);
+  return outside;
 }
 
 LayerTable project_table() { return parse_layer_table(read_file(fs::path(GCSIM_SOURCE_DIR) / "docs/architecture.md")); }
@@ -59,6 +95,23 @@ TEST(IncludeDirections, TheProjectTreeFollowsTheDocumentedOrder) {
     report += v.file + ":" + std::to_string(v.line) + ": " + v.from + " includes \"" + v.include + "\" of " + v.to +
               ", which docs/architecture.md does not let it include\n";
   EXPECT_TRUE(report.empty()) << report;
+}
+
+TEST(StateIncludes, PoliciesSeeOnlyTheReadOnlyViews) {
+  const std::vector<std::string> outside = state_includes_outside_the_engine(GCSIM_SOURCE_DIR);
+  std::string report;
+  for (const std::string& file : outside) report += file + " includes sim/core/scheduler_state.hpp\n";
+  EXPECT_TRUE(outside.empty()) << report;
+}
+
+TEST(StateIncludes, APlantedPolicyIncludingTheStateIsNamed) {
+  const PlantedTree tree;
+  tree.write("sim/engine/loop.cpp", "#include \"sim/core/scheduler_state.hpp\"\n");
+  tree.write("sim/core/scheduler_state.cpp", "#include \"sim/core/scheduler_state.hpp\"\n");
+  tree.write("policies/fifo/fifo.hpp", "// uses sim/core/scheduler_state.hpp's views\n#include \"sim/core/policy.hpp\"\n");
+  EXPECT_TRUE(state_includes_outside_the_engine(tree.root()).empty());
+  tree.write("policies/kit/peek.hpp", "#pragma once\n  #  include \"sim/core/scheduler_state.hpp\"\n");
+  EXPECT_EQ(state_includes_outside_the_engine(tree.root()), (std::vector<std::string>{"policies/kit/peek.hpp"}));
 }
 
 TEST(IncludeDirections, TheDocumentedOrderHasNoCycle) {

@@ -1,0 +1,57 @@
+// cluster_view.hpp: the read-only cluster a policy sees: who holds which GPU,
+// what is free on each node, the layout and the locality.
+//
+// The engine's SchedulerState (scheduler_state.hpp) implements it; a policy
+// receives it in SchedulingContext (policy.hpp) and never sees the writable
+// state. Tests implement it with crafted occupancies.
+//
+//   for (GpuId g = 0; g < cluster.layout().gpu_count(); ++g)
+//     if (cluster.is_free(g) && cluster.layout().node_of(g) == node) ...
+#pragma once
+
+#include <cstddef>
+
+#include "sim/core/cluster_layout.hpp"
+#include "sim/core/ids.hpp"
+#include "sim/core/job_spec.hpp"
+#include "sim/core/locality.hpp"
+#include "sim/core/node_fit.hpp"
+
+namespace gcsim {
+
+/// Shares of a GPU compare with this tolerance: 0.3 + 0.7 fills a GPU.
+inline constexpr double kGpuShareTolerance = 1e-9;
+
+/// Read-only cluster occupancy and locality.
+class ClusterView {
+ public:
+  virtual ~ClusterView() = default;
+  virtual const ClusterLayout& layout() const = 0;
+  virtual const Locality& locality() const = 0;
+  /// No job holds any part of the GPU.
+  virtual bool is_free(GpuId gpu) const = 0;
+  /// The job holding the GPU (the first of them on a shared GPU), or kNoJob.
+  virtual JobIndex owner(GpuId gpu) const = 0;
+  /// GPUs no job holds any part of, in all and per node.
+  virtual std::size_t free_gpu_count() const = 0;
+  virtual std::size_t free_gpus_on_node(NodeId node) const = 0;
+  /// The part of the GPU not held (1 when free, 0 when a whole-GPU job holds
+  /// it), for jobs that ask a fraction of a GPU (JobSpec::gpu_share).
+  virtual double free_share(GpuId gpu) const { return is_free(gpu) ? 1.0 : 0.0; }
+  /// The GPU's memory not claimed by the jobs sharing it (JobSpec::gpu_memory_bytes).
+  virtual double free_memory(GpuId gpu) const { return is_free(gpu) ? layout().gpu_type_of(gpu).memory_bytes : 0.0; }
+  /// GPUs held by jobs sharing them that still have a share free: with no
+  /// free GPU either, no job can start.
+  virtual std::size_t partly_free_gpu_count() const { return 0; }
+  /// The node's host cores (millicores) and memory no job claims
+  /// (sim/core/node_fit.hpp: a job's cores and memory split over its GPUs).
+  virtual NodeClaim free_host(NodeId node) const { return node_capacity(layout(), node); }
+  /// How many of `job`'s GPUs the node's free cores and memory and its GPU
+  /// type allow it to take (free GPUs not counted): placements take at most
+  /// this many GPUs of a node.
+  std::size_t host_room(const JobSpec& job, NodeId node) const {
+    return gpus_that_fit(layout(), job, node, free_host(node));
+  }
+};
+
+}  // namespace gcsim

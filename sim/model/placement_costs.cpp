@@ -1,0 +1,74 @@
+#include "sim/model/placement_costs.hpp"
+
+#include <algorithm>
+#include <variant>
+
+namespace gcsim {
+
+double ring_latency(const std::vector<GpuId>& ring, const Locality& locality, double latency_factor) {
+  double latency = 0;
+  for (std::size_t i = 0; ring.size() > 1 && i < ring.size(); ++i)
+    latency = std::max(latency, locality.path_latency(ring[i], ring[(i + 1) % ring.size()]));
+  return latency * latency_factor;
+}
+
+double ring_bandwidth(const std::vector<GpuId>& ring, const Locality& locality, double bandwidth_factor) {
+  double bandwidth = kNever;
+  for (std::size_t i = 0; ring.size() > 1 && i < ring.size(); ++i)
+    bandwidth = std::min(bandwidth, locality.bottleneck_bandwidth(ring[i], ring[(i + 1) % ring.size()]));
+  return bandwidth * bandwidth_factor;
+}
+
+double slowest_gpu_flops(const ClusterLayout& layout, const std::vector<GpuId>& gpus) {
+  double slowest = kNever;
+  for (GpuId g : gpus) slowest = std::min(slowest, layout.gpu_type_of(g).flops);
+  return slowest;
+}
+
+std::vector<double> compute_scales(const JobSpec& job, const ClusterLayout& layout, const std::vector<GpuId>& gpus) {
+  std::vector<double> scales(gpus.size(), 1.0);
+  if (const auto* training = std::get_if<TrainingWork>(&job.work); training && training->flops_per_iteration > 0)
+    for (std::size_t i = 0; i < gpus.size(); ++i)
+      scales[i] = training->flops_on(layout.gpu_type_of(gpus[i]).name) / training->flops_per_iteration;
+  return scales;
+}
+
+double slowest_effective_flops(const JobSpec& job, const ClusterLayout& layout, const std::vector<GpuId>& gpus,
+                               const std::vector<double>& scales) {
+  double slowest = kNever;
+  for (std::size_t i = 0; i < gpus.size(); ++i)
+    slowest = std::min(slowest, layout.gpu_type_of(gpus[i]).flops * job.gpu_share / scales[i]);
+  return slowest;
+}
+
+MeasuredSpeed measured_speed(const MeasuredWork& work, double gpu_share, const ClusterLayout& layout,
+                             const std::vector<GpuId>& gpus) {
+  MeasuredSpeed speed;
+  if (!work.rescale) {
+    speed.flops = slowest_gpu_flops(layout, gpus) * gpu_share;  // the recorded seconds on the GPUs it got
+    return speed;
+  }
+  const int type = layout.find_gpu_type(work.gpu_type);
+  speed.flops = type >= 0 ? layout.spec().gpu_types[static_cast<std::size_t>(type)].flops * gpu_share : 0;
+  speed.rescaled = std::any_of(gpus.begin(), gpus.end(),
+                               [&](GpuId g) { return layout.gpu_type_of(g).name != work.gpu_type; });
+  return speed;
+}
+
+PlacementCosts placement_costs(const JobSpec& job, const std::vector<GpuId>& gpus, const ClusterLayout& layout,
+                               const Locality& locality) {
+  PlacementCosts costs;
+  if (const auto* measured = std::get_if<MeasuredWork>(&job.work)) {
+    const MeasuredSpeed speed = measured_speed(*measured, job.gpu_share, layout, gpus);
+    costs.measured_type_flops = speed.flops;
+    costs.rescaled = speed.rescaled;
+  }
+  const NetworkModelSpec& network = layout.spec().network;
+  costs.ring_latency = ring_latency(gpus, locality, network.latency_factor);
+  costs.ring_bandwidth = ring_bandwidth(gpus, locality, network.bandwidth_factor);
+  costs.compute_scale = compute_scales(job, layout, gpus);
+  costs.slowest_gpu_flops = slowest_effective_flops(job, layout, gpus, costs.compute_scale);
+  return costs;
+}
+
+}  // namespace gcsim

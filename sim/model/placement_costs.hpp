@@ -1,0 +1,71 @@
+// placement_costs.hpp: what a job's placement costs it, as pure functions of
+// the job, its GPUs (in ring order), the layout and the locality.
+//
+// The engine asks these when a job starts on its GPUs: the latency and the
+// bandwidth of its ring's slowest edge (scaled by the network model's
+// factors), each GPU's compute scale under a per-type throughput table, the
+// slowest GPU in effect, and the speed a measured run time refers to.
+//
+//   const PlacementCosts costs = placement_costs(job, gpus, layout, locality);
+//   JobActivityPlan plan(job, fidelity, costs.measured_type_flops, costs.ring_latency);
+//   Time work = plan.uncontended_work_seconds(costs.slowest_gpu_flops, costs.ring_bandwidth);
+#pragma once
+
+#include <vector>
+
+#include "sim/core/cluster_layout.hpp"
+#include "sim/core/ids.hpp"
+#include "sim/core/job_spec.hpp"
+#include "sim/core/locality.hpp"
+
+namespace gcsim {
+
+/// The latency of a ring step: the largest path latency between ring
+/// neighbours (GPU i to GPU i+1, the last to the first) times
+/// `latency_factor`; 0 for a ring of one GPU.
+double ring_latency(const std::vector<GpuId>& ring, const Locality& locality, double latency_factor);
+
+/// The bandwidth of a ring step: the smallest bottleneck bandwidth between
+/// ring neighbours times `bandwidth_factor`; kNever (unbounded) for a ring of
+/// one GPU.
+double ring_bandwidth(const std::vector<GpuId>& ring, const Locality& locality, double bandwidth_factor);
+
+/// The FLOP/s of the slowest GPU type among `gpus` (kNever for none).
+double slowest_gpu_flops(const ClusterLayout& layout, const std::vector<GpuId>& gpus);
+
+/// Per GPU: the FLOPs one iteration takes on its type over the job's
+/// flops_per_iteration (TrainingWork::flops_on), 1 where no throughput table
+/// says otherwise and for work other than training.
+std::vector<double> compute_scales(const JobSpec& job, const ClusterLayout& layout, const std::vector<GpuId>& gpus);
+
+/// The slowest GPU in effect: the least of each GPU's FLOP/s times the job's
+/// share of it, over its compute scale.
+double slowest_effective_flops(const JobSpec& job, const ClusterLayout& layout, const std::vector<GpuId>& gpus,
+                               const std::vector<double>& scales);
+
+/// The speed a measured run time refers to.
+struct MeasuredSpeed {
+  /// FLOP/s of the job's share of a GPU of the measured type (0 when the
+  /// cluster has no such type); without rescaling, of the slowest GPU it got,
+  /// so that the run lasts the recorded seconds.
+  double flops = 0;
+  /// The run time is rescaled: some GPU it got is of another type.
+  bool rescaled = false;
+};
+MeasuredSpeed measured_speed(const MeasuredWork& work, double gpu_share, const ClusterLayout& layout,
+                             const std::vector<GpuId>& gpus);
+
+/// Every cost above for one job on its GPUs, the factors taken from the
+/// layout's network model.
+struct PlacementCosts {
+  double measured_type_flops = 0;  // MeasuredSpeed::flops; 0 for other work
+  bool rescaled = false;           // MeasuredSpeed::rescaled
+  double ring_latency = 0;
+  double ring_bandwidth = kNever;
+  std::vector<double> compute_scale;  // per GPU, in ring order
+  double slowest_gpu_flops = kNever;  // slowest_effective_flops()
+};
+PlacementCosts placement_costs(const JobSpec& job, const std::vector<GpuId>& gpus, const ClusterLayout& layout,
+                               const Locality& locality);
+
+}  // namespace gcsim

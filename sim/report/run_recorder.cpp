@@ -1,0 +1,103 @@
+#include "sim/report/run_recorder.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <utility>
+
+namespace gcsim {
+namespace {
+
+constexpr std::int64_t kShareUnits = 1000000;
+static_assert(kSmallestGpuShare * kShareUnits == 1, "the smallest share is one unit");
+
+// GPUs in timeline units: each counts its share.
+std::int64_t share_units(std::size_t gpus, double share) {
+  return static_cast<std::int64_t>(gpus) * std::llround(share * kShareUnits);
+}
+
+}  // namespace
+
+RunRecorder::RunRecorder(std::size_t job_count, std::size_t total_gpus) {
+  record_.total_gpus = total_gpus;
+  record_.outcomes.resize(job_count);
+}
+
+void RunRecorder::job_submitted(Time now) {
+  ++record_.events;
+  changes_.push_back({now, 0, 0, 1});
+}
+
+void RunRecorder::allocation_changed(Time now, double allocated_delta, std::int64_t queued_delta) {
+  changes_.push_back({now, std::llround(allocated_delta * kShareUnits), 0, queued_delta});
+}
+
+void RunRecorder::job_started(JobIndex job, Time now, const std::vector<GpuId>& gpus) {
+  JobOutcome& outcome = record_.outcomes[job];
+  if (outcome.start == kNever) outcome.start = now;
+  outcome.gpus = gpus;
+}
+
+void RunRecorder::job_finished(JobIndex job, Time now, std::size_t gpus, double gpu_share, double held_gpu_seconds) {
+  record_.run_gpu_seconds += held_gpu_seconds;
+  record_.outcomes[job].end = now;
+  changes_.push_back({now, -share_units(gpus, gpu_share), 0, 0});
+}
+
+void RunRecorder::job_preempted(double held_gpu_seconds, double lost_gpu_seconds, bool kept_nothing) {
+  record_.lost_gpu_seconds += lost_gpu_seconds;
+  record_.run_gpu_seconds += held_gpu_seconds;
+  if (kept_nothing) ++record_.restarts_from_zero;
+}
+
+void RunRecorder::run_cut(double held_gpu_seconds) { record_.run_gpu_seconds += held_gpu_seconds; }
+
+void RunRecorder::busy(Time start, Time end, std::size_t gpus, double gpu_share) {
+  const std::int64_t units = share_units(gpus, gpu_share);
+  changes_.push_back({start, 0, units, 0});
+  changes_.push_back({end, 0, -units, 0});
+}
+
+void RunRecorder::busy_cut(Time planned_end, Time now, std::size_t gpus, double gpu_share) {
+  if (planned_end <= now) return;
+  const std::int64_t units = share_units(gpus, gpu_share);
+  changes_.push_back({planned_end, 0, units, 0});  // undo the planned end
+  changes_.push_back({now, 0, -units, 0});
+}
+
+RunRecord RunRecorder::finish(Time end, const QueueView& jobs) {
+  for (JobIndex j = 0; j < record_.outcomes.size(); ++j) {
+    JobOutcome& o = record_.outcomes[j];
+    const JobRuntime& runtime = jobs.runtime(j);
+    o.state = runtime.state;
+    o.preemptions = runtime.preemptions;
+    o.uncontended = jobs.oracle_duration(j);
+    if (!runtime.gpus.empty()) o.gpus = runtime.gpus;
+  }
+  record_.simulated_time = end;
+  record_.timeline = assemble_timeline();
+  changes_.clear();
+  return std::move(record_);
+}
+
+std::vector<TimelinePoint> RunRecorder::assemble_timeline() {
+  std::stable_sort(changes_.begin(), changes_.end(), [](const Change& a, const Change& b) { return a.time < b.time; });
+  std::vector<TimelinePoint> timeline;
+  std::int64_t allocated = 0, busy = 0, queued = 0;
+  for (std::size_t i = 0; i < changes_.size(); ++i) {
+    allocated += changes_[i].allocated;
+    busy += changes_[i].busy;
+    queued += changes_[i].queued;
+    if (i + 1 < changes_.size() && changes_[i + 1].time == changes_[i].time) continue;
+    assert(allocated >= 0 && busy >= 0 && busy <= allocated && queued >= 0 && "counts stay consistent");
+    const TimelinePoint point{changes_[i].time, static_cast<double>(allocated) / kShareUnits,
+                              static_cast<double>(busy) / kShareUnits, static_cast<std::uint32_t>(queued)};
+    if (!timeline.empty() && timeline.back().allocated == point.allocated && timeline.back().busy == point.busy &&
+        timeline.back().queued == point.queued)
+      continue;
+    timeline.push_back(point);
+  }
+  return timeline;
+}
+
+}  // namespace gcsim

@@ -1,0 +1,88 @@
+// run_recorder.hpp: builds a run's RunRecord from the engine's events.
+//
+// The engine tells the recorder what happens, as it happens: a job submitted,
+// started, preempted or finished, GPUs computing for an interval, the
+// allocation changed by a plan. The recorder keeps the record: job outcomes,
+// GPU-time totals, and the timeline of allocated, busy and queued GPUs. It
+// needs no simulator, so it is tested with events written by hand.
+//
+// The timeline counts GPUs in millionths so that the shares of fractional
+// jobs add up exactly. Busy intervals are known when a computation starts (a
+// job computes at its own share of the GPU, never slowed by the jobs sharing
+// it), so they may be told ahead of time, and cut short later; the timeline
+// is assembled from the changes at the end, one point per instant at which a
+// count changed.
+//
+//   RunRecorder recorder(jobs.size(), layout.gpu_count());
+//   recorder.job_submitted(0);
+//   recorder.allocation_changed(0, 4.0, -1);  // a plan started a 4-GPU job
+//   recorder.job_started(job, 0, gpus);
+//   recorder.busy(0, 10, 4, 1.0);
+//   recorder.job_finished(job, 10, 4, 1.0, held);
+//   RunRecord record = recorder.finish(10, state);
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "sim/core/ids.hpp"
+#include "sim/core/queue_view.hpp"
+#include "sim/report/run_record.hpp"
+
+namespace gcsim {
+
+class RunRecorder {
+ public:
+  RunRecorder(std::size_t job_count, std::size_t total_gpus);
+
+  /// An activity completion or a timer handled (RunRecord::events).
+  void event_handled() { ++record_.events; }
+  /// A job arrived (an event): one more job queued.
+  void job_submitted(Time now);
+  /// A plan was applied: allocated GPUs changed by `allocated_delta` (shares
+  /// counted) and the queue by `queued_delta` jobs.
+  void allocation_changed(Time now, double allocated_delta, std::int64_t queued_delta);
+  /// A job started a run on `gpus`: the first start and the last placement.
+  void job_started(JobIndex job, Time now, const std::vector<GpuId>& gpus);
+  /// A job completed on `gpus` GPUs of share `gpu_share`, its run having held
+  /// `held_gpu_seconds`: its GPUs are no longer allocated.
+  void job_finished(JobIndex job, Time now, std::size_t gpus, double gpu_share, double held_gpu_seconds);
+  /// A job's run was preempted: it held `held_gpu_seconds`, `lost_gpu_seconds`
+  /// of which were thrown away; `kept_nothing`: the job starts over.
+  void job_preempted(double held_gpu_seconds, double lost_gpu_seconds, bool kept_nothing);
+  /// A job's run was cut by the end of the simulation, having held `held_gpu_seconds`.
+  void run_cut(double held_gpu_seconds);
+  /// A measured job runs on a GPU type other than the one it was measured on.
+  void job_rescaled() { ++record_.rescaled_jobs; }
+
+  /// `gpus` GPUs compute at `gpu_share` of each from `start` until `end`.
+  void busy(Time start, Time end, std::size_t gpus, double gpu_share);
+  /// Busy GPUs told to compute until `planned_end` stop at `now` instead.
+  /// Nothing changes when `planned_end` is not after `now`.
+  void busy_cut(Time planned_end, Time now, std::size_t gpus, double gpu_share);
+
+  void deadlocked(DeadlockReport report) { record_.deadlock = std::move(report); }
+  void livelocked(LivelockReport report) { record_.livelock = std::move(report); }
+  void thrashed(ThrashingReport report) { record_.thrashing = std::move(report); }
+
+  /// The record of a run that ended at `end`: every job's final state,
+  /// preemptions, uncontended run time and GPUs as `jobs` has them, and the
+  /// timeline. Call once.
+  RunRecord finish(Time end, const QueueView& jobs);
+
+ private:
+  // A change of the counts at `time`, in millionths of a GPU.
+  struct Change {
+    Time time;
+    std::int64_t allocated;
+    std::int64_t busy;
+    std::int64_t queued;
+  };
+  std::vector<TimelinePoint> assemble_timeline();
+
+  RunRecord record_;
+  std::vector<Change> changes_;
+};
+
+}  // namespace gcsim
