@@ -1,3 +1,24 @@
+// simulation.cpp: the scheduler actor, the runner actors and how they meet.
+//
+// What happens at one simulated instant t, in SimGrid's terms: the clock
+// stops at t, the activities ending then are marked done, and every actor
+// waiting on one runs; actors then run in rounds (each simcall, even one
+// answered at once, costs its actor a round) until none can, and only then
+// does the clock move. A runner whose job ends at t may need several rounds
+// (it waits on its step's other activities, which ended too) before it
+// reports. So the scheduler, once something happened, waits on a kernel
+// timer set at t (Activity::wait_any_for on no activity, timeout 0): it fires
+// after the last round and the clock's zero-length step, and the scheduler
+// waits again while runners woke in that step; then every end at t is in.
+//
+// The doorbell is a receive on a mailbox; a runner sends to it from the
+// scheduler's host, so the message has no route to cross and arrives in the
+// clock's zero-length step after the rounds at t. Delays and the scheduler's
+// timeouts are kernel timers (exact; a sleep would be rounded up to
+// SimGrid's precision). SimGrid 3.32 aborts when an actor blocked in
+// Activity::wait_any_for on an activity it started is killed (the wait is
+// answered twice), so a runner waiting on an activity is stopped by
+// cancelling its activities, see cancel_step().
 #include "sim/engine/simulation.hpp"
 
 #include <algorithm>
