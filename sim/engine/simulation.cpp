@@ -57,8 +57,9 @@ namespace {
 constexpr unsigned kRunnerStackKiB = 256;
 
 // An actor on the scheduler's host that runs the steps of one job at a time.
-// Idle, it waits for its next job: there are as many runners as jobs ever ran
-// at once, and a job's start costs no actor creation.
+// Idle, it waits for its next job, so a job's start costs no actor creation:
+// there are as many runners as jobs ever ran at once, and one more for each
+// runner killed in a delay (cancel_step()).
 struct Runner {
   sg4::ActorPtr actor;
   sg4::SemaphorePtr next_job = sg4::Semaphore::create(0);
@@ -95,7 +96,7 @@ std::vector<double> gpu_seconds_needed(const SimulationInput& input, const Sched
   return need;
 }
 
-// The body of the single scheduler actor; see simulation.hpp.
+// The scheduler actor's body (run()) and the runners' (serve()); see simulation.hpp.
 class Scheduler {
  public:
   Scheduler(const SimulationInput& input, const SimGridPlatform& platform, ActorFailure& failure)
