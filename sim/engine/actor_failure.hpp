@@ -3,9 +3,9 @@
 // An exception escaping an actor's body reaches SimGrid's handler, which
 // prints a backtrace and aborts the process: no message of gcsim's, no exit
 // status of its own. Every actor gcsim creates runs its body through
-// guarded(): the first exception is kept in the run's ActorFailure, every
-// other actor is killed so that the engine stops, and simulate() rethrows it
-// to its caller.
+// guarded(): the first exception is kept in the run's ActorFailure, the run
+// is stopped (by ActorFailure::stop when set, else by killing every other
+// actor) so that the engine ends, and simulate() rethrows it to its caller.
 //
 //   ActorFailure failure;
 //   sg4::Actor::create("worker", host, guarded(failure, [] { work(); }));
@@ -14,6 +14,7 @@
 #pragma once
 
 #include <exception>
+#include <functional>
 #include <utility>
 
 #include <simgrid/Exception.hpp>
@@ -23,6 +24,10 @@ namespace gcsim {
 
 struct ActorFailure {
   std::exception_ptr first;  // the first exception that escaped an actor's body
+  /// Stops the run after a failure, from the failed actor. Unset: every other
+  /// actor is killed (unsafe in SimGrid 3.32 for an actor waiting in
+  /// Activity::wait_any_for on an activity it started, see simulation.cpp).
+  std::function<void()> stop;
 };
 
 template <class Body>
@@ -34,7 +39,10 @@ auto guarded(ActorFailure& failure, Body body) {
       throw;  // SimGrid ending this actor: not a failure
     } catch (...) {
       if (!failure.first) failure.first = std::current_exception();
-      simgrid::s4u::Actor::kill_all();
+      if (failure.stop)
+        failure.stop();
+      else
+        simgrid::s4u::Actor::kill_all();
     }
   };
 }

@@ -88,7 +88,7 @@ void run_worker(const std::shared_ptr<DagRun::State>& s, std::uint32_t pool, std
 }  // namespace
 
 DagRun::DagRun(const DagWork& work, std::vector<sg4::Host*> gpu_hosts, sg4::Host* scheduler_host,
-               const std::string& name, BusyListener on_busy, ActorFailure& failure)
+               const std::string& name, BusyListener on_busy, DoneListener on_done, ActorFailure& failure)
     : state_(std::make_shared<State>()) {
   State& s = *state_;
   s.work = work;
@@ -100,9 +100,6 @@ DagRun::DagRun(const DagWork& work, std::vector<sg4::Host*> gpu_hosts, sg4::Host
     s.waiting.push_back(work.tasks[t].after.size());
     if (s.waiting.back() == 0) s.ready[work.tasks[t].pool].push_back(t);
   }
-  sg4::Mailbox* mailbox = sg4::Mailbox::by_name(name);
-  done_ = mailbox->get_async<void>(&payload_);
-
   // Workers in pool order; a CPU pool's workers stand on the first GPU's host.
   std::size_t next_gpu = 0;
   for (std::uint32_t p = 0; p < work.pools.size(); ++p) {
@@ -121,15 +118,15 @@ DagRun::DagRun(const DagWork& work, std::vector<sg4::Host*> gpu_hosts, sg4::Host
     }
   }
   s.alive.push_back(true);
-  actors_.push_back(sg4::Actor::create(name + "-done", scheduler_host, guarded(failure, [st = state_, mailbox] {
-    {
-      std::unique_lock<sg4::Mutex> lock(*st->mutex);
-      while (st->finished < st->work.tasks.size()) st->all_done->wait(lock);
-    }
-    // Same host as the receiver: no route, no transfer time.
-    mailbox->put(st.get(), 0);
-    st->alive.back() = false;
-  })));
+  actors_.push_back(sg4::Actor::create(name + "-done", scheduler_host,
+                                       guarded(failure, [st = state_, on_done = std::move(on_done)] {
+                                         {
+                                           std::unique_lock<sg4::Mutex> lock(*st->mutex);
+                                           while (st->finished < st->work.tasks.size()) st->all_done->wait(lock);
+                                         }
+                                         on_done();
+                                         st->alive.back() = false;
+                                       })));
 }
 
 DagRun::~DagRun() = default;

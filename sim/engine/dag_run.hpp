@@ -7,11 +7,10 @@
 // (host-to-host communications over the platform's routes, sharing links with
 // every other job), then executes the task (an Exec of its FLOPs plus its
 // seconds at the host's speed; CPU tasks sleep their seconds). A coordinator
-// actor on the scheduler's host completes the done() communication when the
-// last task finished, so the scheduler waits on one activity per DAG job.
+// actor on the scheduler's host calls on_done when the last task finished,
+// which is how the scheduler learns that the job ended.
 //
-//   DagRun dag(work, gpu_hosts, scheduler_host, name, on_busy, failure);
-//   wait_set.push_back(dag.done());
+//   DagRun dag(work, gpu_hosts, scheduler_host, name, on_busy, on_done, failure);
 //   ... on preemption: dag.cancel();
 #pragma once
 
@@ -32,19 +31,17 @@ class DagRun {
   /// Called with (start, end) of every task a GPU worker executed, at its end
   /// (or at cancel() for the part done by then).
   using BusyListener = std::function<void(double start, double end)>;
+  /// Called once, from an actor on `scheduler_host`, when every task has finished.
+  using DoneListener = std::function<void()>;
 
-  /// `gpu_hosts`: one per GPU worker, pools in order. `name` makes the mailbox
-  /// unique. An exception in a worker goes to `failure` (actor_failure.hpp).
+  /// `gpu_hosts`: one per GPU worker, pools in order. `name` names the actors. An exception in a worker goes to `failure` (actor_failure.hpp).
   struct State;
 
   DagRun(const DagWork& work, std::vector<simgrid::s4u::Host*> gpu_hosts, simgrid::s4u::Host* scheduler_host,
-         const std::string& name, BusyListener on_busy, ActorFailure& failure);
+         const std::string& name, BusyListener on_busy, DoneListener on_done, ActorFailure& failure);
   DagRun(const DagRun&) = delete;
   DagRun& operator=(const DagRun&) = delete;
   ~DagRun();
-
-  /// Completes when every task has finished.
-  simgrid::s4u::ActivityPtr done() const { return done_; }
 
   /// Stops every worker and transfer now (the job was preempted).
   void cancel();
@@ -52,8 +49,6 @@ class DagRun {
  private:
   std::shared_ptr<State> state_;
   std::vector<simgrid::s4u::ActorPtr> actors_;
-  void* payload_ = nullptr;  // what the done() communication carries (nothing used)
-  simgrid::s4u::CommPtr done_;
 };
 
 }  // namespace gcsim

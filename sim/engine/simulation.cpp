@@ -1,11 +1,34 @@
+// simulation.cpp: the scheduler actor, the runner actors and how they meet.
+//
+// What happens at one simulated instant t, in SimGrid's terms: the clock
+// stops at t, the activities ending then are marked done, and every actor
+// waiting on one runs; actors then run in rounds (each simcall, even one
+// answered at once, costs its actor a round) until none can, and only then
+// does the clock move. A runner whose job ends at t may need several rounds
+// (it waits on its step's other activities, which ended too) before it
+// reports. So the scheduler, once something happened, waits on a kernel
+// timer set at t (Activity::wait_any_for on no activity, timeout 0): it fires
+// after the last round and the clock's zero-length step, and the scheduler
+// waits again while runners woke in that step; then every end at t is in.
+//
+// The doorbell is a receive on a mailbox; a runner sends to it from the
+// scheduler's host, so the message has no route to cross and arrives in the
+// clock's zero-length step after the rounds at t. Delays and the scheduler's
+// timeouts are kernel timers (exact; a sleep would be rounded up to
+// SimGrid's precision). SimGrid 3.32 aborts when an actor blocked in
+// Activity::wait_any_for on an activity it started is killed (the wait is
+// answered twice), so a runner waiting on an activity is stopped by
+// cancelling its activities, see cancel_step().
 #include "sim/engine/simulation.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <chrono>
 #include <cmath>
 #include <exception>
 #include <optional>
 #include <queue>
+#include <string>
 #include <variant>
 
 #include <simgrid/Exception.hpp>
@@ -28,21 +51,31 @@ namespace gcsim {
 namespace sg4 = simgrid::s4u;
 namespace {
 
-constexpr std::size_t kNoSlot = static_cast<std::size_t>(-1);
+// Stack of a runner actor, KiB: it starts activities and waits on them,
+// never runs a policy, so a small stack keeps thousands of running jobs cheap
+// (SimGrid's default is 8 MiB per actor).
+constexpr unsigned kRunnerStackKiB = 256;
+
+// An actor on the scheduler's host that runs the steps of one job at a time.
+// Idle, it waits for its next job, so a job's start costs no actor creation:
+// there are as many runners as jobs ever ran at once, and one more for each
+// runner killed in a delay (cancel_step()).
+struct Runner {
+  sg4::ActorPtr actor;
+  sg4::SemaphorePtr next_job = sg4::Semaphore::create(0);
+  JobIndex job = kNoJob;
+};
 
 struct RunningJob {
   explicit RunningJob(std::optional<JobActivityPlan> activity_plan) : plan(std::move(activity_plan)) {}
   std::optional<JobActivityPlan> plan;  // none for a DAG job, which runs its own workers
   std::unique_ptr<DagRun> dag;
+  Runner* runner = nullptr;       // running the plan's steps (none for a DAG job, nor once they all ran)
+  bool runner_waits_on_activity = false;  // see cancel_step()
   std::vector<sg4::Host*> hosts;  // ring order
   std::uint64_t step = 0;
-  // The activities of the current step. Only one of them, the sentinel, is
-  // waited on: a step is done when all are, so the others are merely tested
-  // once the sentinel completes. The wait set then holds one activity per
-  // running job, not one per GPU.
+  // The activities of the current step; it is done when all of them are.
   std::vector<sg4::ActivityPtr> activities;
-  std::size_t sentinel = 0;
-  std::size_t slot = kNoSlot;  // index of the sentinel in the wait set
   Time started = 0;
   Time work_started = 0;  // after the restore delay, if any
   Time work_seconds = 0;  // the run's work alone on its GPUs, for checkpoint accounting
@@ -55,16 +88,6 @@ struct RunningJob {
   std::vector<double> compute_scale;
 };
 
-struct Timer {
-  Time at;
-  std::uint64_t sequence;  // FIFO among equal times, for determinism
-  JobIndex job;            // kNoJob: a wake-up the policy asked for
-  std::uint32_t epoch;     // the job's epoch when set; a preemption bumps it
-  bool operator>(const Timer& other) const {
-    return at != other.at ? at > other.at : sequence > other.sequence;
-  }
-};
-
 // Each job's whole work in GPU-seconds: its uncontended run time x GPUs x share.
 std::vector<double> gpu_seconds_needed(const SimulationInput& input, const SchedulerState& state) {
   std::vector<double> need(input.jobs.size());
@@ -73,7 +96,7 @@ std::vector<double> gpu_seconds_needed(const SimulationInput& input, const Sched
   return need;
 }
 
-// The body of the single scheduler actor; see simulation.hpp.
+// The scheduler actor's body (run()) and the runners' (serve()); see simulation.hpp.
 class Scheduler {
  public:
   Scheduler(const SimulationInput& input, const SimGridPlatform& platform, ActorFailure& failure)
@@ -86,6 +109,7 @@ class Scheduler {
         rescaled_(input.jobs.size(), false),
         thrashing_guard_(gpu_seconds_needed(input, state_)),
         recorder_(input.jobs.size(), input.layout.gpu_count()) {
+    failure_.stop = [this] { stop_after_failure(); };
     arrivals_.resize(input.jobs.size());
     for (JobIndex j = 0; j < arrivals_.size(); ++j) arrivals_[j] = j;
     std::stable_sort(arrivals_.begin(), arrivals_.end(),
@@ -94,6 +118,8 @@ class Scheduler {
 
   /// Throws what made the run fail (simulate() hands it to its caller).
   void run() {
+    doorbell_ = sg4::Mailbox::by_name("gcsim-scheduler");
+    doorbell_wait_.push_back(doorbell_->get_async<void>(&doorbell_payload_));
     try {
       loop();
     } catch (const simgrid::ForcefulKillException&) {
@@ -104,129 +130,261 @@ class Scheduler {
     }
     // Jobs still running when the run ends (--until, or a run stopped by a
     // guard): their runs so far count as held, their busy intervals end now.
+    // Their runners, woken at this instant after this actor, do nothing more.
+    stopped_ = true;
     for (JobIndex job = 0; job < running_.size(); ++job)
       if (running_[job]) {
         recorder_.run_cut(held_gpu_seconds(job));
         cancel_step(job);
       }
-    wait_set_.clear();
-    slot_job_.clear();
+    dismiss_idle_runners();
+    doorbell_wait_.front()->cancel();
   }
 
   RunRecord finish_record() { return recorder_.finish(now_, state_); }
 
  private:
+  // The scheduler actor: it wakes for arrivals, the policy's wake-ups and job
+  // ends (a runner rings the doorbell), and hands everything that happened at
+  // one instant to the policy in one call.
   void loop() {
-    bool changed = false;
     while (true) {
-      now_ = std::max(now_, sg4::Engine::get_clock());
+      rethrow_a_failure();
+      advance_clock();
       if (now_ >= in_.options.until) return;
-      while (next_arrival_ < arrivals_.size() && in_.jobs[arrivals_[next_arrival_]].submit <= now_) {
-        thrashing_guard_.submitted(arrivals_[next_arrival_], now_);
-        state_.submit(arrivals_[next_arrival_++]);
-        recorder_.job_submitted(now_);
-        changed = true;
-      }
-      while (!timers_.empty() && timers_.top().at <= now_) {
-        const Timer timer = timers_.top();
-        timers_.pop();
-        recorder_.event_handled();
-        if (timer.job == kNoJob) {
-          changed = true;
-        } else if (timer.epoch == epoch_[timer.job]) {
-          changed |= step_completed(timer.job);
-        }
-      }
-      if (changed) {
-        // Everything else completing at this instant reaches the policy in the same call.
-        while (!wait_set_.empty()) {
-          const ssize_t index = sg4::Activity::wait_any_for(wait_set_, 0);
-          if (index < 0) break;
-          changed |= sentinel_completed(static_cast<std::size_t>(index));
-        }
+      if (take_changes()) {
+        // Everything else happening at this instant reaches the policy in the same call.
+        settle();
+        rethrow_a_failure();
+        take_changes();
+        end_jobs();
         call_policy();
-        changed = false;
         if (deadlocked() || stopped_by_a_guard()) return;
-      }
-
-      Time next = in_.options.until;
-      if (next_arrival_ < arrivals_.size()) next = std::min(next, in_.jobs[arrivals_[next_arrival_]].submit);
-      if (!timers_.empty()) next = std::min(next, timers_.top().at);
-      if (wait_set_.empty()) {
-        if (next == kNever) return;  // nothing can happen any more
-        sg4::this_actor::sleep_until(next);
-        now_ = std::max(sg4::Engine::get_clock(), next);
         continue;
       }
-      const double timeout = next == kNever ? -1.0 : std::max(0.0, next - now_);
-      const ssize_t index = sg4::Activity::wait_any_for(wait_set_, timeout);
-      if (index >= 0) {
-        changed = sentinel_completed(static_cast<std::size_t>(index));
-      } else {
-        // Timed out: `next` is due, whatever rounding the clock went through.
-        now_ = std::max(sg4::Engine::get_clock(), next);
-      }
+      if (!wait_for_next()) return;  // nothing can happen any more
     }
   }
 
-  // The waited-on activity of a job's step completed. Returns true when that
-  // ended the job (the policy must run).
-  bool sentinel_completed(std::size_t slot) {
-    const JobIndex job = slot_job_[slot];
-    RunningJob& run = *running_[job];
-    now_ = std::max(now_, sg4::Engine::get_clock());
-    recorder_.event_handled();
-    // The rest of the step's activities that are already done need no wait.
-    while (++run.sentinel < run.activities.size() && run.activities[run.sentinel]->test())
+  void advance_clock() { now_ = std::max(now_, sg4::Engine::get_clock()); }
+
+  // An actor failed (ActorFailure::stop): the others do nothing more once
+  // they wake, and the scheduler, woken if it waits, rethrows the failure
+  // from its loop, cancelling every activity on its way out (abandon()).
+  // Killing every actor instead would abort SimGrid (cancel_step()).
+  void stop_after_failure() {
+    stopped_ = true;
+    ring();
+  }
+
+  void rethrow_a_failure() const {
+    if (failure_.first) std::rethrow_exception(failure_.first);
+  }
+
+  // Takes the arrivals and wake-ups due by now. True when they, or the job
+  // ends reported since the last policy call, are news for the policy.
+  bool take_changes() {
+    bool changed = !ended_.empty();
+    while (next_arrival_ < arrivals_.size() && in_.jobs[arrivals_[next_arrival_]].submit <= now_) {
+      thrashing_guard_.submitted(arrivals_[next_arrival_], now_);
+      state_.submit(arrivals_[next_arrival_++]);
+      recorder_.job_submitted(now_);
+      changed = true;
+    }
+    while (!wake_ups_.empty() && wake_ups_.top() <= now_) {
+      wake_ups_.pop();
       recorder_.event_handled();
-    if (run.sentinel < run.activities.size()) {
-      wait_set_[slot] = run.activities[run.sentinel];
-      return false;
+      changed = true;
     }
-    return step_completed(job);
+    return changed;
   }
 
-  bool step_completed(JobIndex job) {
-    RunningJob& run = *running_[job];
-    run.activities.clear();
-    if (run.plan && ++run.step < run.plan->step_count()) {
-      start_step(job);
-      return false;
+  // Returns once every actor waits on something later than now: every job
+  // ending at this instant has reported. A kernel timer at now fires only
+  // when no actor can run any more and the clock has taken its (zero) step;
+  // runners that this step woke (activities lasting no time) run right after
+  // this actor, so after one more round the wake count tells whether to wait
+  // again.
+  void settle() {
+    std::uint64_t seen = 0;
+    do {
+      seen = wakes_;
+      sg4::Activity::wait_any_for(no_activities_, 0);
+      sg4::this_actor::yield();
+    } while (wakes_ != seen);
+  }
+
+  // Blocks until the next arrival or wake-up is due or a runner rings the
+  // doorbell. Returns false when nothing can happen any more.
+  bool wait_for_next() {
+    Time next = in_.options.until;
+    if (next_arrival_ < arrivals_.size()) next = std::min(next, in_.jobs[arrivals_[next_arrival_]].submit);
+    if (!wake_ups_.empty()) next = std::min(next, wake_ups_.top());
+    if (next == kNever && state_.running().empty()) return false;
+    const double timeout = next == kNever ? -1.0 : std::max(0.0, next - now_);
+    listening_ = true;
+    const ssize_t index = sg4::Activity::wait_any_for(doorbell_wait_, timeout);
+    listening_ = false;
+    if (index >= 0) {
+      rung_ = false;
+      doorbell_wait_.front() = doorbell_->get_async<void>(&doorbell_payload_);
+    } else {
+      // Timed out: `next` is due, whatever rounding the clock went through.
+      now_ = std::max(sg4::Engine::get_clock(), next);
     }
-    leave_wait_set(run);
-    const double held = held_gpu_seconds(job);
-    thrashing_guard_.finished(job, state_.runtime(job).saved_fraction, now_);
-    state_.finish(job, now_);
-    recorder_.job_finished(job, now_, run.hosts.size(), in_.jobs[job].gpu_share, held);
-    running_[job].reset();
     return true;
   }
 
-  void start_step(JobIndex job) {
+  // A job's steps ran to their end (on its runner, or its DAG's coordinator).
+  // The scheduler ends it with the other changes of this instant.
+  void report_end(JobIndex job) {
+    ended_.push_back(job);
+    ring();
+  }
+
+  // Wakes the scheduler if it waits on the doorbell.
+  void ring() {
+    if (!listening_ || rung_) return;
+    rung_ = true;
+    // From the scheduler's host to itself: no route, so the message arrives
+    // at this instant, once every actor waits. Runners and DAG coordinators
+    // stand on that host for this reason.
+    assert(sg4::this_actor::get_host() == platform_.gpu_hosts.front() && "the doorbell rings from the scheduler's host");
+    doorbell_->put_init(this, 0)->detach();
+  }
+
+  // The jobs that reported their end, in job order: each is done at this instant.
+  void end_jobs() {
+    std::sort(ended_.begin(), ended_.end());
+    for (JobIndex job : ended_) {
+      const double held = held_gpu_seconds(job);
+      thrashing_guard_.finished(job, state_.runtime(job).saved_fraction, now_);
+      state_.finish(job, now_);
+      recorder_.job_finished(job, now_, running_[job]->hosts.size(), in_.jobs[job].gpu_share, held);
+      running_[job].reset();
+    }
+    ended_.clear();
+  }
+
+  // Gives the job to an idle runner, or to a new one.
+  void start_runner(JobIndex job) {
+    Runner* runner = nullptr;
+    if (idle_runners_.empty()) {
+      runner = runners_.emplace_back(std::make_unique<Runner>()).get();
+      // On the scheduler's host, from which the doorbell rings (report_end()).
+      runner->actor = sg4::Actor::init("runner-" + std::to_string(runners_.size()), platform_.gpu_hosts.front());
+      runner->actor->set_stacksize(kRunnerStackKiB);
+      runner->actor->start(guarded(failure_, [this, runner] { serve(*runner); }));
+    } else {
+      runner = idle_runners_.back();
+      idle_runners_.pop_back();
+    }
+    runner->job = job;
+    running_[job]->runner = runner;
+    runner->next_job->release();
+  }
+
+  // The body of a runner actor: one job after the other, until the run stops.
+  void serve(Runner& runner) {
+    while (true) {
+      runner.next_job->acquire();
+      if (stopped_) return;
+      run_job(runner.job);
+      if (stopped_) return;
+      idle_runners_.push_back(&runner);
+    }
+  }
+
+  // Idle runners wait for a job that will not come: they end.
+  void dismiss_idle_runners() {
+    for (Runner* runner : idle_runners_) runner->next_job->release();
+    idle_runners_.clear();
+  }
+
+  // The steps of the job's plan, one after the other; a step's activities
+  // are the runner's only waits. Returns when the job's steps all ran or it
+  // was stopped.
+  void run_job(JobIndex job) {
+    RunningJob& run = *running_[job];
+    for (; run.step < run.plan->step_count(); ++run.step)
+      if (!run_step(job)) return;
+    run.runner = nullptr;
+    report_end(job);
+  }
+
+  // Runs the job's current step to its end. False when the run stopped meanwhile.
+  bool run_step(JobIndex job) {
     RunningJob& run = *running_[job];
     const JobStep step = run.plan->step(run.step);
+    if (step.kind == JobStep::Kind::kDelay) return delay(step.amount);
+    if (stopped_) return false;  // a runner created just before the run stopped
+    start_step(job, step);
+    for (const sg4::ActivityPtr& activity : run.activities) {
+      // One activity at a time, not wait_any over the job's: O(1) per wait,
+      // and unlike Activity::wait(), no timeout action on the host's CPU.
+      run.runner_waits_on_activity = true;
+      try {
+        sg4::Activity::wait_any_for({activity}, -1);
+      } catch (const simgrid::CancelException&) {
+        return false;  // the job was stopped (an Exec canceled) and may be gone: touch nothing
+      } catch (const simgrid::NetworkFailureException&) {
+        return false;  // the same for a Comm
+      }
+      run.runner_waits_on_activity = false;
+      if (!resumed()) return false;
+      recorder_.event_handled();
+    }
+    run.activities.clear();
+    return true;
+  }
+
+  // A delay step, on a kernel timer: exact, where a sleep would be rounded up
+  // to SimGrid's precision.
+  bool delay(Time seconds) {
+    const Time end = now_ + seconds;
+    if (seconds > 0) {
+      sg4::Activity::wait_any_for(no_activities_, std::max(0.0, end - sg4::Engine::get_clock()));
+      if (!resumed()) return false;
+    }
+    now_ = std::max(now_, end);
+    recorder_.event_handled();
+    return true;
+  }
+
+  // A runner is back from a wait. False when the run has stopped since.
+  bool resumed() {
+    if (stopped_) return false;
+    ++wakes_;
+    advance_clock();
+    return true;
+  }
+
+  // Starts the activities of a computation or ring step.
+  void start_step(JobIndex job, const JobStep& step) {
+    RunningJob& run = *running_[job];
     const std::size_t n = run.hosts.size();
     const double share = in_.jobs[job].gpu_share;
-    run.sentinel = 0;
     run.busy_ends.clear();
     switch (step.kind) {
       case JobStep::Kind::kCompute:
-        for (std::size_t i = 0; i < n; ++i) {
-          sg4::Host* host = run.hosts[i];
-          const double amount = step.amount * run.compute_scale[i];
-          sg4::ExecPtr exec = sg4::Exec::init();
-          exec->set_flops_amount(amount)->set_host(host);
-          // A fractional job is held to its share of the GPU; the shares on a
-          // GPU add up to at most 1, so each gets its bound.
-          if (share < 1) exec->set_bound(share * host->get_speed());
-          exec->start();
-          run.activities.push_back(exec);
-          // The GPU gives this job nothing but its share, so its busy interval is known now.
-          add_busy_end(run, now_ + amount / (host->get_speed() * share));
-        }
+        // The GPU gives this job nothing but its share, so its busy intervals
+        // are known now; they are recorded before any activity starts (each
+        // start lets other actors run, and one may stop this job).
+        for (std::size_t i = 0; i < n; ++i)
+          add_busy_end(run, now_ + step.amount * run.compute_scale[i] / (run.hosts[i]->get_speed() * share));
         // One interval per distinct end, not per GPU: a job preempted over and
         // over would otherwise fill memory with the intervals of its GPUs.
         for (const auto& [end, gpus] : run.busy_ends) recorder_.busy(now_, end, gpus, share);
+        for (std::size_t i = 0; i < n; ++i) {
+          sg4::Host* host = run.hosts[i];
+          sg4::ExecPtr exec = sg4::Exec::init();
+          exec->set_flops_amount(step.amount * run.compute_scale[i])->set_host(host);
+          // A fractional job is held to its share of the GPU; the shares on a
+          // GPU add up to at most 1, so each gets its bound.
+          if (share < 1) exec->set_bound(share * host->get_speed());
+          run.activities.push_back(exec);
+          exec->start();
+        }
         break;
       case JobStep::Kind::kRingStep: {
         // At least one byte: SimGrid 3.32 never completes a zero-byte host-to-host transfer.
@@ -236,36 +394,9 @@ class Scheduler {
         break;
       }
       case JobStep::Kind::kDelay:
-        leave_wait_set(run);
-        timers_.push({now_ + step.amount, timer_sequence_++, job, epoch_[job]});
-        return;
+        assert(false && "a delay step starts no activity");
+        break;
     }
-    enter_wait_set(job);
-  }
-
-  // The job's first activity becomes its sentinel in the wait set.
-  void enter_wait_set(JobIndex job) {
-    RunningJob& run = *running_[job];
-    if (run.slot == kNoSlot) {
-      run.slot = wait_set_.size();
-      wait_set_.push_back(run.activities.front());
-      slot_job_.push_back(job);
-    } else {
-      wait_set_[run.slot] = run.activities.front();
-    }
-  }
-
-  void leave_wait_set(RunningJob& run) {
-    if (run.slot == kNoSlot) return;
-    const std::size_t last = wait_set_.size() - 1;
-    if (run.slot != last) {
-      wait_set_[run.slot] = std::move(wait_set_[last]);
-      slot_job_[run.slot] = slot_job_[last];
-      running_[slot_job_[run.slot]]->slot = run.slot;
-    }
-    wait_set_.pop_back();
-    slot_job_.pop_back();
-    run.slot = kNoSlot;
   }
 
   // One more GPU of a computation step computing until `end` (GPUs of one type end together).
@@ -278,9 +409,16 @@ class Scheduler {
     run.busy_ends.emplace_back(end, 1);
   }
 
-  // Cancels what the job's current step still runs, and ends its busy intervals now.
+  // Stops the job's runner (or its DAG's actors), cancels what its current
+  // step still runs, and ends its busy intervals now. A runner waiting on one
+  // of the step's activities is not killed: SimGrid 3.32 answers that wait
+  // once for the kill and once for the activity it cancels, and aborts. The
+  // canceled activity ends the wait with an exception instead, on which the
+  // runner returns. Killing one that waits on a timer (a delay), is still
+  // starting its step or has ended is safe.
   void cancel_step(JobIndex job) {
     RunningJob& run = *running_[job];
+    if (run.runner && !run.runner_waits_on_activity) run.runner->actor->kill();  // it is not reused
     if (run.dag) run.dag->cancel();
     for (const auto& activity : run.activities) activity->cancel();
     for (const auto& [end, gpus] : run.busy_ends) recorder_.busy_cut(end, now_, gpus, in_.jobs[job].gpu_share);
@@ -293,7 +431,7 @@ class Scheduler {
   // on each other forever. A policy that resolves such waits does it with a
   // wake-up (a timeout), which keeps this from firing.
   bool deadlocked() {
-    if (!state_.running().empty() || !timers_.empty()) return false;
+    if (!state_.running().empty() || !wake_ups_.empty()) return false;
     std::vector<JobIndex> holders = state_.holding();
     if (holders.empty()) return false;
     recorder_.deadlocked(DeadlockReport{now_, std::move(holders)});
@@ -350,8 +488,7 @@ class Scheduler {
         static_cast<std::int64_t>(state_.waiting().size()) - static_cast<std::int64_t>(queued_before));
     for (JobIndex job : applied.preempted) stop(job);
     for (JobIndex job : applied.started) launch(job);
-    if (plan.wake_time() > now_ && plan.wake_time() != kNever)
-      timers_.push({plan.wake_time(), timer_sequence_++, kNoJob, 0});
+    if (plan.wake_time() > now_ && plan.wake_time() != kNever) wake_ups_.push(plan.wake_time());
   }
 
   void launch(JobIndex job) {
@@ -375,7 +512,7 @@ class Scheduler {
     run.compute_scale = std::move(costs.compute_scale);
     run.work_seconds = work_seconds;
     run.work_started = now_ + restore;
-    start_step(job);
+    start_runner(job);
   }
 
   // A job starts running on its allocated GPUs: its hosts and its outcome's start and placement.
@@ -388,7 +525,7 @@ class Scheduler {
     return run;
   }
 
-  // A DAG job runs its own worker actors; the scheduler waits on its done() activity.
+  // A DAG job runs its own worker actors; its coordinator reports its end.
   // Preempted, it starts over (no checkpoints of a DAG's progress).
   void launch_dag(JobIndex job, const DagWork& dag) {
     RunningJob& run = begin_run(job, std::nullopt);
@@ -398,15 +535,19 @@ class Scheduler {
     run.dag = std::make_unique<DagRun>(
         dag, run.hosts, platform_.gpu_hosts.front(), name,
         [this](double start, double end) {
+          ++wakes_;  // a worker back from its execution (see settle())
           if (recording_) recorder_.busy(start, end, 1, 1.0);
         },
+        [this, job] {
+          if (stopped_) return;
+          recorder_.event_handled();
+          report_end(job);
+        },
         failure_);
-    run.activities.push_back(run.dag->done());
-    enter_wait_set(job);
   }
 
   void stop(JobIndex job) {
-    ++epoch_[job];  // its pending timer, if any, is now stale
+    ++epoch_[job];  // its next run's DAG actors get other names
     RunningJob& run = *running_[job];
     // It keeps the work up to its last checkpoint (none: it starts over).
     const JobSpec& spec = in_.jobs[job];
@@ -420,7 +561,6 @@ class Scheduler {
     recorder_.job_preempted(held_gpu_seconds(job), lost, saved_after == 0);
     thrashing_guard_.preempted(job, saved_before, saved_after, lost);
     cancel_step(job);
-    leave_wait_set(run);
     running_[job].reset();
   }
 
@@ -434,7 +574,9 @@ class Scheduler {
   // record is dropped, and memory may be what ran out).
   void abandon() {
     recording_ = false;
+    stopped_ = true;
     try {
+      dismiss_idle_runners();
       for (auto& run : running_) {
         if (!run) continue;
         if (run->dag) run->dag->cancel();
@@ -456,10 +598,20 @@ class Scheduler {
   std::vector<bool> rescaled_;  // jobs counted in RunRecord::rescaled_jobs
   std::vector<JobIndex> arrivals_;
   std::size_t next_arrival_ = 0;
-  std::vector<sg4::ActivityPtr> wait_set_;  // one sentinel per running job in a step with activities
-  std::vector<JobIndex> slot_job_;          // the job of each wait-set entry
-  std::priority_queue<Timer, std::vector<Timer>, std::greater<>> timers_;
-  std::uint64_t timer_sequence_ = 0;
+  std::priority_queue<Time, std::vector<Time>, std::greater<>> wake_ups_;  // the policy asked for
+  std::vector<JobIndex> ended_;  // jobs whose steps all ran, not yet ended (end_jobs())
+  // The doorbell: a receive on a mailbox, the one activity the scheduler
+  // waits on; a runner ends the wait by sending to it (report_end()).
+  sg4::Mailbox* doorbell_ = nullptr;
+  std::vector<sg4::ActivityPtr> doorbell_wait_;
+  void* doorbell_payload_ = nullptr;
+  bool listening_ = false;     // the scheduler waits on the doorbell
+  bool rung_ = false;          // a message to the doorbell is on its way
+  std::vector<std::unique_ptr<Runner>> runners_;
+  std::vector<Runner*> idle_runners_;
+  std::uint64_t wakes_ = 0;    // runners and DAG workers back from a wait (settle())
+  const std::vector<sg4::ActivityPtr> no_activities_;  // a wait on these is a kernel timer
+  bool stopped_ = false;       // the run is over (or failed): runners do nothing more
   bool recording_ = true;  // false once the run failed
   InstantGuard instant_guard_;
   ThrashingGuard thrashing_guard_;

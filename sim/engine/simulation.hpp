@@ -1,16 +1,21 @@
 // simulation.hpp: run a workload on a cluster under a policy, on SimGrid.
 //
-// One scheduler actor drives the whole run, so the cost grows with running
-// jobs and activities, never with an actor per job. Each running job is a
-// state machine over its JobActivityPlan: a computation step starts one
+// One scheduler actor calls the policy and applies its Plans, each as one
+// transaction. Each running job's JobActivityPlan runs on a runner actor of
+// its own (pooled, on the scheduler's host): a computation step starts one
 // SimGrid Exec per GPU host, a ring step one host-to-host Comm per ring edge
 // (GPU i to GPU i+1 over the routes of the platform, so jobs crossing the
-// same link share its bandwidth), a delay step a timer. The actor waits on
-// all in-flight activities at once with a timeout to the next arrival or timer.
-// Arrivals, completions and wake-ups at the same instant reach the policy in
-// one call; its Plan is applied as one transaction. The loop keeps no
-// metrics: it tells a RunRecorder (sim/report/run_recorder.hpp) what happens,
-// and asks sim/model/placement_costs.hpp what a job's GPUs cost it.
+// same link share its bandwidth), a delay step a kernel timer; the runner
+// waits on its own activities, one at a time. The scheduler waits on one
+// activity, a doorbell that a runner rings when its job's steps all ran,
+// with a timeout to the next arrival or policy wake-up. So an event costs
+// O(log n) in running and waiting jobs, not a wait registered on every
+// running job. Arrivals, job ends and wake-ups at the same instant reach the
+// policy in one call (the scheduler lets every actor run at that instant
+// first; the ends are taken in job order). The loop keeps no metrics: it
+// tells a RunRecorder (sim/report/run_recorder.hpp) what happens, and asks
+// sim/model/placement_costs.hpp what a job's GPUs cost it. The event model
+// and its cost: docs/simulation-model.md, The engine.
 //
 // SimGrid allows one engine per process: call simulate() once per process.
 //

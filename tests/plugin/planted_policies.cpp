@@ -7,9 +7,14 @@
 //   out-of-memory  starts the first waiting job, then throws std::bad_alloc
 //                  at its next call, while that job runs
 //   throws         throws std::runtime_error("no plan today") at its first call
+//   one-call-per-instant
+//                  first come, first served on the lowest free GPUs; throws
+//                  when called twice at one instant without having asked to
+//                  be: the engine owes it every change of an instant at once
 #include <new>
 #include <numeric>
 #include <stdexcept>
+#include <string>
 
 #include "sim/core/plugin_api.hpp"
 
@@ -53,6 +58,29 @@ class Throws final : public SchedulingPolicy {
   void schedule(const SchedulingContext&, Plan&) override { throw std::runtime_error("no plan today"); }
 };
 
+class OneCallPerInstant final : public SchedulingPolicy {
+ public:
+  std::string_view name() const override { return "one-call-per-instant"; }
+  void schedule(const SchedulingContext& ctx, Plan& plan) override {
+    if (ctx.now == last_call_) throw std::runtime_error("called twice at t=" + std::to_string(ctx.now));
+    last_call_ = ctx.now;
+    std::vector<GpuId> free;
+    for (GpuId g = 0; g < ctx.cluster.layout().gpu_count(); ++g)
+      if (ctx.cluster.is_free(g)) free.push_back(g);
+    std::size_t taken = 0;
+    for (JobIndex job : ctx.jobs.waiting()) {
+      const std::size_t gpus = ctx.jobs.spec(job).gpus;
+      if (free.size() - taken < gpus) return;
+      plan.allocate(job, std::vector<GpuId>(free.begin() + static_cast<std::ptrdiff_t>(taken),
+                                            free.begin() + static_cast<std::ptrdiff_t>(taken + gpus)));
+      taken += gpus;
+    }
+  }
+
+ private:
+  Time last_call_ = -1;
+};
+
 template <class Policy>
 std::unique_ptr<SchedulingPolicy> make(const PolicyOptions&, std::unique_ptr<PlacementPolicy>) {
   return std::make_unique<Policy>();
@@ -66,4 +94,6 @@ extern "C" void gcsim_register_plugin(gcsim::PolicyRegistry& registry) {
   registry.add_policy("ping-pong", "two jobs take turns at one instant, forever", "", make<PingPong>);
   registry.add_policy("out-of-memory", "throws std::bad_alloc while a job runs", "", make<OutOfMemory>);
   registry.add_policy("throws", "throws at its first call", "", make<Throws>);
+  registry.add_policy("one-call-per-instant", "first come, first served; throws when called twice at one instant",
+                      "", make<OneCallPerInstant>);
 }
