@@ -72,7 +72,13 @@ void BM_EngineEvents(benchmark::State& bench) {
     return ChildFigures{record.wall_seconds, static_cast<double>(record.events)};
   });
 }
-BENCHMARK(BM_EngineEvents)->ArgName("gpus")->Arg(1000)->Arg(10000)->Arg(20000)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_EngineEvents)
+    ->ArgName("gpus")
+    ->Arg(1000)
+    ->Arg(10000)
+    ->Arg(20000)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
 
 // What `gcsim run --policy fifo` does but writing files: read the cluster,
 // build its graph, simulate, compute the metrics and render the three
@@ -96,7 +102,13 @@ void BM_EndToEnd(benchmark::State& bench) {
     return ChildFigures{took.count(), static_cast<double>(jobs.size())};
   });
 }
-BENCHMARK(BM_EndToEnd)->ArgName("jobs")->Arg(1000)->Arg(10000)->Arg(100000)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_EndToEnd)
+    ->ArgName("jobs")
+    ->Arg(1000)
+    ->Arg(10000)
+    ->Arg(100000)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace gcsim::bench

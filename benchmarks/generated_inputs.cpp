@@ -12,8 +12,8 @@ ClusterSpec generated_cluster(std::size_t gpus) {
   spec.name = "generated-" + std::to_string(gpus) + "gpu";
   spec.gpu_types = {{"V100", 15.7e12, 32e9}};
   const auto nodes = static_cast<std::uint32_t>((gpus + kGpusPerNode - 1) / kGpusPerNode);
-  spec.node_groups = {{"dgx", nodes, kGpusPerNode, "V100", 96, 512e9, IntraNodeKind::kNvlink, {150e9, 2e-6},
-                       {12.5e9, 5e-6}}};
+  spec.node_groups = {
+      {"dgx", nodes, kGpusPerNode, "V100", 96, 512e9, IntraNodeKind::kNvlink, {150e9, 2e-6}, {12.5e9, 5e-6}}};
   spec.fabric = {16, 1.0, 1e-6};
   return spec;
 }
@@ -35,8 +35,8 @@ std::vector<JobSpec> generated_workload(const ClusterLayout& layout, std::size_t
     mean_gpus += count * weight;
     weights += weight;
   }
-  const double mean_gpu_seconds =
-      mean_gpus / weights * defaults.duration_median_s * std::exp(defaults.duration_sigma * defaults.duration_sigma / 2);
+  const double mean_gpu_seconds = mean_gpus / weights * defaults.duration_median_s *
+                                  std::exp(defaults.duration_sigma * defaults.duration_sigma / 2);
   return synthetic_jobs(layout, jobs, mean_gpu_seconds / (load * static_cast<double>(layout.gpu_count())));
 }
 

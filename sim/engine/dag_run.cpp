@@ -19,10 +19,10 @@ struct DagRun::State {
   std::vector<sg4::ConditionVariablePtr> wake;  // one per pool
   sg4::ConditionVariablePtr all_done = sg4::ConditionVariable::create();
   sg4::MutexPtr mutex = sg4::Mutex::create();
-  std::vector<sg4::Host*> task_host;           // where each task ran
+  std::vector<sg4::Host*> task_host;             // where each task ran
   std::vector<std::vector<sg4::CommPtr>> comms;  // per worker: its task's incoming data
-  std::vector<double> exec_start;              // per worker: start of its task in progress, or -1
-  std::vector<bool> alive;                      // per actor (workers, then the coordinator)
+  std::vector<double> exec_start;                // per worker: start of its task in progress, or -1
+  std::vector<bool> alive;                       // per actor (workers, then the coordinator)
   std::size_t finished = 0;
   BusyListener on_busy;
 };
@@ -118,15 +118,15 @@ DagRun::DagRun(const DagWork& work, std::vector<sg4::Host*> gpu_hosts, sg4::Host
     }
   }
   s.alive.push_back(true);
-  actors_.push_back(sg4::Actor::create(name + "-done", scheduler_host,
-                                       guarded(failure, [st = state_, on_done = std::move(on_done)] {
-                                         {
-                                           std::unique_lock<sg4::Mutex> lock(*st->mutex);
-                                           while (st->finished < st->work.tasks.size()) st->all_done->wait(lock);
-                                         }
-                                         on_done();
-                                         st->alive.back() = false;
-                                       })));
+  actors_.push_back(
+      sg4::Actor::create(name + "-done", scheduler_host, guarded(failure, [st = state_, on_done = std::move(on_done)] {
+                           {
+                             std::unique_lock<sg4::Mutex> lock(*st->mutex);
+                             while (st->finished < st->work.tasks.size()) st->all_done->wait(lock);
+                           }
+                           on_done();
+                           st->alive.back() = false;
+                         })));
 }
 
 DagRun::~DagRun() = default;

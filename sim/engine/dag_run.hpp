@@ -34,7 +34,8 @@ class DagRun {
   /// Called once, from an actor on `scheduler_host`, when every task has finished.
   using DoneListener = std::function<void()>;
 
-  /// `gpu_hosts`: one per GPU worker, pools in order. `name` names the actors. An exception in a worker goes to `failure` (actor_failure.hpp).
+  /// `gpu_hosts`: one per GPU worker, pools in order. `name` names the actors. An exception in a worker goes to
+  /// `failure` (actor_failure.hpp).
   struct State;
 
   DagRun(const DagWork& work, std::vector<simgrid::s4u::Host*> gpu_hosts, simgrid::s4u::Host* scheduler_host,

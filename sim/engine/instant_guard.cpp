@@ -45,8 +45,9 @@ std::optional<LivelockReport> InstantGuard::livelock() const {
   report.at = instant_;
   report.policy_calls = calls_;
   report.jobs.assign(taken_away_.begin(), taken_away_.end());
-  std::sort(report.jobs.begin(), report.jobs.end(),
-            [](const auto& a, const auto& b) { return a.second != b.second ? a.second > b.second : a.first < b.first; });
+  std::sort(report.jobs.begin(), report.jobs.end(), [](const auto& a, const auto& b) {
+    return a.second != b.second ? a.second > b.second : a.first < b.first;
+  });
   const std::size_t period = repeating_period(recent_);
   report.repeats = period > 0;
   const std::size_t shown = period > 0 ? period : std::min<std::size_t>(recent_.size(), 8);

@@ -70,9 +70,9 @@ struct RunningJob {
   explicit RunningJob(std::optional<JobActivityPlan> activity_plan) : plan(std::move(activity_plan)) {}
   std::optional<JobActivityPlan> plan;  // none for a DAG job, which runs its own workers
   std::unique_ptr<DagRun> dag;
-  Runner* runner = nullptr;       // running the plan's steps (none for a DAG job, nor once they all ran)
+  Runner* runner = nullptr;               // running the plan's steps (none for a DAG job, nor once they all ran)
   bool runner_waits_on_activity = false;  // see cancel_step()
-  std::vector<sg4::Host*> hosts;  // ring order
+  std::vector<sg4::Host*> hosts;          // ring order
   std::uint64_t step = 0;
   // The activities of the current step; it is done when all of them are.
   std::vector<sg4::ActivityPtr> activities;
@@ -249,7 +249,8 @@ class Scheduler {
     // From the scheduler's host to itself: no route, so the message arrives
     // at this instant, once every actor waits. Runners and DAG coordinators
     // stand on that host for this reason.
-    assert(sg4::this_actor::get_host() == platform_.gpu_hosts.front() && "the doorbell rings from the scheduler's host");
+    assert(sg4::this_actor::get_host() == platform_.gpu_hosts.front() &&
+           "the doorbell rings from the scheduler's host");
     doorbell_->put_init(this, 0)->detach();
   }
 
@@ -503,8 +504,8 @@ class Scheduler {
     // A job resuming from a checkpoint runs the rest of its work after restoring.
     const double saved = state_.runtime(job).saved_fraction;
     const Time restore = saved > 0 ? spec.checkpoint.restore_cost : 0;
-    JobActivityPlan plan(spec, in_.options.fidelity, costs.measured_type_flops, costs.ring_latency, 1 - saved,
-                         restore, in_.options.job_rounds);
+    JobActivityPlan plan(spec, in_.options.fidelity, costs.measured_type_flops, costs.ring_latency, 1 - saved, restore,
+                         in_.options.job_rounds);
     const Time work_seconds = plan.uncontended_work_seconds(costs.slowest_gpu_flops, costs.ring_bandwidth);
     plan.add_trailing_delay(checkpoint_overhead(spec.checkpoint, work_seconds));
 
@@ -605,14 +606,14 @@ class Scheduler {
   sg4::Mailbox* doorbell_ = nullptr;
   std::vector<sg4::ActivityPtr> doorbell_wait_;
   void* doorbell_payload_ = nullptr;
-  bool listening_ = false;     // the scheduler waits on the doorbell
-  bool rung_ = false;          // a message to the doorbell is on its way
+  bool listening_ = false;  // the scheduler waits on the doorbell
+  bool rung_ = false;       // a message to the doorbell is on its way
   std::vector<std::unique_ptr<Runner>> runners_;
   std::vector<Runner*> idle_runners_;
-  std::uint64_t wakes_ = 0;    // runners and DAG workers back from a wait (settle())
+  std::uint64_t wakes_ = 0;                            // runners and DAG workers back from a wait (settle())
   const std::vector<sg4::ActivityPtr> no_activities_;  // a wait on these is a kernel timer
-  bool stopped_ = false;       // the run is over (or failed): runners do nothing more
-  bool recording_ = true;  // false once the run failed
+  bool stopped_ = false;                               // the run is over (or failed): runners do nothing more
+  bool recording_ = true;                              // false once the run failed
   InstantGuard instant_guard_;
   ThrashingGuard thrashing_guard_;
   RunRecorder recorder_;

@@ -25,9 +25,8 @@ TEST(OneCallPerInstant, JobEndsAndAnArrivalAtOneInstantMakeOneCall) {
   const ScratchDir dir;
   // At 100 s: wide (3 GPUs, three computations to wait on) and narrow (1 GPU)
   // end, and next (all 4 GPUs) arrives; at 150 s next ends and last arrives.
-  const GcsimRun run = run_on_four_gpus(
-      dir, {measured_job("wide", 0, 3, 100), measured_job("narrow", 0, 1, 100), measured_job("next", 100, 4, 50),
-            measured_job("last", 150, 2, 10)});
+  const GcsimRun run = run_on_four_gpus(dir, {measured_job("wide", 0, 3, 100), measured_job("narrow", 0, 1, 100),
+                                              measured_job("next", 100, 4, 50), measured_job("last", 150, 2, 10)});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const auto rows = read_jobs_csv(dir / "out");
   EXPECT_DOUBLE_EQ(rows.at("next").start, 100);
@@ -43,8 +42,7 @@ TEST(OneCallPerInstant, TwoJobsEndingOnARingStepMakeOneCallThatStartsTheJobWaiti
   // starts then, in the one call that sees all 4 GPUs free.
   const nlohmann::json a = training_job("a", 0, 2, 1e12, 1e9, 3);
   const nlohmann::json b = training_job("b", 0, 2, 1e12, 1e9, 3);
-  const GcsimRun run =
-      run_on_four_gpus(dir, {a, b, measured_job("after", 0, 4, 10)}, {"--fidelity", "iteration"});
+  const GcsimRun run = run_on_four_gpus(dir, {a, b, measured_job("after", 0, 4, 10)}, {"--fidelity", "iteration"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const auto rows = read_jobs_csv(dir / "out");
   EXPECT_DOUBLE_EQ(rows.at("a").end, rows.at("b").end);

@@ -94,6 +94,6 @@ extern "C" void gcsim_register_plugin(gcsim::PolicyRegistry& registry) {
   registry.add_policy("ping-pong", "two jobs take turns at one instant, forever", "", make<PingPong>);
   registry.add_policy("out-of-memory", "throws std::bad_alloc while a job runs", "", make<OutOfMemory>);
   registry.add_policy("throws", "throws at its first call", "", make<Throws>);
-  registry.add_policy("one-call-per-instant", "first come, first served; throws when called twice at one instant",
-                      "", make<OneCallPerInstant>);
+  registry.add_policy("one-call-per-instant", "first come, first served; throws when called twice at one instant", "",
+                      make<OneCallPerInstant>);
 }
