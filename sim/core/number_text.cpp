@@ -1,7 +1,9 @@
 #include "sim/core/number_text.hpp"
 
 #include <charconv>
+#include <cmath>
 #include <cstdio>
+#include <stdexcept>
 #include <system_error>
 
 namespace gcsim {
@@ -23,6 +25,18 @@ std::string exact_number(double value) {
   const auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, value);
   if (error != std::errc()) return fixed(value, 17);
   return std::string(buffer, end);
+}
+
+std::optional<double> finite_number(const std::string& text) {
+  std::size_t used = 0;
+  double value = 0;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  if (used != text.size() || !std::isfinite(value)) return std::nullopt;
+  return value;
 }
 
 }  // namespace gcsim

@@ -4,6 +4,8 @@
 #include <optional>
 #include <sstream>
 
+#include "sim/core/number_text.hpp"
+
 namespace gcsim {
 namespace {
 
@@ -35,19 +37,6 @@ std::string bound_text(const char* relation, double value) {
   return text.str();
 }
 
-// The number `text` is, or nullopt when it is not all of one finite number.
-std::optional<double> parse_number(const std::string& text) {
-  std::size_t used = 0;
-  double value = 0;
-  try {
-    value = std::stod(text, &used);
-  } catch (const std::exception&) {
-    return std::nullopt;
-  }
-  if (used != text.size() || !std::isfinite(value)) return std::nullopt;
-  return value;
-}
-
 }  // namespace
 
 bool PolicyOptions::flag(const std::string& key, bool fallback) const {
@@ -61,7 +50,7 @@ bool PolicyOptions::flag(const std::string& key, bool fallback) const {
 double PolicyOptions::number(const std::string& key, double fallback, AtLeast bound) const {
   const auto it = find(key);
   if (it == end()) return fallback;
-  const std::optional<double> value = parse_number(it->second);
+  const std::optional<double> value = finite_number(it->second);
   if (!value || *value < bound.value)
     throw std::invalid_argument("option " + key + " must be a number " + bound_text(">=", bound.value) + ", got '" +
                                 it->second + "'");
@@ -71,7 +60,7 @@ double PolicyOptions::number(const std::string& key, double fallback, AtLeast bo
 double PolicyOptions::number(const std::string& key, double fallback, Above bound) const {
   const auto it = find(key);
   if (it == end()) return fallback;
-  const std::optional<double> value = parse_number(it->second);
+  const std::optional<double> value = finite_number(it->second);
   if (!value || !(*value > bound.value))
     throw std::invalid_argument("option " + key + " must be a number " + bound_text(">", bound.value) + ", got '" +
                                 it->second + "'");
@@ -85,7 +74,7 @@ std::vector<double> PolicyOptions::numbers(const std::string& key, std::vector<d
   std::stringstream items(it->second);
   std::string item;
   while (std::getline(items, item, ',')) {
-    const std::optional<double> value = parse_number(item);
+    const std::optional<double> value = finite_number(item);
     if (!value || !(*value > bound.value))
       throw std::invalid_argument("option " + key + " must be a list of numbers " + bound_text(">", bound.value) +
                                   ", got '" + it->second + "'");

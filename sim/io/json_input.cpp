@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sim/core/input_error.hpp"
+#include "sim/core/number_text.hpp"
 
 namespace gcsim {
 namespace {
@@ -116,15 +117,9 @@ std::optional<double> parse_quantity(const std::string& raw, Quantity kind) {
     }
   }
   if (text.empty()) return std::nullopt;
-  std::size_t used = 0;
-  double value = 0;
-  try {
-    value = std::stod(text, &used);
-  } catch (const std::exception&) {
-    return std::nullopt;
-  }
-  if (used != text.size() || !std::isfinite(value)) return std::nullopt;
-  return value * scale;
+  const std::optional<double> value = finite_number(text);
+  if (!value) return std::nullopt;
+  return *value * scale;
 }
 
 std::string quantity_hint(Quantity kind) {

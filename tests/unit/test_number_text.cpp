@@ -30,5 +30,15 @@ TEST(NumberText, ExactNumberReadsBackAsTheSameDouble) {
     EXPECT_EQ(std::stod(exact_number(value)), value) << exact_number(value);
 }
 
+TEST(NumberText, FiniteNumberIsAllOfTheTextOrNothing) {
+  EXPECT_EQ(finite_number("2.5"), 2.5);
+  EXPECT_EQ(finite_number("-1e3"), -1000.0);
+  EXPECT_EQ(finite_number("2.5x"), std::nullopt);
+  EXPECT_EQ(finite_number(""), std::nullopt);
+  EXPECT_EQ(finite_number("inf"), std::nullopt);
+  EXPECT_EQ(finite_number("nan"), std::nullopt);
+  EXPECT_EQ(finite_number("1e999"), std::nullopt);  // out of range
+}
+
 }  // namespace
 }  // namespace gcsim
