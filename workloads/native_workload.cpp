@@ -438,9 +438,12 @@ class JobCollector {
 
   void add(JobSpec job, FirstUse use) {
     const auto [it, inserted] = first_use_.emplace(job.id, use);
-    if (!inserted)
-      throw InputError(file_label_, where(use, job.id), "id",
+    if (!inserted) {
+      // The job being added is not in jobs_ yet: its own study names its place.
+      const std::string here = job.study ? study_where(use.index, job.study->id) : job_where(use.index, job.id);
+      throw InputError(file_label_, here, "id",
                        "duplicate job id '" + job.id + "' (first used by " + where(it->second, job.id) + ")");
+    }
     jobs_.push_back(std::move(job));
   }
 

@@ -104,6 +104,20 @@ TEST(NativeWorkloadStream, ADuplicateIdNamesBothJobs) {
   EXPECT_EQ(streamed_error(text), whole_document_error(text));
 }
 
+TEST(NativeWorkloadStream, AStudyTrialReusingAJobIdNamesTheStudyAndTheJob) {
+  const std::string study = R"({"id": "s", "submit": 0, "trials": 2, "duration": {"seconds": 10, "gpu_type": "V100"}})";
+  const std::string text = R"({"studies": [)" + study + R"(], "jobs": [{"id": "s/trial-1", "submit": 0, "gpus": 1,
+    "duration": {"seconds": 5, "gpu_type": "V100"}}]})";
+  EXPECT_EQ(streamed_error(text),
+            "w.json: studies[0] (id 's'): field 'id': duplicate job id 's/trial-1' (first used by jobs[0] (id "
+            "'s/trial-1'))");
+  EXPECT_EQ(streamed_error(text), whole_document_error(text));
+  const std::string twice = R"({"studies": [)" + study + ", " + study + "]}";
+  EXPECT_EQ(streamed_error(twice),
+            "w.json: studies[1] (id 's'): field 'id': duplicate job id 's/trial-1' (first used by studies[0] (id "
+            "'s'))");
+}
+
 TEST(NativeWorkloadStream, MalformedJsonDeepInTheFileIsLocatedByLineAndColumn) {
   std::string text = many_jobs(4000);
   // Line 2 holds jobs[0], so jobs[2999] is on line 3001: break its "gpus" colon.
