@@ -155,8 +155,8 @@ int simulate_workload(const Arguments& args) {
     OutputSet out(out_dir);
     out.stage("summary.json", summary_json(jobs, layout, record, metrics,
                                            {!args.has("no-wall-time"), policy->guaranteed_queues(layout)}));
-    out.stage("jobs.csv", jobs_csv(jobs, layout, record));
-    out.stage("timeline.csv", timeline_csv(record));
+    out.stage("jobs.csv", [&](std::ostream& file) { write_jobs_csv(file, jobs, layout, record); });
+    out.stage("timeline.csv", [&](std::ostream& file) { write_timeline_csv(file, record); });
     out.commit();
   } catch (const std::bad_alloc&) {
     throw;

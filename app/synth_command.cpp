@@ -49,7 +49,7 @@ int write_synthetic_workload(const Arguments& args) {
     spec.gpu_flops = layout.spec().gpu_types[static_cast<std::size_t>(type)].flops;
   }
   const std::vector<JobSpec> jobs = generate_synthetic_workload(spec, args.uint_or("seed", 0));
-  write_file_atomically(out, native_workload_json(jobs).dump(1) + "\n");
+  write_file_atomically(out, [&jobs](std::ostream& file) { write_native_workload(file, jobs); });
   std::cout << "gcsim synth: wrote " << jobs.size() << " jobs to " << out << "\n";
   return exit_codes::kOk;
 }

@@ -1,6 +1,7 @@
 #include "traces/philly_trace.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <sstream>
 
@@ -13,12 +14,25 @@ namespace gcsim {
 
 TraceReadResult read_philly_trace(const std::string& path, const TraceReadOptions& options) {
   std::ifstream in = open_trace_file(path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  // The raw job log is a JSON array; the derived log a CSV with a header.
-  if (looks_like_philly_job_log(text.str())) return parse_philly_job_log(text.str(), path, options);
-  std::istringstream csv(text.str());
-  return parse_philly_trace(csv, path, options);
+  // The raw job log is a JSON array; the derived log a CSV with a header,
+  // read from the file row by row rather than held whole. The opening up to
+  // the first character that is neither a byte-order mark nor white space
+  // tells them apart.
+  const std::string mark = "\xEF\xBB\xBF";
+  std::string opening;
+  for (char c = 0; in.get(c);) {
+    opening += c;
+    const bool in_mark = opening.size() <= mark.size() && mark.compare(0, opening.size(), opening) == 0;
+    if (!in_mark && !std::isspace(static_cast<unsigned char>(c))) break;
+  }
+  in.clear();
+  in.seekg(0);
+  if (looks_like_philly_job_log(opening)) {
+    std::ostringstream text;
+    text << in.rdbuf();
+    return parse_philly_job_log(text.str(), path, options);
+  }
+  return parse_philly_trace(in, path, options);
 }
 
 TraceReadResult parse_philly_trace(std::istream& in, const std::string& file, const TraceReadOptions& options) {

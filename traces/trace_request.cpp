@@ -5,6 +5,7 @@
 #include <map>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
 #include "sim/core/usage_error.hpp"
 #include "sim/core/input_error.hpp"
@@ -282,7 +283,7 @@ std::vector<JobSpec> read_workload_argument(const std::string& argument, const s
   std::vector<std::pair<std::string, std::string>> settings;
   for (const std::string& text : trace_settings) settings.push_back(split_setting(text, "trace-opt"));
   const TraceRequest request = trace_request(settings);
-  const TraceReadResult trace = read_trace_request(*source.format, source.path, request, cluster);
+  TraceReadResult trace = read_trace_request(*source.format, source.path, request, cluster);
   std::size_t malformed = 0;
   for (const SkippedRow& row : trace.skipped) malformed += row.malformed ? 1 : 0;
   notes << "gcsim: " << trace.format << " trace " << source.path << ": "
@@ -297,7 +298,7 @@ std::vector<JobSpec> read_workload_argument(const std::string& argument, const s
     notes << "gcsim: durations: every job runs its recorded time on whatever GPU type it gets\n";
   if (trace.jobs.empty()) throw InputError(source.path, "", "", "no replayable job in the trace (after selection)");
   if (cluster) check_measured_types(trace, source.path, request.read, *cluster);
-  return trace.jobs;
+  return std::move(trace.jobs);  // not a copy: a replayed trace's jobs are held once
 }
 
 }  // namespace gcsim

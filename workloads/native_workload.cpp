@@ -7,10 +7,13 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <unordered_map>
+#include <exception>
 
 #include "sim/core/dag_work.hpp"
 #include "sim/core/input_error.hpp"
 #include "sim/io/json_input.hpp"
+#include "sim/io/json_value_builder.hpp"
 #include "workloads/frame_chain.hpp"
 #include "workloads/study_expansion.hpp"
 #include "workloads/work_horizon.hpp"
@@ -398,41 +401,242 @@ std::vector<JobSpec> read_study(const nlohmann::json& value, std::size_t index, 
   return expand_study(spec);
 }
 
+// Gathers the jobs read, in the order of the file, and rejects an id used
+// twice naming where it was first used.
+class JobCollector {
+ public:
+  explicit JobCollector(std::string file_label) : file_label_(std::move(file_label)) {}
+
+  void reserve(std::size_t jobs) { jobs_.reserve(jobs); }
+
+  void add_job(const nlohmann::json& value, std::size_t index) {
+    JobSpec job = read_job(value, index, file_label_);
+    add(std::move(job), {index, kNotInStudy});
+  }
+
+  // A study's trials follow the jobs, in study order.
+  void add_study(const nlohmann::json& value, std::size_t index) {
+    const std::size_t first_trial = jobs_.size();
+    for (JobSpec& trial : read_study(value, index, file_label_)) add(std::move(trial), {index, first_trial});
+  }
+
+  std::vector<JobSpec> take() { return std::move(jobs_); }
+
+ private:
+  static constexpr std::size_t kNotInStudy = static_cast<std::size_t>(-1);
+  // Where an id was first used: jobs[index], or studies[index] whose first
+  // trial is jobs_[first_trial]; the message is only written for a duplicate.
+  struct FirstUse {
+    std::size_t index;
+    std::size_t first_trial;
+  };
+
+  std::string where(const FirstUse& use, const std::string& id) const {
+    return use.first_trial == kNotInStudy ? job_where(use.index, id)
+                                          : study_where(use.index, jobs_[use.first_trial].study->id);
+  }
+
+  void add(JobSpec job, FirstUse use) {
+    const auto [it, inserted] = first_use_.emplace(job.id, use);
+    if (!inserted) {
+      // The job being added is not in jobs_ yet: its own study names its place.
+      const std::string here = job.study ? study_where(use.index, job.study->id) : job_where(use.index, job.id);
+      throw InputError(file_label_, here, "id",
+                       "duplicate job id '" + job.id + "' (first used by " + where(it->second, job.id) + ")");
+    }
+    jobs_.push_back(std::move(job));
+  }
+
+  std::string file_label_;
+  std::vector<JobSpec> jobs_;
+  std::unordered_map<std::string, FirstUse> first_use_;
+};
+
+// The top level's fields checked: only "jobs" and "studies", each an array
+// when given, "jobs" required unless "studies" is given. `jobs_count` is the
+// number of jobs listed (the reader that streams them holds none).
+struct TopLevelLists {
+  const nlohmann::json& jobs;
+  const nlohmann::json& studies;
+};
+TopLevelLists read_top_level(const JsonObject& top, std::size_t jobs_count) {
+  top.reject_unknown_fields(kTopLevelFields);
+  static const nlohmann::json kNone = nlohmann::json::array();
+  const nlohmann::json& jobs = top.has("jobs") || !top.has("studies") ? top.required_array("jobs") : kNone;
+  const nlohmann::json& studies = top.has("studies") ? top.required_array("studies") : kNone;
+  if (jobs_count == 0 && studies.empty()) top.fail("jobs", "the workload lists no jobs");
+  return {jobs, studies};
+}
+
+// The native format read from nlohmann's SAX events (json::sax_parse), one
+// job at a time: each element of "jobs" is built as a small json value, read
+// into a JobSpec and dropped once complete, so the document is never held
+// whole. The other top-level fields ("studies", and any unknown one) are
+// kept as values. Errors come in the order reading the whole document gives
+// them: malformed JSON anywhere first (the parse goes on after a bad job to
+// find it), then the top level, then the first bad job, then the studies.
+class StreamingWorkloadReader {
+ public:
+  explicit StreamingWorkloadReader(const std::string& file_label) : file_label_(file_label), jobs_(file_label) {}
+
+  std::vector<JobSpec> finish() {
+    if (!top_is_object_) return parse_native_workload(document_, file_label_);  // its error: not an object
+    const JsonObject top(top_fields_, {file_label_, ""});
+    const TopLevelLists lists = read_top_level(top, jobs_seen_);
+    if (job_error_) std::rethrow_exception(job_error_);
+    for (std::size_t i = 0; i < lists.studies.size(); ++i) jobs_.add_study(lists.studies[i], i);
+    return jobs_.take();
+  }
+
+  // nlohmann's SAX interface.
+  bool null() {
+    return value([](JsonValueBuilder& b) { b.null(); });
+  }
+  bool boolean(bool v) {
+    return value([v](JsonValueBuilder& b) { b.boolean(v); });
+  }
+  bool number_integer(std::int64_t v) {
+    return value([v](JsonValueBuilder& b) { b.number_integer(v); });
+  }
+  bool number_unsigned(std::uint64_t v) {
+    return value([v](JsonValueBuilder& b) { b.number_unsigned(v); });
+  }
+  bool number_float(double v, const std::string&) {
+    return value([v](JsonValueBuilder& b) { b.number_float(v); });
+  }
+  bool string(std::string& v) {
+    return value([&v](JsonValueBuilder& b) { b.string(v); });
+  }
+  bool binary(nlohmann::json::binary_t& v) {
+    return value([&v](JsonValueBuilder& b) { b.binary(v); });
+  }
+  bool start_object(std::size_t) {
+    if (!builder_.building() && place_ == Place::kDocument) {
+      top_is_object_ = true;
+      place_ = Place::kTopLevel;
+      return true;
+    }
+    return value([](JsonValueBuilder& b) { b.start_object(); });
+  }
+  bool start_array(std::size_t) {
+    if (!builder_.building() && place_ == Place::kTopLevel && key_ == "jobs") {
+      begin_jobs();
+      top_fields_["jobs"] = nlohmann::json::array();  // the jobs themselves are read as they come
+      place_ = Place::kJobs;
+      return true;
+    }
+    return value([](JsonValueBuilder& b) { b.start_array(); });
+  }
+  bool key(std::string& name) {
+    if (builder_.building())
+      builder_.key(name);
+    else
+      key_ = std::move(name);
+    return true;
+  }
+  bool end_object() {
+    if (!builder_.building()) return true;  // the end of the top level
+    builder_.end_object();
+    return ended();
+  }
+  bool end_array() {
+    if (!builder_.building()) {  // the end of "jobs"
+      place_ = Place::kTopLevel;
+      return true;
+    }
+    builder_.end_array();
+    return ended();
+  }
+  template <class Exception>
+  bool parse_error(std::size_t, const std::string&, const Exception& error) {
+    throw error;
+  }
+
+ private:
+  enum class Place { kDocument, kTopLevel, kJobs };
+
+  // A value event: it begins a new value where none is being built.
+  template <class Event>
+  bool value(Event event) {
+    const bool begins = !builder_.building();
+    if (begins && place_ == Place::kTopLevel && key_ == "jobs") begin_jobs();  // "jobs" given again: the last counts
+    event(builder_);
+    return ended();
+  }
+
+  bool ended() {
+    if (!builder_.complete()) return true;
+    nlohmann::json value = builder_.take();
+    switch (place_) {
+      case Place::kDocument:
+        document_ = std::move(value);
+        break;
+      case Place::kTopLevel:
+        top_fields_[key_] = std::move(value);
+        break;
+      case Place::kJobs:
+        read_next_job(value);
+        break;
+    }
+    return true;
+  }
+
+  void begin_jobs() {
+    jobs_ = JobCollector(file_label_);
+    jobs_seen_ = 0;
+    job_error_ = nullptr;
+  }
+
+  // After the first bad job the rest are only counted: its error is thrown
+  // once the document is known to be well formed.
+  void read_next_job(const nlohmann::json& value) {
+    const std::size_t index = jobs_seen_++;
+    if (job_error_) return;
+    try {
+      jobs_.add_job(value, index);
+    } catch (...) {
+      job_error_ = std::current_exception();
+    }
+  }
+
+  const std::string& file_label_;
+  JsonValueBuilder builder_;
+  Place place_ = Place::kDocument;
+  std::string key_;  // the top-level field being read
+  bool top_is_object_ = false;
+  nlohmann::json document_;                               // a document that is not an object
+  nlohmann::json top_fields_ = nlohmann::json::object();  // the top level, "jobs" as an empty placeholder
+  JobCollector jobs_;
+  std::size_t jobs_seen_ = 0;
+  std::exception_ptr job_error_;
+};
+
 }  // namespace
 
 std::vector<JobSpec> read_native_workload(const std::string& path) {
-  return parse_native_workload(read_json_file(path), path);
+  std::ifstream in = open_input_file(path);
+  return read_native_workload(in, path);
+}
+
+std::vector<JobSpec> read_native_workload(std::istream& text, const std::string& file_label) {
+  StreamingWorkloadReader reader(file_label);
+  try {
+    nlohmann::json::sax_parse(text, &reader);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw json_syntax_error(e, text, file_label);
+  }
+  return reader.finish();
 }
 
 std::vector<JobSpec> parse_native_workload(const nlohmann::json& doc, const std::string& file_label) {
   const JsonObject top(doc, {file_label, ""});
-  top.reject_unknown_fields(kTopLevelFields);
-  static const nlohmann::json kNone = nlohmann::json::array();
-  const nlohmann::json& list = top.has("jobs") || !top.has("studies") ? top.required_array("jobs") : kNone;
-  const nlohmann::json& studies = top.has("studies") ? top.required_array("studies") : kNone;
-  if (list.empty() && studies.empty()) top.fail("jobs", "the workload lists no jobs");
-
-  std::vector<JobSpec> jobs;
-  jobs.reserve(list.size());
-  std::map<std::string, std::string> where_of_id;
-  auto add = [&](JobSpec job, const std::string& where) {
-    const auto [it, inserted] = where_of_id.emplace(job.id, where);
-    if (!inserted)
-      throw InputError(file_label, where, "id", "duplicate job id '" + job.id + "' (first used by " + it->second + ")");
-    jobs.push_back(std::move(job));
-  };
-  for (std::size_t i = 0; i < list.size(); ++i) {
-    JobSpec job = read_job(list[i], i, file_label);
-    const std::string where = job_where(i, job.id);
-    add(std::move(job), where);
-  }
-  // A study's trials follow the jobs, in study order.
-  for (std::size_t i = 0; i < studies.size(); ++i) {
-    std::vector<JobSpec> trials = read_study(studies[i], i, file_label);
-    const std::string where = study_where(i, trials.front().study->id);
-    for (JobSpec& trial : trials) add(std::move(trial), where);
-  }
-  return jobs;
+  const std::size_t listed = top.has("jobs") && top.raw("jobs").is_array() ? top.raw("jobs").size() : 0;
+  const TopLevelLists lists = read_top_level(top, listed);
+  JobCollector jobs(file_label);
+  jobs.reserve(lists.jobs.size());
+  for (std::size_t i = 0; i < lists.jobs.size(); ++i) jobs.add_job(lists.jobs[i], i);
+  for (std::size_t i = 0; i < lists.studies.size(); ++i) jobs.add_study(lists.studies[i], i);
+  return jobs.take();
 }
 
 namespace {
@@ -459,42 +663,68 @@ nlohmann::json dag_json(const DagWork& work) {
   if (work.wake_up != 0) dag["wake_up"] = work.wake_up;
   return dag;
 }
+
+nlohmann::json job_json(const JobSpec& job) {
+  nlohmann::json entry = {
+      {"id", job.id}, {"user", job.user}, {"queue", job.queue}, {"submit", job.submit}, {"gpus", job.gpus}};
+  if (job.gpu_memory_bytes != 0) entry["gpu_memory"] = job.gpu_memory_bytes;
+  if (job.gpu_share != 1) entry["gpu_share"] = job.gpu_share;
+  if (job.cpu_cores != 0) entry["cpu_cores"] = job.cpu_cores;
+  if (job.memory_bytes != 0) entry["memory"] = job.memory_bytes;
+  if (job.single_node) entry["single_node"] = true;
+  if (!job.gpu_types.empty()) entry["gpu_types"] = job.gpu_types;
+  if (job.priority != 0) entry["priority"] = job.priority;
+  if (job.runtime_estimate != 0) entry["runtime_estimate"] = job.runtime_estimate;
+  if (job.study)
+    entry["study"] = {{"id", job.study->id}, {"min_gpus", job.study->min_gpus}, {"max_gpus", job.study->max_gpus}};
+  if (job.checkpoint.interval != 0)
+    entry["checkpoint"] = {{"interval", job.checkpoint.interval},
+                           {"save_cost", job.checkpoint.save_cost},
+                           {"restore_cost", job.checkpoint.restore_cost}};
+  if (const auto* training = std::get_if<TrainingWork>(&job.work)) {
+    entry["training"] = {{"flops_per_iteration", training->flops_per_iteration},
+                         {"gradient_bytes", training->gradient_bytes},
+                         {"iterations", training->iterations}};
+    if (!training->flops_per_iteration_by_gpu_type.empty())
+      entry["training"]["flops_per_iteration_by_gpu_type"] = training->flops_per_iteration_by_gpu_type;
+  } else if (const auto* measured = std::get_if<MeasuredWork>(&job.work)) {
+    entry["duration"] = {{"seconds", measured->seconds}, {"gpu_type", measured->gpu_type}};
+    if (!measured->rescale) entry["duration"]["rescale"] = false;
+  } else {
+    entry["dag"] = dag_json(std::get<DagWork>(job.work));
+  }
+  return entry;
+}
 }  // namespace
 
 nlohmann::json native_workload_json(const std::vector<JobSpec>& jobs) {
   nlohmann::json list = nlohmann::json::array();
-  for (const JobSpec& job : jobs) {
-    nlohmann::json entry = {
-        {"id", job.id}, {"user", job.user}, {"queue", job.queue}, {"submit", job.submit}, {"gpus", job.gpus}};
-    if (job.gpu_memory_bytes != 0) entry["gpu_memory"] = job.gpu_memory_bytes;
-    if (job.gpu_share != 1) entry["gpu_share"] = job.gpu_share;
-    if (job.cpu_cores != 0) entry["cpu_cores"] = job.cpu_cores;
-    if (job.memory_bytes != 0) entry["memory"] = job.memory_bytes;
-    if (job.single_node) entry["single_node"] = true;
-    if (!job.gpu_types.empty()) entry["gpu_types"] = job.gpu_types;
-    if (job.priority != 0) entry["priority"] = job.priority;
-    if (job.runtime_estimate != 0) entry["runtime_estimate"] = job.runtime_estimate;
-    if (job.study)
-      entry["study"] = {{"id", job.study->id}, {"min_gpus", job.study->min_gpus}, {"max_gpus", job.study->max_gpus}};
-    if (job.checkpoint.interval != 0)
-      entry["checkpoint"] = {{"interval", job.checkpoint.interval},
-                             {"save_cost", job.checkpoint.save_cost},
-                             {"restore_cost", job.checkpoint.restore_cost}};
-    if (const auto* training = std::get_if<TrainingWork>(&job.work)) {
-      entry["training"] = {{"flops_per_iteration", training->flops_per_iteration},
-                           {"gradient_bytes", training->gradient_bytes},
-                           {"iterations", training->iterations}};
-      if (!training->flops_per_iteration_by_gpu_type.empty())
-        entry["training"]["flops_per_iteration_by_gpu_type"] = training->flops_per_iteration_by_gpu_type;
-    } else if (const auto* measured = std::get_if<MeasuredWork>(&job.work)) {
-      entry["duration"] = {{"seconds", measured->seconds}, {"gpu_type", measured->gpu_type}};
-      if (!measured->rescale) entry["duration"]["rescale"] = false;
-    } else {
-      entry["dag"] = dag_json(std::get<DagWork>(job.work));
-    }
-    list.push_back(std::move(entry));
-  }
+  for (const JobSpec& job : jobs) list.push_back(job_json(job));
   return {{"jobs", std::move(list)}};
+}
+
+void write_native_workload(std::ostream& out, const std::vector<JobSpec>& jobs) {
+  if (jobs.empty()) {
+    out << native_workload_json(jobs).dump(1) << "\n";
+    return;
+  }
+  // dump(1) of the whole document puts each job two levels deep: its lines
+  // are those of the job dumped alone, indented by two spaces (a dumped
+  // string holds no raw newline).
+  out << "{\n \"jobs\": [\n";
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    const std::string entry = job_json(jobs[i]).dump(1);
+    std::size_t line = 0;
+    for (std::size_t end = entry.find('\n'); end != std::string::npos; end = entry.find('\n', line)) {
+      out << "  ";
+      out.write(entry.data() + line, static_cast<std::streamsize>(end + 1 - line));
+      line = end + 1;
+    }
+    out << "  ";
+    out.write(entry.data() + line, static_cast<std::streamsize>(entry.size() - line));
+    out << (i + 1 < jobs.size() ? ",\n" : "\n");
+  }
+  out << " ]\n}\n";
 }
 
 }  // namespace gcsim

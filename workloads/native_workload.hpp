@@ -21,6 +21,8 @@
 // validate_workload_against_cluster (workload_validation.hpp).
 #pragma once
 
+#include <istream>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -32,7 +34,20 @@ namespace gcsim {
 
 /// Reads and validates a workload file. Throws InputError naming the file,
 /// the job ("jobs[3] (id 'x')") and the field on any problem.
+///
+/// The file is read as a stream (nlohmann's SAX parse): each job is built as
+/// a small JSON value, read into its JobSpec and dropped, so the memory it
+/// takes is that of the JobSpecs, an index of their ids, and one job's JSON
+/// at a time, whatever the size of the file. Errors are the same as those of
+/// parse_native_workload on the whole document, in the same order: malformed
+/// JSON anywhere in the file (by line and column) before any other problem,
+/// then the top level, then the first bad job. Studies are held as JSON
+/// until the end of the file (their trials follow the jobs).
 std::vector<JobSpec> read_native_workload(const std::string& path);
+/// The same from a stream, which must be seekable (a file or a string
+/// stream): a syntax error is located by reading it again from the start.
+/// `file_label` names the source in error messages.
+std::vector<JobSpec> read_native_workload(std::istream& text, const std::string& file_label);
 
 /// Validates and converts an already parsed document; `file_label` names the
 /// source in error messages.
@@ -42,5 +57,9 @@ std::vector<JobSpec> parse_native_workload(const nlohmann::json& doc, const std:
 /// are written in base units (seconds, bytes, FLOPs) and doubles survive the
 /// round trip exactly. `gpu_memory` is omitted when it is 0.
 nlohmann::json native_workload_json(const std::vector<JobSpec>& jobs);
+
+/// Writes native_workload_json(jobs).dump(1) and a newline, byte for byte,
+/// one job at a time: no document of all the jobs is built.
+void write_native_workload(std::ostream& out, const std::vector<JobSpec>& jobs);
 
 }  // namespace gcsim

@@ -18,10 +18,10 @@ std::string temporary_name(const fs::path& final_path) {
       .string();
 }
 
-void write_whole(const std::string& path, const std::string& content) {
+void write_whole(const std::string& path, const std::function<void(std::ostream&)>& write) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) throw std::runtime_error("cannot write " + path + ": " + std::strerror(errno));
-  out << content;
+  write(out);
   out.close();
   if (!out) throw std::runtime_error("cannot write " + path + ": " + std::strerror(errno));
 }
@@ -37,6 +37,10 @@ OutputSet::~OutputSet() {
 }
 
 void OutputSet::stage(const std::string& name, const std::string& content) {
+  stage(name, [&content](std::ostream& out) { out << content; });
+}
+
+void OutputSet::stage(const std::string& name, const std::function<void(std::ostream&)>& write) {
   std::error_code ec;
   fs::create_directories(directory_, ec);
   if (ec) throw std::runtime_error("cannot create output directory " + directory_ + ": " + ec.message());
@@ -46,7 +50,7 @@ void OutputSet::stage(const std::string& name, const std::string& content) {
   bool already_staged = false;
   for (const auto& entry : staged_) already_staged |= entry.first == temporary;
   if (!already_staged) staged_.emplace_back(temporary, final_path.string());
-  write_whole(temporary, content);
+  write_whole(temporary, write);
 }
 
 void OutputSet::commit() {
@@ -59,11 +63,15 @@ void OutputSet::commit() {
 }
 
 void write_file_atomically(const std::string& path, const std::string& content) {
+  write_file_atomically(path, [&content](std::ostream& out) { out << content; });
+}
+
+void write_file_atomically(const std::string& path, const std::function<void(std::ostream&)>& write) {
   const fs::path final_path(path);
   if (final_path.has_parent_path()) fs::create_directories(final_path.parent_path());
   const std::string temporary = temporary_name(final_path);
   try {
-    write_whole(temporary, content);
+    write_whole(temporary, write);
     fs::rename(temporary, final_path);
   } catch (...) {
     std::error_code ignored;

@@ -11,6 +11,8 @@
 //   out.commit();
 #pragma once
 
+#include <functional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -26,6 +28,8 @@ class OutputSet {
   /// Writes `content` to a temporary file in the directory (created if
   /// missing). Throws std::runtime_error on I/O failure.
   void stage(const std::string& name, const std::string& content);
+  /// The same with the content written by `write` as it goes.
+  void stage(const std::string& name, const std::function<void(std::ostream&)>& write);
   /// Renames every staged file to its final name.
   void commit();
 
@@ -39,5 +43,8 @@ class OutputSet {
 
 /// Writes one file atomically (temporary file, then rename).
 void write_file_atomically(const std::string& path, const std::string& content);
+/// The same with the content written by `write` as it goes, so that a large
+/// file need not be held in memory whole.
+void write_file_atomically(const std::string& path, const std::function<void(std::ostream&)>& write);
 
 }  // namespace gcsim

@@ -20,11 +20,12 @@ std::string describe(const nlohmann::json& v) {
   return text;
 }
 
-// Line and column (1-based) of a byte offset.
-std::pair<std::size_t, std::size_t> line_column(const std::string& text, std::size_t offset) {
+// Line and column (1-based) of a byte offset, read from the start of `text`.
+std::pair<std::size_t, std::size_t> line_column(std::istream& text, std::size_t offset) {
   std::size_t line = 1, column = 1;
-  for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
-    if (text[i] == '\n') {
+  char c = 0;
+  for (std::size_t i = 0; i < offset && text.get(c); ++i) {
+    if (c == '\n') {
       ++line;
       column = 1;
     } else {
@@ -82,22 +83,34 @@ bool ends_with(const std::string& s, const std::string& suffix) {
 
 }  // namespace
 
+InputError json_syntax_error(const nlohmann::json::parse_error& error, std::istream& text, const std::string& file) {
+  text.clear();
+  text.seekg(0);
+  auto [line, column] = line_column(text, error.byte == 0 ? 0 : error.byte - 1);
+  std::string reason = error.what();
+  // nlohmann prefixes "[json.exception.parse_error.101] parse error at line L, column C: "
+  if (auto pos = reason.find(": "); pos != std::string::npos) reason = reason.substr(pos + 2);
+  return InputError(file, "line " + std::to_string(line) + ", column " + std::to_string(column), "",
+                    "malformed JSON: " + reason);
+}
+
 nlohmann::json parse_json_text(const std::string& text, const std::string& file) {
   try {
     return nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
-    auto [line, column] = line_column(text, e.byte == 0 ? 0 : e.byte - 1);
-    std::string reason = e.what();
-    // nlohmann prefixes "[json.exception.parse_error.101] parse error at line L, column C: "
-    if (auto pos = reason.find(": "); pos != std::string::npos) reason = reason.substr(pos + 2);
-    throw InputError(file, "line " + std::to_string(line) + ", column " + std::to_string(column), "",
-                     "malformed JSON: " + reason);
+    std::istringstream located(text);
+    throw json_syntax_error(e, located, file);
   }
 }
 
-nlohmann::json read_json_file(const std::string& path) {
+std::ifstream open_input_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, "", "", "cannot open file");
+  return in;
+}
+
+nlohmann::json read_json_file(const std::string& path) {
+  std::ifstream in = open_input_file(path);
   std::ostringstream text;
   text << in.rdbuf();
   return parse_json_text(text.str(), path);

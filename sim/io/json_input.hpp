@@ -12,11 +12,15 @@
 #pragma once
 
 #include <cstdint>
+#include <fstream>
+#include <istream>
 #include <optional>
 #include <set>
 #include <string>
 
 #include <nlohmann/json.hpp>
+
+#include "sim/core/input_error.hpp"
 
 namespace gcsim {
 
@@ -24,6 +28,12 @@ namespace gcsim {
 nlohmann::json read_json_file(const std::string& path);
 /// Parses text; `file` labels errors.
 nlohmann::json parse_json_text(const std::string& text, const std::string& file);
+/// Opens a file for reading; InputError "cannot open file" when it cannot.
+std::ifstream open_input_file(const std::string& path);
+/// The error for a syntax error found in `text` (read again from its start
+/// to locate the error's byte by line and column): "FILE: line L, column C:
+/// malformed JSON: REASON".
+InputError json_syntax_error(const nlohmann::json::parse_error& error, std::istream& text, const std::string& file);
 
 enum class Quantity { kBytes, kBandwidth, kTime, kFlops, kPlain };
 

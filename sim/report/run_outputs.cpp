@@ -173,6 +173,12 @@ std::string summary_json(const std::vector<JobSpec>& jobs, const ClusterLayout& 
 
 std::string jobs_csv(const std::vector<JobSpec>& jobs, const ClusterLayout& layout, const RunRecord& record) {
   std::ostringstream out;
+  write_jobs_csv(out, jobs, layout, record);
+  return out.str();
+}
+
+void write_jobs_csv(std::ostream& out, const std::vector<JobSpec>& jobs, const ClusterLayout& layout,
+                    const RunRecord& record) {
   out << "id,user,queue,gpus,submit,start,end,wait,jct,state,preemptions,uncontended,placement,gpu_share\n";
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     const JobSpec& job = jobs[i];
@@ -186,16 +192,19 @@ std::string jobs_csv(const std::vector<JobSpec>& jobs, const ClusterLayout& layo
         << (ended ? format_seconds(o.end - job.submit) : "") << ',' << to_string(o.state) << ',' << o.preemptions << ','
         << format_seconds(o.uncontended) << ',' << csv_field(placement) << ',' << exact_number(job.gpu_share) << '\n';
   }
-  return out.str();
 }
 
 std::string timeline_csv(const RunRecord& record) {
   std::ostringstream out;
+  write_timeline_csv(out, record);
+  return out.str();
+}
+
+void write_timeline_csv(std::ostream& out, const RunRecord& record) {
   out << "time,allocated_gpus,busy_gpus,queued_jobs\n";
   for (const TimelinePoint& p : record.timeline)
     out << format_seconds(p.time) << ',' << exact_number(p.allocated) << ',' << exact_number(p.busy) << ',' << p.queued
         << '\n';
-  return out.str();
 }
 
 std::string deadlock_diagnosis(const std::vector<JobSpec>& jobs, const ClusterLayout& layout, const RunRecord& record) {

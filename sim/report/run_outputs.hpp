@@ -11,8 +11,10 @@
 // give byte-identical files (wall time aside, see SummaryOptions).
 //
 //   std::string csv = jobs_csv(jobs, layout, record);
+//   out.stage("jobs.csv", [&](std::ostream& file) { write_jobs_csv(file, jobs, layout, record); });
 #pragma once
 
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -37,6 +39,11 @@ std::string summary_json(const std::vector<JobSpec>& jobs, const ClusterLayout& 
                          const RunMetrics& metrics, const SummaryOptions& options);
 std::string jobs_csv(const std::vector<JobSpec>& jobs, const ClusterLayout& layout, const RunRecord& record);
 std::string timeline_csv(const RunRecord& record);
+/// The same files written row by row to `out`, so that a run of a million
+/// jobs does not hold them whole in memory.
+void write_jobs_csv(std::ostream& out, const std::vector<JobSpec>& jobs, const ClusterLayout& layout,
+                    const RunRecord& record);
+void write_timeline_csv(std::ostream& out, const RunRecord& record);
 /// A few lines for the terminal.
 std::string human_summary(const RunRecord& record, const RunMetrics& metrics);
 /// Which jobs deadlocked and what each holds; empty when the run had no deadlock.
