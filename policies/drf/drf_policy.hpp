@@ -32,6 +32,12 @@
 // limits fits; a job asking for more CPU cores or memory than the whole
 // cluster has never starts. Job priorities and queues are ignored; a waiting
 // job holds no GPUs.
+// Cost of one call, in waiting jobs w, running jobs r, users u and GPUs g:
+// O(r + w log u) to sum each user's holdings and group the queue by user;
+// then per job started O(u) to find the lowest dominant share and a walk of
+// that user's queue, a count (O(1)) per job too large for the room left and
+// a placement (O(g)) per job that may fit. It stops once no GPU is free; with
+// room left that no waiting job fits, every queue is read once: O(w).
 // Options: none. Placement is delegated (default: pack).
 //
 //   DrfPolicy drf(std::make_unique<PackPlacement>());
