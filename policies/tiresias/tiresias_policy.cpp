@@ -11,21 +11,6 @@
 #include "policies/kit/tentative_cluster.hpp"
 
 namespace gcsim {
-namespace {
-
-// A waiting job's place in the call's order: queue, then last arrival into
-// it, then workload order.
-struct QueueKey {
-  std::size_t queue;
-  Time arrival;
-  JobIndex job;
-  bool operator<(const QueueKey& other) const {
-    return std::tie(queue, arrival, job) < std::tie(other.queue, other.arrival, other.job);
-  }
-};
-
-}  // namespace
-
 TiresiasPolicy::TiresiasPolicy(std::unique_ptr<PlacementPolicy> placement, TiresiasSettings settings)
     : placement_(std::move(placement)), settings_(std::move(settings)) {
   if (!placement_) throw std::invalid_argument("tiresias needs a placement policy");

@@ -28,6 +28,15 @@ PolicyBench four_jobs() {
                                              measured_job("d", 2, 20)});
 }
 
+// a and b submitted, and a first call made.
+WaitingChanges seen_with_a_and_b_waiting(PolicyBench& bench) {
+  bench.submit(0);
+  bench.submit(1);
+  WaitingChanges changes;
+  changes.since_last_call(bench.state());
+  return changes;
+}
+
 TEST(WaitingChanges, TheFirstCallReportsEveryWaitingJobAsJoined) {
   PolicyBench bench = four_jobs();
   bench.submit(0);
@@ -42,10 +51,7 @@ TEST(WaitingChanges, TheFirstCallReportsEveryWaitingJobAsJoined) {
 
 TEST(WaitingChanges, ArrivalsJoinAndNotedStartsLeave) {
   PolicyBench bench = four_jobs();
-  bench.submit(0);
-  bench.submit(1);
-  WaitingChanges changes;
-  changes.since_last_call(bench.state());
+  WaitingChanges changes = seen_with_a_and_b_waiting(bench);
   Plan plan;
   plan.allocate(0, {0, 1});
   changes.noted(0);
@@ -63,10 +69,7 @@ TEST(WaitingChanges, ArrivalsJoinAndNotedStartsLeave) {
 
 TEST(WaitingChanges, ANotedPreemptionJoinsAndAnAllocationNotAppliedChangesNothing) {
   PolicyBench bench = four_jobs();
-  bench.submit(0);
-  bench.submit(1);
-  WaitingChanges changes;
-  changes.since_last_call(bench.state());
+  WaitingChanges changes = seen_with_a_and_b_waiting(bench);
   Plan first;
   first.allocate(0, {0, 1});
   first.allocate(1, {2, 3});
@@ -89,10 +92,7 @@ TEST(WaitingChanges, ANotedPreemptionJoinsAndAnAllocationNotAppliedChangesNothin
 
 TEST(WaitingChanges, AStartTheCallerDidNotNoteIsStillFound) {
   PolicyBench bench = four_jobs();
-  bench.submit(0);
-  bench.submit(1);
-  WaitingChanges changes;
-  changes.since_last_call(bench.state());
+  WaitingChanges changes = seen_with_a_and_b_waiting(bench);
   Plan plan;
   plan.allocate(1, {0, 1});  // not noted
   bench.apply(plan);
