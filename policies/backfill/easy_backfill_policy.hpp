@@ -44,6 +44,12 @@
 // Jobs asking a fraction of a GPU share GPUs (shares_gpus()): in a workload
 // that has such jobs, the reservation is kept in GPU shares, by the
 // placement, as policies/backfill/shared_gpu_backfill.hpp says.
+// Cost of one call, in waiting jobs w, running jobs r and GPUs g: the FIFO
+// part places the jobs it starts and the head (O(g) each, as `fifo`); when a
+// head is blocked, O(g + r log r) for its reservation, then the backfill reads
+// the jobs after the head until no GPU is free, a count (O(1)) for a job too
+// large for the free GPUs and a placement (O(g)) for one that may fit: up to
+// O(w) jobs read when a few GPUs stay free.
 // Assumptions: no preemption, no priorities, no user limits.
 //
 //   EasyBackfillPolicy backfill(std::make_unique<PackPlacement>());

@@ -38,6 +38,14 @@
 //  - Reservations (reservations.hpp): GPUs booked for a user's jobs in a leaf
 //    for a time window, admitted against the queues' maximum capacities.
 //
+// Cost of one call, in waiting jobs w, running jobs r and GPUs g: a snapshot
+// of the queues' usage and of each leaf's waiting jobs in serving order
+// (O(r + w log w)); each job started restarts the walk down the tree and
+// re-reads its leaf's jobs before it, skipping those found unplaceable in the
+// call (O(w) per start; a placement, O(g), per job tried); with preemption
+// enabled, every call also reads the waiting jobs and sorts the running ones
+// for the monitor (O(w + r log r)).
+//
 // Assumptions and simplifications:
 //  - One container per job: a job is allocated and preempted whole. A user
 //    may end one job above its limit (user_limits.hpp); preemption acts only

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <stdexcept>
 #include <vector>
 
@@ -47,8 +48,20 @@ std::unique_ptr<SchedulingPolicy> DrfPolicy::create(const PolicyOptions&, std::u
   return std::make_unique<DrfPolicy>(std::move(placement));
 }
 
+void DrfPolicy::update_waiting(const QueueView& jobs) {
+  const WaitingChanges::Delta delta = changes_.since_last_call(jobs);
+  for (JobIndex job : delta.left) {
+    auto user = waiting_.find(jobs.spec(job).user);
+    if (user == waiting_.end()) continue;
+    user->second.erase({jobs.spec(job).submit, job});
+    if (user->second.empty()) waiting_.erase(user);
+  }
+  for (JobIndex job : delta.joined) waiting_[jobs.spec(job).user].insert({jobs.spec(job).submit, job});
+}
+
 void DrfPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
   const QueueView& jobs = ctx.jobs;
+  update_waiting(jobs);
   if (jobs.waiting().empty()) return;
   const DrfResources total = DrfResources::cluster_total(ctx.cluster.layout().spec());
 
@@ -60,9 +73,6 @@ void DrfPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
     held[jobs.spec(job).user] += demand;
     in_use += demand;
   }
-  // Each user's waiting jobs, oldest first (the queue's order).
-  std::map<std::string, std::vector<JobIndex>> waiting;
-  for (JobIndex job : jobs.waiting()) waiting[jobs.spec(job).user].push_back(job);
 
   RoomLeft room(ctx.cluster);  // what the jobs placed so far in this call leave
   const std::vector<bool> none_taken;
@@ -70,37 +80,43 @@ void DrfPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
     return (total.cpu_cores == 0 || in_use.cpu_cores + demand.cpu_cores <= total.cpu_cores) &&
            (total.memory_bytes == 0 || in_use.memory_bytes + demand.memory_bytes <= total.memory_bytes);
   };
+  std::set<JobIndex> started;         // in this call: still in waiting_ until the next call
+  std::set<std::string> out_of_call;  // users with nothing left that fits in this call
 
-  while (!waiting.empty() && !room.none()) {
+  while (!room.none()) {
     // The user with the lowest dominant share; the map's order breaks ties by name.
-    auto user = waiting.begin();
-    double lowest = held[user->first].dominant_share(total);
-    for (auto it = std::next(waiting.begin()); it != waiting.end(); ++it) {
+    auto user = waiting_.end();
+    double lowest = 0;
+    for (auto it = waiting_.begin(); it != waiting_.end(); ++it) {
+      if (out_of_call.count(it->first)) continue;
       const double share = held[it->first].dominant_share(total);
-      if (share < lowest) {
+      if (user == waiting_.end() || share < lowest) {
         lowest = share;
         user = it;
       }
     }
+    if (user == waiting_.end()) break;
 
-    std::vector<JobIndex>& queue = user->second;
     bool served = false;
-    for (auto job = queue.begin(); job != queue.end(); ++job) {
-      const JobSpec& spec = jobs.spec(*job);
+    for (const auto& [submit, job] : user->second) {
+      if (started.count(job)) continue;
+      const JobSpec& spec = jobs.spec(job);
       const DrfResources demand = DrfResources::demand_of(spec);
       if (!room.may_fit(spec) || !pooled_fit(demand)) continue;
       auto gpus = placement_->place(spec, room.view(), none_taken);
       if (!gpus) continue;
       room.take(*gpus, spec);
-      plan.allocate(*job, std::move(*gpus));
+      plan.allocate(job, std::move(*gpus));
+      changes_.noted(job);
+      started.insert(job);
       held[user->first] += demand;
       in_use += demand;
-      queue.erase(job);
       served = true;
       break;
     }
-    // A user with nothing left that fits drops out of this call.
-    if (!served || queue.empty()) waiting.erase(user);
+    // A user with nothing left that fits drops out of this call (one whose
+    // jobs all started finds none at its next turn, with nothing changed).
+    if (!served) out_of_call.insert(user->first);
   }
 }
 

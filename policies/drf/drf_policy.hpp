@@ -32,14 +32,25 @@
 // limits fits; a job asking for more CPU cores or memory than the whole
 // cluster has never starts. Job priorities and queues are ignored; a waiting
 // job holds no GPUs.
+// Cost of one call, in waiting jobs w, running jobs r, users u and GPUs g:
+// each user's waiting jobs are kept in queue order across calls, and only
+// those that joined or left since the last call move (O(log w) each); O(r) to
+// sum each user's holdings; then per job started O(u) to find the lowest dominant share and a walk of
+// that user's queue, a count (O(1)) per job too large for the room left and
+// a placement (O(g)) per job that may fit. It stops once no GPU is free; with
+// room left that no waiting job fits, every queue is read once: O(w).
 // Options: none. Placement is delegated (default: pack).
 //
 //   DrfPolicy drf(std::make_unique<PackPlacement>());
 #pragma once
 
+#include <map>
 #include <memory>
+#include <set>
 #include <string>
+#include <utility>
 
+#include "policies/kit/waiting_changes.hpp"
 #include "sim/core/policy.hpp"
 #include "sim/core/policy_registry.hpp"
 
@@ -71,7 +82,14 @@ class DrfPolicy final : public SchedulingPolicy {
   bool shares_gpus() const override { return true; }
 
  private:
+  /// Brings waiting_ up to date with the jobs that joined or left the queue.
+  void update_waiting(const QueueView& jobs);
+
   std::unique_ptr<PlacementPolicy> placement_;
+  WaitingChanges changes_;
+  // Each user's waiting jobs in queue order (submit time, then workload
+  // order); users with none are left out.
+  std::map<std::string, std::set<std::pair<Time, JobIndex>>> waiting_;
 };
 
 }  // namespace gcsim

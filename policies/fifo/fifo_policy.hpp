@@ -8,6 +8,10 @@
 // Placement is delegated (default: pack, fewest nodes first). Jobs asking a
 // fraction of a GPU share GPUs (shares_gpus()); the head blocks the line
 // until its share fits.
+// Cost of one call, in waiting jobs w, running jobs r and GPUs g: it places
+// the jobs it starts and the head that blocks, one placement each (O(g)),
+// and never looks behind the head: O((k + 1) g) for k jobs started, whatever
+// w and r.
 // Assumptions: no preemption, no priorities, no user limits.
 //
 //   FifoPolicy fifo(std::make_unique<PackPlacement>());

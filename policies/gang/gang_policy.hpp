@@ -10,6 +10,11 @@
 // longer than under fifo; `--policy-opt head_blocking=true` makes the head of
 // the queue block the rest as fifo does.
 // Jobs asking a fraction of a GPU share GPUs (shares_gpus()).
+// Cost of one call, in waiting jobs w, running jobs r and GPUs g: it stops
+// as soon as no GPU (nor share of one) is free; until then a job too large
+// for the free GPUs costs a count (O(1)) and one that may fit a placement
+// (O(g)): O(w + p g) for p placements tried, independent of r. With a few
+// GPUs free and only larger jobs waiting, it still reads the whole queue.
 // Assumptions: no preemption, no priorities.
 //
 //   GangPolicy gang(std::make_unique<PackPlacement>(), /*head_blocking=*/false);

@@ -12,6 +12,10 @@
 // Option `--policy-opt hold_timeout=SECONDS`: a job that has held GPUs that
 // long without starting releases them all and takes none in that call (it
 // backs off), which breaks such deadlocks at the cost of idle GPU-time.
+// Cost of one call, in waiting jobs w, running jobs r and GPUs g: O(g + w)
+// to list the free GPUs and the requests, and O(w) per GPU granted to find
+// the neediest request: O(g + f w) for f GPUs free. A baseline that
+// deadlocks, kept simple.
 // Assumptions: no preemption, no priorities, GPU memory respected.
 //
 //   PiecemealPolicy baseline(/*hold_timeout=*/kNever);

@@ -1,10 +1,7 @@
 #include "policies/srtf/shortest_remaining_policy.hpp"
 
-#include "policies/kit/preemption_room.hpp"
-
 #include <algorithm>
 #include <optional>
-#include <set>
 #include <stdexcept>
 #include <tuple>
 
@@ -12,24 +9,11 @@
 #include "policies/kit/tentative_cluster.hpp"
 
 namespace gcsim {
-namespace {
 
-// A job in the call's order: shortest remaining time first, then earliest
-// submission, then workload order.
-struct Entry {
-  Time remaining;
-  Time submit;
-  JobIndex job;
-  bool running;
-  std::size_t slot = 0;  // a running job's index in QueueView::running(); not part of the order
-  bool operator<(const Entry& other) const {
-    // Equal keys: the running entry first.
-    return std::tie(remaining, submit, job, other.running) <
-           std::tie(other.remaining, other.submit, other.job, running);
-  }
-};
-
-}  // namespace
+bool ShortestRemainingPolicy::Entry::operator<(const Entry& other) const {
+  // Equal keys: the running entry first.
+  return std::tie(remaining, submit, job, other.running) < std::tie(other.remaining, other.submit, other.job, running);
+}
 
 ShortestRemainingPolicy::ShortestRemainingPolicy(std::unique_ptr<PlacementPolicy> placement, bool preemptive)
     : placement_(std::move(placement)), preemptive_(preemptive) {
@@ -55,44 +39,78 @@ Time ShortestRemainingPolicy::remaining_time(const QueueView& jobs, JobIndex job
   return std::max(0.0, run - (now - rt.start));
 }
 
+// A waiting job's run time changes only while it is not waiting (a
+// preemption saves part of its work), so its place in the order is computed
+// when it joins the queue and kept until it leaves.
+void ShortestRemainingPolicy::update_waiting_order(const QueueView& jobs) {
+  if (waiting_key_.size() != jobs.job_count()) waiting_key_.resize(jobs.job_count(), kNever);
+  const WaitingChanges::Delta delta = changes_.since_last_call(jobs);
+  for (JobIndex job : delta.left) waiting_order_.erase({waiting_key_[job], jobs.spec(job).submit, job, false});
+  for (JobIndex job : delta.joined) {
+    waiting_key_[job] = run_time(jobs, job);
+    waiting_order_.insert({waiting_key_[job], jobs.spec(job).submit, job, false});
+  }
+}
+
 void ShortestRemainingPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
-  const std::vector<JobIndex>& running = ctx.jobs.running();
+  update_waiting_order(ctx.jobs);
   if (ctx.jobs.waiting().empty()) return;
   TentativeCluster cluster(ctx.cluster);  // victims' GPUs shown free while they are tried
   std::vector<bool> taken(ctx.cluster.layout().gpu_count(), false);
   std::size_t spare = ctx.cluster.free_gpu_count();  // free (or freed) and not promised in this plan
 
-  // Running jobs neither kept nor preempted yet: the only possible victims.
+  // The running jobs in the order, each with its fate: kept once the walk
+  // passes it, preempted when a shorter job takes its GPUs; the undecided
+  // ones are the only possible victims.
   enum class Fate { kUndecided, kKept, kPreempted };
-  std::vector<Fate> fate(running.size(), Fate::kUndecided);
-  std::vector<Time> running_remaining(running.size());
+  std::vector<Entry> running;
+  running.reserve(ctx.jobs.running().size());
   std::size_t undecided_gpus = 0;
-
-  std::set<Entry> order;
-  for (std::size_t i = 0; i < running.size(); ++i) {
-    const JobIndex job = running[i];
-    running_remaining[i] = remaining_time(ctx.jobs, job, ctx.now);
+  for (JobIndex job : ctx.jobs.running()) {
+    running.push_back({remaining_time(ctx.jobs, job, ctx.now), ctx.jobs.spec(job).submit, job, true});
     undecided_gpus += ctx.jobs.runtime(job).gpus.size();
-    order.insert({running_remaining[i], ctx.jobs.spec(job).submit, job, true, i});
   }
-  for (JobIndex job : ctx.jobs.waiting())
-    order.insert({remaining_time(ctx.jobs, job, ctx.now), ctx.jobs.spec(job).submit, job, false});
+  std::sort(running.begin(), running.end());
+  std::vector<Fate> fate(running.size(), Fate::kUndecided);
+  std::size_t next_running = 0;
+
+  // Waiting jobs in the order: those waiting at the call, and the victims
+  // preempted in it, which rejoin the order as waiting jobs.
+  auto next_waiting = waiting_order_.begin();
+  std::set<Entry> rejoined;
 
   auto allocate = [&](JobIndex job, std::vector<GpuId> gpus) {
     cluster.take(gpus, ctx.jobs.spec(job));  // its host cores and memory too
     for (GpuId g : gpus) taken[g] = true;
     spare -= gpus.size();
+    changes_.noted(job);
     plan.allocate(job, std::move(gpus));
   };
 
-  while (!order.empty()) {
-    const Entry entry = *order.begin();
-    order.erase(order.begin());
-    if (entry.running) {
-      fate[entry.slot] = Fate::kKept;
+  for (;;) {
+    while (next_running < running.size() && fate[next_running] == Fate::kPreempted) ++next_running;
+    // The first of the three heads in the order.
+    enum class From { kNone, kRunning, kWaiting, kRejoined } from = From::kNone;
+    const Entry* head = nullptr;
+    if (next_running < running.size()) head = &running[next_running], from = From::kRunning;
+    if (next_waiting != waiting_order_.end() && (!head || *next_waiting < *head))
+      head = &*next_waiting, from = From::kWaiting;
+    if (!rejoined.empty() && (!head || *rejoined.begin() < *head)) head = &*rejoined.begin(), from = From::kRejoined;
+    if (from == From::kNone) break;
+    const Entry entry = *head;
+    if (from == From::kRunning) {
+      fate[next_running++] = Fate::kKept;
       undecided_gpus -= ctx.jobs.runtime(entry.job).gpus.size();
       continue;
     }
+    if (from == From::kRejoined) {
+      rejoined.erase(rejoined.begin());
+    } else {
+      ++next_waiting;
+    }
+    // No GPU left and none to preempt: no later job can start.
+    if (spare == 0 && (!preemptive_ || undecided_gpus == 0)) break;
+
     const JobSpec& spec = ctx.jobs.spec(entry.job);
     if (spec.gpus <= spare) {
       if (auto gpus = placement_->place(spec, cluster, taken)) {
@@ -106,37 +124,33 @@ void ShortestRemainingPolicy::schedule(const SchedulingContext& ctx, Plan& plan)
     }
     if (spec.gpus > spare + undecided_gpus) continue;
 
-    // Victims: undecided running jobs with strictly longer remaining times.
+    // Victims: undecided running jobs with strictly longer remaining times,
+    // longest first: the end of the running order, read backwards.
     std::vector<std::size_t> victims;
     std::size_t victim_gpus = 0;
-    for (std::size_t i = 0; i < running.size(); ++i) {
-      if (fate[i] != Fate::kUndecided || !(running_remaining[i] > entry.remaining)) continue;
-      victims.push_back(i);
-      victim_gpus += ctx.jobs.runtime(running[i]).gpus.size();
+    for (std::size_t i = running.size(); i > next_running && running[i - 1].remaining > entry.remaining; --i) {
+      if (fate[i - 1] != Fate::kUndecided) continue;
+      victims.push_back(i - 1);
+      victim_gpus += ctx.jobs.runtime(running[i - 1].job).gpus.size();
     }
     if (spec.gpus > spare + victim_gpus) continue;
-    std::sort(victims.begin(), victims.end(), [&](std::size_t a, std::size_t b) {
-      const Entry ea{running_remaining[a], ctx.jobs.spec(running[a]).submit, running[a], true};
-      const Entry eb{running_remaining[b], ctx.jobs.spec(running[b]).submit, running[b], true};
-      return eb < ea;  // longest remaining first
-    });
 
     // Free the longest-remaining victims one by one until the job can be placed.
     std::vector<JobIndex> candidates;
-    for (std::size_t i : victims) candidates.push_back(running[i]);
+    for (std::size_t i : victims) candidates.push_back(running[i].job);
     RoomForJob room = make_room(spec, candidates, ctx.jobs, cluster, *placement_, taken, spare);
     std::optional<std::vector<GpuId>>& gpus = room.gpus;
     for (std::size_t k : room.used) {
       const std::size_t i = victims[k];
-      const JobIndex victim = running[i];
+      const JobIndex victim = running[i].job;
       const std::vector<GpuId>& held = ctx.jobs.runtime(victim).gpus;
       plan.preempt(victim);
+      changes_.noted(victim);
       fate[i] = Fate::kPreempted;
       undecided_gpus -= held.size();
       spare += held.size();
-      order.erase({running_remaining[i], ctx.jobs.spec(victim).submit, victim, true, i});
       // Back in the order as a waiting job (see the file comment).
-      order.insert({run_time(ctx.jobs, victim), ctx.jobs.spec(victim).submit, victim, false});
+      rejoined.insert({run_time(ctx.jobs, victim), ctx.jobs.spec(victim).submit, victim, false});
     }
     if (gpus) allocate(entry.job, std::move(*gpus));
   }

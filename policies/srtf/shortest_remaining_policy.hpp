@@ -42,6 +42,15 @@
 // shrink, so a later call could neither start nor preempt more: the policy
 // never asks to be woken.
 //
+// Cost of one call, in waiting jobs w, running jobs r and GPUs g: the waiting
+// jobs are kept in the order across calls (a job's key is fixed while it
+// waits) and only those that joined or left since the last call move
+// (O(log w) each); the running jobs, whose remaining times shrink with time,
+// are sorted at every call (O(r log r)); the walk stops as soon as no GPU is
+// free and no running job is left undecided, so it visits the waiting jobs it
+// starts or tries to fit, each for a placement (O(g)) and, if preempting, the
+// victims it may take (O(r)).
+//
 // The order is blind to GPU counts: a one-GPU job may preempt a large job,
 // which then waits for its whole set to be free again while shorter jobs keep
 // taking GPUs. On a loaded cluster the non-preemptive variant can therefore
@@ -59,7 +68,10 @@
 #pragma once
 
 #include <memory>
+#include <set>
+#include <vector>
 
+#include "policies/kit/waiting_changes.hpp"
 #include "sim/core/policy.hpp"
 #include "sim/core/policy_registry.hpp"
 
@@ -83,8 +95,23 @@ class ShortestRemainingPolicy final : public SchedulingPolicy {
   static Time remaining_time(const QueueView& jobs, JobIndex job, Time now);
 
  private:
+  // A job in the order: shortest remaining time first, then earliest
+  // submission, then workload order; on equal keys the running entry first.
+  struct Entry {
+    Time remaining;
+    Time submit;
+    JobIndex job;
+    bool running;
+    bool operator<(const Entry& other) const;
+  };
+  /// Brings waiting_order_ up to date with the jobs that joined or left the queue.
+  void update_waiting_order(const QueueView& jobs);
+
   std::unique_ptr<PlacementPolicy> placement_;
   bool preemptive_;
+  WaitingChanges changes_;
+  std::set<Entry> waiting_order_;  // every waiting job, in the order
+  std::vector<Time> waiting_key_;  // per job: its remaining time in waiting_order_
 };
 
 }  // namespace gcsim

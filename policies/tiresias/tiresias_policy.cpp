@@ -1,7 +1,5 @@
 #include "policies/tiresias/tiresias_policy.hpp"
 
-#include "policies/kit/preemption_room.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -9,24 +7,10 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "policies/kit/preemption_room.hpp"
 #include "policies/kit/tentative_cluster.hpp"
 
 namespace gcsim {
-namespace {
-
-// A waiting job's place in the call's order: queue, then last arrival into
-// it, then workload order.
-struct QueueKey {
-  std::size_t queue;
-  Time arrival;
-  JobIndex job;
-  bool operator<(const QueueKey& other) const {
-    return std::tie(queue, arrival, job) < std::tie(other.queue, other.arrival, other.job);
-  }
-};
-
-}  // namespace
-
 TiresiasPolicy::TiresiasPolicy(std::unique_ptr<PlacementPolicy> placement, TiresiasSettings settings)
     : placement_(std::move(placement)), settings_(std::move(settings)) {
   if (!placement_) throw std::invalid_argument("tiresias needs a placement policy");
@@ -102,34 +86,91 @@ void TiresiasPolicy::refresh(const QueueView& jobs, JobIndex job, Time now) {
   }
 }
 
+void TiresiasPolicy::index(JobIndex job) {
+  const JobTrack& t = track_[job];
+  waiting_order_.insert({t.queue, t.arrival, job});
+  const Time due = promotion_time(job);
+  if (due != kNever) promotions_.insert({due, job});
+}
+
+void TiresiasPolicy::unindex(JobIndex job) {
+  const JobTrack& t = track_[job];
+  waiting_order_.erase({t.queue, t.arrival, job});
+  const Time due = promotion_time(job);
+  if (due != kNever) promotions_.erase({due, job});
+}
+
+// A waiting job's queue changes only when it joins the queue (arrival, or
+// demotion by the service of the run it lost) and when its promotion falls
+// due: only those jobs are refreshed and moved in the order.
+void TiresiasPolicy::update_waiting(const QueueView& jobs, Time now) {
+  const WaitingChanges::Delta delta = changes_.since_last_call(jobs);
+  for (JobIndex job : delta.left) unindex(job);
+  for (JobIndex job : delta.joined) {
+    refresh(jobs, job, now);
+    index(job);
+  }
+  while (!promotions_.empty() && promotions_.begin()->first <= now) {
+    const JobIndex job = promotions_.begin()->second;
+    unindex(job);
+    refresh(jobs, job, now);
+    index(job);
+  }
+}
+
 void TiresiasPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
   const QueueView& jobs = ctx.jobs;
   if (track_.size() != jobs.job_count()) track_.resize(jobs.job_count());
+  update_waiting(jobs, ctx.now);
   const std::vector<JobIndex> running = jobs.running();  // the possible victims, in start order
   for (JobIndex job : running) refresh(jobs, job, ctx.now);
-  for (JobIndex job : jobs.waiting()) refresh(jobs, job, ctx.now);
 
   TentativeCluster cluster(ctx.cluster);  // victims' GPUs shown free while they are tried
   std::vector<bool> taken(ctx.cluster.layout().gpu_count(), false);
   std::size_t spare = ctx.cluster.free_gpu_count();  // free (or freed) and not promised in this plan
   std::vector<bool> preempted(running.size(), false);
-  std::vector<bool> started(jobs.job_count(), false);
+  std::vector<JobIndex> started;
 
-  std::set<QueueKey> order;
-  for (JobIndex job : jobs.waiting()) order.insert({track_[job].queue, track_[job].arrival, job});
-  std::vector<JobIndex> still_waiting;
+  // GPUs of the running jobs not preempted yet, per queue: a job may preempt
+  // those of the queues below its own.
+  const std::size_t queues = settings_.thresholds.size() + 1;
+  std::vector<std::size_t> gpus_in_queue(queues, 0);
+  for (JobIndex job : running) gpus_in_queue[track_[job].queue] += jobs.runtime(job).gpus.size();
+  auto preemptible_gpus = [&](std::size_t queue) {
+    std::size_t gpus = 0;
+    for (std::size_t q = queue + 1; q < queues; ++q) gpus += gpus_in_queue[q];
+    return gpus;
+  };
+  // The running jobs in the order victims are taken: lowest-priority queue
+  // first, then the most recently started; sorted when first needed.
+  std::vector<std::size_t> victim_order;
 
   auto allocate = [&](JobIndex job, std::vector<GpuId> gpus) {
     cluster.take(gpus, jobs.spec(job));  // its host cores and memory too
     for (GpuId g : gpus) taken[g] = true;
     spare -= gpus.size();
-    started[job] = true;
+    started.push_back(job);
+    changes_.noted(job);
     plan.allocate(job, std::move(gpus));
   };
 
-  while (!order.empty()) {
-    const QueueKey key = *order.begin();
-    order.erase(order.begin());
+  // The waiting jobs in the order: those waiting at the call, and the
+  // victims preempted in it, which wait again at their place.
+  auto next_waiting = waiting_order_.begin();
+  std::set<QueueKey> rejoined;
+  for (;;) {
+    const bool from_rejoined =
+        !rejoined.empty() && (next_waiting == waiting_order_.end() || *rejoined.begin() < *next_waiting);
+    if (!from_rejoined && next_waiting == waiting_order_.end()) break;
+    const QueueKey key = from_rejoined ? *rejoined.begin() : *next_waiting;
+    if (from_rejoined) {
+      rejoined.erase(rejoined.begin());
+    } else {
+      ++next_waiting;
+    }
+    const std::size_t victim_gpus = preemptible_gpus(key.queue);
+    // No GPU left and none to preempt for this queue or any after it.
+    if (spare == 0 && victim_gpus == 0) break;
     const JobSpec& spec = jobs.spec(key.job);
     if (spec.gpus <= spare) {
       if (auto gpus = placement_->place(spec, cluster, taken)) {
@@ -137,25 +178,22 @@ void TiresiasPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
         continue;
       }
     }
+    if (spec.gpus > spare + victim_gpus) continue;
 
     // Victims: running jobs not preempted yet, of strictly lower-priority queues.
+    if (victim_order.empty()) {
+      for (std::size_t i = 0; i < running.size(); ++i) victim_order.push_back(i);
+      std::sort(victim_order.begin(), victim_order.end(), [&](std::size_t a, std::size_t b) {
+        const JobIndex ja = running[a], jb = running[b];
+        return std::make_tuple(track_[ja].queue, jobs.runtime(ja).start, ja) >
+               std::make_tuple(track_[jb].queue, jobs.runtime(jb).start, jb);
+      });
+    }
     std::vector<std::size_t> victims;
-    std::size_t victim_gpus = 0;
-    for (std::size_t i = 0; i < running.size(); ++i) {
-      if (preempted[i] || track_[running[i]].queue <= key.queue) continue;
-      victims.push_back(i);
-      victim_gpus += jobs.runtime(running[i]).gpus.size();
+    for (std::size_t i : victim_order) {
+      if (track_[running[i]].queue <= key.queue) break;
+      if (!preempted[i]) victims.push_back(i);
     }
-    if (spec.gpus > spare + victim_gpus) {
-      still_waiting.push_back(key.job);
-      continue;
-    }
-    // Lowest-priority queue first, then the most recently started.
-    std::sort(victims.begin(), victims.end(), [&](std::size_t a, std::size_t b) {
-      const JobIndex ja = running[a], jb = running[b];
-      return std::make_tuple(track_[ja].queue, jobs.runtime(ja).start, ja) >
-             std::make_tuple(track_[jb].queue, jobs.runtime(jb).start, jb);
-    });
 
     // Free them one by one until the job can be placed.
     std::vector<JobIndex> candidates;
@@ -167,36 +205,42 @@ void TiresiasPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
       const JobIndex victim = running[i];
       const JobRuntime& rt = jobs.runtime(victim);
       plan.preempt(victim);
+      changes_.noted(victim);
       preempted[i] = true;
       spare += rt.gpus.size();
       JobTrack& t = track_[victim];
+      gpus_in_queue[t.queue] -= rt.gpus.size();
       t.preempted_at = ctx.now;
       t.executed += ctx.now - rt.start;
-      order.insert({t.queue, t.arrival, victim});  // waits again at its place; may restart below
+      rejoined.insert({t.queue, t.arrival, victim});  // waits again at its place; may restart below
     }
-    if (gpus) {
-      allocate(key.job, std::move(*gpus));
-    } else {
-      still_waiting.push_back(key.job);
-    }
+    if (gpus) allocate(key.job, std::move(*gpus));
   }
 
   // Wake-ups: the next threshold crossing of every job running after the
-  // plan, and the promotion of every job still waiting.
+  // plan, and the first promotion of the jobs still waiting.
   const std::size_t last_queue = settings_.thresholds.size();
   for (std::size_t i = 0; i < running.size(); ++i) {
     const JobIndex job = running[i];
-    if (preempted[i] || started[job] || track_[job].queue >= last_queue) continue;
+    if (preempted[i] || track_[job].queue >= last_queue) continue;
     const JobRuntime& rt = jobs.runtime(job);
     plan.wake_at(crossing_time(rt.start, rt.attained_gpu_seconds - track_[job].service_base,
                                settings_.thresholds[track_[job].queue], rt.gpus.size()));
   }
-  for (JobIndex job = 0; job < started.size(); ++job) {
-    if (!started[job] || track_[job].queue >= last_queue) continue;
+  for (JobIndex job : started) {
+    if (track_[job].queue >= last_queue) continue;
     plan.wake_at(crossing_time(ctx.now, queue_service(jobs, job, ctx.now), settings_.thresholds[track_[job].queue],
                                jobs.spec(job).gpus));
   }
-  for (JobIndex job : still_waiting) plan.wake_at(promotion_time(job));
+  std::sort(started.begin(), started.end());
+  auto still_waiting = [&](JobIndex job) { return !std::binary_search(started.begin(), started.end(), job); };
+  for (const auto& [due, job] : promotions_) {
+    if (!still_waiting(job)) continue;
+    plan.wake_at(due);
+    break;
+  }
+  for (std::size_t i = 0; i < running.size(); ++i)
+    if (preempted[i] && still_waiting(running[i])) plan.wake_at(promotion_time(running[i]));
 }
 
 }  // namespace gcsim

@@ -51,6 +51,15 @@
 //   cannot take turns promoting and preempting each other at one instant.
 //   The policy asks to be woken when a waiting job becomes due.
 //
+// Cost of one call, in waiting jobs w, running jobs r and GPUs g: the policy
+// keeps the waiting jobs in its order across calls and moves only those that
+// joined, left or fell due for promotion since the last call (O(log w) each);
+// the running jobs are refreshed and counted per queue (O(r), and O(r log r)
+// once the first preemption is tried); the walk stops as soon as no GPU is
+// free and no lower queue holds any, so it visits the jobs it starts or tries
+// to fit, each for a placement (O(g)) and, if preempting, the victims it may
+// take (O(r)).
+//
 // Options (`--policy-opt KEY=VALUE`):
 // - `thresholds=T1,T2,...`: strictly increasing GPU-seconds > 0, giving K =
 //   count + 1 queues. The paper leaves K and the thresholds to the operator
@@ -73,8 +82,12 @@
 #pragma once
 
 #include <memory>
+#include <set>
+#include <tuple>
+#include <utility>
 #include <vector>
 
+#include "policies/kit/waiting_changes.hpp"
 #include "sim/core/policy.hpp"
 #include "sim/core/policy_registry.hpp"
 
@@ -116,6 +129,17 @@ class TiresiasPolicy final : public SchedulingPolicy {
     Time executed = 0;           // seconds run since the job last entered Q1 (runs ended by preemptions)
   };
 
+  // A waiting job's place in the order: queue, then last arrival into it,
+  // then workload order.
+  struct QueueKey {
+    std::size_t queue;
+    Time arrival;
+    JobIndex job;
+    bool operator<(const QueueKey& other) const {
+      return std::tie(queue, arrival, job) < std::tie(other.queue, other.arrival, other.job);
+    }
+  };
+
   /// Brings the queue of `job` up to date at `now` (demotions, promotions).
   void refresh(const QueueView& jobs, JobIndex job, Time now);
   /// Service counted for queue purposes, GPU-seconds, at `now`.
@@ -124,10 +148,21 @@ class TiresiasPolicy final : public SchedulingPolicy {
   static Time crossing_time(Time start, double service_at_start, double threshold, std::size_t gpus);
   /// The instant a waiting job becomes due for promotion, or kNever.
   Time promotion_time(JobIndex job) const;
+  /// Puts a waiting job in the order and the promotions at its track's place,
+  /// or takes it out (before its track changes).
+  void index(JobIndex job);
+  void unindex(JobIndex job);
+  /// The waiting jobs that joined, left or fell due for promotion since the
+  /// last call, refreshed and moved to their place.
+  void update_waiting(const QueueView& jobs, Time now);
 
   std::unique_ptr<PlacementPolicy> placement_;
   TiresiasSettings settings_;
   std::vector<JobTrack> track_;
+  // Every waiting job, in the order; those due for promotion, by the instant.
+  WaitingChanges changes_;
+  std::set<QueueKey> waiting_order_;
+  std::set<std::pair<Time, JobIndex>> promotions_;
 };
 
 }  // namespace gcsim

@@ -212,6 +212,40 @@ TEST(DrfPolicy, NeverPreemptsWhateverTheShares) {
   EXPECT_TRUE(bench.schedule(policy).empty());
 }
 
+// One policy kept across calls on 4 GPUs, so that its per-user queues must
+// follow the arrivals, starts and finishes between calls. GPUs alone count
+// (the jobs ask no cores or memory): a user's share is its GPUs / 4.
+TEST(DrfPolicy, KeepsEachUsersQueueRightAcrossCalls) {
+  PolicyBench bench(crafted_cluster(1, 4),
+                    {user_job("a1", "a", 2, 0), user_job("a2", "a", 2, 0), user_job("b1", "b", 2, 10),
+                     user_job("b2", "b", 1, 20), user_job("a3", "a", 1, 20), user_job("b3", "b", 2, 30)});
+  DrfPolicy policy = drf();
+  bench.submit(0);
+  bench.submit(1);
+  EXPECT_EQ(allocation_order(bench.schedule(policy)), (Jobs{0, 1}));  // a alone: a1, then a2
+  bench.step(policy);
+
+  bench.now = 10;  // b1 arrives on a full cluster
+  bench.submit(2);
+  EXPECT_TRUE(bench.schedule(policy).decisions().empty());
+
+  bench.now = 20;  // a1 and a2 end; b2 and a3 arrive
+  bench.finish(0);
+  bench.finish(1);
+  bench.submit(3);
+  bench.submit(4);
+  // a and b both at 0, a first by name: a3 (a 1/4); b at 0: b1 (b 2/4);
+  // a has nothing left; b: b2 on the last GPU.
+  const Plan plan = bench.schedule(policy);
+  EXPECT_EQ(allocation_order(plan), (Jobs{4, 2, 3}));
+  bench.apply(plan);
+
+  bench.now = 30;  // b1 ends, b3 arrives: the only waiting job, on the 2 GPUs b1 left
+  bench.finish(2);
+  bench.submit(5);
+  EXPECT_EQ(allocation_order(bench.schedule(policy)), (Jobs{5}));
+}
+
 TEST(DrfPolicy, IsRegisteredUnderItsName) {
   PolicyRegistry registry;
   register_builtin(registry);

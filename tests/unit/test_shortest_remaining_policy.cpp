@@ -432,6 +432,41 @@ TEST(ShortestRemainingPolicy, RejectsAnyOtherPreemptiveValueNamingIt) {
   }
 }
 
+// ---- across calls ------------------------------------------------------------------------
+
+// One policy kept across calls on one 4-GPU node, so that its order of the
+// waiting jobs must follow the arrivals, starts, preemptions and finishes
+// between calls. a: 4 GPUs, 100 s; b: 2 GPUs, 50 s; c: 2 GPUs, 300 s, all
+// submitted at 0; d: 2 GPUs, 20 s, submitted at 10.
+TEST_F(SrtfTest, KeepsItsOrderRightAcrossCalls) {
+  set_up(rack(1), {{"a", 4, 0, 100}, {"b", 2, 0, 50}, {"c", 2, 0, 300}, {"d", 2, 10, 20}});
+  ShortestRemainingPolicy srtf(std::make_unique<PackPlacement>(), true);
+  auto call = [&](Time now) {
+    now_ = now;
+    Plan plan;
+    srtf.schedule(SchedulingContext{now_, *state_, *state_}, plan);
+    state_->apply(plan, now_);
+    return steps(plan);
+  };
+  submit({0, 1, 2});
+  // t=0: b (50) starts; a (100) needs 4 of the 2 left and no running job is
+  // longer; c (300) takes the last 2.
+  EXPECT_EQ(call(0), (std::vector<Step>{{Kind::kAllocate, 1, {0, 1}}, {Kind::kAllocate, 2, {2, 3}}}));
+  // t=10: d (20) arrives and preempts c (290 left), the longest of b (40)
+  // and c; b is kept, a still cannot get 4 GPUs.
+  submit({3});
+  EXPECT_EQ(call(10), (std::vector<Step>{{Kind::kPreempt, 2}, {Kind::kAllocate, 3, {2, 3}}}));
+  // t=30: d ends. Waiting: a (100), c (300 again, no checkpoint): a does not
+  // fit in 2 and b (20 left) is shorter; c does.
+  state_->finish(3, 30);
+  EXPECT_EQ(call(30), (std::vector<Step>{{Kind::kAllocate, 2, {2, 3}}}));
+  // t=50: b ends; a (100) preempts c (280 left) to take the whole node.
+  state_->finish(1, 50);
+  EXPECT_EQ(call(50), (std::vector<Step>{{Kind::kPreempt, 2}, {Kind::kAllocate, 0, {0, 1, 2, 3}}}));
+  // t=60: nothing changed but the time: nothing to do.
+  EXPECT_TRUE(call(60).empty());
+}
+
 TEST(ShortestRemainingPolicy, RequiresAPlacement) {
   EXPECT_THROW(ShortestRemainingPolicy(nullptr, true), std::invalid_argument);
 }

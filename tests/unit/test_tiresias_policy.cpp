@@ -329,6 +329,59 @@ TEST(TiresiasPolicy, OptionsAreValidated) {
   EXPECT_THROW(TiresiasPolicy(nullptr, TiresiasSettings{}), std::invalid_argument);
 }
 
+// One policy kept across calls, jobs arriving, starting, being preempted and
+// promoted between them, with thresholds=400 and promote_knob=1 on 4 GPUs:
+// its order of the waiting jobs and its promotion times must follow.
+TEST(TiresiasPolicy, KeepsItsQueuesRightAcrossCalls) {
+  constexpr JobIndex a = 0, b = 1, c = 2;
+  PolicyBench bench(crafted_cluster(1, 4),
+                    {measured_job("a", 4, 0), measured_job("b", 2, 50), measured_job("c", 2, 150)});
+  TiresiasPolicy policy = tiresias({{"thresholds", "400"}, {"promote_knob", "1"}});
+  bench.submit(a);
+  EXPECT_EQ(bench.step(policy).started, (Jobs{a}));
+
+  bench.now = 50;  // b arrives; a (200 GPU-seconds) is in Q1 too: b waits
+  bench.submit(b);
+  Plan plan = bench.schedule(policy);
+  EXPECT_TRUE(plan.decisions().empty());
+  EXPECT_EQ(plan.wake_time(), 100);  // a crosses 400 at 400 / 4
+  bench.apply(plan);
+
+  bench.now = 100;  // a into Q2: b preempts it; a needs 4 of the 2 left
+  plan = bench.schedule(policy);
+  EXPECT_EQ(steps_of(plan), (std::vector<Step>{{kPreempt, a}, {kAllocate, b}}));
+  EXPECT_EQ(plan.wake_time(), 200);  // a due for promotion at 100 + 1 x 100 run; b crosses at 300
+  bench.apply(plan);
+
+  bench.now = 150;  // c arrives and takes the 2 free GPUs
+  bench.submit(c);
+  plan = bench.schedule(policy);
+  EXPECT_EQ(steps_of(plan), (std::vector<Step>{{kAllocate, c}}));
+  EXPECT_EQ(plan.wake_time(), 200);  // still a's promotion
+  bench.apply(plan);
+
+  bench.now = 200;  // a back in Q1, with b and c: no victim
+  plan = bench.schedule(policy);
+  EXPECT_TRUE(plan.decisions().empty());
+  EXPECT_EQ(policy.queue_of(a), 0u);
+  EXPECT_EQ(plan.wake_time(), 300);  // b crosses 400 at 100 + 400 / 2
+  bench.apply(plan);
+
+  bench.now = 300;  // b into Q2: its 2 GPUs are not enough for a
+  plan = bench.schedule(policy);
+  EXPECT_TRUE(plan.decisions().empty());
+  EXPECT_EQ(policy.queue_of(b), 1u);
+  EXPECT_EQ(plan.wake_time(), 350);  // c crosses at 150 + 400 / 2
+  bench.apply(plan);
+
+  bench.now = 350;  // c into Q2: a preempts c (started last), then b
+  plan = bench.schedule(policy);
+  EXPECT_EQ(steps_of(plan), (std::vector<Step>{{kPreempt, c}, {kPreempt, b}, {kAllocate, a}}));
+  EXPECT_EQ(plan.wake_time(), 450);  // a crosses at 350 + 400 / 4; c due at 550, b at 600
+  const auto applied = bench.apply(plan);
+  EXPECT_EQ(applied.started, (Jobs{a}));
+}
+
 TEST(TiresiasPolicy, IsRegisteredUnderItsName) {
   PolicyRegistry registry;
   register_builtin(registry);
