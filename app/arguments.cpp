@@ -1,6 +1,8 @@
 #include "app/arguments.hpp"
 
-#include <cmath>
+#include <optional>
+
+#include "sim/core/number_text.hpp"
 
 namespace gcsim {
 
@@ -69,16 +71,9 @@ std::uint64_t Arguments::uint_or(const std::string& name, std::uint64_t fallback
 double Arguments::number_or(const std::string& name, double fallback) const {
   if (!has(name)) return fallback;
   const std::string text = required(name);
-  std::size_t used = 0;
-  double value = 0;
-  try {
-    value = std::stod(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != text.size() || text.empty() || !std::isfinite(value))
-    throw UsageError("option '--" + name + "' expects a number, got '" + text + "'");
-  return value;
+  const std::optional<double> value = finite_number(text);
+  if (!value) throw UsageError("option '--" + name + "' expects a number, got '" + text + "'");
+  return *value;
 }
 
 }  // namespace gcsim
