@@ -24,6 +24,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "app/arguments.hpp"
@@ -56,6 +57,18 @@ struct OtherFailure {
 };
 
 struct Command {
+  /// A command that runs on its declared options.
+  Command(std::string name, std::string summary, std::string usage, std::vector<FlagSpec> options,
+          std::function<int(const Arguments&)> run)
+      : name(std::move(name)),
+        summary(std::move(summary)),
+        usage(std::move(usage)),
+        options(std::move(options)),
+        run(std::move(run)) {}
+  /// A command of actions, given in `actions` after it is made.
+  Command(std::string name, std::string summary, std::string usage)
+      : name(std::move(name)), summary(std::move(summary)), usage(std::move(usage)) {}
+
   std::string name;
   std::string summary;  // one line of `gcsim --help`
   std::string usage;    // `gcsim NAME --help`
