@@ -319,6 +319,7 @@ class Scheduler {
     const JobStep step = run.plan->step(run.step);
     if (step.kind == JobStep::Kind::kDelay) return delay(step.amount);
     if (stopped_) return false;  // a runner created just before the run stopped
+    if (step.kind == JobStep::Kind::kCompute && in_.jobs[job].gpu_share >= 1) return compute_alone(job, step);
     start_step(job, step);
     for (const sg4::ActivityPtr& activity : run.activities) {
       // One activity at a time, not wait_any over the job's: O(1) per wait,
@@ -337,6 +338,39 @@ class Scheduler {
     }
     run.activities.clear();
     return true;
+  }
+
+  // A computation step on GPUs the job holds whole. Nothing else computes on
+  // them (a GPU is held whole by one job or shared by fractional ones; links
+  // carry transfers, not computations), so each GPU's execution would take
+  // exactly its FLOPs over its speed: the step is a timer to the slowest GPU's
+  // end, one SimGrid timer where one execution per GPU would cost the solver
+  // a variable each. Each GPU's end still counts as an event.
+  bool compute_alone(JobIndex job, const JobStep& step) {
+    RunningJob& run = *running_[job];
+    record_compute_busy(run, step, 1.0);
+    Time end = now_;
+    for (const auto& [at, gpus] : run.busy_ends) end = std::max(end, at);
+    if (end > now_) {
+      sg4::Activity::wait_any_for(no_activities_, std::max(0.0, end - sg4::Engine::get_clock()));
+      if (!resumed()) return false;
+    }
+    now_ = std::max(now_, end);
+    for (std::size_t i = 0; i < run.hosts.size(); ++i) recorder_.event_handled();
+    run.busy_ends.clear();
+    return true;
+  }
+
+  // The busy intervals of a computation step, recorded before any activity
+  // starts (each start lets other actors run, and one may stop this job).
+  // The GPU gives the job nothing but its share, so they are known now.
+  void record_compute_busy(RunningJob& run, const JobStep& step, double share) {
+    run.busy_ends.clear();
+    for (std::size_t i = 0; i < run.hosts.size(); ++i)
+      add_busy_end(run, now_ + step.amount * run.compute_scale[i] / (run.hosts[i]->get_speed() * share));
+    // One interval per distinct end, not per GPU: a job preempted over and
+    // over would otherwise fill memory with the intervals of its GPUs.
+    for (const auto& [end, gpus] : run.busy_ends) recorder_.busy(now_, end, gpus, share);
   }
 
   // A delay step, on a kernel timer: exact, where a sleep would be rounded up
@@ -368,14 +402,7 @@ class Scheduler {
     run.busy_ends.clear();
     switch (step.kind) {
       case JobStep::Kind::kCompute:
-        // The GPU gives this job nothing but its share, so its busy intervals
-        // are known now; they are recorded before any activity starts (each
-        // start lets other actors run, and one may stop this job).
-        for (std::size_t i = 0; i < n; ++i)
-          add_busy_end(run, now_ + step.amount * run.compute_scale[i] / (run.hosts[i]->get_speed() * share));
-        // One interval per distinct end, not per GPU: a job preempted over and
-        // over would otherwise fill memory with the intervals of its GPUs.
-        for (const auto& [end, gpus] : run.busy_ends) recorder_.busy(now_, end, gpus, share);
+        record_compute_busy(run, step, share);
         for (std::size_t i = 0; i < n; ++i) {
           sg4::Host* host = run.hosts[i];
           sg4::ExecPtr exec = sg4::Exec::init();
