@@ -63,12 +63,18 @@ std::size_t usable_on_empty_node(const ClusterLayout& layout, const JobSpec& job
   return std::min(info.gpus.size(), gpus_that_fit(layout, job, node, free));
 }
 
-// The job's GPUs the whole empty cluster can hold (on its best node when single_node).
+// The job's GPUs the whole empty cluster can hold (on its best node when
+// single_node). The nodes of one group are alike, so one node of each group
+// answers for all of them: O(groups) per job, not O(nodes).
 std::size_t usable_in_cluster(const ClusterLayout& layout, const JobSpec& job, bool cores, bool memory) {
   std::size_t total = 0;
-  for (NodeId n = 0; n < layout.node_count(); ++n) {
-    const std::size_t here = usable_on_empty_node(layout, job, n, cores, memory);
-    total = job.single_node ? std::max(total, here) : total + here;
+  NodeId first = 0;  // nodes are numbered group by group
+  for (const NodeGroup& group : layout.spec().node_groups) {
+    if (group.count > 0) {
+      const std::size_t here = usable_on_empty_node(layout, job, first, cores, memory);
+      total = job.single_node ? std::max(total, here) : total + here * group.count;
+    }
+    first += group.count;
   }
   return total;
 }

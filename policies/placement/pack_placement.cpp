@@ -6,9 +6,13 @@
 namespace gcsim {
 namespace {
 
+// A node with usable GPUs: free now, not already promised, as many as its
+// cores, memory and GPU type leave room for. Which GPUs they are is settled
+// only for the nodes chosen (gpus_on()), so a placement costs O(nodes) plus
+// the chosen nodes' GPUs, whatever the size of the others.
 struct Candidate {
   NodeId node;
-  std::vector<GpuId> free;  // usable GPUs on the node, by local index
+  std::size_t count;
 };
 
 // A node of the placement and how many of its usable GPUs the job takes.
@@ -17,24 +21,43 @@ struct Share {
   std::size_t count;
 };
 
+bool any_taken(const std::vector<bool>& taken) { return std::find(taken.begin(), taken.end(), true) != taken.end(); }
+
+bool usable(const ClusterView& cluster, GpuId g, const std::vector<bool>& taken) {
+  return cluster.is_free(g) && !(g < taken.size() && taken[g]);
+}
+
+// How many of the node's GPUs are usable, up to `room`.
+std::size_t usable_count(const ClusterView& cluster, NodeId n, std::size_t room, const std::vector<bool>& taken,
+                         bool check_taken) {
+  // Without promised GPUs, the node's free count is the count (ClusterView's contract).
+  if (!check_taken) return std::min(room, cluster.free_gpus_on_node(n));
+  std::size_t count = 0;
+  for (GpuId g : cluster.layout().node(n).gpus) {
+    if (count >= room) break;
+    if (usable(cluster, g, taken)) ++count;
+  }
+  return count;
+}
+
 // Fewest-nodes selection among `nodes`; empty when they cannot hold `need`.
 std::vector<Share> fewest_nodes(std::vector<const Candidate*> nodes, std::size_t need) {
   std::stable_sort(nodes.begin(), nodes.end(),
-                   [](const Candidate* a, const Candidate* b) { return a->free.size() > b->free.size(); });
+                   [](const Candidate* a, const Candidate* b) { return a->count > b->count; });
   std::vector<Share> chosen;
   std::size_t remaining = need;
   for (std::size_t i = 0; i < nodes.size() && remaining > 0; ++i) {
-    if (nodes[i]->free.size() >= remaining) {
+    if (nodes[i]->count >= remaining) {
       // Best fit for the remainder: the smallest node (latest in the sorted
       // order) that still covers it.
       std::size_t best = i;
-      for (std::size_t j = i + 1; j < nodes.size() && nodes[j]->free.size() >= remaining; ++j) best = j;
+      for (std::size_t j = i + 1; j < nodes.size() && nodes[j]->count >= remaining; ++j) best = j;
       chosen.push_back({nodes[best], remaining});
       remaining = 0;
       break;
     }
-    chosen.push_back({nodes[i], nodes[i]->free.size()});
-    remaining -= nodes[i]->free.size();
+    chosen.push_back({nodes[i], nodes[i]->count});
+    remaining -= nodes[i]->count;
   }
   if (remaining > 0) chosen.clear();
   return chosen;
@@ -46,24 +69,22 @@ std::optional<std::vector<GpuId>> PackPlacement::place(const JobSpec& job, const
                                                        const std::vector<bool>& taken) const {
   if (job.gpu_share < 1) return fit_on_shared_gpus(job, cluster, taken);
   const ClusterLayout& layout = cluster.layout();
+  const bool check_taken = any_taken(taken);
   std::vector<Candidate> candidates;
   for (NodeId n = 0; n < layout.node_count(); ++n) {
     if (cluster.free_gpus_on_node(n) == 0) continue;
     const GpuId first = layout.node(n).gpus.front();
     if (layout.gpu_type_of(first).memory_bytes < job.gpu_memory_bytes) continue;
     const std::size_t room = cluster.host_room(job, n);  // by cores, memory and GPU type
-    Candidate c{n, {}};
-    for (GpuId g : layout.node(n).gpus)
-      if (c.free.size() < room && cluster.is_free(g) && !(g < taken.size() && taken[g])) c.free.push_back(g);
-    if (!c.free.empty()) candidates.push_back(std::move(c));
+    const std::size_t count = usable_count(cluster, n, room, taken, check_taken);
+    if (count > 0) candidates.push_back({n, count});
   }
   const std::size_t need = job.gpus;
 
   std::vector<Share> chosen;
   // One node: the fullest node that fits.
   for (const Candidate& c : candidates)
-    if (c.free.size() >= need && (chosen.empty() || c.free.size() < chosen.front().node->free.size()))
-      chosen = {{&c, need}};
+    if (c.count >= need && (chosen.empty() || c.count < chosen.front().node->count)) chosen = {{&c, need}};
 
   if (chosen.empty() && !job.single_node) {
     // Several nodes: the rack that needs the fewest nodes, else the whole cluster.
@@ -82,10 +103,19 @@ std::optional<std::vector<GpuId>> PackPlacement::place(const JobSpec& job, const
   if (chosen.empty()) return std::nullopt;
 
   std::sort(chosen.begin(), chosen.end(), [](const Share& a, const Share& b) { return a.node->node < b.node->node; });
+  // Each chosen node gives its first usable GPUs by local index.
   std::vector<GpuId> gpus;
-  for (const Share& share : chosen)
-    gpus.insert(gpus.end(), share.node->free.begin(),
-                share.node->free.begin() + static_cast<std::ptrdiff_t>(share.count));
+  gpus.reserve(need);
+  for (const Share& share : chosen) {
+    std::size_t left = share.count;
+    for (GpuId g : layout.node(share.node->node).gpus) {
+      if (left == 0) break;
+      if (usable(cluster, g, taken)) {
+        gpus.push_back(g);
+        --left;
+      }
+    }
+  }
   return gpus;
 }
 

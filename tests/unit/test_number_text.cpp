@@ -1,6 +1,7 @@
 // Specification of the number formatter every output file and report uses.
 #include "sim/core/number_text.hpp"
 
+#include <cstdio>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -13,6 +14,32 @@ TEST(NumberText, FixedGivesExactlyTheDecimalsAskedFor) {
   EXPECT_EQ(fixed(1.0 / 3, 2), "0.33");
   EXPECT_EQ(fixed(-0.25, 1), "-0.2");  // round half to even, as printf
   EXPECT_EQ(fixed(1e9, 0), "1000000000");
+}
+
+// Outputs written before fixed() stopped formatting through printf must
+// read the same: halves, tiny and huge values, negatives, every precision.
+TEST(NumberText, FixedWritesWhatPrintfWrites) {
+  const double values[] = {0.0,
+                           -0.0,
+                           0.5,
+                           1.5,
+                           2.5,
+                           0.125,
+                           0.0625,
+                           1e-7,
+                           -3.14159265358979,
+                           1234.5678,
+                           36798.59472297636,
+                           9.999999999,
+                           1e15 + 0.5,
+                           1e300,
+                           0.1 + 0.2};
+  for (double value : values)
+    for (int decimals = 0; decimals <= 9; ++decimals) {
+      char expected[400];
+      std::snprintf(expected, sizeof expected, "%.*f", decimals, value);
+      EXPECT_EQ(fixed(value, decimals), expected) << value << " with " << decimals << " decimals";
+    }
 }
 
 TEST(NumberText, SignificantKeepsDigitsAndDropsTrailingZeros) {
