@@ -3,11 +3,14 @@
 namespace gcsim {
 
 TentativeCluster::TentativeCluster(const ClusterView& base)
-    : base_(&base),
-      free_per_node_(base.layout().node_count()),
-      free_total_(base.free_gpu_count()),
-      partly_free_(base.partly_free_gpu_count()) {
-  for (NodeId n = 0; n < free_per_node_.size(); ++n) free_per_node_[n] = base.free_gpus_on_node(n);
+    : base_(&base), free_total_(base.free_gpu_count()), partly_free_(base.partly_free_gpu_count()) {}
+
+std::size_t TentativeCluster::free_gpus_on_node(NodeId node) const {
+  const std::size_t base = base_->free_gpus_on_node(node);
+  if (free_change_per_node_.empty()) return base;
+  const auto it = free_change_per_node_.find(node);
+  return it == free_change_per_node_.end() ? base
+                                           : static_cast<std::size_t>(static_cast<std::int64_t>(base) + it->second);
 }
 
 TentativeCluster::Changed TentativeCluster::current(GpuId gpu) const {
@@ -43,10 +46,10 @@ void TentativeCluster::set(GpuId gpu, const Changed& after) {
   if (was_free == after.free) return;
   const NodeId node = base_->layout().node_of(gpu);
   if (after.free) {
-    ++free_per_node_[node];
+    ++free_change_per_node_[node];
     ++free_total_;
   } else {
-    --free_per_node_[node];
+    --free_change_per_node_[node];
     --free_total_;
   }
 }

@@ -14,6 +14,7 @@
 //   what_if.take(*gpus, job);  // the job's share and memory of each
 #pragma once
 
+#include <cstdint>
 #include <unordered_map>
 #include <vector>
 
@@ -48,7 +49,7 @@ class TentativeCluster final : public ClusterView {
   /// here report kNoJob too unless they were held before.
   JobIndex owner(GpuId gpu) const override;
   std::size_t free_gpu_count() const override { return free_total_; }
-  std::size_t free_gpus_on_node(NodeId node) const override { return free_per_node_[node]; }
+  std::size_t free_gpus_on_node(NodeId node) const override;
   double free_share(GpuId gpu) const override;
   double free_memory(GpuId gpu) const override;
   std::size_t partly_free_gpu_count() const override { return partly_free_; }
@@ -67,7 +68,9 @@ class TentativeCluster final : public ClusterView {
   std::unordered_map<GpuId, Changed> changed_;
   std::unordered_map<NodeId, NodeClaim> host_claimed_;  // per node: claimed here minus given back here
   void claim_host(const std::vector<GpuId>& gpus, const JobSpec& job, int sign);
-  std::vector<std::size_t> free_per_node_;
+  // Per node: GPUs freed here minus GPUs taken here. Only the nodes changed
+  // are stored, so a TentativeCluster costs nothing per node of the cluster.
+  std::unordered_map<NodeId, std::int64_t> free_change_per_node_;
   std::size_t free_total_;
   std::size_t partly_free_;
 };
