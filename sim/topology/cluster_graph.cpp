@@ -11,31 +11,27 @@ namespace {
 
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
-// Per-vertex figures of the search tree's path from the source.
-struct PathFigures {
-  std::vector<std::uint32_t> hops;
-  std::vector<double> bottleneck;
-  std::vector<double> latency;
-};
-
-// Extends the source's path by one link each time the search discovers a
-// vertex. The graph is a tree, so the search tree's path is the only path.
-class PathRecorder : public boost::default_bfs_visitor {
+// Records, for each vertex the search from the spine discovers, its parent,
+// the link up to it and its depth.
+class ParentRecorder : public boost::default_bfs_visitor {
  public:
-  explicit PathRecorder(PathFigures& figures) : figures_(&figures) {}
+  ParentRecorder(std::vector<std::size_t>& parent, std::vector<LinkSpec>& up_link, std::vector<std::uint32_t>& depth)
+      : parent_(&parent), up_link_(&up_link), depth_(&depth) {}
 
   template <class EdgeDescriptor, class Graph>
   void tree_edge(EdgeDescriptor edge, const Graph& graph) const {
     const auto from = boost::source(edge, graph);
     const auto to = boost::target(edge, graph);
     const auto& link = graph[edge];
-    figures_->hops[to] = figures_->hops[from] + 1;
-    figures_->bottleneck[to] = std::min(figures_->bottleneck[from], link.bandwidth);
-    figures_->latency[to] = figures_->latency[from] + link.latency;
+    (*parent_)[to] = from;
+    (*up_link_)[to] = LinkSpec{link.bandwidth, link.latency};
+    (*depth_)[to] = (*depth_)[from] + 1;
   }
 
  private:
-  PathFigures* figures_;
+  std::vector<std::size_t>* parent_;
+  std::vector<LinkSpec>* up_link_;
+  std::vector<std::uint32_t>* depth_;
 };
 
 }  // namespace
@@ -56,8 +52,7 @@ LinkSpec ClusterGraph::rack_uplink(const ClusterLayout& layout, RackId rack) {
 ClusterGraph::ClusterGraph(const ClusterLayout& layout)
     : graph_(layout.gpu_count() + layout.node_count() + layout.rack_count() + 1),
       node_count_(layout.node_count()),
-      rack_count_(layout.rack_count()),
-      paths_(layout.node_count()) {
+      rack_count_(layout.rack_count()) {
   assert(layout.spec().fabric.oversubscription >= 1.0 && "a validated spec has oversubscription >= 1");
   gpu_node_.reserve(layout.gpu_count());
   gpu_port_.reserve(layout.gpu_count());
@@ -87,27 +82,40 @@ ClusterGraph::ClusterGraph(const ClusterLayout& layout)
   graph_[spine_vertex()] = Vertex{VertexKind::kSpine, 0};
   assert(boost::num_edges(graph_) + 1 == boost::num_vertices(graph_) &&
          "the cluster graph is a tree, so every pair of GPUs has exactly one path");
+  parent_.assign(vertex_count(), spine_vertex());
+  up_link_.assign(vertex_count(), LinkSpec{});
+  depth_.assign(vertex_count(), 0);
+  boost::breadth_first_search(graph_, spine_vertex(), boost::visitor(ParentRecorder(parent_, up_link_, depth_)));
 }
 
-const std::vector<ClusterGraph::SwitchPath>& ClusterGraph::paths_from_node(NodeId node) const {
-  std::vector<SwitchPath>& paths = paths_[node];
-  if (!paths.empty()) return paths;
-
-  const std::size_t vertices = vertex_count();
-  PathFigures figures{std::vector<std::uint32_t>(vertices, 0), std::vector<double>(vertices, kInfinity),
-                      std::vector<double>(vertices, 0.0)};
-  boost::breadth_first_search(graph_, node_switch_vertex(node), boost::visitor(PathRecorder(figures)));
-
-  paths.resize(node_count_);
-  for (NodeId to = 0; to < node_count_; ++to) {
-    const VertexId v = node_switch_vertex(to);
-    paths[to] = SwitchPath{figures.hops[v], figures.bottleneck[v], figures.latency[v]};
+ClusterGraph::SwitchPath ClusterGraph::switch_path(NodeId from, NodeId to) const {
+  // The figures accumulate link by link in the order the path runs from
+  // `from`, as a search from it would: up to where the two climbs meet, then
+  // down to `to` (its climb, reversed).
+  SwitchPath path{0, kInfinity, 0.0};
+  const auto cross = [&path](const LinkSpec& link) {
+    ++path.hops;
+    path.bottleneck = std::min(path.bottleneck, link.bandwidth);
+    path.latency += link.latency;
+  };
+  VertexId up = node_switch_vertex(from), down = node_switch_vertex(to);
+  std::vector<const LinkSpec*> descent;
+  while (depth_[down] > depth_[up]) {
+    descent.push_back(&up_link_[down]);
+    down = parent_[down];
   }
-  return paths;
-}
-
-const ClusterGraph::SwitchPath& ClusterGraph::switch_path(NodeId from, NodeId to) const {
-  return paths_from_node(from)[to];
+  while (depth_[up] > depth_[down]) {
+    cross(up_link_[up]);
+    up = parent_[up];
+  }
+  while (up != down) {
+    cross(up_link_[up]);
+    up = parent_[up];
+    descent.push_back(&up_link_[down]);
+    down = parent_[down];
+  }
+  for (auto link = descent.rbegin(); link != descent.rend(); ++link) cross(**link);
+  return path;
 }
 
 std::size_t ClusterGraph::hops(GpuId a, GpuId b) const {

@@ -28,9 +28,10 @@
 //   graph.hops(0, 8);                  // 4: GPUs 0 and 8 sit on different nodes
 //   graph.bottleneck_bandwidth(0, 8);  // 12.5e9: the 100Gbps NICs
 //
-// Path figures are found by a breadth-first search over the graph, run lazily
-// once per source node and cached; a query is then a few array reads. The
-// cache makes the const queries unsafe to call from several threads at once.
+// One breadth-first search from the spine, at construction, hangs the tree
+// from it; a query climbs from both ends to where they meet, O(depth) (four
+// links at most in a two-tier fabric), with no cache: memory stays O(GPUs)
+// and the const queries are safe from several threads.
 #pragma once
 
 #include <cstddef>
@@ -101,19 +102,20 @@ class ClusterGraph final : public Locality {
     double latency = 0;
   };
 
-  const SwitchPath& switch_path(NodeId from, NodeId to) const;
-  const std::vector<SwitchPath>& paths_from_node(NodeId node) const;
+  SwitchPath switch_path(NodeId from, NodeId to) const;
 
   Graph graph_;
   std::size_t node_count_ = 0;
   std::size_t rack_count_ = 0;
   std::vector<NodeId> gpu_node_;
   std::vector<LinkSpec> gpu_port_;
-  // Every path out of a GPU leaves through its only link, the port to its node
-  // switch, so one search per source node serves all of that node's GPUs:
-  // paths_[n][m] is the path from node n's switch to node m's switch, filled
-  // on the first query from node n.
-  mutable std::vector<std::vector<SwitchPath>> paths_;
+  // The tree hung from the spine: each vertex's parent, the link to it and
+  // its depth, found by one search at construction. A path between two node
+  // switches climbs from both to where they meet (a few links in a fabric of
+  // any size), so it costs O(depth) and nothing is kept per pair of nodes.
+  std::vector<VertexId> parent_;
+  std::vector<LinkSpec> up_link_;
+  std::vector<std::uint32_t> depth_;
 };
 
 }  // namespace gcsim
