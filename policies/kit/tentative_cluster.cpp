@@ -13,6 +13,21 @@ std::size_t TentativeCluster::free_gpus_on_node(NodeId node) const {
                                            : static_cast<std::size_t>(static_cast<std::int64_t>(base) + it->second);
 }
 
+const std::vector<std::size_t>& TentativeCluster::free_gpus_per_node() const {
+  if (free_change_per_node_.empty()) return base_->free_gpus_per_node();
+  if (free_per_node_.empty()) {
+    free_per_node_ = base_->free_gpus_per_node();
+    for (const auto& [node, change] : free_change_per_node_)
+      free_per_node_[node] = static_cast<std::size_t>(static_cast<std::int64_t>(free_per_node_[node]) + change);
+  }
+  return free_per_node_;
+}
+
+NodeId TentativeCluster::fullest_node_with_free(std::size_t need) const {
+  if (free_change_per_node_.empty()) return base_->fullest_node_with_free(need);
+  return ClusterView::fullest_node_with_free(need);
+}
+
 TentativeCluster::Changed TentativeCluster::current(GpuId gpu) const {
   const auto it = changed_.find(gpu);
   if (it != changed_.end()) return it->second;
@@ -45,13 +60,10 @@ void TentativeCluster::set(GpuId gpu, const Changed& after) {
   changed_[gpu] = after;
   if (was_free == after.free) return;
   const NodeId node = base_->layout().node_of(gpu);
-  if (after.free) {
-    ++free_change_per_node_[node];
-    ++free_total_;
-  } else {
-    --free_change_per_node_[node];
-    --free_total_;
-  }
+  const int step = after.free ? 1 : -1;
+  free_change_per_node_[node] += step;
+  free_total_ += step;
+  if (!free_per_node_.empty()) free_per_node_[node] += step;
 }
 
 NodeClaim TentativeCluster::free_host(NodeId node) const {

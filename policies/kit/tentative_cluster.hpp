@@ -50,6 +50,11 @@ class TentativeCluster final : public ClusterView {
   JobIndex owner(GpuId gpu) const override;
   std::size_t free_gpu_count() const override { return free_total_; }
   std::size_t free_gpus_on_node(NodeId node) const override;
+  /// The base's array while nothing changed here; else a copy made on the
+  /// first request and kept up to date from then on.
+  const std::vector<std::size_t>& free_gpus_per_node() const override;
+  /// The base's index while nothing changed here; else a scan.
+  NodeId fullest_node_with_free(std::size_t need) const override;
   double free_share(GpuId gpu) const override;
   double free_memory(GpuId gpu) const override;
   std::size_t partly_free_gpu_count() const override { return partly_free_; }
@@ -71,6 +76,7 @@ class TentativeCluster final : public ClusterView {
   // Per node: GPUs freed here minus GPUs taken here. Only the nodes changed
   // are stored, so a TentativeCluster costs nothing per node of the cluster.
   std::unordered_map<NodeId, std::int64_t> free_change_per_node_;
+  mutable std::vector<std::size_t> free_per_node_;  // empty until free_gpus_per_node() needs it
   std::size_t free_total_;
   std::size_t partly_free_;
 };

@@ -28,10 +28,10 @@ bool usable(const ClusterView& cluster, GpuId g, const std::vector<bool>& taken)
 }
 
 // How many of the node's GPUs are usable, up to `room`.
-std::size_t usable_count(const ClusterView& cluster, NodeId n, std::size_t room, const std::vector<bool>& taken,
-                         bool check_taken) {
+std::size_t usable_count(const ClusterView& cluster, NodeId n, std::size_t free, std::size_t room,
+                         const std::vector<bool>& taken, bool check_taken) {
   // Without promised GPUs, the node's free count is the count (ClusterView's contract).
-  if (!check_taken) return std::min(room, cluster.free_gpus_on_node(n));
+  if (!check_taken) return std::min(room, free);
   std::size_t count = 0;
   for (GpuId g : cluster.layout().node(n).gpus) {
     if (count >= room) break;
@@ -63,6 +63,31 @@ std::vector<Share> fewest_nodes(std::vector<const Candidate*> nodes, std::size_t
   return chosen;
 }
 
+// A job that only GPUs limit: it claims no host cores nor memory, allows
+// every GPU type and fits the memory of every GPU the cluster has. Its
+// usable GPUs on a node are the node's free GPUs.
+bool limited_by_gpus_alone(const JobSpec& job, const ClusterLayout& layout) {
+  if (job.cpu_cores != 0 || job.memory_bytes > 0 || !job.gpu_types.empty()) return false;
+  if (job.gpu_memory_bytes <= 0) return true;
+  for (const NodeGroup& group : layout.spec().node_groups)
+    if (group.count > 0 &&
+        layout.spec().gpu_types[layout.find_gpu_type(group.gpu_type)].memory_bytes < job.gpu_memory_bytes)
+      return false;
+  return true;
+}
+
+// The first `count` usable GPUs of the node, by local index.
+void append_usable(const ClusterView& cluster, NodeId node, std::size_t count, const std::vector<bool>& taken,
+                   std::vector<GpuId>& gpus) {
+  for (GpuId g : cluster.layout().node(node).gpus) {
+    if (count == 0) break;
+    if (usable(cluster, g, taken)) {
+      gpus.push_back(g);
+      --count;
+    }
+  }
+}
+
 }  // namespace
 
 std::optional<std::vector<GpuId>> PackPlacement::place(const JobSpec& job, const ClusterView& cluster,
@@ -70,16 +95,28 @@ std::optional<std::vector<GpuId>> PackPlacement::place(const JobSpec& job, const
   if (job.gpu_share < 1) return fit_on_shared_gpus(job, cluster, taken);
   const ClusterLayout& layout = cluster.layout();
   const bool check_taken = any_taken(taken);
+  const std::size_t need = job.gpus;
+  if (!check_taken && limited_by_gpus_alone(job, layout)) {
+    // The one-node choice below, from the view's index of nodes by free count.
+    const NodeId node = cluster.fullest_node_with_free(need);
+    if (node != kNoNode) {
+      std::vector<GpuId> gpus;
+      gpus.reserve(need);
+      append_usable(cluster, node, need, taken, gpus);
+      return gpus;
+    }
+    if (job.single_node) return std::nullopt;
+  }
+  const std::vector<std::size_t>& free_per_node = cluster.free_gpus_per_node();
   std::vector<Candidate> candidates;
-  for (NodeId n = 0; n < layout.node_count(); ++n) {
-    if (cluster.free_gpus_on_node(n) == 0) continue;
+  for (NodeId n = 0; n < free_per_node.size(); ++n) {
+    if (free_per_node[n] == 0) continue;
     const GpuId first = layout.node(n).gpus.front();
     if (layout.gpu_type_of(first).memory_bytes < job.gpu_memory_bytes) continue;
     const std::size_t room = cluster.host_room(job, n);  // by cores, memory and GPU type
-    const std::size_t count = usable_count(cluster, n, room, taken, check_taken);
+    const std::size_t count = usable_count(cluster, n, free_per_node[n], room, taken, check_taken);
     if (count > 0) candidates.push_back({n, count});
   }
-  const std::size_t need = job.gpus;
 
   std::vector<Share> chosen;
   // One node: the fullest node that fits.
@@ -106,16 +143,7 @@ std::optional<std::vector<GpuId>> PackPlacement::place(const JobSpec& job, const
   // Each chosen node gives its first usable GPUs by local index.
   std::vector<GpuId> gpus;
   gpus.reserve(need);
-  for (const Share& share : chosen) {
-    std::size_t left = share.count;
-    for (GpuId g : layout.node(share.node->node).gpus) {
-      if (left == 0) break;
-      if (usable(cluster, g, taken)) {
-        gpus.push_back(g);
-        --left;
-      }
-    }
-  }
+  for (const Share& share : chosen) append_usable(cluster, share.node->node, share.count, taken, gpus);
   return gpus;
 }
 

@@ -21,6 +21,7 @@ using JobIndex = std::uint32_t;
 using Time = double;
 
 inline constexpr JobIndex kNoJob = std::numeric_limits<JobIndex>::max();
+inline constexpr NodeId kNoNode = std::numeric_limits<NodeId>::max();
 inline constexpr Time kNever = std::numeric_limits<double>::infinity();
 
 }  // namespace gcsim

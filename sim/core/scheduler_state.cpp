@@ -45,7 +45,24 @@ SchedulerState::SchedulerState(const ClusterLayout& layout, const Locality& loca
       free_per_node_(layout.node_count()),
       host_used_(layout.node_count()),
       free_total_(layout.gpu_count()) {
-  for (NodeId n = 0; n < layout.node_count(); ++n) free_per_node_[n] = layout.node(n).gpus.size();
+  for (NodeId n = 0; n < layout.node_count(); ++n) {
+    free_per_node_[n] = layout.node(n).gpus.size();
+    if (nodes_by_free_.size() <= free_per_node_[n]) nodes_by_free_.resize(free_per_node_[n] + 1);
+    nodes_by_free_[free_per_node_[n]].insert(nodes_by_free_[free_per_node_[n]].end(), n);
+  }
+}
+
+void SchedulerState::change_free_on_node(NodeId node, int step) {
+  std::size_t& free = free_per_node_[node];
+  nodes_by_free_[free].erase(node);
+  free = static_cast<std::size_t>(static_cast<std::int64_t>(free) + step);
+  nodes_by_free_[free].insert(node);
+}
+
+NodeId SchedulerState::fullest_node_with_free(std::size_t need) const {
+  for (std::size_t k = std::max<std::size_t>(need, 1); k < nodes_by_free_.size(); ++k)
+    if (!nodes_by_free_[k].empty()) return *nodes_by_free_[k].begin();
+  return need == 0 && !free_per_node_.empty() ? ClusterView::fullest_node_with_free(need) : kNoNode;
 }
 
 void SchedulerState::submit(JobIndex job) {
@@ -70,7 +87,7 @@ void SchedulerState::take(JobIndex job, const std::vector<GpuId>& gpus) {
     GpuOccupancy& gpu = gpus_[g];
     if (partly_free(gpu)) --partly_free_;
     if (gpu.holders.empty()) {
-      --free_per_node_[layout_.node_of(g)];
+      change_free_on_node(layout_.node_of(g), -1);
       --free_total_;
     }
     gpu.add(job, spec);
@@ -104,7 +121,7 @@ void SchedulerState::release(JobIndex job) {
     if (partly_free(gpu)) --partly_free_;
     gpu.remove(job, spec);
     if (gpu.holders.empty()) {
-      ++free_per_node_[layout_.node_of(g)];
+      change_free_on_node(layout_.node_of(g), 1);
       ++free_total_;
     }
     if (partly_free(gpu)) ++partly_free_;

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <algorithm>
+#include <set>
 #include <vector>
 
 #include "sim/core/cluster_layout.hpp"
@@ -42,6 +43,9 @@ class SchedulerState final : public ClusterView, public QueueView {
   JobIndex owner(GpuId gpu) const override { return gpus_[gpu].holders.empty() ? kNoJob : gpus_[gpu].holders.front(); }
   std::size_t free_gpu_count() const override { return free_total_; }
   std::size_t free_gpus_on_node(NodeId node) const override { return free_per_node_[node]; }
+  const std::vector<std::size_t>& free_gpus_per_node() const override { return free_per_node_; }
+  /// O(log nodes) per free count above `need`, from nodes_by_free_.
+  NodeId fullest_node_with_free(std::size_t need) const override;
   double free_share(GpuId gpu) const override { return std::max(0.0, 1 - gpus_[gpu].share); }
   double free_memory(GpuId gpu) const override { return layout_.gpu_type_of(gpu).memory_bytes - gpus_[gpu].memory; }
   std::size_t partly_free_gpu_count() const override { return partly_free_; }
@@ -111,6 +115,10 @@ class SchedulerState final : public ClusterView, public QueueView {
   std::vector<JobRuntime> runtime_;
   std::vector<GpuOccupancy> gpus_;
   std::vector<std::size_t> free_per_node_;
+  // nodes_by_free_[k]: the nodes with k free GPUs, in index order, so the
+  // best single-node fit is found without visiting every node.
+  std::vector<std::set<NodeId>> nodes_by_free_;
+  void change_free_on_node(NodeId node, int step);
   std::vector<NodeClaim> host_used_;  // per node: cores and memory the holders claim
   std::size_t free_total_;
   std::size_t partly_free_ = 0;  // held GPUs with a share free

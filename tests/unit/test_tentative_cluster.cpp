@@ -94,6 +94,22 @@ TEST_F(TentativeClusterTest, FreedGpusOfAVictimLookFreeWithNoOwner) {
   expect_base_untouched();
 }
 
+// The per-node array placements scan agrees with the per-node question
+// before any change, once changes exist, and after more changes follow the
+// first request for it.
+TEST_F(TentativeClusterTest, TheFreeCountArrayFollowsEveryChange) {
+  TentativeCluster view(state_);
+  EXPECT_EQ(view.free_gpus_per_node(), (std::vector<std::size_t>{0, 1}));
+  view.free({0, 1});
+  EXPECT_EQ(view.free_gpus_per_node(), (std::vector<std::size_t>{2, 1}));
+  view.take({3});
+  view.take({0});
+  EXPECT_EQ(view.free_gpus_per_node(), (std::vector<std::size_t>{1, 0}));
+  for (NodeId n = 0; n < 2; ++n) EXPECT_EQ(view.free_gpus_per_node()[n], view.free_gpus_on_node(n)) << "node " << n;
+  expect_base_untouched();
+  EXPECT_EQ(state_.free_gpus_per_node(), (std::vector<std::size_t>{0, 1}));
+}
+
 TEST_F(TentativeClusterTest, TakenGpusLookBusy) {
   TentativeCluster view(state_);
   view.take({3});
