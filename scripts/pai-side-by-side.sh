@@ -86,6 +86,7 @@ work="$(mktemp -d "$(dirname "$out")/.$(basename "$out").XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/inputs"
 
+source_csv=$csv
 if ((whole)); then
   "$python" - "$csv" "$work/inputs/whole-gpus.csv" <<'PY'
 import csv, math, sys
@@ -101,8 +102,10 @@ with open(sys.argv[1], newline="") as src, open(sys.argv[2], "w", newline="") as
 PY
   csv="$work/inputs/whole-gpus.csv"
 fi
+input_text="$source_csv"
+((whole)) && input_text="$source_csv, rounded up to whole GPUs and cores (inputs/whole-gpus.csv)"
 
-echo "pai-side-by-side: $jobs jobs, $rate per minute, $gpus GPUs; input $csv; Python $python"
+echo "pai-side-by-side: $jobs jobs, $rate per minute, $gpus GPUs; input $input_text; Python $python"
 "$python" "$root/scripts/pai_sim_convert.py" --csv "$csv" --jobs "$jobs" --arrival-rate "$rate" --gpus "$gpus" \
   --workload-out "$work/inputs/workload.json" --cluster-out "$work/inputs/cluster.json" \
   --order-out "$work/inputs/arrivals.csv"
@@ -149,7 +152,7 @@ gcsim_run fifo --policy fifo
 {
   echo "# gcsim and the PAI simulator side by side"
   echo
-  echo "$jobs jobs from $(basename "$csv"), $rate arriving per minute, one pooled node of $gpus GPUs"
+  echo "$jobs jobs from $input_text, $rate arriving per minute, one pooled node of $gpus GPUs"
   echo "and $("$python" -c "print(round(23.22 * $gpus))") cores; $(uname -n), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)."
   echo "PAI simulator: $pai_sim. gcsim: $gcsim."
   echo
