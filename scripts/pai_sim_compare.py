@@ -21,28 +21,28 @@ import csv
 import json
 import os
 import sys
-import tempfile
+
+from pai_sim_convert import write_atomically  # this folder
+
+
+def read_run(folder):
+    """A run's summary.json and the rows of its jobs.csv."""
+    with open(os.path.join(folder, "summary.json")) as fd:
+        summary = json.load(fd)
+    with open(os.path.join(folder, "jobs.csv")) as fd:
+        return summary, list(csv.DictReader(fd))
 
 
 def load_pai(folder):
-    with open(os.path.join(folder, "summary.json")) as fd:
-        summary = json.load(fd)
-    jobs = {}
-    with open(os.path.join(folder, "jobs.csv")) as fd:
-        for row in csv.DictReader(fd):
-            jobs[row["job_id"]] = (float(row["jct"]), float(row["wait"]))  # instances of a job agree
-    return summary, jobs
+    summary, rows = read_run(folder)
+    # One row per instance; the instances of a job start and end together.
+    return summary, {row["job_id"]: (float(row["jct"]), float(row["wait"])) for row in rows}
 
 
 def load_gcsim(folder):
-    with open(os.path.join(folder, "summary.json")) as fd:
-        summary = json.load(fd)
-    jobs = {}
-    with open(os.path.join(folder, "jobs.csv")) as fd:
-        for row in csv.DictReader(fd):
-            if row["state"] == "finished":
-                jobs[row["id"]] = (float(row["jct"]), float(row["wait"]), float(row["start"]))
-    return summary, jobs
+    summary, rows = read_run(folder)
+    return summary, {row["id"]: (float(row["jct"]), float(row["wait"]), float(row["start"]))
+                     for row in rows if row["state"] == "finished"}
 
 
 def mean(values):
@@ -194,13 +194,8 @@ def main(argv):
     report = "\n".join(text) + "\n"
     sys.stdout.write(report)
     if args.out:
-        for path, content in ((args.out, report),
-                              (os.path.splitext(args.out)[0] + ".json",
-                               json.dumps(rows, indent=2, default=str) + "\n")):
-            fd, temp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)), prefix=".cmp.")
-            with os.fdopen(fd, "w") as out:
-                out.write(content)
-            os.replace(temp, path)
+        write_atomically(args.out, report)
+        write_atomically(os.path.splitext(args.out)[0] + ".json", json.dumps(rows, indent=2, default=str) + "\n")
     return 0
 
 

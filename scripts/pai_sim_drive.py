@@ -26,22 +26,12 @@ import json
 import logging
 import os
 import sys
-import tempfile
 import time
 from pathlib import Path
 
+from pai_sim_convert import write_atomically  # this folder
+
 POLICIES = {"fifo": 8, "sjf": 0}  # the simulator's allocation policy numbers
-
-
-def write_atomically(path, text):
-    fd, temp = tempfile.mkstemp(dir=os.path.dirname(path), prefix="." + os.path.basename(path) + ".")
-    try:
-        with os.fdopen(fd, "w") as out:
-            out.write(text)
-        os.replace(temp, path)
-    except BaseException:
-        os.unlink(temp)
-        raise
 
 
 def main(argv):
