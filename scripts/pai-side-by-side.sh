@@ -22,14 +22,14 @@
 # imports both) and a built gcsim.
 #
 # Usage: scripts/pai-side-by-side.sh --pai-sim DIR [--csv FILE] [--jobs N]
-#            [--arrival-rate R] [--gpus G] [--gcsim PATH] [--out DIR]
+#            [--arrival-rate R] [--gpus G] [--gcsim PATH] [--out OUT]
 #            [--python PATH] [--whole-gpus]
 # (defaults: DIR/traces/pai/pai_job_no_estimate_100K.csv, 20000, 1000, 6500,
 #  build/app/gcsim, out/pai-side-by-side). --whole-gpus rounds every job up
 # to whole GPUs (a job asking none gets one) and whole cores in a copy of the
 # CSV that both simulators read, so both see the same integer demands.
-# Writes DIR/report.md (the table), DIR/report.json, DIR/inputs (the gcsim
-# workload and cluster), DIR/pai-{fifo,sjf} and DIR/gcsim-{gang,srtf,fifo}
+# Writes OUT/report.md (the table), OUT/report.json, OUT/inputs (the gcsim
+# workload and cluster), OUT/pai-{fifo,sjf} and OUT/gcsim-{gang,srtf,fifo}
 # (each run's summary and jobs); built in a temporary folder and renamed
 # into place when everything has run.
 # Exit status: 0 done, 1 a run failed, 2 bad arguments or a missing input.
@@ -38,7 +38,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 
 pai_sim="" csv="" jobs=20000 rate=1000 gpus=6500 gcsim="$root/build/app/gcsim"
 out="$root/out/pai-side-by-side" python="" whole=0
-usage() { sed -n '2,36p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,35p' "$0" | sed 's/^# \{0,1\}//'; }
 while (($#)); do
   case "$1" in
     --pai-sim) pai_sim=${2:?--pai-sim needs a folder}; shift 2 ;;
