@@ -15,15 +15,24 @@ std::optional<std::vector<GpuId>> fit_on_shared_gpus(const JobSpec& job, const C
   };
   std::vector<Room> rooms;
   std::vector<std::size_t> host_room(layout.node_count(), 0);  // GPUs the node's cores, memory and type allow
-  for (NodeId n = 0; n < layout.node_count(); ++n) host_room[n] = cluster.host_room(job, n);
-  for (GpuId g = 0; g < layout.gpu_count(); ++g) {
-    if (g < taken.size() && taken[g]) continue;
-    if (host_room[layout.node_of(g)] == 0) continue;
-    const bool fits =
-        cluster.free_share(g) + kGpuShareTolerance >= job.gpu_share && cluster.free_memory(g) >= job.gpu_memory_bytes;
-    if (!fits) continue;
-    rooms.push_back({cluster.free_share(g), cluster.free_gpus_on_node(layout.node_of(g)), g});
+  std::size_t room_on_hosts = 0;  // GPUs the hosts allow in all (on the best one when single_node), up to job.gpus
+  for (NodeId n = 0; n < layout.node_count(); ++n) {
+    host_room[n] = cluster.host_room(job, n);
+    const std::size_t here = std::min<std::size_t>(host_room[n], job.gpus);
+    room_on_hosts =
+        job.single_node ? std::max(room_on_hosts, here) : std::min<std::size_t>(job.gpus, room_on_hosts + here);
   }
+  // Cores or memory too few for the job's GPUs: no GPU needs looking at.
+  if (room_on_hosts < job.gpus) return std::nullopt;
+  // Only GPUs with a share free can take one (the smallest share a job may
+  // ask, kSmallestGpuShare, is far above kGpuShareTolerance).
+  cluster.visit_gpus_with_room([&](GpuId g) {
+    if (g < taken.size() && taken[g]) return;
+    if (host_room[layout.node_of(g)] == 0) return;
+    const double free_share = cluster.free_share(g);
+    if (free_share + kGpuShareTolerance < job.gpu_share || cluster.free_memory(g) < job.gpu_memory_bytes) return;
+    rooms.push_back({free_share, cluster.free_gpus_on_node(layout.node_of(g)), g});
+  });
   if (rooms.size() < job.gpus) return std::nullopt;
   const auto best_first = [](const Room& a, const Room& b) {
     return std::tie(a.free_share, a.free_on_node, a.gpu) < std::tie(b.free_share, b.free_on_node, b.gpu);
@@ -36,29 +45,43 @@ std::optional<std::vector<GpuId>> fit_on_shared_gpus(const JobSpec& job, const C
     for (auto it = rooms.begin(); it != chosen_end; ++it) gpus.push_back(it->gpu);
   } else {
     // Best rooms first, at most host_room of a node; a single-node job on the
-    // node of the best room that can hold all its workers.
-    std::sort(rooms.begin(), rooms.end(), best_first);
-    std::vector<std::size_t> on_node(layout.node_count(), 0), usable(layout.node_count(), 0);
-    for (const Room& r : rooms) ++usable[layout.node_of(r.gpu)];
-    std::optional<NodeId> only;
+    // node of the best room that can hold all its workers. The rooms come out
+    // of a heap, best first, as far as they are needed: O(GPUs + k log GPUs)
+    // for the k rooms looked at, where sorting them all costs O(GPUs log GPUs).
+    const auto worse = [&best_first](const Room& a, const Room& b) { return best_first(b, a); };
+    std::make_heap(rooms.begin(), rooms.end(), worse);
+    auto heap_end = rooms.end();
+    const auto next_best = [&]() -> const Room& {
+      std::pop_heap(rooms.begin(), heap_end, worse);
+      return *--heap_end;
+    };
     if (job.single_node) {
-      for (const Room& r : rooms) {
-        const NodeId n = layout.node_of(r.gpu);
-        if (std::min(usable[n], host_room[n]) >= job.gpus) {
-          only = n;
-          break;
-        }
+      std::vector<std::size_t> usable(layout.node_count(), 0);
+      for (const Room& r : rooms) ++usable[layout.node_of(r.gpu)];
+      std::optional<NodeId> only;
+      while (!only && heap_end != rooms.begin()) {
+        const NodeId n = layout.node_of(next_best().gpu);
+        if (std::min(usable[n], host_room[n]) >= job.gpus) only = n;
       }
       if (!only) return std::nullopt;
+      // That node's best job.gpus rooms (it has at least that many).
+      std::vector<Room> on_only;
+      for (const Room& r : rooms)
+        if (layout.node_of(r.gpu) == *only) on_only.push_back(r);
+      std::partial_sort(on_only.begin(), on_only.begin() + static_cast<std::ptrdiff_t>(job.gpus), on_only.end(),
+                        best_first);
+      for (std::size_t i = 0; i < job.gpus; ++i) gpus.push_back(on_only[i].gpu);
+    } else {
+      std::vector<std::size_t> on_node(layout.node_count(), 0);
+      while (gpus.size() < job.gpus && heap_end != rooms.begin()) {
+        const Room& r = next_best();
+        const NodeId n = layout.node_of(r.gpu);
+        if (on_node[n] >= host_room[n]) continue;
+        ++on_node[n];
+        gpus.push_back(r.gpu);
+      }
+      if (gpus.size() < job.gpus) return std::nullopt;
     }
-    for (const Room& r : rooms) {
-      const NodeId n = layout.node_of(r.gpu);
-      if (gpus.size() == job.gpus) break;
-      if ((only && n != *only) || on_node[n] >= host_room[n]) continue;
-      ++on_node[n];
-      gpus.push_back(r.gpu);
-    }
-    if (gpus.size() < job.gpus) return std::nullopt;
   }
   std::sort(gpus.begin(), gpus.end());
   return gpus;

@@ -1,5 +1,7 @@
 #include "policies/kit/tentative_cluster.hpp"
 
+#include <algorithm>
+
 namespace gcsim {
 
 TentativeCluster::TentativeCluster(const ClusterView& base)
@@ -28,28 +30,63 @@ NodeId TentativeCluster::fullest_node_with_free(std::size_t need) const {
   return ClusterView::fullest_node_with_free(need);
 }
 
+const TentativeCluster::Changed* TentativeCluster::changed(GpuId gpu) const {
+  if (is_changed_.empty() || !is_changed_[gpu]) return nullptr;
+  return &changed_.find(gpu)->second;
+}
+
+void TentativeCluster::visit_gpus_with_room(const std::function<void(GpuId)>& visit) const {
+  if (changed_.empty()) return base_->visit_gpus_with_room(visit);
+  const auto has_room = [](const Changed& c) { return c.free || c.free_share > kGpuShareTolerance; };
+  // The base's GPUs that keep their room here, then those that gained it here.
+  base_->visit_gpus_with_room([&](GpuId g) {
+    const Changed* here = changed(g);
+    if (here == nullptr || has_room(*here)) visit(g);
+  });
+  for (const auto& [g, after] : changed_)
+    if (has_room(after) && !(base_->free_share(g) > kGpuShareTolerance)) visit(g);
+}
+
+void TentativeCluster::visit_free_gpus_of_node(NodeId node, const std::function<bool(GpuId)>& visit) const {
+  if (changed_.empty()) return base_->visit_free_gpus_of_node(node, visit);
+  // The node's GPUs freed here that the base holds, merged in order with the
+  // base's free GPUs that stay free here.
+  std::vector<GpuId> freed;
+  for (const auto& [g, after] : changed_)
+    if (after.free && base_->layout().node_of(g) == node && !base_->is_free(g)) freed.push_back(g);
+  std::sort(freed.begin(), freed.end());
+  auto next_freed = freed.begin();
+  bool more = true;
+  base_->visit_free_gpus_of_node(node, [&](GpuId g) {
+    for (; more && next_freed != freed.end() && *next_freed < g; ++next_freed) more = visit(*next_freed);
+    if (!more) return false;
+    const Changed* here = changed(g);
+    if (here == nullptr || here->free) more = visit(g);
+    return more;
+  });
+  for (; more && next_freed != freed.end(); ++next_freed) more = visit(*next_freed);
+}
+
 TentativeCluster::Changed TentativeCluster::current(GpuId gpu) const {
-  const auto it = changed_.find(gpu);
-  if (it != changed_.end()) return it->second;
+  if (const Changed* here = changed(gpu)) return *here;
   return {base_->is_free(gpu), base_->free_share(gpu), base_->free_memory(gpu)};
 }
 
 bool TentativeCluster::is_free(GpuId gpu) const {
-  if (changed_.empty()) return base_->is_free(gpu);
-  const auto it = changed_.find(gpu);
-  return it == changed_.end() ? base_->is_free(gpu) : it->second.free;
+  const Changed* here = changed(gpu);
+  return here == nullptr ? base_->is_free(gpu) : here->free;
 }
 
 JobIndex TentativeCluster::owner(GpuId gpu) const { return is_free(gpu) ? kNoJob : base_->owner(gpu); }
 
 double TentativeCluster::free_share(GpuId gpu) const {
-  const auto it = changed_.find(gpu);
-  return it == changed_.end() ? base_->free_share(gpu) : it->second.free_share;
+  const Changed* here = changed(gpu);
+  return here == nullptr ? base_->free_share(gpu) : here->free_share;
 }
 
 double TentativeCluster::free_memory(GpuId gpu) const {
-  const auto it = changed_.find(gpu);
-  return it == changed_.end() ? base_->free_memory(gpu) : it->second.free_memory;
+  const Changed* here = changed(gpu);
+  return here == nullptr ? base_->free_memory(gpu) : here->free_memory;
 }
 
 void TentativeCluster::set(GpuId gpu, const Changed& after) {
@@ -58,6 +95,8 @@ void TentativeCluster::set(GpuId gpu, const Changed& after) {
   partly_free_ = partly_free_ - (partly_free(before) ? 1 : 0) + (partly_free(after) ? 1 : 0);
   const bool was_free = before.free;
   changed_[gpu] = after;
+  if (is_changed_.empty()) is_changed_.resize(base_->layout().gpu_count(), false);
+  is_changed_[gpu] = true;
   if (was_free == after.free) return;
   const NodeId node = base_->layout().node_of(gpu);
   const int step = after.free ? 1 : -1;

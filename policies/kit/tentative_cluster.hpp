@@ -58,6 +58,9 @@ class TentativeCluster final : public ClusterView {
   double free_share(GpuId gpu) const override;
   double free_memory(GpuId gpu) const override;
   std::size_t partly_free_gpu_count() const override { return partly_free_; }
+  /// The base's, corrected by the GPUs changed here: O(theirs + changes).
+  void visit_gpus_with_room(const std::function<void(GpuId)>& visit) const override;
+  void visit_free_gpus_of_node(NodeId node, const std::function<bool(GpuId)>& visit) const override;
   NodeClaim free_host(NodeId node) const override;
 
  private:
@@ -71,6 +74,8 @@ class TentativeCluster final : public ClusterView {
 
   const ClusterView* base_;  // a pointer, so that a view can be assigned
   std::unordered_map<GpuId, Changed> changed_;
+  std::vector<bool> is_changed_;                        // per GPU, sized on the first change: most queries skip the map
+  const Changed* changed(GpuId gpu) const;              // null when the GPU is as in the base
   std::unordered_map<NodeId, NodeClaim> host_claimed_;  // per node: claimed here minus given back here
   void claim_host(const std::vector<GpuId>& gpus, const JobSpec& job, int sign);
   // Per node: GPUs freed here minus GPUs taken here. Only the nodes changed

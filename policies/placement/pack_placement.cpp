@@ -79,13 +79,12 @@ bool limited_by_gpus_alone(const JobSpec& job, const ClusterLayout& layout) {
 // The first `count` usable GPUs of the node, by local index.
 void append_usable(const ClusterView& cluster, NodeId node, std::size_t count, const std::vector<bool>& taken,
                    std::vector<GpuId>& gpus) {
-  for (GpuId g : cluster.layout().node(node).gpus) {
-    if (count == 0) break;
-    if (usable(cluster, g, taken)) {
-      gpus.push_back(g);
-      --count;
-    }
-  }
+  if (count == 0) return;
+  cluster.visit_free_gpus_of_node(node, [&](GpuId g) {
+    if (g < taken.size() && taken[g]) return true;
+    gpus.push_back(g);
+    return --count > 0;
+  });
 }
 
 }  // namespace

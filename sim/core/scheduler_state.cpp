@@ -50,6 +50,42 @@ SchedulerState::SchedulerState(const ClusterLayout& layout, const Locality& loca
     if (nodes_by_free_.size() <= free_per_node_[n]) nodes_by_free_.resize(free_per_node_[n] + 1);
     nodes_by_free_[free_per_node_[n]].insert(nodes_by_free_[free_per_node_[n]].end(), n);
   }
+  free_of_node_.resize(layout.node_count());
+  room_place_.resize(layout.gpu_count());
+  for (GpuId g = 0; g < layout.gpu_count(); ++g) {
+    room_place_[g] = with_room_.size();
+    with_room_.push_back(g);
+    free_of_node_[layout.node_of(g)].insert(free_of_node_[layout.node_of(g)].end(), g);
+  }
+}
+
+void SchedulerState::note_room(GpuId gpu) {
+  const bool free = gpus_[gpu].holders.empty();
+  if (free)
+    free_of_node_[layout_.node_of(gpu)].insert(gpu);
+  else
+    free_of_node_[layout_.node_of(gpu)].erase(gpu);
+  const bool room = free || partly_free(gpus_[gpu]);
+  std::size_t& place = room_place_[gpu];
+  if (room && place == kNotListed) {
+    place = with_room_.size();
+    with_room_.push_back(gpu);
+  } else if (!room && place != kNotListed) {
+    // The last one takes its place.
+    with_room_[place] = with_room_.back();
+    room_place_[with_room_.back()] = place;
+    with_room_.pop_back();
+    place = kNotListed;
+  }
+}
+
+void SchedulerState::visit_gpus_with_room(const std::function<void(GpuId)>& visit) const {
+  for (GpuId g : with_room_) visit(g);
+}
+
+void SchedulerState::visit_free_gpus_of_node(NodeId node, const std::function<bool(GpuId)>& visit) const {
+  for (GpuId g : free_of_node_[node])
+    if (!visit(g)) return;
 }
 
 void SchedulerState::change_free_on_node(NodeId node, int step) {
@@ -60,9 +96,9 @@ void SchedulerState::change_free_on_node(NodeId node, int step) {
 }
 
 NodeId SchedulerState::fullest_node_with_free(std::size_t need) const {
-  for (std::size_t k = std::max<std::size_t>(need, 1); k < nodes_by_free_.size(); ++k)
+  for (std::size_t k = need; k < nodes_by_free_.size(); ++k)
     if (!nodes_by_free_[k].empty()) return *nodes_by_free_[k].begin();
-  return need == 0 && !free_per_node_.empty() ? ClusterView::fullest_node_with_free(need) : kNoNode;
+  return kNoNode;
 }
 
 void SchedulerState::submit(JobIndex job) {
@@ -92,6 +128,7 @@ void SchedulerState::take(JobIndex job, const std::vector<GpuId>& gpus) {
     }
     gpu.add(job, spec);
     if (partly_free(gpu)) ++partly_free_;
+    note_room(g);
   }
   allocated_ += static_cast<double>(gpus.size()) * spec.gpu_share;
   claim_host(job, runtime_[job].gpus, gpus, 1);
@@ -125,6 +162,7 @@ void SchedulerState::release(JobIndex job) {
       ++free_total_;
     }
     if (partly_free(gpu)) ++partly_free_;
+    note_room(g);
   }
   allocated_ -= static_cast<double>(runtime_[job].gpus.size()) * spec.gpu_share;
   claim_host(job, {}, runtime_[job].gpus, -1);

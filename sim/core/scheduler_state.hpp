@@ -49,6 +49,10 @@ class SchedulerState final : public ClusterView, public QueueView {
   double free_share(GpuId gpu) const override { return std::max(0.0, 1 - gpus_[gpu].share); }
   double free_memory(GpuId gpu) const override { return layout_.gpu_type_of(gpu).memory_bytes - gpus_[gpu].memory; }
   std::size_t partly_free_gpu_count() const override { return partly_free_; }
+  /// O(GPUs with room), from a list kept up to date.
+  void visit_gpus_with_room(const std::function<void(GpuId)>& visit) const override;
+  /// O(GPUs visited), from the node's free GPUs kept in order.
+  void visit_free_gpus_of_node(NodeId node, const std::function<bool(GpuId)>& visit) const override;
   NodeClaim free_host(NodeId node) const override {
     const NodeClaim capacity = node_capacity(layout_, node);
     return {capacity.millicores - host_used_[node].millicores, capacity.memory_bytes - host_used_[node].memory_bytes};
@@ -122,6 +126,13 @@ class SchedulerState final : public ClusterView, public QueueView {
   std::vector<NodeClaim> host_used_;  // per node: cores and memory the holders claim
   std::size_t free_total_;
   std::size_t partly_free_ = 0;  // held GPUs with a share free
+  // The free and partly free GPUs, in no order, and each GPU's place in that
+  // list (kNotListed when it has no room), for O(1) updates.
+  static constexpr std::size_t kNotListed = static_cast<std::size_t>(-1);
+  std::vector<GpuId> with_room_;
+  std::vector<std::size_t> room_place_;
+  std::vector<std::set<GpuId>> free_of_node_;  // per node, its free GPUs in order
+  void note_room(GpuId gpu);                   // keeps both right after the GPU changed
   double allocated_ = 0;
   std::vector<JobIndex> waiting_;
   std::vector<JobIndex> running_;

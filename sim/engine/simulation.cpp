@@ -26,6 +26,7 @@
 #include <chrono>
 #include <cmath>
 #include <exception>
+#include <memory>
 #include <optional>
 #include <queue>
 #include <string>
@@ -546,7 +547,8 @@ class Scheduler {
   // A job starts running on its allocated GPUs: its hosts and its outcome's start and placement.
   RunningJob& begin_run(JobIndex job, std::optional<JobActivityPlan> plan) {
     const std::vector<GpuId>& gpus = state_.runtime(job).gpus;
-    RunningJob& run = running_[job].emplace(std::move(plan));
+    running_[job] = std::make_unique<RunningJob>(std::move(plan));
+    RunningJob& run = *running_[job];
     for (GpuId g : gpus) run.hosts.push_back(platform_.gpu_hosts[g]);
     run.started = now_;
     recorder_.job_started(job, now_, gpus);
@@ -621,7 +623,9 @@ class Scheduler {
   const SimGridPlatform& platform_;
   ActorFailure& failure_;
   SchedulerState state_;
-  std::vector<std::optional<RunningJob>> running_;
+  // One pointer per job, the run itself only while it runs: a run holds its
+  // plan, hosts and activities, far more than a waiting job should cost.
+  std::vector<std::unique_ptr<RunningJob>> running_;
   std::vector<std::uint32_t> epoch_;
   std::vector<bool> rescaled_;  // jobs counted in RunRecord::rescaled_jobs
   std::vector<JobIndex> arrivals_;
