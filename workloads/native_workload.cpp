@@ -355,7 +355,7 @@ JobSpec read_job(const nlohmann::json& value, std::size_t index, const std::stri
     membership.min_gpus = read_count(study, "min_gpus", 1);
     membership.max_gpus = read_count(study, "max_gpus", membership.min_gpus);
     check_study_bounds(study, membership.min_gpus, membership.max_gpus, spec.gpus);
-    spec.study = membership;
+    spec.study = std::make_shared<const StudyMembership>(std::move(membership));
   }
 
   spec.work = read_work(job);
@@ -420,7 +420,12 @@ class JobCollector {
     for (JobSpec& trial : read_study(value, index, file_label_)) add(std::move(trial), {index, first_trial});
   }
 
-  std::vector<JobSpec> take() { return std::move(jobs_); }
+  // Exactly as many as read: the doubling while streaming leaves up to as
+  // many slots again unused, a third of a job's memory for the whole run.
+  std::vector<JobSpec> take() {
+    jobs_.shrink_to_fit();
+    return std::move(jobs_);
+  }
 
  private:
   static constexpr std::size_t kNotInStudy = static_cast<std::size_t>(-1);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <numeric>
 
 #include "workloads/synthetic_generator.hpp"
@@ -27,6 +28,8 @@ std::vector<JobSpec> expand_study(const StudySpec& study) {
   for (std::size_t i = rank.size(); i > 1; --i) std::swap(rank[i - 1], rank[random.below(i)]);
 
   const std::size_t width = std::to_string(study.trials).size();
+  const auto membership =
+      std::make_shared<const StudyMembership>(StudyMembership{study.id, study.min_gpus, study.max_gpus});
   std::vector<JobSpec> jobs;
   for (std::uint32_t k = 0; k < study.trials; ++k) {
     JobSpec job;
@@ -39,7 +42,7 @@ std::vector<JobSpec> expand_study(const StudySpec& study) {
     job.gpus = study.gpus_per_trial;
     job.gpu_memory_bytes = study.gpu_memory_bytes;
     job.checkpoint = study.checkpoint;
-    job.study = StudyMembership{study.id, study.min_gpus, study.max_gpus};
+    job.study = membership;
     const std::uint32_t rung = stopping_rung(rank[k], study.trials, study.halving);
     const double share = std::pow(study.halving.eta, -static_cast<double>(study.halving.rungs - 1 - rung));
     job.work = study.trial_work;

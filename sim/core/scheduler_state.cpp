@@ -167,7 +167,7 @@ void SchedulerState::release(JobIndex job) {
   allocated_ -= static_cast<double>(runtime_[job].gpus.size()) * spec.gpu_share;
   claim_host(job, {}, runtime_[job].gpus, -1);
   if (free_total_ == layout_.gpu_count()) allocated_ = 0;
-  runtime_[job].gpus.clear();
+  runtime_[job].gpus = {};  // its memory back too: a million finished jobs would keep theirs
   if (runtime_[job].state == JobState::kRunning) running_.erase(std::find(running_.begin(), running_.end(), job));
 }
 

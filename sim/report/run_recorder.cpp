@@ -23,13 +23,26 @@ RunRecorder::RunRecorder(std::size_t job_count, std::size_t total_gpus) {
   record_.outcomes.resize(job_count);
 }
 
+void RunRecorder::add_change(const Change& change) {
+  // Changes at one instant only ever add up (assemble_timeline()), so one
+  // entry holds them all: most of a run's changes happen at the latest instant.
+  if (!changes_.empty() && changes_.back().time == change.time) {
+    Change& last = changes_.back();
+    last.allocated += change.allocated;
+    last.busy += change.busy;
+    last.queued += change.queued;
+    return;
+  }
+  changes_.push_back(change);
+}
+
 void RunRecorder::job_submitted(Time now) {
   ++record_.events;
-  changes_.push_back({now, 0, 0, 1});
+  add_change({now, 0, 0, 1});
 }
 
 void RunRecorder::allocation_changed(Time now, double allocated_delta, std::int64_t queued_delta) {
-  changes_.push_back({now, std::llround(allocated_delta * kShareUnits), 0, queued_delta});
+  add_change({now, std::llround(allocated_delta * kShareUnits), 0, queued_delta});
 }
 
 void RunRecorder::job_started(JobIndex job, Time now, const std::vector<GpuId>& gpus) {
@@ -41,7 +54,7 @@ void RunRecorder::job_started(JobIndex job, Time now, const std::vector<GpuId>& 
 void RunRecorder::job_finished(JobIndex job, Time now, std::size_t gpus, double gpu_share, double held_gpu_seconds) {
   record_.run_gpu_seconds += held_gpu_seconds;
   record_.outcomes[job].end = now;
-  changes_.push_back({now, -share_units(gpus, gpu_share), 0, 0});
+  add_change({now, -share_units(gpus, gpu_share), 0, 0});
 }
 
 void RunRecorder::job_preempted(double held_gpu_seconds, double lost_gpu_seconds, bool kept_nothing) {
@@ -54,15 +67,15 @@ void RunRecorder::run_cut(double held_gpu_seconds) { record_.run_gpu_seconds += 
 
 void RunRecorder::busy(Time start, Time end, std::size_t gpus, double gpu_share) {
   const std::int64_t units = share_units(gpus, gpu_share);
-  changes_.push_back({start, 0, units, 0});
-  changes_.push_back({end, 0, -units, 0});
+  add_change({start, 0, units, 0});
+  add_change({end, 0, -units, 0});
 }
 
 void RunRecorder::busy_cut(Time planned_end, Time now, std::size_t gpus, double gpu_share) {
   if (planned_end <= now) return;
   const std::int64_t units = share_units(gpus, gpu_share);
-  changes_.push_back({planned_end, 0, units, 0});  // undo the planned end
-  changes_.push_back({now, 0, -units, 0});
+  add_change({planned_end, 0, units, 0});  // undo the planned end
+  add_change({now, 0, -units, 0});
 }
 
 RunRecord RunRecorder::finish(Time end, const QueueView& jobs) {
@@ -81,7 +94,9 @@ RunRecord RunRecorder::finish(Time end, const QueueView& jobs) {
 }
 
 std::vector<TimelinePoint> RunRecorder::assemble_timeline() {
-  std::stable_sort(changes_.begin(), changes_.end(), [](const Change& a, const Change& b) { return a.time < b.time; });
+  // The counts at an instant are the sums of all its changes, in any order,
+  // so an in-place sort serves (a stable one would take a buffer of them).
+  std::sort(changes_.begin(), changes_.end(), [](const Change& a, const Change& b) { return a.time < b.time; });
   std::vector<TimelinePoint> timeline;
   std::int64_t allocated = 0, busy = 0, queued = 0;
   for (std::size_t i = 0; i < changes_.size(); ++i) {

@@ -79,6 +79,7 @@ class RunRecorder {
     std::int64_t busy;
     std::int64_t queued;
   };
+  void add_change(const Change& change);
   std::vector<TimelinePoint> assemble_timeline();
 
   RunRecord record_;
