@@ -399,6 +399,73 @@ TEST(SrtfReplay, RandomWorkloadsFinishWithOnlyStrictlyShorterPreemptors) {
   }
 }
 
+// The policy keeps its orders from call to call; a policy made anew at each
+// call builds them from the state alone. Both must decide the same at every
+// call of random runs whose durations are not whole seconds, where remaining
+// times reach 0 (the jobs run longer than their oracle) and runs start, end
+// and are preempted between calls.
+TEST(SrtfReplay, APolicyKeptAcrossCallsDecidesAsOneMadeAnewAtEachCall) {
+  const ClusterLayout layout(rack(2));
+  const ClusterGraph graph(layout);
+  for (bool preemptive : {true, false}) {
+    for (unsigned seed = 1; seed <= 20; ++seed) {
+      SCOPED_TRACE(::testing::Message() << "seed " << seed << (preemptive ? " preemptive" : " non-preemptive"));
+      std::mt19937 random(seed);
+      std::vector<JobSpec> jobs;
+      std::vector<Time> oracle;
+      Time submit = 0;
+      for (int k = 0; k < 40; ++k) {
+        submit += static_cast<Time>(random() % 1500) / 100;
+        JobSpec job;
+        job.id = "j" + std::to_string(k);
+        job.gpus = 1 + random() % 8;
+        job.submit = submit;
+        oracle.push_back(static_cast<Time>(100 + random() % 9900) / 100);
+        job.work = MeasuredWork{oracle.back(), "A100"};
+        jobs.push_back(job);
+      }
+      SchedulerState state(layout, graph, jobs, oracle);
+      ShortestRemainingPolicy kept(std::make_unique<PackPlacement>(), preemptive);
+      std::vector<Time> end(jobs.size(), kNever);
+      std::vector<bool> submitted(jobs.size(), false);
+      std::size_t finished = 0, calls = 0;
+      for (; finished < jobs.size() && calls < 10000; ++calls) {
+        Time now = kNever;
+        for (JobIndex j = 0; j < jobs.size(); ++j) {
+          if (!submitted[j]) now = std::min(now, jobs[j].submit);
+          if (state.runtime(j).state == JobState::kRunning) now = std::min(now, end[j]);
+        }
+        ASSERT_NE(now, kNever) << "jobs wait with nothing left to happen";
+        for (JobIndex j = 0; j < jobs.size(); ++j)
+          if (state.runtime(j).state == JobState::kRunning && end[j] <= now) {
+            state.finish(j, now);
+            ++finished;
+          }
+        for (JobIndex j = 0; j < jobs.size(); ++j)
+          if (!submitted[j] && jobs[j].submit <= now) {
+            state.submit(j);
+            submitted[j] = true;
+          }
+        Plan plan, fresh_plan;
+        kept.schedule(SchedulingContext{now, state, state}, plan);
+        ShortestRemainingPolicy fresh(std::make_unique<PackPlacement>(), preemptive);
+        fresh.schedule(SchedulingContext{now, state, state}, fresh_plan);
+        ASSERT_EQ(plan.decisions().size(), fresh_plan.decisions().size()) << "at " << now;
+        for (std::size_t i = 0; i < plan.decisions().size(); ++i) {
+          const Decision& a = plan.decisions()[i];
+          const Decision& b = fresh_plan.decisions()[i];
+          EXPECT_EQ(Step({a.kind, a.job, a.gpus}), Step({b.kind, b.job, b.gpus})) << "decision " << i << " at " << now;
+        }
+        const auto applied = state.apply(plan, now);
+        for (JobIndex j : applied.preempted) end[j] = kNever;
+        // Runs last 1.5 times their oracle: remaining times reach 0 before they end.
+        for (JobIndex j : applied.started) end[j] = now + 1.5 * oracle[j];
+      }
+      EXPECT_EQ(finished, jobs.size());
+    }
+  }
+}
+
 // ---- options and registry ---------------------------------------------------------------
 
 TEST(ShortestRemainingPolicy, PreemptiveOptionIsTrueFalseOrAbsent) {
