@@ -124,9 +124,9 @@ bool TiresiasPolicy::in_indexed_run(const QueueView& jobs, JobIndex job) const {
   return rt.state == JobState::kRunning && rt.start == t.run_start && rt.preemptions == t.run_preemptions;
 }
 
-bool TiresiasPolicy::current(const QueueView& jobs, const RunKey& key) const {
+bool TiresiasPolicy::current(const QueueView& jobs, const QueueKey& key) const {
   const JobTrack& t = track_[key.job];
-  return key.start == t.run_start && key.queue == t.queue && in_indexed_run(jobs, key.job);
+  return key.time == t.run_start && key.queue == t.queue && in_indexed_run(jobs, key.job);
 }
 
 void TiresiasPolicy::index_run(const QueueView& jobs, JobIndex job, Time now) {

@@ -138,25 +138,15 @@ class TiresiasPolicy final : public SchedulingPolicy {
     Time demote_at = kNever;
   };
 
-  // A running job's place among the victims: queue, then start, then
-  // workload order; victims are taken from the end.
-  struct RunKey {
-    std::size_t queue;
-    Time start;
-    JobIndex job;
-    bool operator<(const RunKey& other) const {
-      return std::tie(queue, start, job) < std::tie(other.queue, other.start, other.job);
-    }
-  };
-
-  // A waiting job's place in the order: queue, then last arrival into it,
-  // then workload order.
+  // A job's place: queue, then a time, then workload order. For a waiting
+  // job in the order the time is its last arrival into the queue; for a
+  // running one among the victims (taken from the end), its start.
   struct QueueKey {
     std::size_t queue;
-    Time arrival;
+    Time time;
     JobIndex job;
     bool operator<(const QueueKey& other) const {
-      return std::tie(queue, arrival, job) < std::tie(other.queue, other.arrival, other.job);
+      return std::tie(queue, time, job) < std::tie(other.queue, other.time, other.job);
     }
   };
 
@@ -178,7 +168,7 @@ class TiresiasPolicy final : public SchedulingPolicy {
   /// Whether `job` is running the run indexed in victims_ and demotions_.
   bool in_indexed_run(const QueueView& jobs, JobIndex job) const;
   /// Whether a victims_ entry is that of the job's indexed run, as it stands.
-  bool current(const QueueView& jobs, const RunKey& key) const;
+  bool current(const QueueView& jobs, const QueueKey& key) const;
   /// Refreshes a running job and indexes its run; takes it out.
   void index_run(const QueueView& jobs, JobIndex job, Time now);
   void unindex_run(JobIndex job);
@@ -196,7 +186,7 @@ class TiresiasPolicy final : public SchedulingPolicy {
   std::set<std::pair<Time, JobIndex>> promotions_;
   // The running jobs (and runs that ended since, until met): in the victims'
   // order, and those below the last queue by their next threshold crossing.
-  std::set<RunKey> victims_;
+  std::set<QueueKey> victims_;
   std::set<std::pair<Time, JobIndex>> demotions_;
 };
 
