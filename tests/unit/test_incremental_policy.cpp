@@ -31,19 +31,8 @@ JobSpec job_of_priority(const std::string& id, std::uint32_t gpus, Time submit, 
   return job;
 }
 
-struct Step {
-  Decision::Kind kind;
-  JobIndex job;
-  bool operator==(const Step& other) const { return kind == other.kind && job == other.job; }
-};
-std::vector<Step> steps_of(const Plan& plan) {
-  std::vector<Step> steps;
-  for (const Decision& d : plan.decisions()) steps.push_back({d.kind, d.job});
-  return steps;
-}
-void PrintTo(const Step& step, std::ostream* os) {
-  *os << (step.kind == Decision::Kind::kPreempt ? "preempt " : "allocate ") << step.job;
-}
+using Step = testing::PlanStep;
+using testing::steps_of;
 constexpr auto kPreempt = Decision::Kind::kPreempt;
 constexpr auto kAllocate = Decision::Kind::kAllocate;
 

@@ -21,23 +21,8 @@ TiresiasPolicy tiresias(const PolicyOptions& options = {}) {
   return TiresiasPolicy(std::make_unique<PackPlacement>(), TiresiasPolicy::parse_settings(options));
 }
 
-// The plan's decisions as (kind, job) pairs, GPUs left out.
-struct Step {
-  Decision::Kind kind;
-  JobIndex job;
-  bool operator==(const Step& other) const { return kind == other.kind && job == other.job; }
-};
-std::vector<Step> steps_of(const Plan& plan) {
-  std::vector<Step> steps;
-  for (const Decision& d : plan.decisions()) steps.push_back({d.kind, d.job});
-  return steps;
-}
-void PrintTo(const Step& step, std::ostream* os) {
-  *os << (step.kind == Decision::Kind::kPreempt    ? "preempt "
-          : step.kind == Decision::Kind::kAllocate ? "allocate "
-                                                   : "release ")
-      << step.job;
-}
+using Step = testing::PlanStep;
+using testing::steps_of;
 constexpr auto kPreempt = Decision::Kind::kPreempt;
 constexpr auto kAllocate = Decision::Kind::kAllocate;
 
