@@ -12,14 +12,21 @@ namespace gcsim {
 HeadReservation reserve_for_head(Time now, std::size_t free_now, std::size_t need,
                                  std::vector<ExpectedRelease> releases) {
   if (free_now >= need) return {now, free_now - need};  // only the placement blocks the head
-  std::stable_sort(releases.begin(), releases.end(),
-                   [](const ExpectedRelease& a, const ExpectedRelease& b) { return a.end < b.end; });
+  // The releases taken earliest first from a heap: only those up to the
+  // shadow time are ordered. The sums do not depend on the order of
+  // releases at one instant, which all count together.
+  auto later = [](const ExpectedRelease& a, const ExpectedRelease& b) { return a.end > b.end; };
+  std::make_heap(releases.begin(), releases.end(), later);
   std::size_t free_then = free_now;
-  for (std::size_t i = 0; i < releases.size() && releases[i].end != kNever; ++i) {
-    free_then += releases[i].gpus;
+  for (auto left = releases.end(); left != releases.begin();) {
+    std::pop_heap(releases.begin(), left, later);
+    --left;
+    const ExpectedRelease release = *left;
+    if (release.end == kNever) break;
+    free_then += release.gpus;
     // Releases at the same instant all count at the shadow time.
-    if (i + 1 < releases.size() && releases[i + 1].end == releases[i].end) continue;
-    if (free_then >= need) return {releases[i].end, free_then - need};
+    if (left != releases.begin() && releases.front().end == release.end) continue;
+    if (free_then >= need) return {release.end, free_then - need};
   }
   return {kNever, 0};
 }
@@ -64,14 +71,20 @@ void EasyBackfillPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
   if (head_at == waiting.size()) return;
   const JobSpec& head = ctx.jobs.spec(waiting[head_at]);
 
-  // The reservation, counting only GPUs the head can use.
+  // The reservation, counting only GPUs the head can use: all of them when
+  // every GPU type has the head's memory (no GPU to read then).
+  bool every_gpu_usable = true;
+  for (const GpuType& type : layout.spec().gpu_types)
+    every_gpu_usable = every_gpu_usable && type.memory_bytes >= head.gpu_memory_bytes;
   auto usable_by_head = [&](GpuId g) { return layout.gpu_type_of(g).memory_bytes >= head.gpu_memory_bytes; };
   auto count_usable = [&](const std::vector<GpuId>& gpus) {
+    if (every_gpu_usable) return gpus.size();
     return static_cast<std::size_t>(std::count_if(gpus.begin(), gpus.end(), usable_by_head));
   };
-  std::size_t free_usable = 0;
-  for (GpuId g = 0; g < layout.gpu_count(); ++g)
-    if (ctx.cluster.is_free(g) && !taken[g] && usable_by_head(g)) ++free_usable;
+  std::size_t free_usable = every_gpu_usable ? free_count : 0;
+  if (!every_gpu_usable)
+    for (GpuId g = 0; g < layout.gpu_count(); ++g)
+      if (ctx.cluster.is_free(g) && !taken[g] && usable_by_head(g)) ++free_usable;
   std::size_t free_unusable = free_count - free_usable;  // free GPUs the head cannot use
   auto expected_end = [&](JobIndex job, Time start_time) {
     const Time est = estimate(ctx.jobs, job);

@@ -46,7 +46,11 @@
 // placement, as policies/backfill/shared_gpu_backfill.hpp says.
 // Cost of one call, in waiting jobs w, running jobs r and GPUs g: the FIFO
 // part places the jobs it starts and the head (O(g) each, as `fifo`); when a
-// head is blocked, O(g + r log r) for its reservation, then the backfill reads
+// head is blocked, its reservation reads the running jobs' expected releases
+// (O(r)) and takes them earliest first from a heap until the shadow time
+// (O(r + k log r) for k releases up to it), counting the free GPUs the head
+// can use in O(1), or O(g) when some GPU type lacks the head's memory; then
+// the backfill reads
 // the jobs after the head until no GPU is free, a count (O(1)) for a job too
 // large for the free GPUs and a placement (O(g)) for one that may fit: up to
 // O(w) jobs read when a few GPUs stay free.

@@ -53,8 +53,10 @@ void CapacityPolicy::bind(const SchedulingContext& ctx) {
   }
   drc_.emplace(cluster_totals(ctx.cluster.layout()));
   leaf_of_job_.assign(ctx.jobs.job_count(), -1);
+  request_of_job_.assign(ctx.jobs.job_count(), ResourceVector{});
   for (JobIndex j = 0; j < ctx.jobs.job_count(); ++j) {
     const JobSpec& spec = ctx.jobs.spec(j);
+    request_of_job_[j] = ResourceVector::of(spec);
     const LeafLookup leaf = tree_.find_leaf(spec.queue);
     if (leaf.index < 0) throw InputError(config_.label(), "job '" + spec.id + "'", "queue", leaf.problem);
     leaf_of_job_[j] = leaf.index;
@@ -66,7 +68,7 @@ SchedulingRound CapacityPolicy::snapshot(const SchedulingContext& ctx) const {
   SchedulingRound round(tree_, ctx.cluster);
   for (JobIndex job : ctx.jobs.running()) {
     const JobSpec& spec = ctx.jobs.spec(job);
-    round.usage.start(leaf_of_job_[job], spec.user, ResourceVector::of(spec));
+    round.usage.start(leaf_of_job_[job], spec.user, request_of_job_[job]);
   }
   for (JobIndex job : ctx.jobs.waiting()) {
     const int leaf = leaf_of_job_[job];

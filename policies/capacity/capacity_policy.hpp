@@ -124,6 +124,7 @@ class CapacityPolicy final : public SchedulingPolicy {
   // Known from the first call on.
   std::optional<DominantResourceCalculator> drc_;
   std::vector<int> leaf_of_job_;
+  std::vector<ResourceVector> request_of_job_;  // per job: ResourceVector::of its spec
   ReservationBook reservations_;
 };
 

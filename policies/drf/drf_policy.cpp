@@ -48,15 +48,31 @@ std::unique_ptr<SchedulingPolicy> DrfPolicy::create(const PolicyOptions&, std::u
   return std::make_unique<DrfPolicy>(std::move(placement));
 }
 
+void DrfPolicy::note_job(const QueueView& jobs, JobIndex job) {
+  if (user_of_.size() != jobs.job_count()) {
+    user_of_.resize(jobs.job_count(), kUnknownUser);
+    demand_.resize(jobs.job_count());
+  }
+  if (user_of_[job] != kUnknownUser) return;
+  const JobSpec& spec = jobs.spec(job);
+  user_of_[job] = user_ids_.emplace(spec.user, user_ids_.size()).first->second;
+  demand_[job] = DrfResources::demand_of(spec);
+}
+
 void DrfPolicy::update_waiting(const QueueView& jobs) {
   const WaitingChanges::Delta delta = changes_.since_last_call(jobs);
   for (JobIndex job : delta.left) {
     auto user = waiting_.find(jobs.spec(job).user);
     if (user == waiting_.end()) continue;
-    user->second.erase({jobs.spec(job).submit, job});
-    if (user->second.empty()) waiting_.erase(user);
+    user->second.jobs.erase({jobs.spec(job).submit, job});
+    if (user->second.jobs.empty()) waiting_.erase(user);
   }
-  for (JobIndex job : delta.joined) waiting_[jobs.spec(job).user].insert({jobs.spec(job).submit, job});
+  for (JobIndex job : delta.joined) {
+    note_job(jobs, job);
+    UserQueue& queue = waiting_[jobs.spec(job).user];
+    queue.user = user_of_[job];
+    queue.jobs.insert({jobs.spec(job).submit, job});
+  }
 }
 
 void DrfPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
@@ -65,13 +81,15 @@ void DrfPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
   if (jobs.waiting().empty()) return;
   const DrfResources total = DrfResources::cluster_total(ctx.cluster.layout().spec());
 
-  // What each user's running jobs hold, and what all of them hold together.
-  std::map<std::string, DrfResources> held;
+  // What each user's running jobs hold, and what all of them hold together
+  // (summed in the order the jobs started).
+  std::vector<DrfResources> held(user_ids_.size());
   DrfResources in_use;
   for (JobIndex job : jobs.running()) {
-    const DrfResources demand = DrfResources::demand_of(jobs.spec(job));
-    held[jobs.spec(job).user] += demand;
-    in_use += demand;
+    note_job(jobs, job);
+    if (held.size() < user_ids_.size()) held.resize(user_ids_.size());
+    held[user_of_[job]] += demand_[job];
+    in_use += demand_[job];
   }
 
   RoomLeft room(ctx.cluster);  // what the jobs placed so far in this call leave
@@ -89,7 +107,7 @@ void DrfPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
     double lowest = 0;
     for (auto it = waiting_.begin(); it != waiting_.end(); ++it) {
       if (out_of_call.count(it->first)) continue;
-      const double share = held[it->first].dominant_share(total);
+      const double share = held[it->second.user].dominant_share(total);
       if (user == waiting_.end() || share < lowest) {
         lowest = share;
         user = it;
@@ -98,10 +116,10 @@ void DrfPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
     if (user == waiting_.end()) break;
 
     bool served = false;
-    for (const auto& [submit, job] : user->second) {
+    for (const auto& [submit, job] : user->second.jobs) {
       if (started.count(job)) continue;
       const JobSpec& spec = jobs.spec(job);
-      const DrfResources demand = DrfResources::demand_of(spec);
+      const DrfResources& demand = demand_[job];
       if (!room.may_fit(spec) || !pooled_fit(demand)) continue;
       auto gpus = placement_->place(spec, room.view(), none_taken);
       if (!gpus) continue;
@@ -109,7 +127,7 @@ void DrfPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
       plan.allocate(job, std::move(*gpus));
       changes_.noted(job);
       started.insert(job);
-      held[user->first] += demand;
+      held[user->second.user] += demand;
       in_use += demand;
       served = true;
       break;

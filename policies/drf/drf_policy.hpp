@@ -35,20 +35,22 @@
 // Cost of one call, in waiting jobs w, running jobs r, users u and GPUs g:
 // each user's waiting jobs are kept in queue order across calls, and only
 // those that joined or left since the last call move (O(log w) each); O(r) to
-// sum each user's holdings; then per job started O(u) to find the lowest dominant share and a walk of
-// that user's queue, a count (O(1)) per job too large for the room left and
-// a placement (O(g)) per job that may fit. It stops once no GPU is free; with
-// room left that no waiting job fits, every queue is read once: O(w).
-// Options: none. Placement is delegated (default: pack).
+// sum each user's holdings (plain sums of each job's user number and demand,
+// noted when the policy first sees the job); then per job started O(u) to
+// find the lowest dominant share and a walk of that user's queue, a count (O(1)) per job too large for the room left
+// and a placement (O(g)) per job that may fit. It stops once no GPU is free; with room left that no waiting job fits,
+// every queue is read once: O(w). Options: none. Placement is delegated (default: pack).
 //
 //   DrfPolicy drf(std::make_unique<PackPlacement>());
 #pragma once
 
+#include <cstddef>
 #include <map>
 #include <memory>
 #include <set>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "policies/kit/waiting_changes.hpp"
 #include "sim/core/policy.hpp"
@@ -85,11 +87,25 @@ class DrfPolicy final : public SchedulingPolicy {
   /// Brings waiting_ up to date with the jobs that joined or left the queue.
   void update_waiting(const QueueView& jobs);
 
+  /// Notes the job's user and demand, the first time the job is seen.
+  void note_job(const QueueView& jobs, JobIndex job);
+
+  static constexpr std::size_t kUnknownUser = static_cast<std::size_t>(-1);
+  // A user's waiting jobs in queue order (submit time, then workload order).
+  struct UserQueue {
+    std::size_t user = kUnknownUser;  // in user_ids_
+    std::set<std::pair<Time, JobIndex>> jobs;
+  };
+
   std::unique_ptr<PlacementPolicy> placement_;
   WaitingChanges changes_;
-  // Each user's waiting jobs in queue order (submit time, then workload
-  // order); users with none are left out.
-  std::map<std::string, std::set<std::pair<Time, JobIndex>>> waiting_;
+  // Each user with waiting jobs, by name; users with none are left out.
+  std::map<std::string, UserQueue> waiting_;
+  // A number per user, and per job its user's number (kUnknownUser: not
+  // seen yet) and its demand, fixed for the run.
+  std::map<std::string, std::size_t> user_ids_;
+  std::vector<std::size_t> user_of_;
+  std::vector<DrfResources> demand_;
 };
 
 }  // namespace gcsim

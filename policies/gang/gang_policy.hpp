@@ -10,19 +10,27 @@
 // longer than under fifo; `--policy-opt head_blocking=true` makes the head of
 // the queue block the rest as fifo does.
 // Jobs asking a fraction of a GPU share GPUs (shares_gpus()).
-// Cost of one call, in waiting jobs w, running jobs r and GPUs g: it stops
-// as soon as no GPU (nor share of one) is free; until then a job too large
-// for the free GPUs costs a count (O(1)) and one that may fit a placement
-// (O(g)): O(w + p g) for p placements tried, independent of r. With a few
-// GPUs free and only larger jobs waiting, it still reads the whole queue.
+// Cost of one call, in waiting jobs w, running jobs r and GPUs g: the sizes
+// of the waiting jobs are kept across calls, only those of the k jobs that
+// joined or left since the last call moving (O(k log w)); the walk stops as
+// soon as no GPU (nor share of one) is free, or every waiting job asks whole
+// GPUs, more than are free (O(1) to tell); until then a job too large for the
+// free GPUs costs a count (O(1)) and one that may fit a placement (O(g)):
+// O(k log w + j + p g) for j jobs read and p placements tried, independent
+// of r. It reads far into the queue only while a job small enough for the
+// free GPUs waits that the placement cannot place.
 // Assumptions: no preemption, no priorities.
 //
 //   GangPolicy gang(std::make_unique<PackPlacement>(), /*head_blocking=*/false);
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <memory>
+#include <set>
 
 #include "policies/kit/room_left.hpp"
+#include "policies/kit/waiting_changes.hpp"
 #include "sim/core/policy.hpp"
 #include "sim/core/policy_registry.hpp"
 
@@ -58,8 +66,14 @@ class GangPolicy final : public SchedulingPolicy {
   bool shares_gpus() const override { return true; }
 
  private:
+  /// Brings the waiting jobs' sizes up to date with the jobs that joined or left the queue.
+  void update_sizes(const QueueView& jobs);
+
   std::unique_ptr<PlacementPolicy> placement_;
   bool head_blocking_;
+  WaitingChanges changes_;
+  std::multiset<std::uint32_t> waiting_sizes_;  // GPUs asked by each waiting whole-GPU job
+  std::size_t waiting_fractional_ = 0;          // waiting jobs asking a share of a GPU
 };
 
 }  // namespace gcsim

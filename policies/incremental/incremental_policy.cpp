@@ -61,6 +61,13 @@ void IncrementalPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
 
   TentativeCluster cluster(ctx.cluster);
   const std::vector<bool> none_taken(cluster.layout().gpu_count(), false);
+  // The running trials, in the order victims are taken: latest started
+  // first; among equals, the one that started last in order.
+  std::vector<JobIndex> trials;
+  for (auto it = jobs.running().rbegin(); it != jobs.running().rend(); ++it)
+    if (jobs.spec(*it).study) trials.push_back(*it);
+  std::stable_sort(trials.begin(), trials.end(),
+                   [&](JobIndex a, JobIndex b) { return jobs.runtime(a).start > jobs.runtime(b).start; });
   std::vector<JobIndex> preempted;
   auto start = [&](JobIndex job, std::vector<GpuId> gpus) {
     cluster.take(gpus, ctx.jobs.spec(job));
@@ -73,6 +80,7 @@ void IncrementalPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
       for (JobIndex trial : unit.jobs) {
         const JobSpec& spec = jobs.spec(trial);
         if (use.used + spec.gpus > use.max_gpus) break;
+        if (spec.gpus > cluster.free_gpu_count()) break;  // no placement finds that many
         auto gpus = placement_->place(spec, cluster, none_taken);
         if (!gpus) break;
         use.used += spec.gpus;
@@ -82,22 +90,20 @@ void IncrementalPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
     }
     const JobIndex job = unit.first;
     const JobSpec& spec = jobs.spec(job);
-    if (auto gpus = placement_->place(spec, cluster, none_taken)) {
-      start(job, std::move(*gpus));
-      continue;
+    // No placement finds more GPUs than are free.
+    if (spec.gpus <= cluster.free_gpu_count()) {
+      if (auto gpus = placement_->place(spec, cluster, none_taken)) {
+        start(job, std::move(*gpus));
+        continue;
+      }
     }
     // Take trials back from lower-priority studies above their minimum, youngest first.
-    // Latest started first; among equals, the one that started last in order.
     std::vector<JobIndex> victims;
-    for (auto it = jobs.running().rbegin(); it != jobs.running().rend(); ++it) {
-      const JobIndex running = *it;
-      const JobSpec& trial = jobs.spec(running);
-      if (trial.study && trial.priority < spec.priority &&
+    for (JobIndex running : trials)
+      if (jobs.spec(running).priority < spec.priority &&
           std::find(preempted.begin(), preempted.end(), running) == preempted.end())
         victims.push_back(running);
-    }
-    std::stable_sort(victims.begin(), victims.end(),
-                     [&](JobIndex a, JobIndex b) { return jobs.runtime(a).start > jobs.runtime(b).start; });
+    if (victims.empty()) continue;  // nothing to take back: it waits
     TentativeCluster what_if = cluster;
     std::map<std::string, std::uint32_t> used_after;
     std::vector<JobIndex> chosen;

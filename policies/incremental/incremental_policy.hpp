@@ -10,11 +10,14 @@
 // a job or study that cannot be served does not block those after it.
 // A study only yields to strictly higher priority: give studies a lower
 // priority than the jobs they should make room for.
-// Cost of one call, in waiting jobs w, running jobs r and GPUs g: every
-// running and waiting job is grouped into studies and sorted (O((w + r)
-// log(w + r))), then every unit is placed (O(g) each) and a job that does not
-// fit looks for victims among the running trials (O(r log r)): meant for
-// studies of tens to thousands of trials, not for 100k-job queues.
+// Cost of one call, in waiting jobs w, running jobs r, running trials t
+// and GPUs g: every running and waiting job is grouped into studies and
+// sorted (O((w + r) log(w + r))), the running trials put in the order
+// victims are taken (O(r + t log t)); then a unit asking more GPUs than are
+// free costs a count (O(1)), one that may fit a placement (O(g)), and a job
+// that does not fit filters the running trials for victims (O(t), and a
+// placement per victim tried): meant for studies of tens to thousands of
+// trials, not for 100k-job queues.
 // Assumptions: trials of one study are interchangeable, served in trial
 // order; preemption only takes GPUs from studies above their minimum.
 //

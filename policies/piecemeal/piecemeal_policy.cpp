@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 #include <stdexcept>
+#include <utility>
 
 namespace gcsim {
 
@@ -34,6 +35,9 @@ void PiecemealPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
       ++it;
     }
   }
+
+  // No GPU free and none released: no request can be granted anything.
+  if (backing_off.empty() && ctx.cluster.free_gpu_count() == 0) return wake_for_timeouts(plan);
 
   // GPUs that are free now or freed by this plan's releases.
   std::vector<GpuId> free;
@@ -75,15 +79,18 @@ void PiecemealPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
     requests.push_back({job, held, ctx.jobs.spec(job).gpus, {}});
   }
 
+  // The requests still short of GPUs, by GPUs held and granted, then in
+  // submission order: the first is the neediest.
+  std::set<std::pair<std::size_t, std::size_t>> short_of;
+  for (std::size_t i = 0; i < requests.size(); ++i)
+    if (requests[i].held < requests[i].need) short_of.insert({requests[i].held, i});
+
   std::size_t next_free = 0;
   while (next_free < free.size()) {
     // The request holding the fewest GPUs (ties: submission order) gets the next GPU it can use.
-    Request* neediest = nullptr;
-    for (Request& r : requests)
-      if (r.held + r.granted.size() < r.need &&
-          (!neediest || r.held + r.granted.size() < neediest->held + neediest->granted.size()))
-        neediest = &r;
-    if (!neediest) break;
+    if (short_of.empty()) break;
+    Request* neediest = &requests[short_of.begin()->second];
+    short_of.erase(short_of.begin());
     const JobSpec& spec = ctx.jobs.spec(neediest->job);
     std::vector<GpuId> mine = ctx.jobs.runtime(neediest->job).gpus;
     if (backing_off.count(neediest->job)) mine.clear();
@@ -105,6 +112,8 @@ void PiecemealPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
       granted_host[node].memory_bytes += after.memory_bytes - before.memory_bytes;
     }
     neediest->granted.push_back(*fits);
+    const std::size_t now_held = neediest->held + neediest->granted.size();
+    if (now_held < neediest->need) short_of.insert({now_held, static_cast<std::size_t>(neediest - requests.data())});
     while (next_free < free.size() && taken[free[next_free]]) ++next_free;
   }
 
@@ -113,6 +122,10 @@ void PiecemealPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
     plan.allocate(r.job, r.granted);
     if (r.held + r.granted.size() < ctx.jobs.spec(r.job).gpus) holding_since_.emplace(r.job, ctx.now);
   }
+  wake_for_timeouts(plan);
+}
+
+void PiecemealPolicy::wake_for_timeouts(Plan& plan) const {
   if (hold_timeout_ == kNever) return;
   Time earliest_timeout = kNever;
   for (const auto& [job, since] : holding_since_) earliest_timeout = std::min(earliest_timeout, since + hold_timeout_);

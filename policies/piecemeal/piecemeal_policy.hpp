@@ -12,10 +12,13 @@
 // Option `--policy-opt hold_timeout=SECONDS`: a job that has held GPUs that
 // long without starting releases them all and takes none in that call (it
 // backs off), which breaks such deadlocks at the cost of idle GPU-time.
-// Cost of one call, in waiting jobs w, running jobs r and GPUs g: O(g + w)
-// to list the free GPUs and the requests, and O(w) per GPU granted to find
-// the neediest request: O(g + f w) for f GPUs free. A baseline that
-// deadlocks, kept simple.
+// Cost of one call, in waiting jobs w, running jobs r, GPUs g and h jobs
+// holding GPUs: O(h) to forget the holders that started; with no GPU free
+// and none released, nothing more (O(h) for the wake-up with hold_timeout).
+// Otherwise O(g + w log w) to list the free GPUs and the requests, ordered by
+// GPUs held, and O(log w) per GPU granted to find the neediest request, plus
+// the GPUs it skips: O(h + g + w log w + f log w) for f GPUs free. A baseline
+// that deadlocks, kept simple.
 // Assumptions: no preemption, no priorities, GPU memory respected.
 //
 //   PiecemealPolicy baseline(/*hold_timeout=*/kNever);
@@ -39,6 +42,9 @@ class PiecemealPolicy final : public SchedulingPolicy {
   void schedule(const SchedulingContext& ctx, Plan& plan) override;
 
  private:
+  /// Asks to be woken when the first holding job's hold_timeout passes.
+  void wake_for_timeouts(Plan& plan) const;
+
   Time hold_timeout_;
   std::map<JobIndex, Time> holding_since_;  // when each holding job got its first GPU
 };

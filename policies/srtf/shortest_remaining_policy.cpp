@@ -52,6 +52,58 @@ void ShortestRemainingPolicy::update_waiting_order(const QueueView& jobs) {
   }
 }
 
+// Between calls the running jobs' remaining times all shrink by the same
+// time, so their order barely changes: the previous call's order is kept, the
+// jobs that stopped running dropped, the remaining times computed again, and
+// the order repaired by insertion (a few moves: remaining times that reached 0
+// and ties that rounding breaks differently); the jobs that started since are
+// sorted and merged in. The result is the order a full sort would give.
+const std::vector<ShortestRemainingPolicy::Entry>& ShortestRemainingPolicy::update_running_order(const QueueView& jobs,
+                                                                                                 Time now) {
+  if (running_start_.size() != jobs.job_count()) {
+    running_start_.resize(jobs.job_count(), kNever);
+    running_run_.resize(jobs.job_count(), kNever);
+    running_gpus_.resize(jobs.job_count(), 0);
+    running_preemptions_.resize(jobs.job_count(), 0);
+  }
+  auto remaining = [&](JobIndex job) {
+    const Time run = running_run_[job];
+    return run == kNever ? run : std::max(0.0, run - (now - running_start_[job]));
+  };
+  // The jobs still in the same run as at the previous call, in its order.
+  std::size_t kept = 0;
+  for (Entry& entry : running_order_) {
+    const JobRuntime& rt = jobs.runtime(entry.job);
+    if (rt.state != JobState::kRunning || rt.start != running_start_[entry.job] ||
+        rt.preemptions != running_preemptions_[entry.job]) {
+      running_start_[entry.job] = kNever;
+      continue;
+    }
+    entry.remaining = remaining(entry.job);
+    running_order_[kept++] = entry;
+  }
+  running_order_.resize(kept);
+  for (std::size_t i = 1; i < running_order_.size(); ++i)
+    for (std::size_t j = i; j > 0 && running_order_[j] < running_order_[j - 1]; --j)
+      std::swap(running_order_[j], running_order_[j - 1]);
+  // The runs that began since: their run time is fixed until they stop.
+  if (kept != jobs.running().size()) {
+    for (JobIndex job : jobs.running()) {
+      const JobRuntime& rt = jobs.runtime(job);
+      if (running_start_[job] == rt.start && running_preemptions_[job] == rt.preemptions) continue;
+      running_start_[job] = rt.start;
+      running_preemptions_[job] = rt.preemptions;
+      running_run_[job] = run_time(jobs, job);
+      running_gpus_[job] = rt.gpus.size();
+      running_order_.push_back({remaining(job), jobs.spec(job).submit, job, true});
+    }
+    std::sort(running_order_.begin() + static_cast<std::ptrdiff_t>(kept), running_order_.end());
+    std::inplace_merge(running_order_.begin(), running_order_.begin() + static_cast<std::ptrdiff_t>(kept),
+                       running_order_.end());
+  }
+  return running_order_;
+}
+
 void ShortestRemainingPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
   update_waiting_order(ctx.jobs);
   if (ctx.jobs.waiting().empty()) return;
@@ -63,14 +115,9 @@ void ShortestRemainingPolicy::schedule(const SchedulingContext& ctx, Plan& plan)
   // passes it, preempted when a shorter job takes its GPUs; the undecided
   // ones are the only possible victims.
   enum class Fate { kUndecided, kKept, kPreempted };
-  std::vector<Entry> running;
-  running.reserve(ctx.jobs.running().size());
+  const std::vector<Entry>& running = update_running_order(ctx.jobs, ctx.now);
   std::size_t undecided_gpus = 0;
-  for (JobIndex job : ctx.jobs.running()) {
-    running.push_back({remaining_time(ctx.jobs, job, ctx.now), ctx.jobs.spec(job).submit, job, true});
-    undecided_gpus += ctx.jobs.runtime(job).gpus.size();
-  }
-  std::sort(running.begin(), running.end());
+  for (const Entry& entry : running) undecided_gpus += running_gpus_[entry.job];
   std::vector<Fate> fate(running.size(), Fate::kUndecided);
   std::size_t next_running = 0;
 
@@ -100,7 +147,7 @@ void ShortestRemainingPolicy::schedule(const SchedulingContext& ctx, Plan& plan)
     const Entry entry = *head;
     if (from == From::kRunning) {
       fate[next_running++] = Fate::kKept;
-      undecided_gpus -= ctx.jobs.runtime(entry.job).gpus.size();
+      undecided_gpus -= running_gpus_[entry.job];
       continue;
     }
     if (from == From::kRejoined) {
@@ -131,7 +178,7 @@ void ShortestRemainingPolicy::schedule(const SchedulingContext& ctx, Plan& plan)
     for (std::size_t i = running.size(); i > next_running && running[i - 1].remaining > entry.remaining; --i) {
       if (fate[i - 1] != Fate::kUndecided) continue;
       victims.push_back(i - 1);
-      victim_gpus += ctx.jobs.runtime(running[i - 1].job).gpus.size();
+      victim_gpus += running_gpus_[running[i - 1].job];
     }
     if (spec.gpus > spare + victim_gpus) continue;
 

@@ -45,11 +45,15 @@
 // Cost of one call, in waiting jobs w, running jobs r and GPUs g: the waiting
 // jobs are kept in the order across calls (a job's key is fixed while it
 // waits) and only those that joined or left since the last call move
-// (O(log w) each); the running jobs, whose remaining times shrink with time,
-// are sorted at every call (O(r log r)); the walk stops as soon as no GPU is
-// free and no running job is left undecided, so it visits the waiting jobs it
-// starts or tries to fit, each for a placement (O(g)) and, if preempting, the
-// victims it may take (O(r)).
+// (O(log w) each); the running jobs, whose remaining times all shrink by the
+// same time, are kept in the order too: each call reads their remaining times
+// (O(r), plain arithmetic on what the policy noted when they started) and
+// repairs the order by insertion (O(r) plus a move per pair that changed
+// places: a remaining time reaching 0, a tie rounding breaks differently),
+// the k runs that began since sorted and merged in (O(k log k + r)); the walk
+// stops as soon as no GPU is free and no running job is left undecided, so it
+// visits the waiting jobs it starts or tries to fit, each for a placement
+// (O(g)) and, if preempting, the victims it may take (O(r)).
 //
 // The order is blind to GPU counts: a one-GPU job may preempt a large job,
 // which then waits for its whole set to be free again while shorter jobs keep
@@ -67,6 +71,8 @@
 //   ShortestRemainingPolicy srtf(std::make_unique<PackPlacement>(), /*preemptive=*/true);
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <set>
 #include <vector>
@@ -106,12 +112,23 @@ class ShortestRemainingPolicy final : public SchedulingPolicy {
   };
   /// Brings waiting_order_ up to date with the jobs that joined or left the queue.
   void update_waiting_order(const QueueView& jobs);
+  /// Brings running_order_ up to date at `now` and returns it: every running
+  /// job, in the order.
+  const std::vector<Entry>& update_running_order(const QueueView& jobs, Time now);
 
   std::unique_ptr<PlacementPolicy> placement_;
   bool preemptive_;
   WaitingChanges changes_;
   std::set<Entry> waiting_order_;  // every waiting job, in the order
   std::vector<Time> waiting_key_;  // per job: its remaining time in waiting_order_
+  // The running jobs in the order as of the last call, and per job the run
+  // it describes (start, preemptions before it; start kNever: not in it), its
+  // run time and its GPUs, fixed while the run lasts.
+  std::vector<Entry> running_order_;
+  std::vector<Time> running_start_;
+  std::vector<std::uint32_t> running_preemptions_;
+  std::vector<Time> running_run_;
+  std::vector<std::size_t> running_gpus_;
 };
 
 }  // namespace gcsim

@@ -118,32 +118,95 @@ void TiresiasPolicy::update_waiting(const QueueView& jobs, Time now) {
   }
 }
 
+bool TiresiasPolicy::in_indexed_run(const QueueView& jobs, JobIndex job) const {
+  const JobRuntime& rt = jobs.runtime(job);
+  const JobTrack& t = track_[job];
+  return rt.state == JobState::kRunning && rt.start == t.run_start && rt.preemptions == t.run_preemptions;
+}
+
+bool TiresiasPolicy::current(const QueueView& jobs, const QueueKey& key) const {
+  const JobTrack& t = track_[key.job];
+  return key.time == t.run_start && key.queue == t.queue && in_indexed_run(jobs, key.job);
+}
+
+void TiresiasPolicy::index_run(const QueueView& jobs, JobIndex job, Time now) {
+  unindex_run(job);
+  refresh(jobs, job, now);
+  JobTrack& t = track_[job];
+  const JobRuntime& rt = jobs.runtime(job);
+  t.run_start = rt.start;
+  t.run_preemptions = rt.preemptions;
+  victims_.insert({t.queue, t.run_start, job});
+  t.demote_at = kNever;
+  if (t.queue < settings_.thresholds.size()) {
+    t.demote_at = crossing_time(rt.start, rt.attained_gpu_seconds - t.service_base, settings_.thresholds[t.queue],
+                                rt.gpus.size());
+    demotions_.insert({t.demote_at, job});
+  }
+}
+
+void TiresiasPolicy::unindex_run(JobIndex job) {
+  JobTrack& t = track_[job];
+  victims_.erase({t.queue, t.run_start, job});
+  if (t.demote_at != kNever) demotions_.erase({t.demote_at, job});
+  t.demote_at = kNever;
+  t.run_start = kNever;
+}
+
+// A running job's queue changes only when its service crosses a threshold,
+// at an instant known when it starts: only the jobs whose crossing fell due
+// are refreshed, and the runs not indexed yet (started since the last call)
+// are indexed while the GPUs are counted per queue. The entries of runs that
+// ended otherwise (finished) are dropped when met.
+std::vector<std::size_t> TiresiasPolicy::update_running(const QueueView& jobs, Time now) {
+  while (!demotions_.empty() && demotions_.begin()->first <= now) {
+    const JobIndex job = demotions_.begin()->second;
+    demotions_.erase(demotions_.begin());
+    track_[job].demote_at = kNever;
+    if (in_indexed_run(jobs, job)) {
+      index_run(jobs, job, now);
+    } else {  // ended
+      unindex_run(job);
+    }
+  }
+  std::vector<std::size_t> gpus_in_queue(settings_.thresholds.size() + 1, 0);
+  for (JobIndex job : jobs.running()) {
+    if (!in_indexed_run(jobs, job)) index_run(jobs, job, now);
+    gpus_in_queue[track_[job].queue] += jobs.runtime(job).gpus.size();
+  }
+  // Finished runs leave entries behind: dropped once they outnumber the runs.
+  if (victims_.size() > 2 * jobs.running().size() + 64) {
+    for (auto it = victims_.begin(); it != victims_.end();) {
+      if (current(jobs, *it)) {
+        ++it;
+        continue;
+      }
+      it = victims_.erase(it);
+    }
+  }
+  return gpus_in_queue;
+}
+
 void TiresiasPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
   const QueueView& jobs = ctx.jobs;
   if (track_.size() != jobs.job_count()) track_.resize(jobs.job_count());
   update_waiting(jobs, ctx.now);
-  const std::vector<JobIndex> running = jobs.running();  // the possible victims, in start order
-  for (JobIndex job : running) refresh(jobs, job, ctx.now);
+  // GPUs of the running jobs not preempted yet, per queue: a job may preempt
+  // those of the queues below its own.
+  std::vector<std::size_t> gpus_in_queue = update_running(jobs, ctx.now);
+  const std::size_t queues = gpus_in_queue.size();
 
   TentativeCluster cluster(ctx.cluster);  // victims' GPUs shown free while they are tried
   std::vector<bool> taken(ctx.cluster.layout().gpu_count(), false);
   std::size_t spare = ctx.cluster.free_gpu_count();  // free (or freed) and not promised in this plan
-  std::vector<bool> preempted(running.size(), false);
+  std::vector<JobIndex> preempted;
   std::vector<JobIndex> started;
 
-  // GPUs of the running jobs not preempted yet, per queue: a job may preempt
-  // those of the queues below its own.
-  const std::size_t queues = settings_.thresholds.size() + 1;
-  std::vector<std::size_t> gpus_in_queue(queues, 0);
-  for (JobIndex job : running) gpus_in_queue[track_[job].queue] += jobs.runtime(job).gpus.size();
   auto preemptible_gpus = [&](std::size_t queue) {
     std::size_t gpus = 0;
     for (std::size_t q = queue + 1; q < queues; ++q) gpus += gpus_in_queue[q];
     return gpus;
   };
-  // The running jobs in the order victims are taken: lowest-priority queue
-  // first, then the most recently started; sorted when first needed.
-  std::vector<std::size_t> victim_order;
 
   auto allocate = [&](JobIndex job, std::vector<GpuId> gpus) {
     cluster.take(gpus, jobs.spec(job));  // its host cores and memory too
@@ -180,36 +243,26 @@ void TiresiasPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
     }
     if (spec.gpus > spare + victim_gpus) continue;
 
-    // Victims: running jobs not preempted yet, of strictly lower-priority queues.
-    if (victim_order.empty()) {
-      for (std::size_t i = 0; i < running.size(); ++i) victim_order.push_back(i);
-      std::sort(victim_order.begin(), victim_order.end(), [&](std::size_t a, std::size_t b) {
-        const JobIndex ja = running[a], jb = running[b];
-        return std::make_tuple(track_[ja].queue, jobs.runtime(ja).start, ja) >
-               std::make_tuple(track_[jb].queue, jobs.runtime(jb).start, jb);
-      });
-    }
-    std::vector<std::size_t> victims;
-    for (std::size_t i : victim_order) {
-      if (track_[running[i]].queue <= key.queue) break;
-      if (!preempted[i]) victims.push_back(i);
-    }
+    // Victims: running jobs not preempted yet, of strictly lower-priority
+    // queues, lowest-priority queue first, then the most recently started
+    // (ties: later in the workload first): victims_ read backwards.
+    std::vector<JobIndex> candidates;
+    for (auto it = victims_.rbegin(); it != victims_.rend() && it->queue > key.queue; ++it)
+      if (current(jobs, *it)) candidates.push_back(it->job);
 
     // Free them one by one until the job can be placed.
-    std::vector<JobIndex> candidates;
-    for (std::size_t i : victims) candidates.push_back(running[i]);
     RoomForJob room = make_room(spec, candidates, jobs, cluster, *placement_, taken, spare);
     std::optional<std::vector<GpuId>>& gpus = room.gpus;
     for (std::size_t k : room.used) {
-      const std::size_t i = victims[k];
-      const JobIndex victim = running[i];
+      const JobIndex victim = candidates[k];
       const JobRuntime& rt = jobs.runtime(victim);
       plan.preempt(victim);
       changes_.noted(victim);
-      preempted[i] = true;
+      preempted.push_back(victim);
       spare += rt.gpus.size();
       JobTrack& t = track_[victim];
       gpus_in_queue[t.queue] -= rt.gpus.size();
+      unindex_run(victim);
       t.preempted_at = ctx.now;
       t.executed += ctx.now - rt.start;
       rejoined.insert({t.queue, t.arrival, victim});  // waits again at its place; may restart below
@@ -218,15 +271,13 @@ void TiresiasPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
   }
 
   // Wake-ups: the next threshold crossing of every job running after the
-  // plan, and the first promotion of the jobs still waiting.
+  // plan, and the first promotion of the jobs still waiting. The crossings of
+  // the runs that went on are in demotions_ (those of ended runs dropped
+  // first); the runs started now are indexed at the next call.
+  while (!demotions_.empty() && !in_indexed_run(jobs, demotions_.begin()->second))
+    unindex_run(demotions_.begin()->second);
+  if (!demotions_.empty()) plan.wake_at(demotions_.begin()->first);
   const std::size_t last_queue = settings_.thresholds.size();
-  for (std::size_t i = 0; i < running.size(); ++i) {
-    const JobIndex job = running[i];
-    if (preempted[i] || track_[job].queue >= last_queue) continue;
-    const JobRuntime& rt = jobs.runtime(job);
-    plan.wake_at(crossing_time(rt.start, rt.attained_gpu_seconds - track_[job].service_base,
-                               settings_.thresholds[track_[job].queue], rt.gpus.size()));
-  }
   for (JobIndex job : started) {
     if (track_[job].queue >= last_queue) continue;
     plan.wake_at(crossing_time(ctx.now, queue_service(jobs, job, ctx.now), settings_.thresholds[track_[job].queue],
@@ -239,8 +290,8 @@ void TiresiasPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
     plan.wake_at(due);
     break;
   }
-  for (std::size_t i = 0; i < running.size(); ++i)
-    if (preempted[i] && still_waiting(running[i])) plan.wake_at(promotion_time(running[i]));
+  for (JobIndex job : preempted)
+    if (still_waiting(job)) plan.wake_at(promotion_time(job));
 }
 
 }  // namespace gcsim

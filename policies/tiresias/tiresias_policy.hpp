@@ -54,11 +54,13 @@
 // Cost of one call, in waiting jobs w, running jobs r and GPUs g: the policy
 // keeps the waiting jobs in its order across calls and moves only those that
 // joined, left or fell due for promotion since the last call (O(log w) each);
-// the running jobs are refreshed and counted per queue (O(r), and O(r log r)
-// once the first preemption is tried); the walk stops as soon as no GPU is
-// free and no lower queue holds any, so it visits the jobs it starts or tries
-// to fit, each for a placement (O(g)) and, if preempting, the victims it may
-// take (O(r)).
+// the running jobs too, in the victims' order and by the instant of their
+// next threshold crossing, so only the runs that began since and those whose
+// crossing fell due move (O(log r) each); their GPUs are counted per queue
+// (O(r), a sum); the walk stops as soon as no GPU is free and no
+// lower queue holds any, so it visits the jobs it starts or tries to fit,
+// each for a placement (O(g)) and, if preempting, the victims it may take
+// (O(r)).
 //
 // Options (`--policy-opt KEY=VALUE`):
 // - `thresholds=T1,T2,...`: strictly increasing GPU-seconds > 0, giving K =
@@ -81,6 +83,8 @@
 //   auto tiresias = TiresiasPolicy::create({{"thresholds", "3200,25600"}}, std::make_unique<PackPlacement>());
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <set>
 #include <tuple>
@@ -127,16 +131,22 @@ class TiresiasPolicy final : public SchedulingPolicy {
     double service_base = 0;     // attained GPU-seconds at the last promotion
     Time preempted_at = kNever;  // the last preemption, while no promotion followed
     Time executed = 0;           // seconds run since the job last entered Q1 (runs ended by preemptions)
+    // The run in victims_ and demotions_ (its start, and the preemptions
+    // before it; run_start kNever: none), and its next crossing there.
+    Time run_start = kNever;
+    std::uint32_t run_preemptions = 0;
+    Time demote_at = kNever;
   };
 
-  // A waiting job's place in the order: queue, then last arrival into it,
-  // then workload order.
+  // A job's place: queue, then a time, then workload order. For a waiting
+  // job in the order the time is its last arrival into the queue; for a
+  // running one among the victims (taken from the end), its start.
   struct QueueKey {
     std::size_t queue;
-    Time arrival;
+    Time time;
     JobIndex job;
     bool operator<(const QueueKey& other) const {
-      return std::tie(queue, arrival, job) < std::tie(other.queue, other.arrival, other.job);
+      return std::tie(queue, time, job) < std::tie(other.queue, other.time, other.job);
     }
   };
 
@@ -155,6 +165,17 @@ class TiresiasPolicy final : public SchedulingPolicy {
   /// The waiting jobs that joined, left or fell due for promotion since the
   /// last call, refreshed and moved to their place.
   void update_waiting(const QueueView& jobs, Time now);
+  /// Whether `job` is running the run indexed in victims_ and demotions_.
+  bool in_indexed_run(const QueueView& jobs, JobIndex job) const;
+  /// Whether a victims_ entry is that of the job's indexed run, as it stands.
+  bool current(const QueueView& jobs, const QueueKey& key) const;
+  /// Refreshes a running job and indexes its run; takes it out.
+  void index_run(const QueueView& jobs, JobIndex job, Time now);
+  void unindex_run(JobIndex job);
+  /// Refreshes the running jobs whose threshold crossing fell due since the
+  /// last call, indexes the runs that began since; returns the running
+  /// jobs' GPUs per queue.
+  std::vector<std::size_t> update_running(const QueueView& jobs, Time now);
 
   std::unique_ptr<PlacementPolicy> placement_;
   TiresiasSettings settings_;
@@ -163,6 +184,10 @@ class TiresiasPolicy final : public SchedulingPolicy {
   WaitingChanges changes_;
   std::set<QueueKey> waiting_order_;
   std::set<std::pair<Time, JobIndex>> promotions_;
+  // The running jobs (and runs that ended since, until met): in the victims'
+  // order, and those below the last queue by their next threshold crossing.
+  std::set<QueueKey> victims_;
+  std::set<std::pair<Time, JobIndex>> demotions_;
 };
 
 }  // namespace gcsim

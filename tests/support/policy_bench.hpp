@@ -8,6 +8,7 @@
 #pragma once
 
 #include <memory>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,24 @@ inline JobSpec measured_job(const std::string& id, std::uint32_t gpus, Time subm
   job.submit = submit;
   job.work = MeasuredWork{seconds, "GPU"};
   return job;
+}
+
+/// A plan's decision as (kind, job), GPUs left out.
+struct PlanStep {
+  Decision::Kind kind;
+  JobIndex job;
+  bool operator==(const PlanStep& other) const { return kind == other.kind && job == other.job; }
+};
+inline std::vector<PlanStep> steps_of(const Plan& plan) {
+  std::vector<PlanStep> steps;
+  for (const Decision& d : plan.decisions()) steps.push_back({d.kind, d.job});
+  return steps;
+}
+inline void PrintTo(const PlanStep& step, std::ostream* os) {
+  *os << (step.kind == Decision::Kind::kPreempt    ? "preempt "
+          : step.kind == Decision::Kind::kAllocate ? "allocate "
+                                                   : "release ")
+      << step.job;
 }
 
 class PolicyBench {

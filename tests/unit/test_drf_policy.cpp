@@ -177,6 +177,28 @@ TEST(DrfPolicy, AUserWhoseJobsDoNotFitIsSkipped) {
   EXPECT_EQ(allocation_order(bench.schedule(policy)), (Jobs{2}));
 }
 
+TEST(DrfPolicy, KeepsEachUsersHoldingsRightAcrossCalls) {
+  // Four GPUs. zed is seen first, amy second; users are still served by
+  // share, then by name, and each running job counts for its own user.
+  PolicyBench bench(crafted_cluster(1, 4),
+                    {user_job("z1", "zed", 2, 0), user_job("a1", "amy", 1, 1), user_job("z2", "zed", 1, 1),
+                     user_job("a2", "amy", 2, 2), user_job("z3", "zed", 2, 2)});
+  DrfPolicy policy = drf();
+  bench.submit(0);
+  EXPECT_EQ(bench.step(policy).started, (Jobs{0}));
+  bench.now = 1;  // zed holds 2/4, amy nothing: a1 first, then z2 in the GPU left
+  bench.submit(1);
+  bench.submit(2);
+  const Plan plan = bench.schedule(policy);
+  EXPECT_EQ(allocation_order(plan), (Jobs{1, 2}));
+  bench.apply(plan);
+  bench.now = 2;  // z1 ends: amy and zed hold 1/4 each; the tie goes to amy
+  bench.finish(0);
+  bench.submit(3);
+  bench.submit(4);
+  EXPECT_EQ(allocation_order(bench.schedule(policy)), (Jobs{3}));
+}
+
 TEST(DrfPolicy, TheUsersOldestJobThatFitsStarts) {
   // alice's oldest job needs 4 GPUs with 2 free; her next one (1 GPU) starts
   // before bob, whose share is also 0 but whose name comes later.

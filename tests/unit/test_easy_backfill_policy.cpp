@@ -57,6 +57,11 @@ TEST(ReserveForHead, ShadowTimeIsTheFirstExpectedEndThatFreesEnoughGpus) {
       // A job with no estimate never releases: no shadow time.
       {"unknown end never releases", 0, 1, 4, {{100, 2}, {kNever, 4}}, kNever, 0},
       {"nothing running", 0, 1, 4, {}, kNever, 0},
+      // Simultaneous releases apart in the list, among later and unknown
+      // ones: 1 + 1 at 40 = 2 < 6; + 2 + 3 at 60 = 7: 1 extra.
+      {"simultaneous releases apart in the list", 0, 1, 6, {{60, 2}, {kNever, 8}, {90, 8}, {40, 1}, {60, 3}}, 60, 1},
+      // The known releases do not suffice: the unknown ones never come.
+      {"known releases short of the need", 0, 0, 6, {{kNever, 8}, {20, 2}, {kNever, 1}, {30, 3}}, kNever, 0},
   };
   for (const ReservationCase& c : cases) {
     SCOPED_TRACE(c.what);

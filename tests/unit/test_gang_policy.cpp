@@ -69,6 +69,35 @@ TEST(GangPolicy, HeadBlockingOptionKeepsFifoOrder) {
   EXPECT_TRUE(bench.schedule(policy).decisions().empty());
 }
 
+// One 4-GPU node; `r` holds 3. Jobs larger than the GPU left wait, call
+// after call, while the 1-GPU jobs that arrive behind them start as the GPU
+// frees up; once r ends, the first 2-GPU job starts and the other waits.
+TEST(GangPolicy, SmallJobsArrivingBehindLargerOnesStartAcrossCalls) {
+  constexpr JobIndex r = 0, b = 1, d = 2, c = 3, e = 4;
+  PolicyBench bench(crafted_cluster(1, 4), {measured_job("r", 3, 0), measured_job("b", 2, 1), measured_job("d", 2, 2),
+                                            measured_job("c", 1, 3), measured_job("e", 1, 4)});
+  GangPolicy policy(std::make_unique<PackPlacement>(), /*head_blocking=*/false);
+  bench.submit(r);
+  EXPECT_EQ(bench.step(policy).started, (Jobs{r}));
+  for (JobIndex job : {b, d}) {
+    bench.now = bench.now + 1;
+    bench.submit(job);
+    EXPECT_TRUE(bench.step(policy).started.empty());
+  }
+  bench.now = 3;
+  bench.submit(c);
+  EXPECT_EQ(bench.step(policy).started, (Jobs{c}));
+  bench.now = 4;
+  bench.submit(e);
+  EXPECT_TRUE(bench.step(policy).started.empty());
+  bench.now = 5;
+  bench.finish(c);
+  EXPECT_EQ(bench.step(policy).started, (Jobs{e}));
+  bench.now = 6;
+  bench.finish(r);
+  EXPECT_EQ(bench.step(policy).started, (Jobs{b}));
+}
+
 TEST(GangPolicy, CreateValidatesItsOption) {
   EXPECT_THROW(GangPolicy::create({{"head_blocking", "yes"}}, std::make_unique<PackPlacement>()),
                std::invalid_argument);

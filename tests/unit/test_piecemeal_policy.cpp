@@ -64,6 +64,27 @@ TEST(PiecemealPolicy, HoldTimeoutReleasesAndBacksOff) {
   EXPECT_EQ(bench.state().free_gpu_count(), 4u);
 }
 
+TEST(PiecemealPolicy, WithNoGpuFreeACallGrantsNothingButStillAsksForTheTimeout) {
+  // a and b hold two GPUs each of the four; c arrives at 10 with none free.
+  PolicyBench bench(crafted_cluster(1, 4),
+                    {measured_job("a", 4, 0), measured_job("b", 4, 0), measured_job("c", 1, 10)});
+  bench.submit(0);
+  bench.submit(1);
+  PiecemealPolicy policy(/*hold_timeout=*/30);
+  bench.step(policy);
+  bench.now = 10;
+  bench.submit(2);
+  const Plan plan = bench.schedule(policy);
+  EXPECT_TRUE(plan.decisions().empty());
+  EXPECT_DOUBLE_EQ(plan.wake_time(), 30);  // a's and b's timeout, from their first grant at 0
+  bench.apply(plan);
+  bench.now = 30;  // both back off: c takes a GPU; a and b wait, holding nothing
+  const auto applied = bench.step(policy);
+  EXPECT_EQ(applied.started, (Jobs{2}));
+  EXPECT_TRUE(bench.state().runtime(0).gpus.empty());
+  EXPECT_TRUE(bench.state().runtime(1).gpus.empty());
+}
+
 TEST(PiecemealPolicy, CreateValidatesTheTimeout) {
   EXPECT_THROW(PiecemealPolicy::create({{"hold_timeout", "-1"}}), std::invalid_argument);
   EXPECT_THROW(PiecemealPolicy::create({{"hold_timeout", "soon"}}), std::invalid_argument);

@@ -323,6 +323,59 @@ TEST_F(SrtfTest, NothingWaitingGivesAnEmptyPlan) {
 
 // ---- whole runs replayed on the scheduler state -------------------------------------------------
 
+// Jobs run on a scheduler state event by event: each call's time is the next
+// submission or end; a job runs `stretch` times its oracle duration and
+// starts over when preempted.
+class EventByEvent {
+ public:
+  EventByEvent(SchedulerState& state, const std::vector<JobSpec>& jobs, const std::vector<Time>& oracle, double stretch)
+      : state_(state),
+        jobs_(jobs),
+        oracle_(oracle),
+        stretch_(stretch),
+        end_(jobs.size(), kNever),
+        submitted_(jobs.size(), false) {}
+
+  /// Ends and submits the jobs due at the next event and returns its time
+  /// (kNever: nothing left to happen).
+  Time next() {
+    Time now = kNever;
+    for (JobIndex j = 0; j < jobs_.size(); ++j) {
+      if (!submitted_[j]) now = std::min(now, jobs_[j].submit);
+      if (state_.runtime(j).state == JobState::kRunning) now = std::min(now, end_[j]);
+    }
+    if (now == kNever) return now;
+    for (JobIndex j = 0; j < jobs_.size(); ++j)
+      if (state_.runtime(j).state == JobState::kRunning && end_[j] <= now) {
+        state_.finish(j, now);
+        ++finished_;
+      }
+    for (JobIndex j = 0; j < jobs_.size(); ++j)
+      if (!submitted_[j] && jobs_[j].submit <= now) {
+        state_.submit(j);
+        submitted_[j] = true;
+      }
+    return now;
+  }
+  /// Applies the plan at `now`; returns the number of jobs it preempted.
+  std::size_t apply(const Plan& plan, Time now) {
+    const auto applied = state_.apply(plan, now);
+    for (JobIndex j : applied.preempted) end_[j] = kNever;
+    for (JobIndex j : applied.started) end_[j] = now + stretch_ * oracle_[j];
+    return applied.preempted.size();
+  }
+  bool all_finished() const { return finished_ == jobs_.size(); }
+
+ private:
+  SchedulerState& state_;
+  const std::vector<JobSpec>& jobs_;
+  const std::vector<Time>& oracle_;
+  double stretch_;
+  std::vector<Time> end_;
+  std::vector<bool> submitted_;
+  std::size_t finished_ = 0;
+};
+
 // Random workloads on 8 GPUs, every job running exactly its oracle duration
 // and starting over when preempted: every plan applies, every preemption
 // serves a job with strictly less time left, and every job finishes.
@@ -349,26 +402,11 @@ TEST(SrtfReplay, RandomWorkloadsFinishWithOnlyStrictlyShorterPreemptors) {
       }
       SchedulerState state(layout, graph, jobs, oracle);
       ShortestRemainingPolicy srtf(std::make_unique<PackPlacement>(), preemptive);
-      std::vector<Time> end(jobs.size(), kNever);
-      std::vector<bool> submitted(jobs.size(), false);
-      std::size_t finished = 0, preemptions = 0;
-      for (int call = 0; finished < jobs.size() && call < 10000; ++call) {
-        Time now = kNever;
-        for (JobIndex j = 0; j < jobs.size(); ++j) {
-          if (!submitted[j]) now = std::min(now, jobs[j].submit);
-          if (state.runtime(j).state == JobState::kRunning) now = std::min(now, end[j]);
-        }
+      EventByEvent run(state, jobs, oracle, 1.0);
+      std::size_t preemptions = 0;
+      for (int call = 0; !run.all_finished() && call < 10000; ++call) {
+        const Time now = run.next();
         ASSERT_NE(now, kNever) << "jobs wait with nothing left to happen";
-        for (JobIndex j = 0; j < jobs.size(); ++j)
-          if (state.runtime(j).state == JobState::kRunning && end[j] <= now) {
-            state.finish(j, now);
-            ++finished;
-          }
-        for (JobIndex j = 0; j < jobs.size(); ++j)
-          if (!submitted[j] && jobs[j].submit <= now) {
-            state.submit(j);
-            submitted[j] = true;
-          }
         Plan plan;
         srtf.schedule(SchedulingContext{now, state, state}, plan);
         EXPECT_EQ(plan.wake_time(), kNever);
@@ -383,18 +421,64 @@ TEST(SrtfReplay, RandomWorkloadsFinishWithOnlyStrictlyShorterPreemptors) {
                       ShortestRemainingPolicy::remaining_time(state, d[k].job, now) < victim_left;
           EXPECT_TRUE(served) << "preemption " << i << " of job " << d[i].job << " at " << now;
         }
-        const auto applied = state.apply(plan, now);
-        preemptions += applied.preempted.size();
-        for (JobIndex j : applied.preempted) end[j] = kNever;
-        for (JobIndex j : applied.started) end[j] = now + oracle[j];
+        preemptions += run.apply(plan, now);
       }
-      EXPECT_EQ(finished, jobs.size());
+      EXPECT_TRUE(run.all_finished());
       all_preemptions += preemptions;
     }
     if (preemptive) {
       EXPECT_GT(all_preemptions, 0u);
     } else {
       EXPECT_EQ(all_preemptions, 0u);
+    }
+  }
+}
+
+// The policy keeps its orders from call to call; a policy made anew at each
+// call builds them from the state alone. Both must decide the same at every
+// call of random runs whose durations are not whole seconds, where remaining
+// times reach 0 (the jobs run longer than their oracle) and runs start, end
+// and are preempted between calls.
+TEST(SrtfReplay, APolicyKeptAcrossCallsDecidesAsOneMadeAnewAtEachCall) {
+  const ClusterLayout layout(rack(2));
+  const ClusterGraph graph(layout);
+  for (bool preemptive : {true, false}) {
+    for (unsigned seed = 1; seed <= 20; ++seed) {
+      SCOPED_TRACE(::testing::Message() << "seed " << seed << (preemptive ? " preemptive" : " non-preemptive"));
+      std::mt19937 random(seed);
+      std::vector<JobSpec> jobs;
+      std::vector<Time> oracle;
+      Time submit = 0;
+      for (int k = 0; k < 40; ++k) {
+        submit += static_cast<Time>(random() % 1500) / 100;
+        JobSpec job;
+        job.id = "j" + std::to_string(k);
+        job.gpus = 1 + random() % 8;
+        job.submit = submit;
+        oracle.push_back(static_cast<Time>(100 + random() % 9900) / 100);
+        job.work = MeasuredWork{oracle.back(), "A100"};
+        jobs.push_back(job);
+      }
+      SchedulerState state(layout, graph, jobs, oracle);
+      ShortestRemainingPolicy kept(std::make_unique<PackPlacement>(), preemptive);
+      // Runs last 1.5 times their oracle: remaining times reach 0 before they end.
+      EventByEvent run(state, jobs, oracle, 1.5);
+      for (int call = 0; !run.all_finished() && call < 10000; ++call) {
+        const Time now = run.next();
+        ASSERT_NE(now, kNever) << "jobs wait with nothing left to happen";
+        Plan plan, fresh_plan;
+        kept.schedule(SchedulingContext{now, state, state}, plan);
+        ShortestRemainingPolicy fresh(std::make_unique<PackPlacement>(), preemptive);
+        fresh.schedule(SchedulingContext{now, state, state}, fresh_plan);
+        ASSERT_EQ(plan.decisions().size(), fresh_plan.decisions().size()) << "at " << now;
+        for (std::size_t i = 0; i < plan.decisions().size(); ++i) {
+          const Decision& a = plan.decisions()[i];
+          const Decision& b = fresh_plan.decisions()[i];
+          EXPECT_EQ(Step({a.kind, a.job, a.gpus}), Step({b.kind, b.job, b.gpus})) << "decision " << i << " at " << now;
+        }
+        run.apply(plan, now);
+      }
+      EXPECT_TRUE(run.all_finished());
     }
   }
 }

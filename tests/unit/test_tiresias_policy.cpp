@@ -21,23 +21,8 @@ TiresiasPolicy tiresias(const PolicyOptions& options = {}) {
   return TiresiasPolicy(std::make_unique<PackPlacement>(), TiresiasPolicy::parse_settings(options));
 }
 
-// The plan's decisions as (kind, job) pairs, GPUs left out.
-struct Step {
-  Decision::Kind kind;
-  JobIndex job;
-  bool operator==(const Step& other) const { return kind == other.kind && job == other.job; }
-};
-std::vector<Step> steps_of(const Plan& plan) {
-  std::vector<Step> steps;
-  for (const Decision& d : plan.decisions()) steps.push_back({d.kind, d.job});
-  return steps;
-}
-void PrintTo(const Step& step, std::ostream* os) {
-  *os << (step.kind == Decision::Kind::kPreempt    ? "preempt "
-          : step.kind == Decision::Kind::kAllocate ? "allocate "
-                                                   : "release ")
-      << step.job;
-}
+using Step = testing::PlanStep;
+using testing::steps_of;
 constexpr auto kPreempt = Decision::Kind::kPreempt;
 constexpr auto kAllocate = Decision::Kind::kAllocate;
 
@@ -380,6 +365,61 @@ TEST(TiresiasPolicy, KeepsItsQueuesRightAcrossCalls) {
   EXPECT_EQ(plan.wake_time(), 450);  // a crosses at 350 + 400 / 4; c due at 550, b at 600
   const auto applied = bench.apply(plan);
   EXPECT_EQ(applied.started, (Jobs{a}));
+}
+
+// A job that finished is neither a victim nor a wake-up, whatever the
+// policy remembered of its run. `a` (2 GPUs) and `b` (1 GPU) start at 0:
+// with thresholds=400, a crosses at 200 and b at 400; a finishes at 150.
+TEST(TiresiasPolicy, AFinishedJobIsNoWakeUp) {
+  constexpr JobIndex a = 0, b = 1;
+  PolicyBench bench(crafted_cluster(1, 4), {measured_job("a", 2, 0), measured_job("b", 1, 0)});
+  TiresiasPolicy policy = tiresias({{"thresholds", "400"}, {"promote_knob", "0"}});
+  bench.submit_all();
+  Plan plan = bench.schedule(policy);
+  EXPECT_EQ(plan.wake_time(), 200);
+  bench.apply(plan);
+  bench.now = 150;
+  bench.finish(a);
+  plan = bench.schedule(policy);
+  EXPECT_TRUE(plan.decisions().empty());
+  EXPECT_EQ(plan.wake_time(), 400);  // b's crossing, not a's
+}
+
+// `b` and `d` (1 GPU each) start at 0, `a` (2 GPUs) at 10; with
+// thresholds=400 a moves to Q2 at 210 and finishes at 250; b and d move to Q2
+// at 400, when `c` (4 GPUs, Q1) arrives: it preempts d, then b (the most
+// recently started first; equal starts: later in the workload first), never
+// the finished a, though a started last.
+TEST(TiresiasPolicy, AFinishedJobIsNoVictim) {
+  constexpr JobIndex b = 0, d = 1, a = 2, c = 3;
+  PolicyBench bench(crafted_cluster(1, 4), {measured_job("b", 1, 0), measured_job("d", 1, 0), measured_job("a", 2, 10),
+                                            measured_job("c", 4, 400)});
+  TiresiasPolicy policy = tiresias({{"thresholds", "400"}, {"promote_knob", "0"}});
+  bench.submit(b);
+  bench.submit(d);
+  EXPECT_EQ(bench.step(policy).started, (Jobs{b, d}));
+  bench.now = 10;
+  bench.submit(a);
+  Plan plan = bench.schedule(policy);
+  EXPECT_EQ(plan.wake_time(), 210);
+  bench.apply(plan);
+  bench.now = 210;
+  plan = bench.schedule(policy);
+  EXPECT_EQ(policy.queue_of(a), 1u);
+  EXPECT_EQ(plan.wake_time(), 400);
+  bench.apply(plan);
+  bench.now = 250;
+  bench.finish(a);
+  plan = bench.schedule(policy);
+  EXPECT_EQ(plan.wake_time(), 400);
+  bench.apply(plan);
+  bench.now = 400;
+  bench.submit(c);
+  plan = bench.schedule(policy);
+  EXPECT_EQ(policy.queue_of(b), 1u);
+  EXPECT_EQ(policy.queue_of(d), 1u);
+  EXPECT_EQ(steps_of(plan), (std::vector<Step>{{kPreempt, d}, {kPreempt, b}, {kAllocate, c}}));
+  EXPECT_EQ(bench.apply(plan).started, (Jobs{c}));
 }
 
 TEST(TiresiasPolicy, IsRegisteredUnderItsName) {
