@@ -21,7 +21,7 @@ using Jobs = std::vector<JobIndex>;
 
 JobSpec trial(const std::string& id, Time submit) {
   JobSpec job = measured_job(id, 1, submit);
-  job.study = StudyMembership{"s", 1, 4};
+  job.study = std::make_shared<const StudyMembership>(StudyMembership{"s", 1, 4});
   return job;
 }
 
