@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <map>
 #include <stdexcept>
 
 #include "policies/capacity/capacity_config_reader.hpp"
@@ -54,9 +55,15 @@ void CapacityPolicy::bind(const SchedulingContext& ctx) {
   drc_.emplace(cluster_totals(ctx.cluster.layout()));
   leaf_of_job_.assign(ctx.jobs.job_count(), -1);
   request_of_job_.assign(ctx.jobs.job_count(), ResourceVector{});
+  user_of_job_.assign(ctx.jobs.job_count(), 0);
+  user_names_.clear();
+  std::map<std::string, std::size_t> user_numbers;
   for (JobIndex j = 0; j < ctx.jobs.job_count(); ++j) {
     const JobSpec& spec = ctx.jobs.spec(j);
     request_of_job_[j] = ResourceVector::of(spec);
+    const auto [user, fresh] = user_numbers.emplace(spec.user, user_names_.size());
+    if (fresh) user_names_.push_back(spec.user);
+    user_of_job_[j] = user->second;
     const LeafLookup leaf = tree_.find_leaf(spec.queue);
     if (leaf.index < 0) throw InputError(config_.label(), "job '" + spec.id + "'", "queue", leaf.problem);
     leaf_of_job_[j] = leaf.index;
@@ -66,10 +73,11 @@ void CapacityPolicy::bind(const SchedulingContext& ctx) {
 
 SchedulingRound CapacityPolicy::snapshot(const SchedulingContext& ctx) const {
   SchedulingRound round(tree_, ctx.cluster);
-  for (JobIndex job : ctx.jobs.running()) {
-    const JobSpec& spec = ctx.jobs.spec(job);
-    round.usage.start(leaf_of_job_[job], spec.user, request_of_job_[job]);
-  }
+  std::vector<QueueUsage::Charge> running;
+  running.reserve(ctx.jobs.running().size());
+  for (JobIndex job : ctx.jobs.running())
+    running.push_back({leaf_of_job_[job], user_of_job_[job], &request_of_job_[job]});
+  round.usage.start_all(running, user_names_);
   for (JobIndex job : ctx.jobs.waiting()) {
     const int leaf = leaf_of_job_[job];
     round.waiting[leaf].push_back(job);

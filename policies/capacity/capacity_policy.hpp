@@ -40,7 +40,8 @@
 //
 // Cost of one call, in waiting jobs w, running jobs r and GPUs g: a snapshot
 // of the queues' usage and of each leaf's waiting jobs in serving order
-// (O(r + w log w)); each job started restarts the walk down the tree and
+// (O(r log u + w log w) for u users: running jobs are charged by user number,
+// with one lookup by name per leaf and user); each job started restarts the walk down the tree and
 // re-reads its leaf's jobs before it, skipping those found unplaceable in the
 // call (O(w) per start; a placement, O(g), per job tried); with preemption
 // enabled, every call also reads the waiting jobs and sorts the running ones
@@ -75,6 +76,7 @@
 
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "policies/capacity/capacity_config.hpp"
@@ -125,6 +127,8 @@ class CapacityPolicy final : public SchedulingPolicy {
   std::optional<DominantResourceCalculator> drc_;
   std::vector<int> leaf_of_job_;
   std::vector<ResourceVector> request_of_job_;  // per job: ResourceVector::of its spec
+  std::vector<std::size_t> user_of_job_;        // per job: its user's index in user_names_
+  std::vector<std::string> user_names_;
   ReservationBook reservations_;
 };
 

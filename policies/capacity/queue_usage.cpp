@@ -12,6 +12,18 @@ void QueueUsage::start(int leaf, const std::string& user, const ResourceVector& 
   users_[leaf][user].used += resources;
 }
 
+void QueueUsage::start_all(const std::vector<Charge>& charges, const std::vector<std::string>& users) {
+  // Per (leaf, user), the user's sum as start() would build it: from zero,
+  // job after job.
+  std::map<std::pair<int, std::size_t>, ResourceVector> by_user;
+  for (const Charge& charge : charges) {
+    assert(tree_.queue(charge.leaf).is_leaf() && "jobs run in leaf queues");
+    for (int q = charge.leaf; q >= 0; q = tree_.queue(q).parent) used_[q] += *charge.resources;
+    by_user[{charge.leaf, charge.user}] += *charge.resources;
+  }
+  for (const auto& [key, sum] : by_user) users_[key.first][users[key.second]].used += sum;
+}
+
 void QueueUsage::stop(int leaf, const std::string& user, const ResourceVector& resources) {
   assert(users_[leaf].count(user) && "only a user holding resources can give them back");
   for (int q = leaf; q >= 0; q = tree_.queue(q).parent) used_[q] -= resources;

@@ -28,6 +28,17 @@ class QueueUsage {
   /// A job of `user` in `leaf` runs (or leaves) with `resources`.
   void start(int leaf, const std::string& user, const ResourceVector& resources);
   void stop(int leaf, const std::string& user, const ResourceVector& resources);
+  /// A running job to charge in bulk: its leaf, its user as a number (in
+  /// `users` of start_all()) and its resources.
+  struct Charge {
+    int leaf;
+    std::size_t user;
+    const ResourceVector* resources;
+  };
+  /// start() for every charge, in order, on a usage where their users hold
+  /// nothing yet: the same sums, added in the same order, but one user lookup
+  /// per leaf and user instead of one per job.
+  void start_all(const std::vector<Charge>& charges, const std::vector<std::string>& users);
   /// A job of `user` waits in `leaf` (or stops waiting).
   void add_waiting(int leaf, const std::string& user);
   void remove_waiting(int leaf, const std::string& user);
