@@ -1,6 +1,7 @@
 #include "sim/topology/cluster_graph.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cassert>
 #include <limits>
 
@@ -86,6 +87,9 @@ ClusterGraph::ClusterGraph(const ClusterLayout& layout)
   up_link_.assign(vertex_count(), LinkSpec{});
   depth_.assign(vertex_count(), 0);
   boost::breadth_first_search(graph_, spine_vertex(), boost::visitor(ParentRecorder(parent_, up_link_, depth_)));
+  for (NodeId node = 0; node < node_count_; ++node)
+    assert(depth_[node_switch_vertex(node)] <= kMaxSwitchDepth &&
+           "node switches lie within kMaxSwitchDepth of the spine");
 }
 
 ClusterGraph::SwitchPath ClusterGraph::switch_path(NodeId from, NodeId to) const {
@@ -99,9 +103,11 @@ ClusterGraph::SwitchPath ClusterGraph::switch_path(NodeId from, NodeId to) const
     path.latency += link.latency;
   };
   VertexId up = node_switch_vertex(from), down = node_switch_vertex(to);
-  std::vector<const LinkSpec*> descent;
+  // The links down to `to`, gathered climbing from it: no more than its depth.
+  std::array<const LinkSpec*, kMaxSwitchDepth> descent{};
+  std::size_t descended = 0;
   while (depth_[down] > depth_[up]) {
-    descent.push_back(&up_link_[down]);
+    descent[descended++] = &up_link_[down];
     down = parent_[down];
   }
   while (depth_[up] > depth_[down]) {
@@ -111,10 +117,10 @@ ClusterGraph::SwitchPath ClusterGraph::switch_path(NodeId from, NodeId to) const
   while (up != down) {
     cross(up_link_[up]);
     up = parent_[up];
-    descent.push_back(&up_link_[down]);
+    descent[descended++] = &up_link_[down];
     down = parent_[down];
   }
-  for (auto link = descent.rbegin(); link != descent.rend(); ++link) cross(**link);
+  while (descended > 0) cross(*descent[--descended]);
   return path;
 }
 

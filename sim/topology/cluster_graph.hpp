@@ -103,6 +103,8 @@ class ClusterGraph final : public Locality {
   };
 
   SwitchPath switch_path(NodeId from, NodeId to) const;
+  // Node switch, rack switch, spine: a node switch is two links below the spine.
+  static constexpr std::size_t kMaxSwitchDepth = 2;
 
   Graph graph_;
   std::size_t node_count_ = 0;
