@@ -21,14 +21,17 @@ namespace gcsim {
 
 /// GPUs for the fractional job `job` among those `cluster` leaves room on and
 /// not in `taken`, in ascending id order (the ring order); nullopt when fewer
-/// than job.gpus GPUs have room.
+/// than job.gpus GPUs have room. Cost: O(nodes) for the hosts' room, then
+/// O(k) over the k GPUs with a share free, plus O(log k) per GPU looked at
+/// in best-first order.
 std::optional<std::vector<GpuId>> fit_on_shared_gpus(const JobSpec& job, const ClusterView& cluster,
                                                      const std::vector<bool>& taken);
 
 /// A quick test before asking a placement, for policies that try many jobs
 /// in one call: how many GPUs have at least a given share free, kept up to
 /// date as the call's jobs take theirs. A job for which too few have room
-/// cannot be placed, and the placement (a scan of every GPU) is not asked.
+/// cannot be placed, and the placement (a visit of every GPU with room) is
+/// not asked.
 ///
 ///   GpuRoom room(cluster);
 ///   if (!room.may_fit(spec)) continue;  // no placement can succeed

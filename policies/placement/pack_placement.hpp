@@ -12,6 +12,12 @@
 // GPUs are returned in ring order: node by node, by local index, so a ring
 // crosses each node boundary once in each direction.
 //
+// Cost: a job that only GPUs limit (no cores, host memory or GPU types, and
+// every GPU type holds its memory) and fits on one node costs O(log nodes +
+// its GPUs), from the view's index of nodes by free count; any other job
+// O(nodes) over the free counts, plus the GPUs of the nodes chosen (and of
+// every node with a free GPU when GPUs are promised in the plan).
+//
 //   PackPlacement pack;
 //   auto gpus = pack.place(job, cluster, taken);  // nullopt if it does not fit now
 #pragma once
