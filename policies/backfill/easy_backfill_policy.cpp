@@ -73,9 +73,7 @@ void EasyBackfillPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
 
   // The reservation, counting only GPUs the head can use: all of them when
   // every GPU type has the head's memory (no GPU to read then).
-  bool every_gpu_usable = true;
-  for (const GpuType& type : layout.spec().gpu_types)
-    every_gpu_usable = every_gpu_usable && type.memory_bytes >= head.gpu_memory_bytes;
+  const bool every_gpu_usable = head.gpu_memory_bytes <= layout.smallest_gpu_memory();
   auto usable_by_head = [&](GpuId g) { return layout.gpu_type_of(g).memory_bytes >= head.gpu_memory_bytes; };
   auto count_usable = [&](const std::vector<GpuId>& gpus) {
     if (every_gpu_usable) return gpus.size();

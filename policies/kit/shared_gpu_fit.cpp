@@ -38,7 +38,7 @@ std::optional<std::vector<GpuId>> fit_on_shared_gpus(const JobSpec& job, const C
     return std::tie(a.free_share, a.free_on_node, a.gpu) < std::tie(b.free_share, b.free_on_node, b.gpu);
   };
   std::vector<GpuId> gpus;
-  const bool capped = job.single_node || job.cpu_cores > 0 || job.memory_bytes > 0 || !job.gpu_types.empty();
+  const bool capped = job.single_node || host_or_type_limits(job);
   if (!capped) {  // the common case: the job.gpus best rooms, wherever they are
     const auto chosen_end = rooms.begin() + static_cast<std::ptrdiff_t>(job.gpus);
     std::partial_sort(rooms.begin(), chosen_end, rooms.end(), best_first);

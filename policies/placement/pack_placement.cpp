@@ -63,17 +63,10 @@ std::vector<Share> fewest_nodes(std::vector<const Candidate*> nodes, std::size_t
   return chosen;
 }
 
-// A job that only GPUs limit: it claims no host cores nor memory, allows
-// every GPU type and fits the memory of every GPU the cluster has. Its
-// usable GPUs on a node are the node's free GPUs.
+// A job that only GPUs limit: no host claim nor GPU type, and the memory of
+// every GPU the cluster has. Its usable GPUs on a node are the node's free GPUs.
 bool limited_by_gpus_alone(const JobSpec& job, const ClusterLayout& layout) {
-  if (job.cpu_cores != 0 || job.memory_bytes > 0 || !job.gpu_types.empty()) return false;
-  if (job.gpu_memory_bytes <= 0) return true;
-  for (const NodeGroup& group : layout.spec().node_groups)
-    if (group.count > 0 &&
-        layout.spec().gpu_types[layout.find_gpu_type(group.gpu_type)].memory_bytes < job.gpu_memory_bytes)
-      return false;
-  return true;
+  return !host_or_type_limits(job) && job.gpu_memory_bytes <= layout.smallest_gpu_memory();
 }
 
 // The first `count` usable GPUs of the node, by local index.

@@ -6,6 +6,7 @@ namespace gcsim {
 
 ClusterLayout::ClusterLayout(const ClusterSpec& spec) : spec_(spec) {
   const std::uint32_t per_rack = spec.fabric.nodes_per_rack == 0 ? 1 : spec.fabric.nodes_per_rack;
+  bool carries_gpus = false;  // a group with nodes came before
   for (std::uint32_t g = 0; g < spec.node_groups.size(); ++g) {
     const NodeGroup& group = spec.node_groups[g];
     const int type = find_gpu_type(group.gpu_type);
@@ -26,6 +27,9 @@ ClusterLayout::ClusterLayout(const ClusterSpec& spec) : spec_(spec) {
       }
       nodes_.push_back(std::move(info));
     }
+    const double memory = spec.gpu_types[static_cast<std::size_t>(type)].memory_bytes;
+    if (group.count > 0 && (!carries_gpus || memory < smallest_gpu_memory_)) smallest_gpu_memory_ = memory;
+    carries_gpus = carries_gpus || group.count > 0;
   }
 }
 

@@ -47,6 +47,9 @@ class ClusterLayout {
   std::string gpu_label(GpuId gpu) const;
   /// Index of the GPU type with that name, or -1.
   int find_gpu_type(const std::string& name) const;
+  /// The smallest memory of any GPU the nodes carry (0 without nodes): a job
+  /// asking at most that much fits the memory of every GPU.
+  double smallest_gpu_memory() const { return smallest_gpu_memory_; }
 
  private:
   ClusterSpec spec_;
@@ -54,6 +57,7 @@ class ClusterLayout {
   std::vector<std::vector<NodeId>> racks_;
   std::vector<NodeId> gpu_node_;
   std::vector<std::uint32_t> gpu_local_;
+  double smallest_gpu_memory_ = 0;
 };
 
 }  // namespace gcsim

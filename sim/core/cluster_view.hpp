@@ -69,9 +69,7 @@ class ClusterView {
   /// type allow it to take (free GPUs not counted): placements take at most
   /// this many GPUs of a node.
   std::size_t host_room(const JobSpec& job, NodeId node) const {
-    // A job that claims no cores nor memory and allows every type is held back by nothing here.
-    if (job.cpu_cores == 0 && job.memory_bytes <= 0 && job.gpu_types.empty())
-      return std::numeric_limits<std::size_t>::max();
+    if (!host_or_type_limits(job)) return std::numeric_limits<std::size_t>::max();
     return gpus_that_fit(layout(), job, node, free_host(node));
   }
 };

@@ -41,6 +41,13 @@ std::vector<std::pair<NodeId, NodeClaim>> host_changes(const ClusterLayout& layo
 /// A node's host cores (in millicores) and memory (bytes).
 NodeClaim node_capacity(const ClusterLayout& layout, NodeId node);
 
+/// Whether anything but free GPUs can keep `job` off a node: host cores or
+/// memory it claims, or GPU types it names. Without them gpus_that_fit()
+/// limits nothing on any node.
+inline bool host_or_type_limits(const JobSpec& job) {
+  return job.cpu_cores != 0 || job.memory_bytes > 0 || !job.gpu_types.empty();
+}
+
 /// Whether `job` may run on GPUs of the type named `type` (JobSpec::gpu_types; empty: any).
 bool allows_gpu_type(const JobSpec& job, const std::string& type);
 

@@ -13,6 +13,7 @@
 
 #include "sim/core/cluster_layout.hpp"
 #include "sim/core/input_error.hpp"
+#include "tests/support/crafted_specs.hpp"
 
 namespace gcsim {
 namespace {
@@ -54,6 +55,21 @@ INSTANTIATE_TEST_SUITE_P(Clusters, BundledClusterTest,
                              name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
                            return name;
                          });
+
+// The smallest GPU memory counts the types nodes carry: not a type no node
+// group uses, nor a group of no nodes.
+TEST(ClusterLayoutMemory, TheSmallestGpuMemoryIsAmongTheGpusNodesCarry) {
+  ClusterSpec spec;
+  spec.name = "mixed";
+  spec.gpu_types = {GpuType{"small-unused", 1e12, 8e9}, GpuType{"mid", 1e12, 16e9}, GpuType{"big", 1e12, 32e9},
+                    GpuType{"tiny-empty-group", 1e12, 4e9}};
+  spec.node_groups = {testing::crafted_node_group("big-nodes", 2, 4, "big"),
+                      testing::crafted_node_group("none", 0, 4, "tiny-empty-group"),
+                      testing::crafted_node_group("mid-nodes", 1, 2, "mid")};
+  EXPECT_EQ(ClusterLayout(spec).smallest_gpu_memory(), 16e9);
+  spec.node_groups.pop_back();
+  EXPECT_EQ(ClusterLayout(spec).smallest_gpu_memory(), 32e9);
+}
 
 TEST(ClusterReader, ConvertsUnitsToBaseUnits) {
   const ClusterSpec spec = read_cluster_file(bundled("node-8gpu-nvlink.json"));
