@@ -357,7 +357,7 @@ class Scheduler {
       if (!resumed()) return false;
     }
     now_ = std::max(now_, end);
-    for (std::size_t i = 0; i < run.hosts.size(); ++i) recorder_.event_handled();
+    recorder_.event_handled(run.hosts.size());
     run.busy_ends.clear();
     return true;
   }

@@ -37,7 +37,7 @@ class RunRecorder {
   RunRecorder(std::size_t job_count, std::size_t total_gpus);
 
   /// An activity completion or a timer handled (RunRecord::events).
-  void event_handled() { ++record_.events; }
+  void event_handled(std::uint64_t count = 1) { record_.events += count; }
   /// A job arrived (an event): one more job queued.
   void job_submitted(Time now);
   /// A plan was applied: allocated GPUs changed by `allocated_delta` (shares
