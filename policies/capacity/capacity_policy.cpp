@@ -69,24 +69,7 @@ void CapacityPolicy::bind(const SchedulingContext& ctx) {
     leaf_of_job_[j] = leaf.index;
   }
   reservations_ = ReservationBook::admit(config_, tree_, ctx.cluster.layout().gpu_count());
-}
-
-SchedulingRound CapacityPolicy::snapshot(const SchedulingContext& ctx) const {
-  SchedulingRound round(tree_, ctx.cluster);
-  std::vector<QueueUsage::Charge> running;
-  running.reserve(ctx.jobs.running().size());
-  for (JobIndex job : ctx.jobs.running())
-    running.push_back({leaf_of_job_[job], user_of_job_[job], &request_of_job_[job]});
-  round.usage.start_all(running, user_names_);
-  for (JobIndex job : ctx.jobs.waiting()) {
-    const int leaf = leaf_of_job_[job];
-    round.waiting[leaf].push_back(job);
-    round.usage.add_waiting(leaf, ctx.jobs.spec(job).user);
-  }
-  for (int leaf : tree_.leaves())
-    std::stable_sort(round.waiting[leaf].begin(), round.waiting[leaf].end(),
-                     [&](JobIndex a, JobIndex b) { return serves_before(ctx.jobs, a, b); });
-  return round;
+  live_.emplace(tree_, leaf_of_job_, request_of_job_, user_of_job_, user_names_);
 }
 
 void CapacityPolicy::allocate(const SchedulingContext& ctx, const QueueAllocator& allocator, SchedulingRound& round,
@@ -149,7 +132,8 @@ void CapacityPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
   reservations_.forget_stopped(ctx.jobs);
 
   const QueueAllocator allocator(tree_, *drc_, *placement_, ctx.jobs, leaf_of_job_);
-  SchedulingRound round = snapshot(ctx);
+  live_->update(ctx.jobs);
+  SchedulingRound round(live_->usage(), live_->waiting(), ctx.cluster);
   allocate(ctx, allocator, round, plan);
 
   if (monitor_.enabled()) {
@@ -163,6 +147,7 @@ void CapacityPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
     if (!selected.empty() || monitor_.has_marks()) plan.wake_at(monitor_.next_round_after(ctx.now));
   }
   if (auto edge = reservations_.next_edge_after(ctx.now)) plan.wake_at(*edge);
+  for (const Decision& decision : plan.decisions()) live_->noted(decision.job);
 }
 
 }  // namespace gcsim

@@ -38,14 +38,15 @@
 //  - Reservations (reservations.hpp): GPUs booked for a user's jobs in a leaf
 //    for a time window, admitted against the queues' maximum capacities.
 //
-// Cost of one call, in waiting jobs w, running jobs r and GPUs g: a snapshot
-// of the queues' usage and of each leaf's waiting jobs in serving order
-// (O(r log u + w log w) for u users: running jobs are charged by user number,
-// with one lookup by name per leaf and user); each job started restarts the walk down the tree and
-// re-reads its leaf's jobs before it, skipping those found unplaceable in the
-// call (O(w) per start; a placement, O(g), per job tried); with preemption
-// enabled, every call also reads the waiting jobs and sorts the running ones
-// for the monitor (O(w + r log r)).
+// Cost of one call, in waiting jobs w, running jobs r and GPUs g: the
+// queues' usage and each leaf's waiting jobs in serving order are kept across
+// calls (live_queues.hpp) and brought up to date with the k jobs that started,
+// ended, arrived or were preempted since the last call (O(k log w)), then
+// copied for the call's own decisions (O(w)); each job started restarts the
+// walk down the tree and re-reads its leaf's jobs before it, skipping those
+// found unplaceable in the call (O(w) per start; a placement, O(g), per job
+// tried); with preemption enabled, every call also reads the waiting jobs and
+// sorts the running ones for the monitor (O(w + r log r)).
 //
 // Assumptions and simplifications:
 //  - One container per job: a job is allocated and preempted whole. A user
@@ -80,6 +81,7 @@
 #include <vector>
 
 #include "policies/capacity/capacity_config.hpp"
+#include "policies/capacity/live_queues.hpp"
 #include "policies/capacity/preemption_monitor.hpp"
 #include "policies/capacity/queue_allocator.hpp"
 #include "policies/capacity/queue_tree.hpp"
@@ -113,7 +115,6 @@ class CapacityPolicy final : public SchedulingPolicy {
 
  private:
   void bind(const SchedulingContext& ctx);
-  SchedulingRound snapshot(const SchedulingContext& ctx) const;
   void allocate(const SchedulingContext& ctx, const QueueAllocator& allocator, SchedulingRound& round, Plan& plan);
   std::vector<JobIndex> select_victims(const SchedulingContext& ctx, const QueueAllocator& allocator,
                                        const SchedulingRound& round) const;
@@ -130,6 +131,7 @@ class CapacityPolicy final : public SchedulingPolicy {
   std::vector<std::size_t> user_of_job_;        // per job: its user's index in user_names_
   std::vector<std::string> user_names_;
   ReservationBook reservations_;
+  std::optional<LiveQueues> live_;  // over the members above, so declared after them
 };
 
 }  // namespace gcsim

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <tuple>
+#include <utility>
 
 #include "policies/capacity/user_limits.hpp"
 
@@ -21,9 +22,10 @@ bool serves_before(const QueueView& jobs, JobIndex a, JobIndex b) {
   return a < b;
 }
 
-SchedulingRound::SchedulingRound(const QueueTree& tree, const ClusterView& view)
-    : usage(tree),
-      waiting(tree.size()),
+SchedulingRound::SchedulingRound(const QueueUsage& queue_usage, std::vector<std::vector<JobIndex>> waiting_jobs,
+                                 const ClusterView& view)
+    : usage(queue_usage),
+      waiting(std::move(waiting_jobs)),
       cluster(view),
       taken(view.layout().gpu_count(), false),
       free_gpus(view.free_gpu_count()) {}

@@ -50,7 +50,8 @@ bool serves_before(const QueueView& jobs, JobIndex a, JobIndex b);
 
 /// What one scheduling call knows and has decided so far.
 struct SchedulingRound {
-  SchedulingRound(const QueueTree& tree, const ClusterView& cluster);
+  /// Starts from what the queues hold and who waits, per leaf in serving order.
+  SchedulingRound(const QueueUsage& usage, std::vector<std::vector<JobIndex>> waiting, const ClusterView& cluster);
 
   QueueUsage usage;
   std::vector<std::vector<JobIndex>> waiting;  // per queue (leaves only), in FIFO order

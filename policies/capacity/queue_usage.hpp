@@ -1,11 +1,11 @@
 // queue_usage.hpp: what every queue and every user of a leaf holds and
-// waits for, within one scheduling call.
+// waits for.
 //
 // A job's usage is charged to its leaf, to every ancestor of the leaf and to
-// its user in that leaf. A scheduling call builds one QueueUsage from the
-// running and waiting jobs and updates it as it starts and preempts jobs, so
-// that queue order, queue limits and user limits always see the call's own
-// decisions.
+// its user in that leaf. The capacity policy keeps one QueueUsage across
+// calls (live_queues.hpp); a scheduling call works on a copy, updated as it
+// starts and preempts jobs, so that queue order, queue limits and user limits
+// always see the call's own decisions.
 //
 //   QueueUsage usage(tree);
 //   usage.start(leaf, "alice", ResourceVector::of(spec));
@@ -42,6 +42,8 @@ class QueueUsage {
   /// A job of `user` waits in `leaf` (or stops waiting).
   void add_waiting(int leaf, const std::string& user);
   void remove_waiting(int leaf, const std::string& user);
+  /// Drops `user` from the leaf's users once it holds and waits for nothing.
+  void forget_if_idle(int leaf, const std::string& user);
 
   const ResourceVector& used(int queue) const { return used_[queue]; }
   /// The users holding or waiting for something in `leaf`.
@@ -50,7 +52,7 @@ class QueueUsage {
   ResourceVector user_used(int leaf, const std::string& user) const;
 
  private:
-  const QueueTree& tree_;
+  const QueueTree* tree_;                                // a pointer, so that a usage can be assigned
   std::vector<ResourceVector> used_;                     // per queue
   std::vector<std::map<std::string, UserUsage>> users_;  // per queue; leaves only
 };

@@ -136,6 +136,8 @@ void TiresiasPolicy::index_run(const QueueView& jobs, JobIndex job, Time now) {
   const JobRuntime& rt = jobs.runtime(job);
   t.run_start = rt.start;
   t.run_preemptions = rt.preemptions;
+  t.run_gpus = rt.gpus.size();
+  gpus_in_queue_[t.queue] += t.run_gpus;
   victims_.insert({t.queue, t.run_start, job});
   t.demote_at = kNever;
   if (t.queue < settings_.thresholds.size()) {
@@ -147,18 +149,21 @@ void TiresiasPolicy::index_run(const QueueView& jobs, JobIndex job, Time now) {
 
 void TiresiasPolicy::unindex_run(JobIndex job) {
   JobTrack& t = track_[job];
+  if (t.run_start == kNever) return;
   victims_.erase({t.queue, t.run_start, job});
   if (t.demote_at != kNever) demotions_.erase({t.demote_at, job});
+  gpus_in_queue_[t.queue] -= t.run_gpus;
   t.demote_at = kNever;
   t.run_start = kNever;
 }
 
 // A running job's queue changes only when its service crosses a threshold,
 // at an instant known when it starts: only the jobs whose crossing fell due
-// are refreshed, and the runs not indexed yet (started since the last call)
-// are indexed while the GPUs are counted per queue. The entries of runs that
-// ended otherwise (finished) are dropped when met.
-std::vector<std::size_t> TiresiasPolicy::update_running(const QueueView& jobs, Time now) {
+// are refreshed. The runs that began or ended since the last call are read
+// from the run log: those that ended leave the indexes, those still going
+// enter them.
+void TiresiasPolicy::update_running(const QueueView& jobs, Time now) {
+  if (gpus_in_queue_.empty()) gpus_in_queue_.assign(settings_.thresholds.size() + 1, 0);
   while (!demotions_.empty() && demotions_.begin()->first <= now) {
     const JobIndex job = demotions_.begin()->second;
     demotions_.erase(demotions_.begin());
@@ -169,22 +174,17 @@ std::vector<std::size_t> TiresiasPolicy::update_running(const QueueView& jobs, T
       unindex_run(job);
     }
   }
-  std::vector<std::size_t> gpus_in_queue(settings_.thresholds.size() + 1, 0);
-  for (JobIndex job : jobs.running()) {
-    if (!in_indexed_run(jobs, job)) index_run(jobs, job, now);
-    gpus_in_queue[track_[job].queue] += jobs.runtime(job).gpus.size();
+  const std::vector<RunEvent>& log = jobs.run_log();
+  std::vector<JobIndex> began;
+  for (; runs_read_ < log.size(); ++runs_read_) {
+    const RunEvent& event = log[runs_read_];
+    if (event.started)
+      began.push_back(event.job);
+    else if (!in_indexed_run(jobs, event.job))
+      unindex_run(event.job);
   }
-  // Finished runs leave entries behind: dropped once they outnumber the runs.
-  if (victims_.size() > 2 * jobs.running().size() + 64) {
-    for (auto it = victims_.begin(); it != victims_.end();) {
-      if (current(jobs, *it)) {
-        ++it;
-        continue;
-      }
-      it = victims_.erase(it);
-    }
-  }
-  return gpus_in_queue;
+  for (JobIndex job : began)
+    if (jobs.runtime(job).state == JobState::kRunning && !in_indexed_run(jobs, job)) index_run(jobs, job, now);
 }
 
 void TiresiasPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
@@ -193,7 +193,8 @@ void TiresiasPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
   update_waiting(jobs, ctx.now);
   // GPUs of the running jobs not preempted yet, per queue: a job may preempt
   // those of the queues below its own.
-  std::vector<std::size_t> gpus_in_queue = update_running(jobs, ctx.now);
+  update_running(jobs, ctx.now);
+  std::vector<std::size_t> gpus_in_queue = gpus_in_queue_;
   const std::size_t queues = gpus_in_queue.size();
 
   TentativeCluster cluster(ctx.cluster);  // victims' GPUs shown free while they are tried
@@ -274,8 +275,12 @@ void TiresiasPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
   // plan, and the first promotion of the jobs still waiting. The crossings of
   // the runs that went on are in demotions_ (those of ended runs dropped
   // first); the runs started now are indexed at the next call.
-  while (!demotions_.empty() && !in_indexed_run(jobs, demotions_.begin()->second))
-    unindex_run(demotions_.begin()->second);
+  while (!demotions_.empty() && !in_indexed_run(jobs, demotions_.begin()->second)) {
+    const JobIndex job = demotions_.begin()->second;
+    demotions_.erase(demotions_.begin());
+    track_[job].demote_at = kNever;
+    unindex_run(job);
+  }
   if (!demotions_.empty()) plan.wake_at(demotions_.begin()->first);
   const std::size_t last_queue = settings_.thresholds.size();
   for (JobIndex job : started) {

@@ -56,8 +56,8 @@
 // joined, left or fell due for promotion since the last call (O(log w) each);
 // the running jobs too, in the victims' order and by the instant of their
 // next threshold crossing, so only the runs that began since and those whose
-// crossing fell due move (O(log r) each); their GPUs are counted per queue
-// (O(r), a sum); the walk stops as soon as no GPU is free and no
+// crossing fell due move (O(log r) each), and their GPUs per queue are kept
+// with them (the ends are read from QueueView::run_log()); the walk stops as soon as no GPU is free and no
 // lower queue holds any, so it visits the jobs it starts or tries to fit,
 // each for a placement (O(g)) and, if preempting, the victims it may take
 // (O(r)).
@@ -135,6 +135,7 @@ class TiresiasPolicy final : public SchedulingPolicy {
     // before it; run_start kNever: none), and its next crossing there.
     Time run_start = kNever;
     std::uint32_t run_preemptions = 0;
+    std::size_t run_gpus = 0;  // counted in gpus_in_queue_ for `queue`
     Time demote_at = kNever;
   };
 
@@ -173,9 +174,8 @@ class TiresiasPolicy final : public SchedulingPolicy {
   void index_run(const QueueView& jobs, JobIndex job, Time now);
   void unindex_run(JobIndex job);
   /// Refreshes the running jobs whose threshold crossing fell due since the
-  /// last call, indexes the runs that began since; returns the running
-  /// jobs' GPUs per queue.
-  std::vector<std::size_t> update_running(const QueueView& jobs, Time now);
+  /// last call, indexes the runs that began since and drops those that ended.
+  void update_running(const QueueView& jobs, Time now);
 
   std::unique_ptr<PlacementPolicy> placement_;
   TiresiasSettings settings_;
@@ -188,6 +188,8 @@ class TiresiasPolicy final : public SchedulingPolicy {
   // order, and those below the last queue by their next threshold crossing.
   std::set<QueueKey> victims_;
   std::set<std::pair<Time, JobIndex>> demotions_;
+  std::vector<std::size_t> gpus_in_queue_;  // per queue: the GPUs of the runs indexed
+  std::size_t runs_read_ = 0;               // entries of the run log taken in
 };
 
 }  // namespace gcsim

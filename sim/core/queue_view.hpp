@@ -38,6 +38,12 @@ struct JobRuntime {
   double saved_fraction = 0;
 };
 
+/// A run of a job beginning or ending, as QueueView::run_log() lists them.
+struct RunEvent {
+  JobIndex job;
+  bool started;  // false: the run ended (the job finished, or was preempted)
+};
+
 /// Read-only jobs: the waiting queue in submission order, and every job's state.
 class QueueView {
  public:
@@ -46,6 +52,11 @@ class QueueView {
   virtual const std::vector<JobIndex>& waiting() const = 0;
   /// Running jobs, in the order they started.
   virtual const std::vector<JobIndex>& running() const = 0;
+  /// Every run that began or ended, in the order it happened; entries are
+  /// only ever appended. A policy keeping totals over the running jobs reads
+  /// the entries past those it read at its previous call: O(runs changed)
+  /// per call where a pass over running() is O(running jobs).
+  virtual const std::vector<RunEvent>& run_log() const = 0;
   virtual const JobSpec& spec(JobIndex job) const = 0;
   virtual const JobRuntime& runtime(JobIndex job) const = 0;
   virtual std::size_t job_count() const = 0;

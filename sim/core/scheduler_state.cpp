@@ -147,6 +147,7 @@ void SchedulerState::start(JobIndex job, Time now) {
   runtime_[job].state = JobState::kRunning;
   runtime_[job].start = now;
   running_.push_back(job);
+  run_log_.push_back({job, true});
   waiting_.erase(std::find(waiting_.begin(), waiting_.end(), job));
 }
 
@@ -168,7 +169,10 @@ void SchedulerState::release(JobIndex job) {
   claim_host(job, {}, runtime_[job].gpus, -1);
   if (free_total_ == layout_.gpu_count()) allocated_ = 0;
   runtime_[job].gpus = {};  // its memory back too: a million finished jobs would keep theirs
-  if (runtime_[job].state == JobState::kRunning) running_.erase(std::find(running_.begin(), running_.end(), job));
+  if (runtime_[job].state == JobState::kRunning) {
+    running_.erase(std::find(running_.begin(), running_.end(), job));
+    run_log_.push_back({job, false});
+  }
 }
 
 std::vector<JobIndex> SchedulerState::holding() const {

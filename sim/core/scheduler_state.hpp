@@ -63,6 +63,7 @@ class SchedulerState final : public ClusterView, public QueueView {
   // QueueView
   const std::vector<JobIndex>& waiting() const override { return waiting_; }
   const std::vector<JobIndex>& running() const override { return running_; }
+  const std::vector<RunEvent>& run_log() const override { return run_log_; }
   const JobSpec& spec(JobIndex job) const override { return jobs_[job]; }
   const JobRuntime& runtime(JobIndex job) const override { return runtime_[job]; }
   std::size_t job_count() const override { return jobs_.size(); }
@@ -136,6 +137,7 @@ class SchedulerState final : public ClusterView, public QueueView {
   double allocated_ = 0;
   std::vector<JobIndex> waiting_;
   std::vector<JobIndex> running_;
+  std::vector<RunEvent> run_log_;
 };
 
 }  // namespace gcsim

@@ -21,6 +21,7 @@ class CraftedJobs final : public QueueView {
 
   const std::vector<JobIndex>& waiting() const override { return none_; }
   const std::vector<JobIndex>& running() const override { return none_; }
+  const std::vector<RunEvent>& run_log() const override { return no_runs_; }
   const JobSpec& spec(JobIndex job) const override { return specs_[job]; }
   const JobRuntime& runtime(JobIndex job) const override { return runtimes_[job]; }
   std::size_t job_count() const override { return specs_.size(); }
@@ -31,6 +32,7 @@ class CraftedJobs final : public QueueView {
   std::vector<JobRuntime> runtimes_;
   std::vector<Time> oracle_;
   std::vector<JobIndex> none_;
+  std::vector<RunEvent> no_runs_;
 };
 
 void expect_point(const TimelinePoint& p, Time time, double allocated, double busy, std::uint32_t queued) {

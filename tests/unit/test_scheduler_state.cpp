@@ -458,6 +458,36 @@ TEST_F(SchedulerStateTest, RunningListKeepsStartOrderWhenAnEarlierJobFinishes) {
   EXPECT_EQ(state_.running(), (Jobs{2, 1}));
 }
 
+TEST_F(SchedulerStateTest, RunLogListsEveryStartAndEveryEndInTheOrderTheyHappened) {
+  state_.submit(0);
+  state_.submit(1);
+  start(1, {2, 3});
+  start(0, {0, 1});
+  state_.finish(1, 3.0);
+  Plan preemption;
+  preemption.preempt(0);
+  state_.apply(preemption, 4.0);
+  start(0, {4, 5}, 5.0);  // its second run
+  const std::vector<RunEvent>& log = state_.run_log();
+  ASSERT_EQ(log.size(), 5u);
+  const std::vector<std::pair<JobIndex, bool>> expected{{1, true}, {0, true}, {1, false}, {0, false}, {0, true}};
+  for (std::size_t i = 0; i < log.size(); ++i) {
+    EXPECT_EQ(log[i].job, expected[i].first) << "entry " << i;
+    EXPECT_EQ(log[i].started, expected[i].second) << "entry " << i;
+  }
+}
+
+TEST_F(SchedulerStateTest, PartialHoldsAndReleasesAreNoRuns) {
+  state_.submit(0);
+  Plan hold;
+  hold.allocate(0, {1});
+  state_.apply(hold, 1.0);
+  Plan release;
+  release.release(0);
+  state_.apply(release, 2.0);
+  EXPECT_TRUE(state_.run_log().empty());
+}
+
 // ---- the waiting queue --------------------------------------------------------------
 
 TEST(SchedulerStateQueue, WaitingIsOrderedBySubmitTimeThenWorkloadOrder) {
