@@ -59,8 +59,8 @@ constexpr unsigned kRunnerStackKiB = 256;
 
 // An actor on the scheduler's host that runs the steps of one job at a time.
 // Idle, it waits for its next job, so a job's start costs no actor creation:
-// there are as many runners as jobs ever ran at once, and one more for each
-// runner killed in a delay (cancel_step()).
+// there are as many runners as jobs ever ran at once. A runner killed in a
+// delay (cancel_step()) gets a new actor when it is next needed.
 struct Runner {
   sg4::ActorPtr actor;
   sg4::SemaphorePtr next_job = sg4::Semaphore::create(0);
@@ -272,9 +272,14 @@ class Scheduler {
   void start_runner(JobIndex job) {
     Runner* runner = nullptr;
     if (idle_runners_.empty()) {
-      runner = runners_.emplace_back(std::make_unique<Runner>()).get();
+      if (killed_runners_.empty()) {
+        runner = runners_.emplace_back(std::make_unique<Runner>()).get();
+      } else {  // a killed runner's place, with a new actor
+        runner = killed_runners_.back();
+        killed_runners_.pop_back();
+      }
       // On the scheduler's host, from which the doorbell rings (report_end()).
-      runner->actor = sg4::Actor::init("runner-" + std::to_string(runners_.size()), platform_.gpu_hosts.front());
+      runner->actor = sg4::Actor::init("runner-" + std::to_string(++runners_started_), platform_.gpu_hosts.front());
       runner->actor->set_stacksize(kRunnerStackKiB);
       runner->actor->start(guarded(failure_, [this, runner] { serve(*runner); }));
     } else {
@@ -447,7 +452,15 @@ class Scheduler {
   // starting its step or has ended is safe.
   void cancel_step(JobIndex job) {
     RunningJob& run = *running_[job];
-    if (run.runner && !run.runner_waits_on_activity) run.runner->actor->kill();  // it is not reused
+    if (run.runner && !run.runner_waits_on_activity) {
+      // Its actor is not reused. SimGrid frees an actor's stack only once no
+      // ActorPtr refers to it: keeping this one would keep a stack and its
+      // guard mappings per preemption, and a run preempting often would run
+      // out of mappings.
+      run.runner->actor->kill();
+      run.runner->actor = nullptr;
+      killed_runners_.push_back(run.runner);
+    }
     if (run.dag) run.dag->cancel();
     for (const auto& activity : run.activities) activity->cancel();
     for (const auto& [end, gpus] : run.busy_ends) recorder_.busy_cut(end, now_, gpus, in_.jobs[job].gpu_share);
@@ -641,6 +654,8 @@ class Scheduler {
   bool rung_ = false;       // a message to the doorbell is on its way
   std::vector<std::unique_ptr<Runner>> runners_;
   std::vector<Runner*> idle_runners_;
+  std::vector<Runner*> killed_runners_;  // their actors killed in a delay; reused with a new actor
+  std::size_t runners_started_ = 0;
   std::uint64_t wakes_ = 0;                            // runners and DAG workers back from a wait (settle())
   const std::vector<sg4::ActivityPtr> no_activities_;  // a wait on these is a kernel timer
   bool stopped_ = false;                               // the run is over (or failed): runners do nothing more

@@ -63,6 +63,24 @@ TEST(RunGuards, APolicyTakingTurnsAtOneInstantStopsAsALivelockNamingTheJobsAndTh
   EXPECT_EQ(rows.at("b").state, "running");
 }
 
+TEST(RunGuards, FortyThousandPreemptionsRunToTheEnd) {
+  ScratchDir dir;
+  // a and b (4 GPUs, 20000 s each, a checkpoint every 0.5 s) take turns a
+  // second at a time. A run keeps at most its one second of work, so each job
+  // runs at least 20000 times, every run but its last preempted while its
+  // GPUs compute: at least 39998 preemptions. Each stops the run's actor; a
+  // run keeping every stopped actor's stack (two memory mappings each) would
+  // pass the kernel's default limit of 65530 mappings and abort.
+  nlohmann::json a = measured_job("a", 0, 4, 20000), b = measured_job("b", 0, 4, 20000);
+  a["checkpoint"] = b["checkpoint"] = {{"interval", 0.5}};
+  const GcsimRun run = run_planted(dir, "time-slices", {a, b});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const nlohmann::json summary = read_summary(dir / "out");
+  EXPECT_EQ(summary["jobs"]["finished"], 2);
+  EXPECT_GE(summary["preemptions"]["count"].get<int>(), 39998);
+  EXPECT_EQ(summary["preemptions"]["restarts_from_zero"], 0);
+}
+
 TEST(RunGuards, APolicyThatThrowsIsAPolicyErrorNamingItAndTheInstant) {
   ScratchDir dir;
   const GcsimRun run = run_planted(dir, "throws", {measured_job("a", 5, 4, 50)});

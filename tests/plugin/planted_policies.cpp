@@ -4,6 +4,9 @@
 //                  the running job and starts the waiting one, and asks to be
 //                  called again a nanosecond later (the same instant to the
 //                  engine), forever
+//   time-slices    the same turns a second apart: each call preempts the
+//                  running job, starts the waiting one and asks to be called
+//                  again a second later
 //   out-of-memory  starts the first waiting job, then throws std::bad_alloc
 //                  at its next call, while that job runs
 //   throws         throws std::runtime_error("no plan today") at its first call
@@ -38,6 +41,18 @@ class PingPong final : public SchedulingPolicy {
     const JobIndex next = ctx.jobs.waiting().front();
     plan.allocate(next, first_gpus(ctx.jobs.spec(next).gpus));
     plan.wake_at(ctx.now + 1e-9);
+  }
+};
+
+class TimeSlices final : public SchedulingPolicy {
+ public:
+  std::string_view name() const override { return "time-slices"; }
+  void schedule(const SchedulingContext& ctx, Plan& plan) override {
+    if (ctx.jobs.waiting().empty()) return;
+    if (!ctx.jobs.running().empty()) plan.preempt(ctx.jobs.running().front());
+    const JobIndex next = ctx.jobs.waiting().front();
+    plan.allocate(next, first_gpus(ctx.jobs.spec(next).gpus));
+    plan.wake_at(ctx.now + 1);
   }
 };
 
@@ -92,6 +107,7 @@ extern "C" int gcsim_plugin_api_version() { return GCSIM_PLUGIN_API_VERSION; }
 
 extern "C" void gcsim_register_plugin(gcsim::PolicyRegistry& registry) {
   registry.add_policy("ping-pong", "two jobs take turns at one instant, forever", "", make<PingPong>);
+  registry.add_policy("time-slices", "two jobs take turns a second at a time", "", make<TimeSlices>);
   registry.add_policy("out-of-memory", "throws std::bad_alloc while a job runs", "", make<OutOfMemory>);
   registry.add_policy("throws", "throws at its first call", "", make<Throws>);
   registry.add_policy("one-call-per-instant", "first come, first served; throws when called twice at one instant", "",
