@@ -1,6 +1,7 @@
 #include "policies/drf/drf_policy.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -75,22 +76,68 @@ void DrfPolicy::update_waiting(const QueueView& jobs) {
   }
 }
 
+namespace {
+
+// Whole numbers below this add and subtract exactly as doubles.
+constexpr double kExactBelow = 9007199254740992.0;  // 2^53
+
+bool whole(double x) { return x == std::floor(x); }
+
+// Whether sums of the jobs' demands, kept by adding and taking away, stay
+// exactly the sums made afresh: every demand whole, their total below 2^53.
+bool demands_sum_exactly(const QueueView& jobs) {
+  DrfResources total;
+  for (JobIndex job = 0; job < jobs.job_count(); ++job) {
+    const DrfResources demand = DrfResources::demand_of(jobs.spec(job));
+    if (!whole(demand.gpus) || !whole(demand.cpu_cores) || !whole(demand.memory_bytes)) return false;
+    total += demand;
+  }
+  return total.gpus < kExactBelow && total.cpu_cores < kExactBelow && total.memory_bytes < kExactBelow;
+}
+
+}  // namespace
+
+void DrfPolicy::update_held(const QueueView& jobs) {
+  if (sums_ == Sums::kUnknown) sums_ = demands_sum_exactly(jobs) ? Sums::kKept : Sums::kAfresh;
+  if (sums_ == Sums::kAfresh) {
+    // Summed in the order the jobs started.
+    held_.assign(user_ids_.size(), DrfResources{});
+    in_use_ = DrfResources{};
+    for (JobIndex job : jobs.running()) {
+      note_job(jobs, job);
+      if (held_.size() < user_ids_.size()) held_.resize(user_ids_.size());
+      held_[user_of_[job]] += demand_[job];
+      in_use_ += demand_[job];
+    }
+    return;
+  }
+  const std::vector<RunEvent>& log = jobs.run_log();
+  for (; runs_read_ < log.size(); ++runs_read_) {
+    const RunEvent& event = log[runs_read_];
+    note_job(jobs, event.job);
+    if (held_.size() < user_ids_.size()) held_.resize(user_ids_.size());
+    const double sign = event.started ? 1 : -1;
+    const DrfResources& demand = demand_[event.job];
+    for (DrfResources* sum : {&held_[user_of_[event.job]], &in_use_}) {
+      sum->gpus += sign * demand.gpus;
+      sum->cpu_cores += sign * demand.cpu_cores;
+      sum->memory_bytes += sign * demand.memory_bytes;
+    }
+  }
+}
+
 void DrfPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
   const QueueView& jobs = ctx.jobs;
   update_waiting(jobs);
-  if (jobs.waiting().empty()) return;
+  if (jobs.waiting().empty()) return;  // the run log is read at a later call
+  update_held(jobs);
   const DrfResources total = DrfResources::cluster_total(ctx.cluster.layout().spec());
 
-  // What each user's running jobs hold, and what all of them hold together
-  // (summed in the order the jobs started).
-  std::vector<DrfResources> held(user_ids_.size());
-  DrfResources in_use;
-  for (JobIndex job : jobs.running()) {
-    note_job(jobs, job);
-    if (held.size() < user_ids_.size()) held.resize(user_ids_.size());
-    held[user_of_[job]] += demand_[job];
-    in_use += demand_[job];
-  }
+  // What each user's running jobs hold, and what all of them hold together,
+  // as the call's decisions change them.
+  std::vector<DrfResources> held = held_;
+  held.resize(user_ids_.size());
+  DrfResources in_use = in_use_;
 
   RoomLeft room(ctx.cluster);  // what the jobs placed so far in this call leave
   const std::vector<bool> none_taken;

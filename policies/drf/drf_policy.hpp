@@ -34,12 +34,17 @@
 // job holds no GPUs.
 // Cost of one call, in waiting jobs w, running jobs r, users u and GPUs g:
 // each user's waiting jobs are kept in queue order across calls, and only
-// those that joined or left since the last call move (O(log w) each); O(r) to
-// sum each user's holdings (plain sums of each job's user number and demand,
-// noted when the policy first sees the job); then per job started O(u) to
-// find the lowest dominant share and a walk of that user's queue, a count (O(1)) per job too large for the room left
-// and a placement (O(g)) per job that may fit. It stops once no GPU is free; with room left that no waiting job fits,
-// every queue is read once: O(w). Options: none. Placement is delegated (default: pack).
+// those that joined or left since the last call move (O(log w) each); each
+// user's holdings are kept too, from the runs that began or ended since
+// (QueueView::run_log(), O(1) each), and copied for the call (O(u)). Kept
+// sums equal sums made afresh only when every demand is a whole number (whole
+// GPUs, whole bytes): with fractional GPU shares or bytes they are summed
+// again at every call, O(r), in the order the jobs started. Then per job
+// started O(u) to find the lowest dominant share and a walk of that user's
+// queue, a count (O(1)) per job too large for the room left and a placement
+// (O(g)) per job that may fit. It stops once no GPU is free; with room left
+// that no waiting job fits, every queue is read once: O(w). Options: none.
+// Placement is delegated (default: pack).
 //
 //   DrfPolicy drf(std::make_unique<PackPlacement>());
 #pragma once
@@ -89,6 +94,8 @@ class DrfPolicy final : public SchedulingPolicy {
 
   /// Notes the job's user and demand, the first time the job is seen.
   void note_job(const QueueView& jobs, JobIndex job);
+  /// Brings held_ and in_use_ up to date with the runs that began or ended.
+  void update_held(const QueueView& jobs);
 
   static constexpr std::size_t kUnknownUser = static_cast<std::size_t>(-1);
   // A user's waiting jobs in queue order (submit time, then workload order).
@@ -106,6 +113,11 @@ class DrfPolicy final : public SchedulingPolicy {
   std::map<std::string, std::size_t> user_ids_;
   std::vector<std::size_t> user_of_;
   std::vector<DrfResources> demand_;
+  // What each user's running jobs hold, and all of them together.
+  std::vector<DrfResources> held_;
+  DrfResources in_use_;
+  std::size_t runs_read_ = 0;  // entries of the run log taken in
+  enum class Sums { kUnknown, kKept, kAfresh } sums_ = Sums::kUnknown;
 };
 
 }  // namespace gcsim

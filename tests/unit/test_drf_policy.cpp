@@ -199,6 +199,38 @@ TEST(DrfPolicy, KeepsEachUsersHoldingsRightAcrossCalls) {
   EXPECT_EQ(allocation_order(bench.schedule(policy)), (Jobs{3}));
 }
 
+// Four GPUs. At 0 amy's a1 (1 GPU) and zed's z1 (2 GPUs) start; at 1 z1 ends
+// and a2 (amy) and z2 (zed), 1 GPU each, wait. zed holds nothing now, amy
+// 1/4: z2 first, then the tie at 1/4 goes to amy. Were z1 still counted,
+// zed's 2/4 would put a2 first.
+void expect_ended_runs_leave_the_shares(std::vector<JobSpec> extra) {
+  std::vector<JobSpec> jobs{user_job("a1", "amy", 1, 0), user_job("z1", "zed", 2, 0), user_job("a2", "amy", 1, 1),
+                            user_job("z2", "zed", 1, 1)};
+  jobs.insert(jobs.end(), extra.begin(), extra.end());
+  PolicyBench bench(crafted_cluster(1, 4), jobs);
+  DrfPolicy policy = drf();
+  bench.submit(0);
+  bench.submit(1);
+  const Plan first = bench.schedule(policy);
+  EXPECT_EQ(allocation_order(first), (Jobs{0, 1}));
+  bench.apply(first);
+  bench.now = 1;
+  bench.finish(1);
+  bench.submit(2);
+  bench.submit(3);
+  EXPECT_EQ(allocation_order(bench.schedule(policy)), (Jobs{3, 2}));
+}
+
+TEST(DrfPolicy, ARunThatEndedNoLongerCountsInItsUsersShare) { expect_ended_runs_leave_the_shares({}); }
+
+TEST(DrfPolicy, ARunThatEndedNoLongerCountsWhenSharesAreSummedAfresh) {
+  // A half-GPU job in the workload (never submitted here): demands are no
+  // longer all whole, so holdings are summed again at every call.
+  JobSpec half = user_job("h", "hal", 1, 100);
+  half.gpu_share = 0.5;
+  expect_ended_runs_leave_the_shares({half});
+}
+
 TEST(DrfPolicy, TheUsersOldestJobThatFitsStarts) {
   // alice's oldest job needs 4 GPUs with 2 free; her next one (1 GPU) starts
   // before bob, whose share is also 0 but whose name comes later.
