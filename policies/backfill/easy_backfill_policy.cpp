@@ -10,29 +10,49 @@
 namespace gcsim {
 
 HeadReservation reserve_for_head(Time now, std::size_t free_now, std::size_t need,
-                                 std::vector<ExpectedRelease> releases) {
+                                 std::vector<ExpectedRelease> releases, const KeptReleases& kept) {
   if (free_now >= need) return {now, free_now - need};  // only the placement blocks the head
-  // The releases taken earliest first from a heap: only those up to the
-  // shadow time are ordered. The sums do not depend on the order of
-  // releases at one instant, which all count together.
-  auto later = [](const ExpectedRelease& a, const ExpectedRelease& b) { return a.end > b.end; };
-  std::make_heap(releases.begin(), releases.end(), later);
+  // Both lists in the order of their instants, read together; the releases
+  // at one instant all count together.
+  std::sort(releases.begin(), releases.end(),
+            [](const ExpectedRelease& a, const ExpectedRelease& b) { return a.end < b.end; });
+  auto listed = releases.begin();
+  auto kept_at = kept.begin();
+  auto listed_end = [&] { return std::max(now, listed->end); };
+  auto kept_end = [&] { return std::max(now, kept_at->first); };
   std::size_t free_then = free_now;
-  for (auto left = releases.end(); left != releases.begin();) {
-    std::pop_heap(releases.begin(), left, later);
-    --left;
-    const ExpectedRelease release = *left;
-    if (release.end == kNever) break;
-    free_then += release.gpus;
-    // Releases at the same instant all count at the shadow time.
-    if (left != releases.begin() && releases.front().end == release.end) continue;
-    if (free_then >= need) return {release.end, free_then - need};
+  while (listed != releases.end() || kept_at != kept.end()) {
+    Time at = kNever;
+    if (listed != releases.end()) at = listed_end();
+    if (kept_at != kept.end()) at = std::min(at, kept_end());
+    if (at == kNever) break;
+    for (; listed != releases.end() && listed_end() == at; ++listed) free_then += listed->gpus;
+    for (; kept_at != kept.end() && kept_end() == at; ++kept_at) free_then += kept_at->second;
+    if (free_then >= need) return {at, free_then - need};
   }
   return {kNever, 0};
 }
 
 EasyBackfillPolicy::EasyBackfillPolicy(std::unique_ptr<PlacementPolicy> placement) : placement_(std::move(placement)) {
   if (!placement_) throw std::invalid_argument("fifo-backfill needs a placement policy");
+}
+
+// The log's runs are whole-GPU runs: a running job holds its spec's GPUs.
+void EasyBackfillPolicy::update_kept_releases(const QueueView& jobs) {
+  if (kept_end_.size() != jobs.job_count()) kept_end_.resize(jobs.job_count(), kNever);
+  const std::vector<RunEvent>& log = jobs.run_log();
+  for (; runs_read_ < log.size(); ++runs_read_) {
+    const JobIndex job = log[runs_read_].job;
+    const std::size_t gpus = jobs.spec(job).gpus;
+    if (log[runs_read_].started) {
+      const Time est = estimate(jobs, job);
+      kept_end_[job] = est == kNever ? kNever : jobs.runtime(job).start + est;
+      kept_[kept_end_[job]] += gpus;
+    } else {
+      auto at = kept_.find(kept_end_[job]);
+      if ((at->second -= gpus) == 0) kept_.erase(at);
+    }
+  }
 }
 
 Time EasyBackfillPolicy::estimate(const QueueView& jobs, JobIndex job) {
@@ -88,13 +108,21 @@ void EasyBackfillPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
     const Time est = estimate(ctx.jobs, job);
     return est == kNever ? kNever : std::max(ctx.now, start_time + est);
   };
+  // The running jobs' releases: kept across calls when every GPU counts,
+  // read from each running job otherwise.
   std::vector<ExpectedRelease> releases;
-  for (JobIndex job : ctx.jobs.running()) {
-    const JobRuntime& rt = ctx.jobs.runtime(job);
-    releases.push_back({expected_end(job, rt.start), count_usable(rt.gpus)});
+  static const KeptReleases kNoneKept;
+  if (every_gpu_usable) {
+    update_kept_releases(ctx.jobs);
+  } else {
+    for (JobIndex job : ctx.jobs.running()) {
+      const JobRuntime& rt = ctx.jobs.runtime(job);
+      releases.push_back({expected_end(job, rt.start), count_usable(rt.gpus)});
+    }
   }
+  const KeptReleases& kept = every_gpu_usable ? kept_ : kNoneKept;
   for (const auto& [job, gpus] : started) releases.push_back({expected_end(job, ctx.now), count_usable(gpus)});
-  HeadReservation reservation = reserve_for_head(ctx.now, free_usable, head.gpus, releases);
+  HeadReservation reservation = reserve_for_head(ctx.now, free_usable, head.gpus, releases, kept);
 
   // Backfill the later jobs, in submission order.
   bool refused_for_reservation = false;
@@ -129,8 +157,10 @@ void EasyBackfillPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
   // comment); releases up to the shadow time are counted already.
   if (!refused_for_reservation || reservation.shadow_time == kNever) return;
   Time next_end = kNever;
+  const Time after = std::max(ctx.now, reservation.shadow_time);
   for (const ExpectedRelease& release : releases)
-    if (release.end > std::max(ctx.now, reservation.shadow_time)) next_end = std::min(next_end, release.end);
+    if (release.end > after) next_end = std::min(next_end, release.end);
+  if (auto later = kept.upper_bound(after); later != kept.end()) next_end = std::min(next_end, later->first);
   if (next_end != kNever) plan.wake_at(next_end);
 }
 

@@ -46,20 +46,22 @@
 // placement, as policies/backfill/shared_gpu_backfill.hpp says.
 // Cost of one call, in waiting jobs w, running jobs r and GPUs g: the FIFO
 // part places the jobs it starts and the head (O(g) each, as `fifo`); when a
-// head is blocked, its reservation reads the running jobs' expected releases
-// (O(r)) and takes them earliest first from a heap until the shadow time
-// (O(r + k log r) for k releases up to it), counting the free GPUs the head
-// can use in O(1), or O(g) when some GPU type lacks the head's memory; then
-// the backfill reads
-// the jobs after the head until no GPU is free, a count (O(1)) for a job too
-// large for the free GPUs and a placement (O(g)) for one that may fit: up to
-// O(w) jobs read when a few GPUs stay free.
+// head is blocked, its reservation reads the running jobs' expected releases,
+// kept across calls by instant from the runs that began or ended since
+// (QueueView::run_log(), O(log r) each), up to the shadow time (O(k) for k
+// instants up to it); when some GPU type lacks the head's memory they are read
+// from every running job instead (O(r log r)), and the free GPUs the head can
+// use counted (O(g)); then the backfill reads the jobs after the head until no
+// GPU is free, a count (O(1)) for a job too large for the free GPUs and a
+// placement (O(g)) for one that may fit: up to O(w) jobs read when a few GPUs
+// stay free.
 // Assumptions: no preemption, no priorities, no user limits.
 //
 //   EasyBackfillPolicy backfill(std::make_unique<PackPlacement>());
 #pragma once
 
 #include <cstddef>
+#include <map>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -81,11 +83,18 @@ struct HeadReservation {
   std::size_t extra = 0;      // GPUs free at the shadow time beyond the head's need
 };
 
+/// The running jobs' expected releases kept across calls: per instant (a
+/// run's start + estimate, kNever when unknown), the GPUs expected back then.
+/// An instant already past counts as now.
+using KeptReleases = std::map<Time, std::size_t>;
+
 /// The earliest time, not before `now`, at which `free_now` plus the GPUs
-/// released by then reach `need`, and how many are left over at that time
-/// (every release at that time counted). A release at kNever never happens.
+/// released by then (`releases` and `kept` together) reach `need`, and how
+/// many are left over at that time (every release at that time counted). A
+/// release at kNever never happens. O(k log k) for the k `releases`, plus
+/// the kept instants up to the answer.
 HeadReservation reserve_for_head(Time now, std::size_t free_now, std::size_t need,
-                                 std::vector<ExpectedRelease> releases);
+                                 std::vector<ExpectedRelease> releases, const KeptReleases& kept = {});
 
 class EasyBackfillPolicy final : public SchedulingPolicy {
  public:
@@ -99,8 +108,15 @@ class EasyBackfillPolicy final : public SchedulingPolicy {
   static Time estimate(const QueueView& jobs, JobIndex job);
 
  private:
+  /// Brings kept_ up to date with the runs that began or ended since.
+  void update_kept_releases(const QueueView& jobs);
+
   std::unique_ptr<PlacementPolicy> placement_;
   std::optional<bool> workload_shares_gpus_;  // found at the first call
+  // The running jobs' expected releases, and where each job's is in it.
+  KeptReleases kept_;
+  std::vector<Time> kept_end_;
+  std::size_t runs_read_ = 0;  // entries of the run log taken in
 };
 
 }  // namespace gcsim
