@@ -14,9 +14,12 @@ namespace {
 struct Unit {
   std::int64_t priority;
   Time submit;
-  JobIndex first;              // workload order breaks ties
-  std::vector<JobIndex> jobs;  // the job, or the study's trials in trial order
-  bool is_study;
+  JobIndex first;                  // the job, or the study's first waiting trial; workload order breaks ties
+  std::size_t study = kNotAStudy;  // the study's trials in trial order: study_trials[study]
+  static constexpr std::size_t kNotAStudy = static_cast<std::size_t>(-1);
+  bool operator<(const Unit& other) const {
+    return std::make_tuple(-priority, submit, first) < std::make_tuple(-other.priority, other.submit, other.first);
+  }
 };
 
 struct StudyUse {
@@ -32,13 +35,19 @@ IncrementalPolicy::IncrementalPolicy(std::unique_ptr<PlacementPolicy> placement)
 
 void IncrementalPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
   const QueueView& jobs = ctx.jobs;
+  if (!workload_has_studies_) {
+    workload_has_studies_ = false;
+    for (JobIndex job = 0; job < jobs.job_count() && !*workload_has_studies_; ++job)
+      workload_has_studies_ = jobs.spec(job).study != nullptr;
+  }
   std::map<std::string, StudyUse> studies;
   std::map<std::string, std::size_t> unit_of_study;
   std::vector<Unit> units;
+  std::vector<std::vector<JobIndex>> study_trials;
   auto note = [&](JobIndex job, bool running) {
     const JobSpec& spec = jobs.spec(job);
     if (!spec.study) {
-      if (!running) units.push_back({spec.priority, spec.submit, job, {job}, false});
+      if (!running) units.push_back({spec.priority, spec.submit, job});
       return;
     }
     StudyUse& use = studies[spec.study->id];
@@ -50,22 +59,27 @@ void IncrementalPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
       return;
     }
     auto [it, inserted] = unit_of_study.emplace(spec.study->id, units.size());
-    if (inserted) units.push_back({spec.priority, spec.submit, job, {}, true});
-    units[it->second].jobs.push_back(job);
+    if (inserted) {
+      units.push_back({spec.priority, spec.submit, job, study_trials.size()});
+      study_trials.emplace_back();
+    }
+    study_trials[units[it->second].study].push_back(job);
   };
-  for (JobIndex job : jobs.running()) note(job, true);
+  // Running jobs matter only as trials of studies.
+  if (*workload_has_studies_)
+    for (JobIndex job : jobs.running()) note(job, true);
   for (JobIndex job : jobs.waiting()) note(job, false);
-  std::stable_sort(units.begin(), units.end(), [](const Unit& a, const Unit& b) {
-    return std::make_tuple(-a.priority, a.submit, a.first) < std::make_tuple(-b.priority, b.submit, b.first);
-  });
+  // In queue order already when every priority is the same: no sort then.
+  if (!std::is_sorted(units.begin(), units.end())) std::stable_sort(units.begin(), units.end());
 
   TentativeCluster cluster(ctx.cluster);
   const std::vector<bool> none_taken(cluster.layout().gpu_count(), false);
   // The running trials, in the order victims are taken: latest started
   // first; among equals, the one that started last in order.
   std::vector<JobIndex> trials;
-  for (auto it = jobs.running().rbegin(); it != jobs.running().rend(); ++it)
-    if (jobs.spec(*it).study) trials.push_back(*it);
+  if (*workload_has_studies_)
+    for (auto it = jobs.running().rbegin(); it != jobs.running().rend(); ++it)
+      if (jobs.spec(*it).study) trials.push_back(*it);
   std::stable_sort(trials.begin(), trials.end(),
                    [&](JobIndex a, JobIndex b) { return jobs.runtime(a).start > jobs.runtime(b).start; });
   std::vector<JobIndex> preempted;
@@ -75,9 +89,11 @@ void IncrementalPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
   };
 
   for (const Unit& unit : units) {
-    if (unit.is_study) {
+    // No GPU free and none to take back: nothing more can start.
+    if (cluster.free_gpu_count() == 0 && trials.size() == preempted.size()) break;
+    if (unit.study != Unit::kNotAStudy) {
       StudyUse& use = studies[jobs.spec(unit.first).study->id];
-      for (JobIndex trial : unit.jobs) {
+      for (JobIndex trial : study_trials[unit.study]) {
         const JobSpec& spec = jobs.spec(trial);
         if (use.used + spec.gpus > use.max_gpus) break;
         if (spec.gpus > cluster.free_gpu_count()) break;  // no placement finds that many

@@ -11,9 +11,11 @@
 // A study only yields to strictly higher priority: give studies a lower
 // priority than the jobs they should make room for.
 // Cost of one call, in waiting jobs w, running jobs r, running trials t
-// and GPUs g: every running and waiting job is grouped into studies and
-// sorted (O((w + r) log(w + r))), the running trials put in the order
-// victims are taken (O(r + t log t)); then a unit asking more GPUs than are
+// and GPUs g: every waiting job, and every running one when the workload has
+// studies, is grouped into studies and sorted (O((w + r) log(w + r)); O(w)
+// when every priority is the same, the queue's order being the units'), the
+// running trials put in the order victims are taken (O(r + t log t)); the walk
+// stops once no GPU is free and no trial can be taken back; a unit asking more GPUs than are
 // free costs a count (O(1)), one that may fit a placement (O(g)), and a job
 // that does not fit filters the running trials for victims (O(t), and a
 // placement per victim tried): meant for studies of tens to thousands of
@@ -25,6 +27,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 
 #include "sim/core/policy.hpp"
 
@@ -38,6 +41,7 @@ class IncrementalPolicy final : public SchedulingPolicy {
 
  private:
   std::unique_ptr<PlacementPolicy> placement_;
+  std::optional<bool> workload_has_studies_;  // found at the first call
 };
 
 }  // namespace gcsim
