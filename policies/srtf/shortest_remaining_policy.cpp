@@ -115,7 +115,10 @@ void ShortestRemainingPolicy::schedule(const SchedulingContext& ctx, Plan& plan)
   // passes it, preempted when a shorter job takes its GPUs; the undecided
   // ones are the only possible victims.
   enum class Fate { kUndecided, kKept, kPreempted };
-  const std::vector<Entry>& running = update_running_order(ctx.jobs, ctx.now);
+  // Without preemption a running job is never a victim, and its place in the
+  // order changes nothing: the order is not read.
+  static const std::vector<Entry> kNoneRead;
+  const std::vector<Entry>& running = preemptive_ ? update_running_order(ctx.jobs, ctx.now) : kNoneRead;
   std::size_t undecided_gpus = 0;
   for (const Entry& entry : running) undecided_gpus += running_gpus_[entry.job];
   std::vector<Fate> fate(running.size(), Fate::kUndecided);
@@ -135,6 +138,8 @@ void ShortestRemainingPolicy::schedule(const SchedulingContext& ctx, Plan& plan)
   };
 
   for (;;) {
+    // Only running jobs left: each is kept, nothing more can change.
+    if (next_waiting == waiting_order_.end() && rejoined.empty()) break;
     while (next_running < running.size() && fate[next_running] == Fate::kPreempted) ++next_running;
     // The first of the three heads in the order.
     enum class From { kNone, kRunning, kWaiting, kRejoined } from = From::kNone;

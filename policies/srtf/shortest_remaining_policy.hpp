@@ -53,7 +53,8 @@
 // the k runs that began since sorted and merged in (O(k log k + r)); the walk
 // stops as soon as no GPU is free and no running job is left undecided, so it
 // visits the waiting jobs it starts or tries to fit, each for a placement
-// (O(g)) and, if preempting, the victims it may take (O(r)).
+// (O(g)) and, if preempting, the victims it may take (O(r)). Without
+// preemption (preemptive=false) the running jobs are not read at all.
 //
 // The order is blind to GPU counts: a one-GPU job may preempt a large job,
 // which then waits for its whole set to be free again while shorter jobs keep
