@@ -82,6 +82,12 @@ class JsonObject {
   const nlohmann::json& value() const { return value_; }
 
  private:
+  /// The field's value; nullptr when it is absent or null.
+  const nlohmann::json* find(const std::string& field) const;
+  std::string string_of(const std::string& field, const nlohmann::json& v) const;
+  std::uint64_t uint_of(const std::string& field, const nlohmann::json& v, std::uint64_t min) const;
+  double quantity_of(const std::string& field, const nlohmann::json& v, Quantity kind, bool strictly_positive) const;
+
   const nlohmann::json& value_;
   JsonLocation location_;
 };
