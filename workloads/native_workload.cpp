@@ -50,6 +50,14 @@ std::string job_where(std::size_t index, const std::string& id) {
   return where;
 }
 
+// The "id" of an object when it is a string, else empty (also when `value`
+// is no object: JsonObject then rejects it naming the place alone).
+std::string string_id(const nlohmann::json& value) {
+  if (!value.is_object()) return "";
+  const auto id = value.find("id");
+  return id != value.end() && id->is_string() ? id->get<std::string>() : "";
+}
+
 // A value beyond the horizon gcsim simulates (work_horizon.hpp) fails naming its field.
 double within_horizon(const JsonObject& owner, const std::string& field, double value, HorizonQuantity quantity) {
   if (const auto problem = beyond_horizon(value, quantity)) owner.fail(field, *problem);
@@ -287,14 +295,13 @@ std::vector<std::string> read_gpu_types(const JsonObject& job) {
 
 double read_gpu_share(const JsonObject& job) {
   const double share = job.optional_quantity("gpu_share", Quantity::kPlain, 1, true);
+  if (!(share > 1) && !(share < kSmallestGpuShare)) return share;
   char given[32];  // as given, however small: "1e-09", not "0.000000"
   std::snprintf(given, sizeof given, "%g", share);
   if (share > 1)
     job.fail("gpu_share", "expected the fraction of each GPU the job uses, in (0, 1], got " + std::string(given) +
                               " (a job needing more than one GPU asks for more 'gpus')");
-  if (share < kSmallestGpuShare)
-    job.fail("gpu_share", "expected at least a millionth of a GPU, got " + std::string(given));
-  return share;
+  job.fail("gpu_share", "expected at least a millionth of a GPU, got " + std::string(given));
 }
 
 CheckpointSpec read_checkpoint(const JsonObject& owner) {
@@ -324,10 +331,7 @@ void check_study_bounds(const JsonObject& owner, std::uint32_t min_gpus, std::ui
 
 JobSpec read_job(const nlohmann::json& value, std::size_t index, const std::string& file_label) {
   // The id is read first so that every later error names the job.
-  const JsonObject unnamed(value, {file_label, job_where(index, "")});
-  std::string id;
-  if (unnamed.has("id") && unnamed.raw("id").is_string()) id = unnamed.raw("id").get<std::string>();
-  const JsonObject job(value, {file_label, job_where(index, id)});
+  const JsonObject job(value, {file_label, job_where(index, string_id(value))});
   job.reject_unknown_fields(kJobFields);
 
   JobSpec spec;
@@ -370,10 +374,7 @@ std::string study_where(std::size_t index, const std::string& id) {
 }
 
 std::vector<JobSpec> read_study(const nlohmann::json& value, std::size_t index, const std::string& file_label) {
-  const JsonObject unnamed(value, {file_label, study_where(index, "")});
-  std::string id;
-  if (unnamed.has("id") && unnamed.raw("id").is_string()) id = unnamed.raw("id").get<std::string>();
-  const JsonObject study(value, {file_label, study_where(index, id)});
+  const JsonObject study(value, {file_label, study_where(index, string_id(value))});
   study.reject_unknown_fields(kStudyFields);
 
   StudySpec spec;
