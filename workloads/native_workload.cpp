@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <string_view>
 #include <unordered_map>
 #include <exception>
 
@@ -59,7 +60,7 @@ std::string string_id(const nlohmann::json& value) {
 }
 
 // A value beyond the horizon gcsim simulates (work_horizon.hpp) fails naming its field.
-double within_horizon(const JsonObject& owner, const std::string& field, double value, HorizonQuantity quantity) {
+double within_horizon(const JsonObject& owner, std::string_view field, double value, HorizonQuantity quantity) {
   if (const auto problem = beyond_horizon(value, quantity)) owner.fail(field, *problem);
   return value;
 }
@@ -120,7 +121,7 @@ MeasuredWork read_duration(const JsonObject& job) {
   return work;
 }
 
-std::uint32_t read_count(const JsonObject& owner, const std::string& field, std::uint32_t fallback) {
+std::uint32_t read_count(const JsonObject& owner, std::string_view field, std::uint32_t fallback) {
   const std::uint64_t value = owner.optional_uint(field, fallback, 1);
   if (value > std::numeric_limits<std::uint32_t>::max()) owner.fail(field, "too large");
   return static_cast<std::uint32_t>(value);

@@ -77,6 +77,17 @@ const std::vector<UnitScale>& units_for(Quantity kind) {
   return none;
 }
 
+// The member named `name`, looked up without a std::string made for it where
+// nlohmann's objects compare keys transparently (from nlohmann 3.11 on).
+template <class Members>
+auto find_member(const Members& members, std::string_view name) -> decltype(members.find(name)) {
+  return members.find(name);
+}
+template <class Members, class... Older>
+auto find_member(const Members& members, std::string_view name, Older...) {
+  return members.find(std::string(name));
+}
+
 bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
@@ -157,40 +168,41 @@ JsonObject::JsonObject(const nlohmann::json& value, JsonLocation location)
     throw InputError(location_.file, location_.where, "", "expected a JSON object, got " + describe(value_));
 }
 
-void JsonObject::fail(const std::string& field, const std::string& problem) const {
-  throw InputError(location_.file, location_.where, field, problem);
+void JsonObject::fail(std::string_view field, const std::string& problem) const {
+  throw InputError(location_.file, location_.where, std::string(field), problem);
 }
 
-const nlohmann::json* JsonObject::find(const std::string& field) const {
-  const auto it = value_.find(field);
-  return it == value_.end() || it->is_null() ? nullptr : &*it;
+const nlohmann::json* JsonObject::find(std::string_view field) const {
+  const auto& members = value_.get_ref<const nlohmann::json::object_t&>();
+  const auto it = find_member(members, field);
+  return it == members.end() || it->second.is_null() ? nullptr : &it->second;
 }
 
-bool JsonObject::has(const std::string& field) const { return find(field) != nullptr; }
+bool JsonObject::has(std::string_view field) const { return find(field) != nullptr; }
 
-const nlohmann::json& JsonObject::raw(const std::string& field) const {
+const nlohmann::json& JsonObject::raw(std::string_view field) const {
   const nlohmann::json* v = find(field);
   if (!v) fail(field, "missing (required)");
   return *v;
 }
 
-std::string JsonObject::required_string(const std::string& field) const { return string_of(field, raw(field)); }
+std::string JsonObject::required_string(std::string_view field) const { return string_of(field, raw(field)); }
 
-std::string JsonObject::optional_string(const std::string& field, const std::string& fallback) const {
+std::string JsonObject::optional_string(std::string_view field, const std::string& fallback) const {
   const nlohmann::json* v = find(field);
   return v ? string_of(field, *v) : fallback;
 }
 
-std::uint64_t JsonObject::required_uint(const std::string& field, std::uint64_t min) const {
+std::uint64_t JsonObject::required_uint(std::string_view field, std::uint64_t min) const {
   return uint_of(field, raw(field), min);
 }
 
-std::uint64_t JsonObject::optional_uint(const std::string& field, std::uint64_t fallback, std::uint64_t min) const {
+std::uint64_t JsonObject::optional_uint(std::string_view field, std::uint64_t fallback, std::uint64_t min) const {
   const nlohmann::json* v = find(field);
   return v ? uint_of(field, *v, min) : fallback;
 }
 
-std::int64_t JsonObject::optional_int(const std::string& field, std::int64_t fallback) const {
+std::int64_t JsonObject::optional_int(std::string_view field, std::int64_t fallback) const {
   const nlohmann::json* found = find(field);
   if (!found) return fallback;
   const auto& v = *found;
@@ -200,31 +212,31 @@ std::int64_t JsonObject::optional_int(const std::string& field, std::int64_t fal
   return v.get<std::int64_t>();
 }
 
-double JsonObject::required_quantity(const std::string& field, Quantity kind, bool strictly_positive) const {
+double JsonObject::required_quantity(std::string_view field, Quantity kind, bool strictly_positive) const {
   return quantity_of(field, raw(field), kind, strictly_positive);
 }
 
-double JsonObject::optional_quantity(const std::string& field, Quantity kind, double fallback,
+double JsonObject::optional_quantity(std::string_view field, Quantity kind, double fallback,
                                      bool strictly_positive) const {
   const nlohmann::json* v = find(field);
   return v ? quantity_of(field, *v, kind, strictly_positive) : fallback;
 }
 
-bool JsonObject::optional_bool(const std::string& field, bool fallback) const {
+bool JsonObject::optional_bool(std::string_view field, bool fallback) const {
   const nlohmann::json* found = find(field);
   if (!found) return fallback;
   if (!found->is_boolean()) fail(field, "expected true or false, got " + describe(*found));
   return found->get<bool>();
 }
 
-std::string JsonObject::string_of(const std::string& field, const nlohmann::json& v) const {
+std::string JsonObject::string_of(std::string_view field, const nlohmann::json& v) const {
   if (!v.is_string()) fail(field, "expected a string, got " + describe(v));
   const std::string& text = v.get_ref<const std::string&>();
   if (text.empty()) fail(field, "must not be empty");
   return text;
 }
 
-std::uint64_t JsonObject::uint_of(const std::string& field, const nlohmann::json& v, std::uint64_t min) const {
+std::uint64_t JsonObject::uint_of(std::string_view field, const nlohmann::json& v, std::uint64_t min) const {
   bool integral = v.is_number_integer() || (v.is_number_float() && std::floor(v.get<double>()) == v.get<double>());
   if (!integral) fail(field, "expected an integer >= " + std::to_string(min) + ", got " + describe(v));
   if (v.is_number_float() ? v.get<double>() < static_cast<double>(min)
@@ -234,7 +246,7 @@ std::uint64_t JsonObject::uint_of(const std::string& field, const nlohmann::json
   return v.is_number_float() ? static_cast<std::uint64_t>(v.get<double>()) : v.get<std::uint64_t>();
 }
 
-double JsonObject::quantity_of(const std::string& field, const nlohmann::json& v, Quantity kind,
+double JsonObject::quantity_of(std::string_view field, const nlohmann::json& v, Quantity kind,
                                bool strictly_positive) const {
   std::optional<double> value;
   if (v.is_number())
@@ -247,13 +259,16 @@ double JsonObject::quantity_of(const std::string& field, const nlohmann::json& v
   return *value;
 }
 
-JsonObject JsonObject::required_object(const std::string& field) const {
+JsonObject JsonObject::required_object(std::string_view field) const {
   const auto& v = raw(field);
   if (!v.is_object()) fail(field, "expected an object, got " + describe(v));
-  return JsonObject(v, {location_.file, location_.where.empty() ? field : location_.where + "." + field});
+  std::string where = location_.where;
+  if (!where.empty()) where += '.';
+  where += field;
+  return JsonObject(v, {location_.file, std::move(where)});
 }
 
-const nlohmann::json& JsonObject::required_array(const std::string& field) const {
+const nlohmann::json& JsonObject::required_array(std::string_view field) const {
   const auto& v = raw(field);
   if (!v.is_array()) fail(field, "expected an array, got " + describe(v));
   return v;
