@@ -1,6 +1,7 @@
 #include "workloads/native_workload.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cstdint>
 #include <cstdio>
 #include <limits>
@@ -45,11 +46,20 @@ const std::set<std::string> kFrameChainFields = {
     "frames",      "elements", "element_seconds", "render_seconds", "element_flops", "render_flops",
     "frame_bytes", "schedule", "element_workers", "task_overhead",  "wake_up"};
 
-std::string job_where(std::size_t index, const std::string& id) {
-  std::string where = "jobs[" + std::to_string(index) + "]";
-  if (!id.empty()) where += " (id '" + id + "')";
+// "jobs[3] (id 'x')", or "jobs[3]" when the id is empty: where an element of
+// a top-level list is. Every job's location is built, in one allocation.
+std::string element_where(std::string_view list, std::size_t index, const std::string& id) {
+  char digits[24];
+  const std::string_view number(
+      digits, static_cast<std::size_t>(std::to_chars(digits, digits + sizeof digits, index).ptr - digits));
+  std::string where;
+  where.reserve(list.size() + number.size() + 2 + (id.empty() ? 0 : id.size() + 8));
+  where.append(list).append("[").append(number).append("]");
+  if (!id.empty()) where.append(" (id '").append(id).append("')");
   return where;
 }
+
+std::string job_where(std::size_t index, const std::string& id) { return element_where("jobs", index, id); }
 
 // The "id" of an object when it is a string, else empty (also when `value`
 // is no object: JsonObject then rejects it naming the place alone).
@@ -237,14 +247,15 @@ DagWork read_frame_chain(const JsonObject& job) {
 
 // Exactly one of "training", "duration", "dag" or "frame_chain".
 JobWork read_work(const JsonObject& job) {
-  const std::vector<std::string> kinds{"training", "duration", "dag", "frame_chain"};
-  std::vector<std::string> given;
-  for (const std::string& kind : kinds)
-    if (job.has(kind)) given.push_back(kind);
-  if (given.size() > 1)
+  static constexpr std::string_view kKinds[] = {"training", "duration", "dag", "frame_chain"};
+  std::string_view given[2];  // the first two given, in the order of kKinds
+  std::size_t count = 0;
+  for (const std::string_view kind : kKinds)
+    if (count < 2 && job.has(kind)) given[count++] = kind;
+  if (count > 1)
     job.fail(given[1], "exactly one of 'training', 'duration', 'dag' or 'frame_chain' is given, this one gives both '" +
-                           given[0] + "' and '" + given[1] + "'");
-  if (given.empty())
+                           std::string(given[0]) + "' and '" + std::string(given[1]) + "'");
+  if (count == 0)
     job.fail("training",
              "missing: exactly one of 'training' (data-parallel training), 'duration' (run time measured on a GPU "
              "type), 'dag' (tasks run by pools of workers) or 'frame_chain' (a render farm's frame chain) is given");
@@ -368,11 +379,7 @@ JobSpec read_job(const nlohmann::json& value, std::size_t index, const std::stri
   return spec;
 }
 
-std::string study_where(std::size_t index, const std::string& id) {
-  std::string where = "studies[" + std::to_string(index) + "]";
-  if (!id.empty()) where += " (id '" + id + "')";
-  return where;
-}
+std::string study_where(std::size_t index, const std::string& id) { return element_where("studies", index, id); }
 
 std::vector<JobSpec> read_study(const nlohmann::json& value, std::size_t index, const std::string& file_label) {
   const JsonObject study(value, {file_label, study_where(index, string_id(value))});

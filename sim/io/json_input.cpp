@@ -294,8 +294,9 @@ void JsonObject::reject_unknown_fields(const std::set<std::string>& known) const
   auto candidate = known.begin();
   for (const auto& member : value_.get_ref<const nlohmann::json::object_t&>()) {
     const std::string& key = member.first;
-    while (candidate != known.end() && *candidate < key) ++candidate;
-    if (candidate == known.end() || *candidate != key) {
+    int order = 1;
+    while (candidate != known.end() && (order = candidate->compare(key)) < 0) ++candidate;
+    if (candidate == known.end() || order != 0) {
       std::string list;
       for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
       fail(key, "unknown field (expected one of: " + list + ")");
