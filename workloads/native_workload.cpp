@@ -16,6 +16,7 @@
 #include "sim/core/input_error.hpp"
 #include "sim/io/json_input.hpp"
 #include "sim/io/json_value_builder.hpp"
+#include "sim/io/plain_json_events.hpp"
 #include "workloads/frame_chain.hpp"
 #include "workloads/study_expansion.hpp"
 #include "workloads/work_horizon.hpp"
@@ -633,6 +634,15 @@ std::vector<JobSpec> read_native_workload(const std::string& path) {
 }
 
 std::vector<JobSpec> read_native_workload(std::istream& text, const std::string& file_label) {
+  const std::istream::pos_type start = text.tellg();
+  {
+    StreamingWorkloadReader reader(file_label);
+    if (read_plain_json_events(text, reader)) return reader.finish();
+  }
+  // Not plain, or malformed: nlohmann reads it again from the start, and
+  // locates a syntax error by line and column.
+  text.clear();
+  text.seekg(start);
   StreamingWorkloadReader reader(file_label);
   try {
     nlohmann::json::sax_parse(text, &reader);
