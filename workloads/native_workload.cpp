@@ -634,15 +634,18 @@ std::vector<JobSpec> read_native_workload(const std::string& path) {
 }
 
 std::vector<JobSpec> read_native_workload(std::istream& text, const std::string& file_label) {
+  // A plain file is read fast; any other, or a malformed one, is read again
+  // from its start by nlohmann, which locates a syntax error by line and
+  // column. A stream that cannot tell where it starts goes to nlohmann alone.
   const std::istream::pos_type start = text.tellg();
-  {
-    StreamingWorkloadReader reader(file_label);
-    if (read_plain_json_events(text, reader)) return reader.finish();
+  if (start != std::istream::pos_type(-1)) {
+    {
+      StreamingWorkloadReader reader(file_label);
+      if (read_plain_json_events(text, reader)) return reader.finish();
+    }
+    text.clear();
+    text.seekg(start);
   }
-  // Not plain, or malformed: nlohmann reads it again from the start, and
-  // locates a syntax error by line and column.
-  text.clear();
-  text.seekg(start);
   StreamingWorkloadReader reader(file_label);
   try {
     nlohmann::json::sax_parse(text, &reader);
