@@ -1,12 +1,14 @@
 #include "workloads/native_workload.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cstdint>
 #include <cstdio>
 #include <limits>
 #include <map>
 #include <optional>
 #include <set>
+#include <string_view>
 #include <unordered_map>
 #include <exception>
 
@@ -14,6 +16,7 @@
 #include "sim/core/input_error.hpp"
 #include "sim/io/json_input.hpp"
 #include "sim/io/json_value_builder.hpp"
+#include "sim/io/plain_json_events.hpp"
 #include "workloads/frame_chain.hpp"
 #include "workloads/study_expansion.hpp"
 #include "workloads/work_horizon.hpp"
@@ -44,14 +47,31 @@ const std::set<std::string> kFrameChainFields = {
     "frames",      "elements", "element_seconds", "render_seconds", "element_flops", "render_flops",
     "frame_bytes", "schedule", "element_workers", "task_overhead",  "wake_up"};
 
-std::string job_where(std::size_t index, const std::string& id) {
-  std::string where = "jobs[" + std::to_string(index) + "]";
-  if (!id.empty()) where += " (id '" + id + "')";
+// "jobs[3] (id 'x')", or "jobs[3]" when the id is empty: where an element of
+// a top-level list is. Every job's location is built, in one allocation.
+std::string element_where(std::string_view list, std::size_t index, const std::string& id) {
+  char digits[24];
+  const std::string_view number(
+      digits, static_cast<std::size_t>(std::to_chars(digits, digits + sizeof digits, index).ptr - digits));
+  std::string where;
+  where.reserve(list.size() + number.size() + 2 + (id.empty() ? 0 : id.size() + 8));
+  where.append(list).append("[").append(number).append("]");
+  if (!id.empty()) where.append(" (id '").append(id).append("')");
   return where;
 }
 
+std::string job_where(std::size_t index, const std::string& id) { return element_where("jobs", index, id); }
+
+// The "id" of an object when it is a string, else empty (also when `value`
+// is no object: JsonObject then rejects it naming the place alone).
+std::string string_id(const nlohmann::json& value) {
+  if (!value.is_object()) return "";
+  const auto id = value.find("id");
+  return id != value.end() && id->is_string() ? id->get<std::string>() : "";
+}
+
 // A value beyond the horizon gcsim simulates (work_horizon.hpp) fails naming its field.
-double within_horizon(const JsonObject& owner, const std::string& field, double value, HorizonQuantity quantity) {
+double within_horizon(const JsonObject& owner, std::string_view field, double value, HorizonQuantity quantity) {
   if (const auto problem = beyond_horizon(value, quantity)) owner.fail(field, *problem);
   return value;
 }
@@ -112,7 +132,7 @@ MeasuredWork read_duration(const JsonObject& job) {
   return work;
 }
 
-std::uint32_t read_count(const JsonObject& owner, const std::string& field, std::uint32_t fallback) {
+std::uint32_t read_count(const JsonObject& owner, std::string_view field, std::uint32_t fallback) {
   const std::uint64_t value = owner.optional_uint(field, fallback, 1);
   if (value > std::numeric_limits<std::uint32_t>::max()) owner.fail(field, "too large");
   return static_cast<std::uint32_t>(value);
@@ -228,14 +248,15 @@ DagWork read_frame_chain(const JsonObject& job) {
 
 // Exactly one of "training", "duration", "dag" or "frame_chain".
 JobWork read_work(const JsonObject& job) {
-  const std::vector<std::string> kinds{"training", "duration", "dag", "frame_chain"};
-  std::vector<std::string> given;
-  for (const std::string& kind : kinds)
-    if (job.has(kind)) given.push_back(kind);
-  if (given.size() > 1)
+  static constexpr std::string_view kKinds[] = {"training", "duration", "dag", "frame_chain"};
+  std::string_view given[2];  // the first two given, in the order of kKinds
+  std::size_t count = 0;
+  for (const std::string_view kind : kKinds)
+    if (count < 2 && job.has(kind)) given[count++] = kind;
+  if (count > 1)
     job.fail(given[1], "exactly one of 'training', 'duration', 'dag' or 'frame_chain' is given, this one gives both '" +
-                           given[0] + "' and '" + given[1] + "'");
-  if (given.empty())
+                           std::string(given[0]) + "' and '" + std::string(given[1]) + "'");
+  if (count == 0)
     job.fail("training",
              "missing: exactly one of 'training' (data-parallel training), 'duration' (run time measured on a GPU "
              "type), 'dag' (tasks run by pools of workers) or 'frame_chain' (a render farm's frame chain) is given");
@@ -287,14 +308,13 @@ std::vector<std::string> read_gpu_types(const JsonObject& job) {
 
 double read_gpu_share(const JsonObject& job) {
   const double share = job.optional_quantity("gpu_share", Quantity::kPlain, 1, true);
+  if (!(share > 1) && !(share < kSmallestGpuShare)) return share;
   char given[32];  // as given, however small: "1e-09", not "0.000000"
   std::snprintf(given, sizeof given, "%g", share);
   if (share > 1)
     job.fail("gpu_share", "expected the fraction of each GPU the job uses, in (0, 1], got " + std::string(given) +
                               " (a job needing more than one GPU asks for more 'gpus')");
-  if (share < kSmallestGpuShare)
-    job.fail("gpu_share", "expected at least a millionth of a GPU, got " + std::string(given));
-  return share;
+  job.fail("gpu_share", "expected at least a millionth of a GPU, got " + std::string(given));
 }
 
 CheckpointSpec read_checkpoint(const JsonObject& owner) {
@@ -324,10 +344,7 @@ void check_study_bounds(const JsonObject& owner, std::uint32_t min_gpus, std::ui
 
 JobSpec read_job(const nlohmann::json& value, std::size_t index, const std::string& file_label) {
   // The id is read first so that every later error names the job.
-  const JsonObject unnamed(value, {file_label, job_where(index, "")});
-  std::string id;
-  if (unnamed.has("id") && unnamed.raw("id").is_string()) id = unnamed.raw("id").get<std::string>();
-  const JsonObject job(value, {file_label, job_where(index, id)});
+  const JsonObject job(value, {file_label, job_where(index, string_id(value))});
   job.reject_unknown_fields(kJobFields);
 
   JobSpec spec;
@@ -363,17 +380,10 @@ JobSpec read_job(const nlohmann::json& value, std::size_t index, const std::stri
   return spec;
 }
 
-std::string study_where(std::size_t index, const std::string& id) {
-  std::string where = "studies[" + std::to_string(index) + "]";
-  if (!id.empty()) where += " (id '" + id + "')";
-  return where;
-}
+std::string study_where(std::size_t index, const std::string& id) { return element_where("studies", index, id); }
 
 std::vector<JobSpec> read_study(const nlohmann::json& value, std::size_t index, const std::string& file_label) {
-  const JsonObject unnamed(value, {file_label, study_where(index, "")});
-  std::string id;
-  if (unnamed.has("id") && unnamed.raw("id").is_string()) id = unnamed.raw("id").get<std::string>();
-  const JsonObject study(value, {file_label, study_where(index, id)});
+  const JsonObject study(value, {file_label, study_where(index, string_id(value))});
   study.reject_unknown_fields(kStudyFields);
 
   StudySpec spec;
@@ -624,6 +634,18 @@ std::vector<JobSpec> read_native_workload(const std::string& path) {
 }
 
 std::vector<JobSpec> read_native_workload(std::istream& text, const std::string& file_label) {
+  // A plain file is read fast; any other, or a malformed one, is read again
+  // from its start by nlohmann, which locates a syntax error by line and
+  // column. A stream that cannot tell where it starts goes to nlohmann alone.
+  const std::istream::pos_type start = text.tellg();
+  if (start != std::istream::pos_type(-1)) {
+    {
+      StreamingWorkloadReader reader(file_label);
+      if (read_plain_json_events(text, reader)) return reader.finish();
+    }
+    text.clear();
+    text.seekg(start);
+  }
   StreamingWorkloadReader reader(file_label);
   try {
     nlohmann::json::sax_parse(text, &reader);

@@ -35,7 +35,8 @@ namespace gcsim {
 /// Reads and validates a workload file. Throws InputError naming the file,
 /// the job ("jobs[3] (id 'x')") and the field on any problem.
 ///
-/// The file is read as a stream (nlohmann's SAX parse): each job is built as
+/// The file is read as a stream (SAX events, from read_plain_json_events
+/// for plain JSON, else from nlohmann's sax_parse): each job is built as
 /// a small JSON value, read into its JobSpec and dropped, so the memory it
 /// takes is that of the JobSpecs, an index of their ids, and one job's JSON
 /// at a time, whatever the size of the file. Errors are the same as those of

@@ -25,7 +25,8 @@ std::string short_number(double value) {
 
 std::optional<std::string> beyond_horizon(double value, HorizonQuantity quantity) {
   double limit = kHorizonSeconds;
-  std::string unit = " s", why = "about 31.7 years";
+  const char* unit = " s";
+  const char* why = "about 31.7 years";
   if (quantity == HorizonQuantity::kFlops) {
     limit = kHorizonFlops;
     unit = " FLOPs";

@@ -77,6 +77,17 @@ const std::vector<UnitScale>& units_for(Quantity kind) {
   return none;
 }
 
+// The member named `name`, looked up without a std::string made for it where
+// nlohmann's objects compare keys transparently (from nlohmann 3.11 on).
+template <class Members>
+auto find_member(const Members& members, std::string_view name) -> decltype(members.find(name)) {
+  return members.find(name);
+}
+template <class Members, class... Older>
+auto find_member(const Members& members, std::string_view name, Older...) {
+  return members.find(std::string(name));
+}
+
 bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
@@ -157,30 +168,75 @@ JsonObject::JsonObject(const nlohmann::json& value, JsonLocation location)
     throw InputError(location_.file, location_.where, "", "expected a JSON object, got " + describe(value_));
 }
 
-void JsonObject::fail(const std::string& field, const std::string& problem) const {
-  throw InputError(location_.file, location_.where, field, problem);
+void JsonObject::fail(std::string_view field, const std::string& problem) const {
+  throw InputError(location_.file, location_.where, std::string(field), problem);
 }
 
-bool JsonObject::has(const std::string& field) const { return value_.contains(field) && !value_.at(field).is_null(); }
-
-const nlohmann::json& JsonObject::raw(const std::string& field) const {
-  if (!has(field)) fail(field, "missing (required)");
-  return value_.at(field);
+const nlohmann::json* JsonObject::find(std::string_view field) const {
+  const auto& members = value_.get_ref<const nlohmann::json::object_t&>();
+  const auto it = find_member(members, field);
+  return it == members.end() || it->second.is_null() ? nullptr : &it->second;
 }
 
-std::string JsonObject::required_string(const std::string& field) const {
-  const auto& v = raw(field);
+bool JsonObject::has(std::string_view field) const { return find(field) != nullptr; }
+
+const nlohmann::json& JsonObject::raw(std::string_view field) const {
+  const nlohmann::json* v = find(field);
+  if (!v) fail(field, "missing (required)");
+  return *v;
+}
+
+std::string JsonObject::required_string(std::string_view field) const { return string_of(field, raw(field)); }
+
+std::string JsonObject::optional_string(std::string_view field, const std::string& fallback) const {
+  const nlohmann::json* v = find(field);
+  return v ? string_of(field, *v) : fallback;
+}
+
+std::uint64_t JsonObject::required_uint(std::string_view field, std::uint64_t min) const {
+  return uint_of(field, raw(field), min);
+}
+
+std::uint64_t JsonObject::optional_uint(std::string_view field, std::uint64_t fallback, std::uint64_t min) const {
+  const nlohmann::json* v = find(field);
+  return v ? uint_of(field, *v, min) : fallback;
+}
+
+std::int64_t JsonObject::optional_int(std::string_view field, std::int64_t fallback) const {
+  const nlohmann::json* found = find(field);
+  if (!found) return fallback;
+  const auto& v = *found;
+  if (v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX))
+    fail(field, "integer out of range, got " + describe(v));
+  if (!v.is_number_integer()) fail(field, "expected an integer, got " + describe(v));
+  return v.get<std::int64_t>();
+}
+
+double JsonObject::required_quantity(std::string_view field, Quantity kind, bool strictly_positive) const {
+  return quantity_of(field, raw(field), kind, strictly_positive);
+}
+
+double JsonObject::optional_quantity(std::string_view field, Quantity kind, double fallback,
+                                     bool strictly_positive) const {
+  const nlohmann::json* v = find(field);
+  return v ? quantity_of(field, *v, kind, strictly_positive) : fallback;
+}
+
+bool JsonObject::optional_bool(std::string_view field, bool fallback) const {
+  const nlohmann::json* found = find(field);
+  if (!found) return fallback;
+  if (!found->is_boolean()) fail(field, "expected true or false, got " + describe(*found));
+  return found->get<bool>();
+}
+
+std::string JsonObject::string_of(std::string_view field, const nlohmann::json& v) const {
   if (!v.is_string()) fail(field, "expected a string, got " + describe(v));
-  if (v.get<std::string>().empty()) fail(field, "must not be empty");
-  return v.get<std::string>();
+  const std::string& text = v.get_ref<const std::string&>();
+  if (text.empty()) fail(field, "must not be empty");
+  return text;
 }
 
-std::string JsonObject::optional_string(const std::string& field, const std::string& fallback) const {
-  return has(field) ? required_string(field) : fallback;
-}
-
-std::uint64_t JsonObject::required_uint(const std::string& field, std::uint64_t min) const {
-  const auto& v = raw(field);
+std::uint64_t JsonObject::uint_of(std::string_view field, const nlohmann::json& v, std::uint64_t min) const {
   bool integral = v.is_number_integer() || (v.is_number_float() && std::floor(v.get<double>()) == v.get<double>());
   if (!integral) fail(field, "expected an integer >= " + std::to_string(min) + ", got " + describe(v));
   if (v.is_number_float() ? v.get<double>() < static_cast<double>(min)
@@ -190,51 +246,29 @@ std::uint64_t JsonObject::required_uint(const std::string& field, std::uint64_t 
   return v.is_number_float() ? static_cast<std::uint64_t>(v.get<double>()) : v.get<std::uint64_t>();
 }
 
-std::uint64_t JsonObject::optional_uint(const std::string& field, std::uint64_t fallback, std::uint64_t min) const {
-  return has(field) ? required_uint(field, min) : fallback;
-}
-
-std::int64_t JsonObject::optional_int(const std::string& field, std::int64_t fallback) const {
-  if (!has(field)) return fallback;
-  const auto& v = value_.at(field);
-  if (v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX))
-    fail(field, "integer out of range, got " + describe(v));
-  if (!v.is_number_integer()) fail(field, "expected an integer, got " + describe(v));
-  return v.get<std::int64_t>();
-}
-
-double JsonObject::required_quantity(const std::string& field, Quantity kind, bool strictly_positive) const {
-  const auto& v = raw(field);
+double JsonObject::quantity_of(std::string_view field, const nlohmann::json& v, Quantity kind,
+                               bool strictly_positive) const {
   std::optional<double> value;
   if (v.is_number())
     value = v.get<double>();
   else if (v.is_string())
-    value = parse_quantity(v.get<std::string>(), kind);
+    value = parse_quantity(v.get_ref<const std::string&>(), kind);
   if (!value) fail(field, "expected " + quantity_hint(kind) + ", got " + describe(v));
   if (*value < 0) fail(field, "must not be negative, got " + describe(v));
   if (strictly_positive && *value == 0) fail(field, "must be greater than zero, got " + describe(v));
   return *value;
 }
 
-double JsonObject::optional_quantity(const std::string& field, Quantity kind, double fallback,
-                                     bool strictly_positive) const {
-  return has(field) ? required_quantity(field, kind, strictly_positive) : fallback;
-}
-
-bool JsonObject::optional_bool(const std::string& field, bool fallback) const {
-  if (!has(field)) return fallback;
-  const auto& v = value_.at(field);
-  if (!v.is_boolean()) fail(field, "expected true or false, got " + describe(v));
-  return v.get<bool>();
-}
-
-JsonObject JsonObject::required_object(const std::string& field) const {
+JsonObject JsonObject::required_object(std::string_view field) const {
   const auto& v = raw(field);
   if (!v.is_object()) fail(field, "expected an object, got " + describe(v));
-  return JsonObject(v, {location_.file, location_.where.empty() ? field : location_.where + "." + field});
+  std::string where = location_.where;
+  if (!where.empty()) where += '.';
+  where += field;
+  return JsonObject(v, {location_.file, std::move(where)});
 }
 
-const nlohmann::json& JsonObject::required_array(const std::string& field) const {
+const nlohmann::json& JsonObject::required_array(std::string_view field) const {
   const auto& v = raw(field);
   if (!v.is_array()) fail(field, "expected an array, got " + describe(v));
   return v;
@@ -255,8 +289,14 @@ std::uint32_t JsonObject::key_as_count(const std::string& key, const std::string
 }
 
 void JsonObject::reject_unknown_fields(const std::set<std::string>& known) const {
-  for (const auto& [key, value] : value_.items()) {
-    if (!known.count(key)) {
+  // The object's keys and `known` are both in ascending order: one walk
+  // through both finds the first unknown key, in the object's order.
+  auto candidate = known.begin();
+  for (const auto& member : value_.get_ref<const nlohmann::json::object_t&>()) {
+    const std::string& key = member.first;
+    int order = 1;
+    while (candidate != known.end() && (order = candidate->compare(key)) < 0) ++candidate;
+    if (candidate == known.end() || order != 0) {
       std::string list;
       for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
       fail(key, "unknown field (expected one of: " + list + ")");

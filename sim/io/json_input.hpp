@@ -17,6 +17,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -54,21 +55,21 @@ class JsonObject {
  public:
   JsonObject(const nlohmann::json& value, JsonLocation location);
 
-  bool has(const std::string& field) const;
-  const nlohmann::json& raw(const std::string& field) const;
+  bool has(std::string_view field) const;
+  const nlohmann::json& raw(std::string_view field) const;
 
-  std::string required_string(const std::string& field) const;
-  std::string optional_string(const std::string& field, const std::string& fallback) const;
-  std::uint64_t required_uint(const std::string& field, std::uint64_t min = 0) const;
-  std::uint64_t optional_uint(const std::string& field, std::uint64_t fallback, std::uint64_t min = 0) const;
-  std::int64_t optional_int(const std::string& field, std::int64_t fallback) const;
+  std::string required_string(std::string_view field) const;
+  std::string optional_string(std::string_view field, const std::string& fallback) const;
+  std::uint64_t required_uint(std::string_view field, std::uint64_t min = 0) const;
+  std::uint64_t optional_uint(std::string_view field, std::uint64_t fallback, std::uint64_t min = 0) const;
+  std::int64_t optional_int(std::string_view field, std::int64_t fallback) const;
   /// Non-negative unless `allow_negative`; must be > 0 when `strictly_positive`.
-  double required_quantity(const std::string& field, Quantity kind, bool strictly_positive = false) const;
-  double optional_quantity(const std::string& field, Quantity kind, double fallback,
+  double required_quantity(std::string_view field, Quantity kind, bool strictly_positive = false) const;
+  double optional_quantity(std::string_view field, Quantity kind, double fallback,
                            bool strictly_positive = false) const;
-  bool optional_bool(const std::string& field, bool fallback) const;
-  JsonObject required_object(const std::string& field) const;
-  const nlohmann::json& required_array(const std::string& field) const;
+  bool optional_bool(std::string_view field, bool fallback) const;
+  JsonObject required_object(std::string_view field) const;
+  const nlohmann::json& required_array(std::string_view field) const;
 
   /// A key of this object read as a count >= 1 (as in {"1": 0.5, "8": 0.1});
   /// fails naming the key, with `expected` as the explanation.
@@ -77,11 +78,17 @@ class JsonObject {
   /// Rejects fields not in `known` (catches typos such as "gpu_per_node").
   void reject_unknown_fields(const std::set<std::string>& known) const;
 
-  [[noreturn]] void fail(const std::string& field, const std::string& problem) const;
+  [[noreturn]] void fail(std::string_view field, const std::string& problem) const;
   const JsonLocation& location() const { return location_; }
   const nlohmann::json& value() const { return value_; }
 
  private:
+  /// The field's value; nullptr when it is absent or null.
+  const nlohmann::json* find(std::string_view field) const;
+  std::string string_of(std::string_view field, const nlohmann::json& v) const;
+  std::uint64_t uint_of(std::string_view field, const nlohmann::json& v, std::uint64_t min) const;
+  double quantity_of(std::string_view field, const nlohmann::json& v, Quantity kind, bool strictly_positive) const;
+
   const nlohmann::json& value_;
   JsonLocation location_;
 };

@@ -26,7 +26,12 @@ nlohmann::json& JsonValueBuilder::place(nlohmann::json value) {
     parent.push_back(std::move(value));
     return parent.back();
   }
-  nlohmann::json& member = parent[key_];
+  nlohmann::json::object_t& members = parent.get_ref<nlohmann::json::object_t&>();
+  // Keys mostly come in ascending order (nlohmann and gcsim write them so):
+  // such a member goes at the end without a search.
+  if (members.empty() || members.rbegin()->first < key_)
+    return members.emplace_hint(members.end(), std::move(key_), std::move(value))->second;
+  nlohmann::json& member = members[key_];
   member = std::move(value);
   return member;
 }

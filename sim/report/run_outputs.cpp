@@ -9,6 +9,7 @@
 
 #include "sim/core/number_text.hpp"
 #include "sim/report/comparison_metrics.hpp"
+#include "sim/report/row_block_writer.hpp"
 
 namespace gcsim {
 namespace {
@@ -58,8 +59,22 @@ std::string lost_work_advice(std::uint64_t restarts_from_zero) {
 
 }  // namespace
 
+namespace {
+
+// RFC 4180: a field holding a comma, a quote or a line break is quoted.
+bool needs_quotes(const std::string& text) { return text.find_first_of(",\"\n\r") != std::string::npos; }
+
+void write_csv_field(RowBlockWriter& rows, const std::string& text) {
+  if (needs_quotes(text))
+    rows.text(csv_field(text));
+  else
+    rows.text(text);
+}
+
+}  // namespace
+
 std::string csv_field(const std::string& text) {
-  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
+  if (!needs_quotes(text)) return text;
   std::string quoted = "\"";
   for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
   return quoted + "\"";
@@ -179,19 +194,42 @@ std::string jobs_csv(const std::vector<JobSpec>& jobs, const ClusterLayout& layo
 
 void write_jobs_csv(std::ostream& out, const std::vector<JobSpec>& jobs, const ClusterLayout& layout,
                     const RunRecord& record) {
-  out << "id,user,queue,gpus,submit,start,end,wait,jct,state,preemptions,uncontended,placement,gpu_share\n";
+  // Each GPU's label written once, not once per job placed on it.
+  std::vector<std::string> labels(layout.gpu_count());
+  for (std::size_t g = 0; g < labels.size(); ++g) labels[g] = layout.gpu_label(static_cast<GpuId>(g));
+  RowBlockWriter rows(out);
+  rows.text("id,user,queue,gpus,submit,start,end,wait,jct,state,preemptions,uncontended,placement,gpu_share\n");
+  std::string placement;
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     const JobSpec& job = jobs[i];
     const JobOutcome& o = record.outcomes[i];
     const bool started = o.start != kNever;
     const bool ended = o.end != kNever;
-    const std::string placement = gpu_labels(layout, o.gpus);
-    out << csv_field(job.id) << ',' << csv_field(job.user) << ',' << csv_field(job.queue) << ',' << job.gpus << ','
-        << format_seconds(job.submit) << ',' << (started ? format_seconds(o.start) : "") << ','
-        << (ended ? format_seconds(o.end) : "") << ',' << (started ? format_seconds(o.start - job.submit) : "") << ','
-        << (ended ? format_seconds(o.end - job.submit) : "") << ',' << to_string(o.state) << ',' << o.preemptions << ','
-        << format_seconds(o.uncontended) << ',' << csv_field(placement) << ',' << exact_number(job.gpu_share) << '\n';
+    placement.clear();
+    for (GpuId g : o.gpus) {
+      if (!placement.empty()) placement += ';';
+      placement += labels[g];
+    }
+    write_csv_field(rows, job.id);
+    rows.character(',');
+    write_csv_field(rows, job.user);
+    rows.character(',');
+    write_csv_field(rows, job.queue);
+    rows.character(',').integer(job.gpus).character(',').text(format_seconds(job.submit)).character(',');
+    if (started) rows.text(format_seconds(o.start));
+    rows.character(',');
+    if (ended) rows.text(format_seconds(o.end));
+    rows.character(',');
+    if (started) rows.text(format_seconds(o.start - job.submit));
+    rows.character(',');
+    if (ended) rows.text(format_seconds(o.end - job.submit));
+    rows.character(',').text(to_string(o.state)).character(',').integer(o.preemptions).character(',');
+    rows.text(format_seconds(o.uncontended)).character(',');
+    write_csv_field(rows, placement);
+    rows.character(',').text(exact_number(job.gpu_share)).character('\n');
+    rows.end_row();
   }
+  rows.flush();
 }
 
 std::string timeline_csv(const RunRecord& record) {
@@ -201,10 +239,14 @@ std::string timeline_csv(const RunRecord& record) {
 }
 
 void write_timeline_csv(std::ostream& out, const RunRecord& record) {
-  out << "time,allocated_gpus,busy_gpus,queued_jobs\n";
-  for (const TimelinePoint& p : record.timeline)
-    out << format_seconds(p.time) << ',' << exact_number(p.allocated) << ',' << exact_number(p.busy) << ',' << p.queued
-        << '\n';
+  RowBlockWriter rows(out);
+  rows.text("time,allocated_gpus,busy_gpus,queued_jobs\n");
+  for (const TimelinePoint& p : record.timeline) {
+    rows.text(format_seconds(p.time)).character(',').text(exact_number(p.allocated)).character(',');
+    rows.text(exact_number(p.busy)).character(',').integer(p.queued).character('\n');
+    rows.end_row();
+  }
+  rows.flush();
 }
 
 std::string deadlock_diagnosis(const std::vector<JobSpec>& jobs, const ClusterLayout& layout, const RunRecord& record) {

@@ -183,6 +183,23 @@ TEST(NativeWorkloadStream, NestedFieldsAreCheckedAsInTheWholeDocument) {
   }
 }
 
+TEST(NativeWorkloadStream, AFileBeyondPlainJsonIsReadAsTheWholeDocumentIs) {
+  // Escapes and UTF-8 deep in the file: the fast reading gives way to nlohmann's.
+  std::string text = many_jobs(3000);
+  text.replace(text.find("\"j2900\""), 7, "\"j2900-caf\\u00e9\"");
+  text.replace(text.find("\"j2950\""), 7, "\"j2950-\xc3\xa9\"");
+  const std::vector<JobSpec> streamed = read_streamed(text);
+  ASSERT_EQ(streamed.size(), 3000u);
+  EXPECT_EQ(streamed[2900].id, "j2900-caf\xc3\xa9");
+  EXPECT_EQ(streamed[2950].id, "j2950-\xc3\xa9");
+  EXPECT_EQ(native_workload_json(streamed),
+            native_workload_json(parse_native_workload(parse_json_text(text, kLabel), kLabel)));
+  // A bad job before the escape is still the error, as in the whole document.
+  std::string bad = many_jobs(3000, 100, R"(, "gpus": 0)");
+  bad.replace(bad.find("\"j2900\""), 7, "\"j\\u0041\"");
+  EXPECT_EQ(streamed_error(bad), whole_document_error(bad));
+}
+
 TEST(NativeWorkloadStream, AMissingFileCannotBeOpened) {
   EXPECT_EQ(error_of([] { read_native_workload("/nonexistent/w.json"); }), "/nonexistent/w.json: cannot open file");
 }
