@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/core/input_error.hpp"
+#include "sim/io/json_input.hpp"
 #include "traces/trace_row.hpp"
 #include "traces/trace_text.hpp"
 
@@ -84,12 +85,7 @@ TraceReadResult parse_philly_job_log(const std::string& text, const std::string&
       options.gpu_type;
   SkipLog log(result.skipped, options.strict);
 
-  nlohmann::json jobs;
-  try {
-    jobs = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw InputError(file, "", "", std::string("not valid JSON: ") + e.what());
-  }
+  const nlohmann::json jobs = parse_json_text(text, file);
   if (!jobs.is_array()) throw InputError(file, "", "", "expected a JSON array of jobs (the Philly cluster_job_log)");
   const std::vector<std::size_t> lines = element_lines(text);
   std::size_t retried = 0;

@@ -563,8 +563,8 @@ class StreamingWorkloadReader {
     return ended();
   }
   template <class Exception>
-  bool parse_error(std::size_t, const std::string&, const Exception& error) {
-    throw error;
+  bool parse_error(std::size_t byte, const std::string&, const Exception& error) {
+    return throw_json_error_at(byte, error);
   }
 
  private:
@@ -649,7 +649,7 @@ std::vector<JobSpec> read_native_workload(std::istream& text, const std::string&
   StreamingWorkloadReader reader(file_label);
   try {
     nlohmann::json::sax_parse(text, &reader);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const JsonErrorAt& e) {
     throw json_syntax_error(e, text, file_label);
   }
   return reader.finish();

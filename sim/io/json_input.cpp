@@ -10,6 +10,7 @@
 
 #include "sim/core/input_error.hpp"
 #include "sim/core/number_text.hpp"
+#include "sim/io/json_value_builder.hpp"
 
 namespace gcsim {
 namespace {
@@ -94,24 +95,64 @@ bool ends_with(const std::string& s, const std::string& suffix) {
 
 }  // namespace
 
-InputError json_syntax_error(const nlohmann::json::parse_error& error, std::istream& text, const std::string& file) {
+namespace {
+
+// nlohmann's prefixes: "[json.exception.parse_error.101] parse error at line
+// L, column C: " or "[json.exception.out_of_range.406] ".
+std::string reason_of(const std::string& what) {
+  const std::size_t tag_end = what.find("] ");
+  std::string reason = tag_end == std::string::npos ? what : what.substr(tag_end + 2);
+  if (reason.rfind("parse error", 0) == 0)
+    if (auto pos = reason.find(": "); pos != std::string::npos) reason = reason.substr(pos + 2);
+  return reason;
+}
+
+// nlohmann's SAX events into one value, every error thrown as JsonErrorAt.
+class LocatedDocument {
+ public:
+  nlohmann::json take() { return builder_.take(); }
+  bool null() { return builder_.null(), true; }
+  bool boolean(bool v) { return builder_.boolean(v), true; }
+  bool number_integer(std::int64_t v) { return builder_.number_integer(v), true; }
+  bool number_unsigned(std::uint64_t v) { return builder_.number_unsigned(v), true; }
+  bool number_float(double v, const std::string&) { return builder_.number_float(v), true; }
+  bool string(std::string& v) { return builder_.string(v), true; }
+  bool binary(nlohmann::json::binary_t& v) { return builder_.binary(v), true; }
+  bool start_object(std::size_t) { return builder_.start_object(), true; }
+  bool key(std::string& name) { return builder_.key(name), true; }
+  bool end_object() { return builder_.end_object(), true; }
+  bool start_array(std::size_t) { return builder_.start_array(), true; }
+  bool end_array() { return builder_.end_array(), true; }
+  template <class Exception>
+  bool parse_error(std::size_t byte, const std::string&, const Exception& error) {
+    return throw_json_error_at(byte, error);
+  }
+
+ private:
+  JsonValueBuilder builder_;
+};
+
+}  // namespace
+
+JsonErrorAt::JsonErrorAt(std::size_t at, const std::string& what) : std::runtime_error(reason_of(what)), byte(at) {}
+
+InputError json_syntax_error(const JsonErrorAt& error, std::istream& text, const std::string& file) {
   text.clear();
   text.seekg(0);
   auto [line, column] = line_column(text, error.byte == 0 ? 0 : error.byte - 1);
-  std::string reason = error.what();
-  // nlohmann prefixes "[json.exception.parse_error.101] parse error at line L, column C: "
-  if (auto pos = reason.find(": "); pos != std::string::npos) reason = reason.substr(pos + 2);
   return InputError(file, "line " + std::to_string(line) + ", column " + std::to_string(column), "",
-                    "malformed JSON: " + reason);
+                    std::string("malformed JSON: ") + error.what());
 }
 
 nlohmann::json parse_json_text(const std::string& text, const std::string& file) {
+  LocatedDocument document;
   try {
-    return nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
+    nlohmann::json::sax_parse(text, &document);
+  } catch (const JsonErrorAt& e) {
     std::istringstream located(text);
     throw json_syntax_error(e, located, file);
   }
+  return document.take();
 }
 
 std::ifstream open_input_file(const std::string& path) {

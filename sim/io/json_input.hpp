@@ -16,6 +16,7 @@
 #include <istream>
 #include <optional>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -31,10 +32,25 @@ nlohmann::json read_json_file(const std::string& path);
 nlohmann::json parse_json_text(const std::string& text, const std::string& file);
 /// Opens a file for reading; InputError "cannot open file" when it cannot.
 std::ifstream open_input_file(const std::string& path);
+/// An error nlohmann reported reading a JSON document, at its count of bytes
+/// read. The SAX handlers here throw it for every error, so that a number too
+/// large for a double (nlohmann's out_of_range 406, which names no place) is
+/// located like a syntax error.
+class JsonErrorAt : public std::runtime_error {
+ public:
+  /// `what`: nlohmann's message, its "[json.exception...]" prefix and place dropped.
+  JsonErrorAt(std::size_t byte, const std::string& what);
+  std::size_t byte;
+};
+/// A SAX handler's parse_error(byte, token, error): throws JsonErrorAt.
+template <class Exception>
+bool throw_json_error_at(std::size_t byte, const Exception& error) {
+  throw JsonErrorAt(byte, error.what());
+}
 /// The error for a syntax error found in `text` (read again from its start
 /// to locate the error's byte by line and column): "FILE: line L, column C:
 /// malformed JSON: REASON".
-InputError json_syntax_error(const nlohmann::json::parse_error& error, std::istream& text, const std::string& file);
+InputError json_syntax_error(const JsonErrorAt& error, std::istream& text, const std::string& file);
 
 enum class Quantity { kBytes, kBandwidth, kTime, kFlops, kPlain };
 

@@ -282,6 +282,14 @@ TEST(ParseJsonText, SyntaxErrorReportsTheColumn) {
   EXPECT_EQ(e.where(), "line 3, column 7");
 }
 
+TEST(ParseJsonText, ANumberTooLargeForADoubleIsAnErrorAtItsPlace) {
+  // nlohmann reports the overflow without a place: it is located as a syntax error is.
+  const InputError e = error_of([&] { parse_json_text("{\n\"a\": 1,\n\"b\": 1e999\n}", "c.json"); });
+  EXPECT_EQ(e.file(), "c.json");
+  EXPECT_EQ(e.where().rfind("line 3, column ", 0), 0u) << e.where();
+  EXPECT_EQ(e.problem(), "malformed JSON: number overflow parsing '1e999'");
+}
+
 TEST(ParseJsonText, TruncatedDocumentIsASyntaxError) {
   const InputError e = error_of([&] { parse_json_text("{\"a\": [1, 2", "t.json"); });
   EXPECT_EQ(e.file(), "t.json");

@@ -129,6 +129,18 @@ TEST(NativeWorkloadStream, MalformedJsonDeepInTheFileIsLocatedByLineAndColumn) {
   EXPECT_NE(error.find("malformed JSON"), std::string::npos) << error;
 }
 
+TEST(NativeWorkloadStream, ANumberTooLargeForADoubleIsLocatedLikeASyntaxError) {
+  std::string text = many_jobs(3000);
+  // jobs[1999] is on line 2001: its submit time overflows a double.
+  const std::size_t at = text.find("\"j1999\"");
+  const std::size_t submit = text.find("\"submit\": 1999", at);
+  text.replace(submit, 14, "\"submit\": 1e999");
+  const std::string error = streamed_error(text);
+  EXPECT_EQ(error, whole_document_error(text));
+  EXPECT_EQ(error.rfind("w.json: line 2001, column ", 0), 0u) << error;
+  EXPECT_NE(error.find("malformed JSON: number overflow parsing '1e999'"), std::string::npos) << error;
+}
+
 TEST(NativeWorkloadStream, MalformedJsonAfterABadJobIsReportedFirst) {
   // Reading the whole document finds the syntax error before looking at any job.
   std::string text = many_jobs(100, 10, R"(, "gpus": 0)");
