@@ -97,21 +97,31 @@ std::vector<TimelinePoint> RunRecorder::assemble_timeline() {
   // The counts at an instant are the sums of all its changes, in any order,
   // so an in-place sort serves (a stable one would take a buffer of them).
   std::sort(changes_.begin(), changes_.end(), [](const Change& a, const Change& b) { return a.time < b.time; });
-  std::vector<TimelinePoint> timeline;
-  std::int64_t allocated = 0, busy = 0, queued = 0;
+  // The counts after each instant, written over the changes already summed
+  // (an instant whose counts equal the last kept one's dropped), so that the
+  // timeline is then made at its size: a million-job run's changes and a
+  // timeline grown by doubling would not be held at once.
+  std::size_t kept = 0;
+  Change counts{0, 0, 0, 0};
   for (std::size_t i = 0; i < changes_.size(); ++i) {
-    allocated += changes_[i].allocated;
-    busy += changes_[i].busy;
-    queued += changes_[i].queued;
-    if (i + 1 < changes_.size() && changes_[i + 1].time == changes_[i].time) continue;
-    assert(allocated >= 0 && busy >= 0 && busy <= allocated && queued >= 0 && "counts stay consistent");
-    const TimelinePoint point{changes_[i].time, static_cast<double>(allocated) / kShareUnits,
-                              static_cast<double>(busy) / kShareUnits, static_cast<std::uint32_t>(queued)};
-    if (!timeline.empty() && timeline.back().allocated == point.allocated && timeline.back().busy == point.busy &&
-        timeline.back().queued == point.queued)
+    counts.time = changes_[i].time;
+    counts.allocated += changes_[i].allocated;
+    counts.busy += changes_[i].busy;
+    counts.queued += changes_[i].queued;
+    if (i + 1 < changes_.size() && changes_[i + 1].time == counts.time) continue;
+    assert(counts.allocated >= 0 && counts.busy >= 0 && counts.busy <= counts.allocated && counts.queued >= 0 &&
+           "counts stay consistent");
+    if (kept > 0 && changes_[kept - 1].allocated == counts.allocated && changes_[kept - 1].busy == counts.busy &&
+        changes_[kept - 1].queued == counts.queued)
       continue;
-    timeline.push_back(point);
+    changes_[kept++] = counts;
   }
+  std::vector<TimelinePoint> timeline;
+  timeline.reserve(kept);
+  for (std::size_t i = 0; i < kept; ++i)
+    timeline.push_back({changes_[i].time, static_cast<double>(changes_[i].allocated) / kShareUnits,
+                        static_cast<double>(changes_[i].busy) / kShareUnits,
+                        static_cast<std::uint32_t>(changes_[i].queued)});
   return timeline;
 }
 
