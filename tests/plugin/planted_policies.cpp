@@ -32,29 +32,25 @@ std::vector<GpuId> first_gpus(std::size_t count) {
   return gpus;
 }
 
-class PingPong final : public SchedulingPolicy {
+// Each call preempts the running job, starts the waiting one and asks to be
+// called again `GapNanoseconds` later: ping-pong (a nanosecond, the same instant to
+// the engine) and time-slices (a second).
+template <const char* Name, long GapNanoseconds>
+class TakingTurns final : public SchedulingPolicy {
  public:
-  std::string_view name() const override { return "ping-pong"; }
+  std::string_view name() const override { return Name; }
   void schedule(const SchedulingContext& ctx, Plan& plan) override {
     if (ctx.jobs.waiting().empty()) return;
     if (!ctx.jobs.running().empty()) plan.preempt(ctx.jobs.running().front());
     const JobIndex next = ctx.jobs.waiting().front();
     plan.allocate(next, first_gpus(ctx.jobs.spec(next).gpus));
-    plan.wake_at(ctx.now + 1e-9);
+    plan.wake_at(ctx.now + static_cast<double>(GapNanoseconds) / 1e9);
   }
 };
-
-class TimeSlices final : public SchedulingPolicy {
- public:
-  std::string_view name() const override { return "time-slices"; }
-  void schedule(const SchedulingContext& ctx, Plan& plan) override {
-    if (ctx.jobs.waiting().empty()) return;
-    if (!ctx.jobs.running().empty()) plan.preempt(ctx.jobs.running().front());
-    const JobIndex next = ctx.jobs.waiting().front();
-    plan.allocate(next, first_gpus(ctx.jobs.spec(next).gpus));
-    plan.wake_at(ctx.now + 1);
-  }
-};
+constexpr char kPingPong[] = "ping-pong";
+constexpr char kTimeSlices[] = "time-slices";
+using PingPong = TakingTurns<kPingPong, 1>;
+using TimeSlices = TakingTurns<kTimeSlices, 1000000000>;
 
 class OutOfMemory final : public SchedulingPolicy {
  public:

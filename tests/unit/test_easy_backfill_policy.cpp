@@ -39,7 +39,17 @@ struct ReservationCase {
   std::vector<ExpectedRelease> releases;
   Time shadow_time;
   std::size_t extra;
+  KeptReleases kept = {};
 };
+
+void expect_reservations(const std::vector<ReservationCase>& cases) {
+  for (const ReservationCase& c : cases) {
+    SCOPED_TRACE(c.what);
+    const HeadReservation r = reserve_for_head(c.now, c.free_now, c.need, c.releases, c.kept);
+    EXPECT_EQ(r.shadow_time, c.shadow_time);
+    EXPECT_EQ(r.extra, c.extra);
+  }
+}
 
 TEST(ReserveForHead, ShadowTimeIsTheFirstExpectedEndThatFreesEnoughGpus) {
   const std::vector<ReservationCase> cases = {
@@ -63,40 +73,20 @@ TEST(ReserveForHead, ShadowTimeIsTheFirstExpectedEndThatFreesEnoughGpus) {
       // The known releases do not suffice: the unknown ones never come.
       {"known releases short of the need", 0, 0, 6, {{kNever, 8}, {20, 2}, {kNever, 1}, {30, 3}}, kNever, 0},
   };
-  for (const ReservationCase& c : cases) {
-    SCOPED_TRACE(c.what);
-    const HeadReservation r = reserve_for_head(c.now, c.free_now, c.need, c.releases);
-    EXPECT_EQ(r.shadow_time, c.shadow_time);
-    EXPECT_EQ(r.extra, c.extra);
-  }
+  expect_reservations(cases);
 }
 
 TEST(ReserveForHead, KeptReleasesCountBesideTheListedOnesAndThosePastCountNow) {
-  struct KeptCase {
-    const char* what;
-    Time now;
-    std::size_t free_now, need;
-    std::vector<ExpectedRelease> releases;
-    KeptReleases kept;
-    Time shadow_time;
-    std::size_t extra;
-  };
-  const std::vector<KeptCase> cases = {
+  expect_reservations({
       // 1 free + 2 kept at 50 = 3 < 5; + 1 listed and 3 kept at 80 = 7: 2 extra.
-      {"listed and kept at one instant", 0, 1, 5, {{80, 1}}, {{50, 2}, {80, 3}, {120, 8}}, 80, 2},
+      {"listed and kept at one instant", 0, 1, 5, {{80, 1}}, 80, 2, {{50, 2}, {80, 3}, {120, 8}}},
       // At 100, the kept ends at 40 and 70 have passed: 0 + 1 + 2 at once, with
       // the listed release at 100 (its end is now): 1 + 2 + 1 = 4 >= 4.
-      {"past kept ends count now", 100, 0, 4, {{100, 1}}, {{40, 1}, {70, 2}, {300, 5}}, 100, 0},
+      {"past kept ends count now", 100, 0, 4, {{100, 1}}, 100, 0, {{40, 1}, {70, 2}, {300, 5}}},
       // Only the kept unknown ends could do it: never.
-      {"kept unknown ends never come", 0, 0, 4, {{20, 1}}, {{30, 2}, {kNever, 9}}, kNever, 0},
-      {"kept alone", 10, 2, 6, {}, {{15, 1}, {25, 3}, {35, 3}}, 25, 0},
-  };
-  for (const KeptCase& c : cases) {
-    SCOPED_TRACE(c.what);
-    const HeadReservation r = reserve_for_head(c.now, c.free_now, c.need, c.releases, c.kept);
-    EXPECT_EQ(r.shadow_time, c.shadow_time);
-    EXPECT_EQ(r.extra, c.extra);
-  }
+      {"kept unknown ends never come", 0, 0, 4, {{20, 1}}, kNever, 0, {{30, 2}, {kNever, 9}}},
+      {"kept alone", 10, 2, 6, {}, 25, 0, {{15, 1}, {25, 3}, {35, 3}}},
+  });
 }
 
 // ---- the policy on a crafted cluster --------------------------------------------------
