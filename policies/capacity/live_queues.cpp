@@ -1,25 +1,19 @@
 #include "policies/capacity/live_queues.hpp"
 
 #include <algorithm>
-#include <cmath>
 
 #include "policies/capacity/queue_allocator.hpp"
+#include "policies/kit/exact_sums.hpp"
 
 namespace gcsim {
 namespace {
 
-// Whole numbers below this add and subtract exactly as doubles.
-constexpr double kExactBelow = 9007199254740992.0;  // 2^53
-
-// Whether every sum of requests is exact (see the header).
+// Whether every sum of requests is exact: GPUs and cores are whole numbers,
+// host memory is checked.
 bool requests_sum_exactly(const std::vector<ResourceVector>& requests) {
-  double total = 0;
-  for (const ResourceVector& r : requests) {
-    if (r.memory_bytes != std::floor(r.memory_bytes)) return false;
-    total += r.memory_bytes;
-    if (total >= kExactBelow) return false;
-  }
-  return true;
+  ExactSums memory;
+  for (const ResourceVector& r : requests) memory.add(r.memory_bytes);
+  return memory.exact();
 }
 
 }  // namespace

@@ -8,9 +8,9 @@
 // (QueueView::run_log()) and the jobs that joined or left the queue
 // (WaitingChanges), O(k log w) for k changes.
 //
-// Kept sums equal rebuilt ones only when adding and taking away is exact:
-// GPUs and cores are whole numbers, and host memory is when every job asks
-// for whole bytes, adding up to less than 2^53. Otherwise the usage is summed
+// Kept sums equal rebuilt ones only when adding and taking away is exact
+// (policies/kit/exact_sums.hpp): GPUs and cores are whole numbers, and host
+// memory is when every job asks for whole bytes. Otherwise the usage is summed
 // again at every call, in the running jobs' order, as a rebuild would; the
 // waiting orders are kept either way.
 //

@@ -1,12 +1,12 @@
 #include "policies/drf/drf_policy.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <map>
 #include <set>
 #include <stdexcept>
 #include <vector>
 
+#include "policies/kit/exact_sums.hpp"
 #include "policies/kit/room_left.hpp"
 
 namespace gcsim {
@@ -78,21 +78,17 @@ void DrfPolicy::update_waiting(const QueueView& jobs) {
 
 namespace {
 
-// Whole numbers below this add and subtract exactly as doubles.
-constexpr double kExactBelow = 9007199254740992.0;  // 2^53
-
-bool whole(double x) { return x == std::floor(x); }
-
 // Whether sums of the jobs' demands, kept by adding and taking away, stay
-// exactly the sums made afresh: every demand whole, their total below 2^53.
+// exactly the sums made afresh (exact_sums.hpp).
 bool demands_sum_exactly(const QueueView& jobs) {
-  DrfResources total;
+  ExactSums gpus, cpu_cores, memory_bytes;
   for (JobIndex job = 0; job < jobs.job_count(); ++job) {
     const DrfResources demand = DrfResources::demand_of(jobs.spec(job));
-    if (!whole(demand.gpus) || !whole(demand.cpu_cores) || !whole(demand.memory_bytes)) return false;
-    total += demand;
+    gpus.add(demand.gpus);
+    cpu_cores.add(demand.cpu_cores);
+    memory_bytes.add(demand.memory_bytes);
   }
-  return total.gpus < kExactBelow && total.cpu_cores < kExactBelow && total.memory_bytes < kExactBelow;
+  return gpus.exact() && cpu_cores.exact() && memory_bytes.exact();
 }
 
 }  // namespace
