@@ -357,10 +357,7 @@ class Scheduler {
     record_compute_busy(run, step, 1.0);
     Time end = now_;
     for (const auto& [at, gpus] : run.busy_ends) end = std::max(end, at);
-    if (end > now_) {
-      sg4::Activity::wait_any_for(no_activities_, std::max(0.0, end - sg4::Engine::get_clock()));
-      if (!resumed()) return false;
-    }
+    if (end > now_ && !wait_on_timer(end)) return false;
     now_ = std::max(now_, end);
     recorder_.event_handled(run.hosts.size());
     run.busy_ends.clear();
@@ -383,13 +380,16 @@ class Scheduler {
   // to SimGrid's precision.
   bool delay(Time seconds) {
     const Time end = now_ + seconds;
-    if (seconds > 0) {
-      sg4::Activity::wait_any_for(no_activities_, std::max(0.0, end - sg4::Engine::get_clock()));
-      if (!resumed()) return false;
-    }
+    if (seconds > 0 && !wait_on_timer(end)) return false;
     now_ = std::max(now_, end);
     recorder_.event_handled();
     return true;
+  }
+
+  // A runner waits on a kernel timer until `end`. False when the run stopped meanwhile.
+  bool wait_on_timer(Time end) {
+    sg4::Activity::wait_any_for(no_activities_, std::max(0.0, end - sg4::Engine::get_clock()));
+    return resumed();
   }
 
   // A runner is back from a wait. False when the run has stopped since.
