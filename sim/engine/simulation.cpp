@@ -59,21 +59,28 @@ constexpr unsigned kRunnerStackKiB = 256;
 
 // An actor on the scheduler's host that runs the steps of one job at a time.
 // Idle, it waits for its next job, so a job's start costs no actor creation:
-// there are as many runners as jobs ever ran at once. A runner killed in a
-// delay (cancel_step()) gets a new actor when it is next needed.
+// there are as many runners as jobs ever ran at once. A runner stopped
+// before it waits (cancel_step()) is killed and gets a new actor when it is
+// next needed.
 struct Runner {
   sg4::ActorPtr actor;
   sg4::SemaphorePtr next_job = sg4::Semaphore::create(0);
   JobIndex job = kNoJob;
+  // What the runner is blocked on: a stop ends each kind of wait its own way (cancel_step()).
+  enum class Wait { kNothing, kTimer, kActivity } waits_on = Wait::kNothing;
+  // A receive posted on the runner's own mailbox, the one activity of its
+  // timer waits: a message there ends the wait before the timer does.
+  sg4::Mailbox* inbox = nullptr;
+  std::vector<sg4::ActivityPtr> interruption;
+  void* message = nullptr;
 };
 
 struct RunningJob {
   explicit RunningJob(std::optional<JobActivityPlan> activity_plan) : plan(std::move(activity_plan)) {}
   std::optional<JobActivityPlan> plan;  // none for a DAG job, which runs its own workers
   std::unique_ptr<DagRun> dag;
-  Runner* runner = nullptr;               // running the plan's steps (none for a DAG job, nor once they all ran)
-  bool runner_waits_on_activity = false;  // see cancel_step()
-  std::vector<sg4::Host*> hosts;          // ring order
+  Runner* runner = nullptr;       // running the plan's steps (none for a DAG job, nor once they all ran)
+  std::vector<sg4::Host*> hosts;  // ring order
   std::uint64_t step = 0;
   // The activities of the current step; it is done when all of them are.
   std::vector<sg4::ActivityPtr> activities;
@@ -274,6 +281,7 @@ class Scheduler {
     if (idle_runners_.empty()) {
       if (killed_runners_.empty()) {
         runner = runners_.emplace_back(std::make_unique<Runner>()).get();
+        runner->inbox = sg4::Mailbox::by_name("runner-" + std::to_string(runners_.size()));
       } else {  // a killed runner's place, with a new actor
         runner = killed_runners_.back();
         killed_runners_.pop_back();
@@ -295,11 +303,12 @@ class Scheduler {
   void serve(Runner& runner) {
     while (true) {
       runner.next_job->acquire();
-      if (stopped_) return;
-      run_job(runner.job);
-      if (stopped_) return;
+      if (stopped_) break;
+      run_job(runner);
+      if (stopped_) break;
       idle_runners_.push_back(&runner);
     }
+    if (!runner.interruption.empty()) runner.interruption.front()->cancel();
   }
 
   // Idle runners wait for a job that will not come: they end.
@@ -311,34 +320,38 @@ class Scheduler {
   // The steps of the job's plan, one after the other; a step's activities
   // are the runner's only waits. Returns when the job's steps all ran or it
   // was stopped.
-  void run_job(JobIndex job) {
+  void run_job(Runner& runner) {
+    const JobIndex job = runner.job;
     RunningJob& run = *running_[job];
     for (; run.step < run.plan->step_count(); ++run.step)
-      if (!run_step(job)) return;
+      if (!run_step(runner, job)) return;
     run.runner = nullptr;
     report_end(job);
   }
 
-  // Runs the job's current step to its end. False when the run stopped meanwhile.
-  bool run_step(JobIndex job) {
+  // Runs the job's current step to its end. False when the run stopped
+  // meanwhile: the job may then be gone, and nothing of it is touched.
+  bool run_step(Runner& runner, JobIndex job) {
     RunningJob& run = *running_[job];
     const JobStep step = run.plan->step(run.step);
-    if (step.kind == JobStep::Kind::kDelay) return delay(step.amount);
+    if (step.kind == JobStep::Kind::kDelay) return delay(runner, step.amount);
     if (stopped_) return false;  // a runner created just before the run stopped
-    if (step.kind == JobStep::Kind::kCompute && in_.jobs[job].gpu_share >= 1) return compute_alone(job, step);
+    if (step.kind == JobStep::Kind::kCompute && in_.jobs[job].gpu_share >= 1) return compute_alone(runner, job, step);
     start_step(job, step);
     for (const sg4::ActivityPtr& activity : run.activities) {
       // One activity at a time, not wait_any over the job's: O(1) per wait,
       // and unlike Activity::wait(), no timeout action on the host's CPU.
-      run.runner_waits_on_activity = true;
+      runner.waits_on = Runner::Wait::kActivity;
       try {
         sg4::Activity::wait_any_for({activity}, -1);
       } catch (const simgrid::CancelException&) {
-        return false;  // the job was stopped (an Exec canceled) and may be gone: touch nothing
+        runner.waits_on = Runner::Wait::kNothing;
+        return false;  // the job was stopped (an Exec canceled)
       } catch (const simgrid::NetworkFailureException&) {
+        runner.waits_on = Runner::Wait::kNothing;
         return false;  // the same for a Comm
       }
-      run.runner_waits_on_activity = false;
+      runner.waits_on = Runner::Wait::kNothing;
       if (!resumed()) return false;
       recorder_.event_handled();
     }
@@ -352,12 +365,12 @@ class Scheduler {
   // exactly its FLOPs over its speed: the step is a timer to the slowest GPU's
   // end, one SimGrid timer where one execution per GPU would cost the solver
   // a variable each. Each GPU's end still counts as an event.
-  bool compute_alone(JobIndex job, const JobStep& step) {
+  bool compute_alone(Runner& runner, JobIndex job, const JobStep& step) {
     RunningJob& run = *running_[job];
     record_compute_busy(run, step, 1.0);
     Time end = now_;
     for (const auto& [at, gpus] : run.busy_ends) end = std::max(end, at);
-    if (end > now_ && !wait_on_timer(end)) return false;
+    if (end > now_ && !wait_on_timer(runner, end)) return false;
     now_ = std::max(now_, end);
     recorder_.event_handled(run.hosts.size());
     run.busy_ends.clear();
@@ -378,17 +391,26 @@ class Scheduler {
 
   // A delay step, on a kernel timer: exact, where a sleep would be rounded up
   // to SimGrid's precision.
-  bool delay(Time seconds) {
+  bool delay(Runner& runner, Time seconds) {
     const Time end = now_ + seconds;
-    if (seconds > 0 && !wait_on_timer(end)) return false;
+    if (seconds > 0 && !wait_on_timer(runner, end)) return false;
     now_ = std::max(now_, end);
     recorder_.event_handled();
     return true;
   }
 
-  // A runner waits on a kernel timer until `end`. False when the run stopped meanwhile.
-  bool wait_on_timer(Time end) {
-    sg4::Activity::wait_any_for(no_activities_, std::max(0.0, end - sg4::Engine::get_clock()));
+  // A runner waits on a kernel timer until `end`, or until interrupted
+  // (cancel_step()). False when its job or the run stopped meanwhile.
+  bool wait_on_timer(Runner& runner, Time end) {
+    if (runner.interruption.empty()) runner.interruption.push_back(runner.inbox->get_async<void>(&runner.message));
+    runner.waits_on = Runner::Wait::kTimer;
+    const ssize_t index =
+        sg4::Activity::wait_any_for(runner.interruption, std::max(0.0, end - sg4::Engine::get_clock()));
+    runner.waits_on = Runner::Wait::kNothing;
+    if (index >= 0) {  // interrupted; the receive is spent
+      runner.interruption.clear();
+      return false;
+    }
     return resumed();
   }
 
@@ -444,19 +466,28 @@ class Scheduler {
   }
 
   // Stops the job's runner (or its DAG's actors), cancels what its current
-  // step still runs, and ends its busy intervals now. A runner waiting on one
-  // of the step's activities is not killed: SimGrid 3.32 answers that wait
-  // once for the kill and once for the activity it cancels, and aborts. The
-  // canceled activity ends the wait with an exception instead, on which the
-  // runner returns. Killing one that waits on a timer (a delay), is still
-  // starting its step or has ended is safe.
+  // step still runs, and ends its busy intervals now. The runner returns to
+  // the idle ones without touching the job again:
+  // - waiting on one of the step's activities, it is not killed (SimGrid 3.32
+  //   answers that wait once for the kill and once for the activity it
+  //   cancels, and aborts): the canceled activity ends its wait with an
+  //   exception;
+  // - waiting on a timer (a delay, a computation alone on its GPUs), a
+  //   message to its mailbox ends the wait at this instant: no actor is
+  //   killed and made again, which preemption-heavy runs would pay each time;
+  // - between waits (still starting its step) it is killed, which is safe.
   void cancel_step(JobIndex job) {
     RunningJob& run = *running_[job];
-    if (run.runner && !run.runner_waits_on_activity) {
+    if (run.runner && run.runner->waits_on == Runner::Wait::kTimer) {
+      run.runner->inbox->put_init(run.runner, 0)->detach();  // a payload marks the sender
+    } else if (run.runner && run.runner->waits_on == Runner::Wait::kNothing) {
       // Its actor is not reused. SimGrid frees an actor's stack only once no
       // ActorPtr refers to it: keeping this one would keep a stack and its
       // guard mappings per preemption, and a run preempting often would run
       // out of mappings.
+      // Its receive, if one is posted, goes too: the next actor posts its own.
+      if (!run.runner->interruption.empty()) run.runner->interruption.front()->cancel();
+      run.runner->interruption.clear();
       run.runner->actor->kill();
       run.runner->actor = nullptr;
       killed_runners_.push_back(run.runner);
@@ -654,7 +685,7 @@ class Scheduler {
   bool rung_ = false;       // a message to the doorbell is on its way
   std::vector<std::unique_ptr<Runner>> runners_;
   std::vector<Runner*> idle_runners_;
-  std::vector<Runner*> killed_runners_;  // their actors killed in a delay; reused with a new actor
+  std::vector<Runner*> killed_runners_;  // their actors killed (cancel_step()); reused with a new actor
   std::size_t runners_started_ = 0;
   std::uint64_t wakes_ = 0;                            // runners and DAG workers back from a wait (settle())
   const std::vector<sg4::ActivityPtr> no_activities_;  // a wait on these is a kernel timer
