@@ -1,19 +1,112 @@
 #include "policies/kit/shared_gpu_fit.hpp"
 
 #include <algorithm>
+#include <functional>
+#include <limits>
 #include <tuple>
 
 namespace gcsim {
 
+namespace {
+
+constexpr std::size_t kUncounted = std::numeric_limits<std::size_t>::max();
+
+// A GPU the job may go to: its free share, its node's free GPUs, its id,
+// compared in that order, the best (smallest) first.
+struct Room {
+  double free_share;
+  std::size_t free_on_node;
+  GpuId gpu;
+  bool operator<(const Room& other) const {
+    return std::tie(free_share, free_on_node, gpu) < std::tie(other.free_share, other.free_on_node, other.gpu);
+  }
+};
+
+// The rooms of one job, best first, visited as far as they are needed. A
+// partly free GPU (free share below 1) comes before any free one, so the
+// partly free rooms come first, out of a heap; then the free GPUs, node by
+// node, the nodes with the fewest free GPUs first (the lower index among
+// equals) and each node's in ascending order: the rooms' order, since a
+// node's GPU ids follow those of the nodes before it. The free GPUs, most
+// of a quiet cluster, are thus read only as far as the walk goes.
+class BestFirstRooms {
+ public:
+  BestFirstRooms(const JobSpec& job, const ClusterView& cluster, const std::vector<bool>& taken,
+                 const std::vector<std::size_t>& host_room)
+      : job_(job), cluster_(cluster), taken_(taken), host_room_(host_room) {
+    const ClusterLayout& layout = cluster.layout();
+    cluster.visit_partly_free_gpus([&](GpuId g) {
+      if (usable(g)) shared_.push_back({cluster.free_share(g), cluster.free_gpus_on_node(layout.node_of(g)), g});
+    });
+  }
+
+  std::size_t shared_count() const { return shared_.size(); }
+  /// The n best partly free rooms, best first (n <= shared_count()).
+  std::vector<Room> best_shared(std::size_t n) {
+    std::partial_sort(shared_.begin(), shared_.begin() + static_cast<std::ptrdiff_t>(n), shared_.end());
+    return {shared_.begin(), shared_.begin() + static_cast<std::ptrdiff_t>(n)};
+  }
+  /// Calls `visit` for every room in best-first order until it returns false.
+  void visit(const std::function<bool(GpuId)>& visit) {
+    const auto worse = [](const Room& a, const Room& b) { return b < a; };
+    std::make_heap(shared_.begin(), shared_.end(), worse);
+    for (auto heap_end = shared_.end(); heap_end != shared_.begin();) {
+      std::pop_heap(shared_.begin(), heap_end, worse);
+      if (!visit((--heap_end)->gpu)) return;
+    }
+    for (NodeId n : free_nodes()) {
+      bool more = true;
+      visit_free_of_node(n, [&](GpuId g) { return more = visit(g); });
+      if (!more) return;
+    }
+  }
+  /// Calls `visit` for the node's free GPUs the job may take, in ascending order, until it returns false.
+  void visit_free_of_node(NodeId node, const std::function<bool(GpuId)>& visit) const {
+    cluster_.visit_free_gpus_of_node(node, 0, [&](GpuId g) { return !usable(g) || visit(g); });
+  }
+  /// The partly free rooms on `node`, best first.
+  std::vector<Room> shared_on(NodeId node) const {
+    std::vector<Room> on;
+    for (const Room& r : shared_)
+      if (cluster_.layout().node_of(r.gpu) == node) on.push_back(r);
+    std::sort(on.begin(), on.end());
+    return on;
+  }
+
+ private:
+  // Not taken in this call, on a node whose host lets the job in, with the
+  // job's share and memory free (only GPUs with a share free can take one:
+  // the smallest share a job may ask, kSmallestGpuShare, is far above
+  // kGpuShareTolerance).
+  bool usable(GpuId g) const {
+    if (g < taken_.size() && taken_[g]) return false;
+    if (host_room_[cluster_.layout().node_of(g)] == 0) return false;
+    return cluster_.free_share(g) + kGpuShareTolerance >= job_.gpu_share &&
+           cluster_.free_memory(g) >= job_.gpu_memory_bytes;
+  }
+  // The nodes with a free GPU and host room, fewest free GPUs first.
+  std::vector<NodeId> free_nodes() const {
+    const std::vector<std::size_t>& free = cluster_.free_gpus_per_node();
+    std::vector<NodeId> nodes;
+    for (NodeId n = 0; n < free.size(); ++n)
+      if (free[n] > 0 && host_room_[n] > 0) nodes.push_back(n);
+    std::sort(nodes.begin(), nodes.end(),
+              [&](NodeId a, NodeId b) { return std::tie(free[a], a) < std::tie(free[b], b); });
+    return nodes;
+  }
+
+  const JobSpec& job_;
+  const ClusterView& cluster_;
+  const std::vector<bool>& taken_;
+  const std::vector<std::size_t>& host_room_;
+  std::vector<Room> shared_;
+};
+
+}  // namespace
+
 std::optional<std::vector<GpuId>> fit_on_shared_gpus(const JobSpec& job, const ClusterView& cluster,
                                                      const std::vector<bool>& taken) {
   const ClusterLayout& layout = cluster.layout();
-  struct Room {
-    double free_share;
-    std::size_t free_on_node;
-    GpuId gpu;
-  };
-  std::vector<Room> rooms;
   std::vector<std::size_t> host_room(layout.node_count(), 0);  // GPUs the node's cores, memory and type allow
   std::size_t room_on_hosts = 0;  // GPUs the hosts allow in all (on the best one when single_node), up to job.gpus
   for (NodeId n = 0; n < layout.node_count(); ++n) {
@@ -24,65 +117,56 @@ std::optional<std::vector<GpuId>> fit_on_shared_gpus(const JobSpec& job, const C
   }
   // Cores or memory too few for the job's GPUs: no GPU needs looking at.
   if (room_on_hosts < job.gpus) return std::nullopt;
-  // Only GPUs with a share free can take one (the smallest share a job may
-  // ask, kSmallestGpuShare, is far above kGpuShareTolerance).
-  cluster.visit_gpus_with_room([&](GpuId g) {
-    if (g < taken.size() && taken[g]) return;
-    if (host_room[layout.node_of(g)] == 0) return;
-    const double free_share = cluster.free_share(g);
-    if (free_share + kGpuShareTolerance < job.gpu_share || cluster.free_memory(g) < job.gpu_memory_bytes) return;
-    rooms.push_back({free_share, cluster.free_gpus_on_node(layout.node_of(g)), g});
-  });
-  if (rooms.size() < job.gpus) return std::nullopt;
-  const auto best_first = [](const Room& a, const Room& b) {
-    return std::tie(a.free_share, a.free_on_node, a.gpu) < std::tie(b.free_share, b.free_on_node, b.gpu);
-  };
+  BestFirstRooms rooms(job, cluster, taken, host_room);
   std::vector<GpuId> gpus;
-  const bool capped = job.single_node || host_or_type_limits(job);
-  if (!capped) {  // the common case: the job.gpus best rooms, wherever they are
-    const auto chosen_end = rooms.begin() + static_cast<std::ptrdiff_t>(job.gpus);
-    std::partial_sort(rooms.begin(), chosen_end, rooms.end(), best_first);
-    for (auto it = rooms.begin(); it != chosen_end; ++it) gpus.push_back(it->gpu);
-  } else {
-    // Best rooms first, at most host_room of a node; a single-node job on the
-    // node of the best room that can hold all its workers. The rooms come out
-    // of a heap, best first, as far as they are needed: O(GPUs + k log GPUs)
-    // for the k rooms looked at, where sorting them all costs O(GPUs log GPUs).
-    const auto worse = [&best_first](const Room& a, const Room& b) { return best_first(b, a); };
-    std::make_heap(rooms.begin(), rooms.end(), worse);
-    auto heap_end = rooms.end();
-    const auto next_best = [&]() -> const Room& {
-      std::pop_heap(rooms.begin(), heap_end, worse);
-      return *--heap_end;
-    };
-    if (job.single_node) {
-      std::vector<std::size_t> usable(layout.node_count(), 0);
-      for (const Room& r : rooms) ++usable[layout.node_of(r.gpu)];
-      std::optional<NodeId> only;
-      while (!only && heap_end != rooms.begin()) {
-        const NodeId n = layout.node_of(next_best().gpu);
-        if (std::min(usable[n], host_room[n]) >= job.gpus) only = n;
-      }
-      if (!only) return std::nullopt;
-      // That node's best job.gpus rooms (it has at least that many).
-      std::vector<Room> on_only;
-      for (const Room& r : rooms)
-        if (layout.node_of(r.gpu) == *only) on_only.push_back(r);
-      std::partial_sort(on_only.begin(), on_only.begin() + static_cast<std::ptrdiff_t>(job.gpus), on_only.end(),
-                        best_first);
-      for (std::size_t i = 0; i < job.gpus; ++i) gpus.push_back(on_only[i].gpu);
+  if (!(job.single_node || host_or_type_limits(job))) {
+    // The common case: the job.gpus best rooms, wherever they are.
+    if (rooms.shared_count() >= job.gpus) {
+      for (const Room& r : rooms.best_shared(job.gpus)) gpus.push_back(r.gpu);
     } else {
-      std::vector<std::size_t> on_node(layout.node_count(), 0);
-      while (gpus.size() < job.gpus && heap_end != rooms.begin()) {
-        const Room& r = next_best();
-        const NodeId n = layout.node_of(r.gpu);
-        if (on_node[n] >= host_room[n]) continue;
-        ++on_node[n];
-        gpus.push_back(r.gpu);
-      }
-      if (gpus.size() < job.gpus) return std::nullopt;
+      rooms.visit([&](GpuId g) {
+        gpus.push_back(g);
+        return gpus.size() < job.gpus;
+      });
     }
+  } else if (!job.single_node) {
+    // Best rooms first, at most host_room of a node.
+    std::vector<std::size_t> on_node(layout.node_count(), 0);
+    rooms.visit([&](GpuId g) {
+      const NodeId n = layout.node_of(g);
+      if (on_node[n] < host_room[n]) {
+        ++on_node[n];
+        gpus.push_back(g);
+      }
+      return gpus.size() < job.gpus;
+    });
+  } else {
+    // On the node of the best room that can hold all the job's workers: the
+    // rooms it has and its host allow.
+    std::vector<std::size_t> usable(layout.node_count(), kUncounted);
+    const auto holds_all = [&](NodeId n) {
+      if (usable[n] == kUncounted) {
+        usable[n] = rooms.shared_on(n).size();
+        rooms.visit_free_of_node(n, [&](GpuId) { return ++usable[n] < job.gpus; });
+      }
+      return std::min(usable[n], host_room[n]) >= job.gpus;
+    };
+    std::optional<NodeId> only;
+    rooms.visit([&](GpuId g) {
+      if (holds_all(layout.node_of(g))) only = layout.node_of(g);
+      return !only;
+    });
+    if (!only) return std::nullopt;
+    // That node's best job.gpus rooms.
+    for (const Room& r : rooms.shared_on(*only))
+      if (gpus.size() < job.gpus) gpus.push_back(r.gpu);
+    if (gpus.size() < job.gpus)
+      rooms.visit_free_of_node(*only, [&](GpuId g) {
+        gpus.push_back(g);
+        return gpus.size() < job.gpus;
+      });
   }
+  if (gpus.size() < job.gpus) return std::nullopt;
   std::sort(gpus.begin(), gpus.end());
   return gpus;
 }

@@ -22,8 +22,10 @@ namespace gcsim {
 /// GPUs for the fractional job `job` among those `cluster` leaves room on and
 /// not in `taken`, in ascending id order (the ring order); nullopt when fewer
 /// than job.gpus GPUs have room. Cost: O(nodes) for the hosts' room, then
-/// O(k) over the k GPUs with a share free, plus O(log k) per GPU looked at
-/// in best-first order.
+/// O(p) over the p partly free GPUs, plus O(log p) per one looked at in
+/// best-first order; the free GPUs only when the partly free ones are too
+/// few, node by node: O(nodes log nodes) to order the nodes, then the GPUs
+/// looked at.
 std::optional<std::vector<GpuId>> fit_on_shared_gpus(const JobSpec& job, const ClusterView& cluster,
                                                      const std::vector<bool>& taken);
 

@@ -35,33 +35,42 @@ const TentativeCluster::Changed* TentativeCluster::changed(GpuId gpu) const {
   return &changed_.find(gpu)->second;
 }
 
-void TentativeCluster::visit_gpus_with_room(const std::function<void(GpuId)>& visit) const {
-  if (changed_.empty()) return base_->visit_gpus_with_room(visit);
-  const auto has_room = [](const Changed& c) { return c.free || c.free_share > kGpuShareTolerance; };
-  // The base's GPUs that keep their room here, then those that gained it here.
-  base_->visit_gpus_with_room([&](GpuId g) {
+void TentativeCluster::visit_partly_free_gpus(const std::function<void(GpuId)>& visit) const {
+  if (changed_.empty()) return base_->visit_partly_free_gpus(visit);
+  const auto partly_free = [](const Changed& c) { return !c.free && c.free_share > kGpuShareTolerance; };
+  // The base's that stay partly free here, then those that became so here.
+  base_->visit_partly_free_gpus([&](GpuId g) {
     const Changed* here = changed(g);
-    if (here == nullptr || has_room(*here)) visit(g);
+    if (here == nullptr || partly_free(*here)) visit(g);
   });
   for (const auto& [g, after] : changed_)
-    if (has_room(after) && !(base_->free_share(g) > kGpuShareTolerance)) visit(g);
+    if (partly_free(after) && !partly_free({base_->is_free(g), base_->free_share(g), 0})) visit(g);
 }
 
-void TentativeCluster::visit_free_gpus_of_node(NodeId node, const std::function<bool(GpuId)>& visit) const {
-  if (changed_.empty()) return base_->visit_free_gpus_of_node(node, visit);
+void TentativeCluster::visit_free_gpus_of_node(NodeId node, GpuId from, const std::function<bool(GpuId)>& visit) const {
+  if (changed_.empty()) return base_->visit_free_gpus_of_node(node, from, visit);
   // The node's GPUs freed here that the base holds, merged in order with the
-  // base's free GPUs that stay free here.
-  std::vector<GpuId> freed;
-  for (const auto& [g, after] : changed_)
-    if (after.free && base_->layout().node_of(g) == node && !base_->is_free(g)) freed.push_back(g);
-  std::sort(freed.begin(), freed.end());
-  auto next_freed = freed.begin();
+  // base's free GPUs that stay free here. Those the base has free below
+  // taken_below_ are all taken here: the walk starts past them, and moves
+  // that mark up over the taken ones it meets before any it visits.
+  static const std::set<GpuId> kNone;
+  const auto freed_here = freed_of_node_.find(node);
+  const std::set<GpuId>& freed = freed_here == freed_of_node_.end() ? kNone : freed_here->second;
+  auto next_freed = freed.lower_bound(from);
+  const auto below = taken_below_.find(node);
+  const GpuId skip_to = below == taken_below_.end() ? 0 : below->second;
+  bool at_the_mark = from <= skip_to;  // every base-free GPU met so far is taken here
   bool more = true;
-  base_->visit_free_gpus_of_node(node, [&](GpuId g) {
+  base_->visit_free_gpus_of_node(node, std::max(from, skip_to), [&](GpuId g) {
     for (; more && next_freed != freed.end() && *next_freed < g; ++next_freed) more = visit(*next_freed);
     if (!more) return false;
     const Changed* here = changed(g);
-    if (here == nullptr || here->free) more = visit(g);
+    if (here == nullptr || here->free) {
+      at_the_mark = false;
+      more = visit(g);
+    } else if (at_the_mark) {
+      taken_below_[node] = g + 1;
+    }
     return more;
   });
   for (; more && next_freed != freed.end(); ++next_freed) more = visit(*next_freed);
@@ -99,6 +108,15 @@ void TentativeCluster::set(GpuId gpu, const Changed& after) {
   is_changed_[gpu] = true;
   if (was_free == after.free) return;
   const NodeId node = base_->layout().node_of(gpu);
+  if (!base_->is_free(gpu)) {
+    if (after.free)
+      freed_of_node_[node].insert(gpu);
+    else
+      freed_of_node_[node].erase(gpu);
+  } else if (after.free) {  // free again: no longer taken here
+    if (const auto below = taken_below_.find(node); below != taken_below_.end() && below->second > gpu)
+      below->second = gpu;
+  }
   const int step = after.free ? 1 : -1;
   free_change_per_node_[node] += step;
   free_total_ += step;

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <set>
 #include <unordered_map>
 #include <vector>
 
@@ -59,8 +60,11 @@ class TentativeCluster final : public ClusterView {
   double free_memory(GpuId gpu) const override;
   std::size_t partly_free_gpu_count() const override { return partly_free_; }
   /// The base's, corrected by the GPUs changed here: O(theirs + changes).
-  void visit_gpus_with_room(const std::function<void(GpuId)>& visit) const override;
-  void visit_free_gpus_of_node(NodeId node, const std::function<bool(GpuId)>& visit) const override;
+  void visit_partly_free_gpus(const std::function<void(GpuId)>& visit) const override;
+  /// O(GPUs visited + those taken here that the walk passes), but a walk
+  /// from the start of the node passes each run of GPUs taken at its start
+  /// once, whatever the number of walks.
+  void visit_free_gpus_of_node(NodeId node, GpuId from, const std::function<bool(GpuId)>& visit) const override;
   NodeClaim free_host(NodeId node) const override;
 
  private:
@@ -81,6 +85,10 @@ class TentativeCluster final : public ClusterView {
   // Per node: GPUs freed here minus GPUs taken here. Only the nodes changed
   // are stored, so a TentativeCluster costs nothing per node of the cluster.
   std::unordered_map<NodeId, std::int64_t> free_change_per_node_;
+  // Per node: the GPUs freed here that the base holds, and a GPU id below
+  // which every GPU the base has free is taken here (visit_free_gpus_of_node()).
+  std::unordered_map<NodeId, std::set<GpuId>> freed_of_node_;
+  mutable std::unordered_map<NodeId, GpuId> taken_below_;
   mutable std::vector<std::size_t> free_per_node_;  // empty until free_gpus_per_node() needs it
   std::size_t free_total_;
   std::size_t partly_free_;

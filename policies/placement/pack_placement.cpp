@@ -73,7 +73,7 @@ bool limited_by_gpus_alone(const JobSpec& job, const ClusterLayout& layout) {
 void append_usable(const ClusterView& cluster, NodeId node, std::size_t count, const std::vector<bool>& taken,
                    std::vector<GpuId>& gpus) {
   if (count == 0) return;
-  cluster.visit_free_gpus_of_node(node, [&](GpuId g) {
+  cluster.visit_free_gpus_of_node(node, 0, [&](GpuId g) {
     if (g < taken.size() && taken[g]) return true;
     gpus.push_back(g);
     return --count > 0;

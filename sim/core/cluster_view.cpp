@@ -10,14 +10,14 @@ NodeId ClusterView::fullest_node_with_free(std::size_t need) const {
   return best;
 }
 
-void ClusterView::visit_gpus_with_room(const std::function<void(GpuId)>& visit) const {
+void ClusterView::visit_partly_free_gpus(const std::function<void(GpuId)>& visit) const {
   for (GpuId g = 0; g < layout().gpu_count(); ++g)
-    if (free_share(g) > kGpuShareTolerance) visit(g);
+    if (!is_free(g) && free_share(g) > kGpuShareTolerance) visit(g);
 }
 
-void ClusterView::visit_free_gpus_of_node(NodeId node, const std::function<bool(GpuId)>& visit) const {
+void ClusterView::visit_free_gpus_of_node(NodeId node, GpuId from, const std::function<bool(GpuId)>& visit) const {
   for (GpuId g : layout().node(node).gpus)
-    if (is_free(g) && !visit(g)) return;
+    if (g >= from && is_free(g) && !visit(g)) return;
 }
 
 }  // namespace gcsim

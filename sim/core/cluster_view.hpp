@@ -55,13 +55,15 @@ class ClusterView {
   /// GPUs held by jobs sharing them that still have a share free: with no
   /// free GPU either, no job can start.
   virtual std::size_t partly_free_gpu_count() const { return 0; }
-  /// Calls `visit` for each GPU with a share free (free and partly free
-  /// ones), in no particular order: the only GPUs a fractional job can go
-  /// to. Scans every GPU unless the view keeps them listed.
-  virtual void visit_gpus_with_room(const std::function<void(GpuId)>& visit) const;
-  /// Calls `visit` for the node's free GPUs in ascending order until it
-  /// returns false. Scans the node's GPUs unless the view keeps them listed.
-  virtual void visit_free_gpus_of_node(NodeId node, const std::function<bool(GpuId)>& visit) const;
+  /// Calls `visit` for each partly free GPU (held by jobs sharing it, with a
+  /// share left), in no particular order: with the free GPUs, the only ones
+  /// a fractional job can go to. Scans every GPU unless the view keeps them
+  /// listed.
+  virtual void visit_partly_free_gpus(const std::function<void(GpuId)>& visit) const;
+  /// Calls `visit` for the node's free GPUs from GPU id `from` on (0: all of
+  /// them), in ascending order, until it returns false. Scans the node's
+  /// GPUs unless the view keeps them listed.
+  virtual void visit_free_gpus_of_node(NodeId node, GpuId from, const std::function<bool(GpuId)>& visit) const;
   /// The node's host cores (millicores) and memory no job claims
   /// (sim/core/node_fit.hpp: a job's cores and memory split over its GPUs).
   virtual NodeClaim free_host(NodeId node) const { return node_capacity(layout(), node); }

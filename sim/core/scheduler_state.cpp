@@ -44,17 +44,15 @@ SchedulerState::SchedulerState(const ClusterLayout& layout, const Locality& loca
       gpus_(layout.gpu_count()),
       free_per_node_(layout.node_count()),
       host_used_(layout.node_count()),
-      free_total_(layout.gpu_count()) {
+      free_total_(layout.gpu_count()),
+      partly_free_gpus_(layout.gpu_count()) {
   for (NodeId n = 0; n < layout.node_count(); ++n) {
     free_per_node_[n] = layout.node(n).gpus.size();
     if (nodes_by_free_.size() <= free_per_node_[n]) nodes_by_free_.resize(free_per_node_[n] + 1);
     nodes_by_free_[free_per_node_[n]].insert(nodes_by_free_[free_per_node_[n]].end(), n);
   }
   free_of_node_.resize(layout.node_count());
-  room_place_.resize(layout.gpu_count());
   for (GpuId g = 0; g < layout.gpu_count(); ++g) {
-    room_place_[g] = with_room_.size();
-    with_room_.push_back(g);
     free_of_node_[layout.node_of(g)].insert(free_of_node_[layout.node_of(g)].end(), g);
   }
 }
@@ -65,27 +63,17 @@ void SchedulerState::note_room(GpuId gpu) {
     free_of_node_[layout_.node_of(gpu)].insert(gpu);
   else
     free_of_node_[layout_.node_of(gpu)].erase(gpu);
-  const bool room = free || partly_free(gpus_[gpu]);
-  std::size_t& place = room_place_[gpu];
-  if (room && place == kNotListed) {
-    place = with_room_.size();
-    with_room_.push_back(gpu);
-  } else if (!room && place != kNotListed) {
-    // The last one takes its place.
-    with_room_[place] = with_room_.back();
-    room_place_[with_room_.back()] = place;
-    with_room_.pop_back();
-    place = kNotListed;
-  }
+  partly_free_gpus_.set(gpu, partly_free(gpus_[gpu]));
 }
 
-void SchedulerState::visit_gpus_with_room(const std::function<void(GpuId)>& visit) const {
-  for (GpuId g : with_room_) visit(g);
+void SchedulerState::visit_partly_free_gpus(const std::function<void(GpuId)>& visit) const {
+  for (GpuId g : partly_free_gpus_.members()) visit(g);
 }
 
-void SchedulerState::visit_free_gpus_of_node(NodeId node, const std::function<bool(GpuId)>& visit) const {
-  for (GpuId g : free_of_node_[node])
-    if (!visit(g)) return;
+void SchedulerState::visit_free_gpus_of_node(NodeId node, GpuId from, const std::function<bool(GpuId)>& visit) const {
+  const std::set<GpuId>& free = free_of_node_[node];
+  for (auto it = free.lower_bound(from); it != free.end(); ++it)
+    if (!visit(*it)) return;
 }
 
 void SchedulerState::change_free_on_node(NodeId node, int step) {
@@ -121,13 +109,11 @@ void SchedulerState::take(JobIndex job, const std::vector<GpuId>& gpus) {
   const JobSpec& spec = jobs_[job];
   for (GpuId g : gpus) {
     GpuOccupancy& gpu = gpus_[g];
-    if (partly_free(gpu)) --partly_free_;
     if (gpu.holders.empty()) {
       change_free_on_node(layout_.node_of(g), -1);
       --free_total_;
     }
     gpu.add(job, spec);
-    if (partly_free(gpu)) ++partly_free_;
     note_room(g);
   }
   allocated_ += static_cast<double>(gpus.size()) * spec.gpu_share;
@@ -148,7 +134,6 @@ void SchedulerState::start(JobIndex job, Time now) {
   runtime_[job].start = now;
   running_.push_back(job);
   run_log_.push_back({job, true});
-  waiting_.erase(std::find(waiting_.begin(), waiting_.end(), job));
 }
 
 // Frees every GPU the job holds; a running job leaves the running list.
@@ -156,13 +141,11 @@ void SchedulerState::release(JobIndex job) {
   const JobSpec& spec = jobs_[job];
   for (GpuId g : runtime_[job].gpus) {
     GpuOccupancy& gpu = gpus_[g];
-    if (partly_free(gpu)) --partly_free_;
     gpu.remove(job, spec);
     if (gpu.holders.empty()) {
       change_free_on_node(layout_.node_of(g), 1);
       ++free_total_;
     }
-    if (partly_free(gpu)) ++partly_free_;
     note_room(g);
   }
   allocated_ -= static_cast<double>(runtime_[job].gpus.size()) * spec.gpu_share;
@@ -275,6 +258,7 @@ void SchedulerState::check(const Plan& plan) const {
 SchedulerState::Applied SchedulerState::apply(const Plan& plan, Time now) {
   check(plan);
   Applied applied;
+  std::vector<JobIndex> requeued;  // preempted by the plan
   for (const Decision& d : plan.decisions()) {
     JobRuntime& rt = runtime_[d.job];
     switch (d.kind) {
@@ -282,14 +266,15 @@ SchedulerState::Applied SchedulerState::apply(const Plan& plan, Time now) {
         rt.attained_gpu_seconds += (now - rt.start) * static_cast<double>(rt.gpus.size()) * jobs_[d.job].gpu_share;
         release(d.job);
         rt.state = JobState::kWaiting;
-        enqueue(d.job);
-        // A job started earlier in this same plan never ran: nothing to stop.
+        // A job started earlier in this same plan never ran: nothing to stop,
+        // and it has not left the queue.
         auto started = std::find(applied.started.begin(), applied.started.end(), d.job);
         if (started != applied.started.end()) {
           applied.started.erase(started);
         } else {
           ++rt.preemptions;
           applied.preempted.push_back(d.job);
+          requeued.push_back(d.job);
         }
         break;
       }
@@ -305,16 +290,62 @@ SchedulerState::Applied SchedulerState::apply(const Plan& plan, Time now) {
         break;
     }
   }
+  // The queue changes once for the whole plan: the jobs that started leave
+  // it, those preempted (and not started again) join it at their place.
+  std::vector<JobIndex> leaving;  // those that started from the queue, not after a preemption in the plan
+  for (JobIndex job : applied.started)
+    if (std::find(requeued.begin(), requeued.end(), job) == requeued.end()) leaving.push_back(job);
+  requeued.erase(std::remove_if(requeued.begin(), requeued.end(),
+                                [&](JobIndex job) { return runtime_[job].state != JobState::kWaiting; }),
+                 requeued.end());
+  change_queue(std::move(leaving), std::move(requeued));
   return applied;
+}
+
+// In place: each job's place is found by binary search, and the stretches of
+// the queue between the places that change move as blocks (leaving jobs
+// squeezed out going forward, joining ones opened up going backward from the
+// end), so a deep queue costs a memory move per plan, not a scan per job.
+void SchedulerState::change_queue(std::vector<JobIndex> leaving, std::vector<JobIndex> joining) {
+  const auto order = submit_order();
+  const auto place_of = [&](JobIndex job, bool after_equals) {
+    const auto at = after_equals ? std::upper_bound(waiting_.begin(), waiting_.end(), job, order)
+                                 : std::lower_bound(waiting_.begin(), waiting_.end(), job, order);
+    return static_cast<std::size_t>(at - waiting_.begin());
+  };
+  if (!leaving.empty()) {
+    std::sort(leaving.begin(), leaving.end(), order);
+    std::size_t to = place_of(leaving.front(), false);
+    for (std::size_t k = 0; k < leaving.size(); ++k) {
+      const std::size_t from = place_of(leaving[k], false) + 1;
+      const std::size_t until = k + 1 < leaving.size() ? place_of(leaving[k + 1], false) : waiting_.size();
+      std::move(waiting_.begin() + static_cast<std::ptrdiff_t>(from),
+                waiting_.begin() + static_cast<std::ptrdiff_t>(until),
+                waiting_.begin() + static_cast<std::ptrdiff_t>(to));
+      to += until - from;
+    }
+    waiting_.resize(to);
+  }
+  if (joining.empty()) return;
+  std::sort(joining.begin(), joining.end(), order);
+  joining.erase(std::unique(joining.begin(), joining.end()), joining.end());
+  std::vector<std::size_t> place(joining.size());  // each goes before the first queued job after it
+  for (std::size_t k = 0; k < joining.size(); ++k) place[k] = place_of(joining[k], true);
+  std::size_t end = waiting_.size();
+  waiting_.resize(waiting_.size() + joining.size());
+  for (std::size_t k = joining.size(); k-- > 0;) {
+    // The stretch [place[k], end) moves up by the k + 1 jobs still to insert.
+    std::move_backward(waiting_.begin() + static_cast<std::ptrdiff_t>(place[k]),
+                       waiting_.begin() + static_cast<std::ptrdiff_t>(end),
+                       waiting_.begin() + static_cast<std::ptrdiff_t>(end + k + 1));
+    waiting_[place[k] + k] = joining[k];
+    end = place[k];
+  }
 }
 
 // Keeps the queue in submit order; equal submit times keep workload order.
 void SchedulerState::enqueue(JobIndex job) {
-  auto pos = std::upper_bound(waiting_.begin(), waiting_.end(), job, [&](JobIndex a, JobIndex b) {
-    if (jobs_[a].submit != jobs_[b].submit) return jobs_[a].submit < jobs_[b].submit;
-    return a < b;
-  });
-  waiting_.insert(pos, job);
+  waiting_.insert(std::upper_bound(waiting_.begin(), waiting_.end(), job, submit_order()), job);
 }
 
 }  // namespace gcsim

@@ -19,6 +19,7 @@
 
 #include "sim/core/cluster_layout.hpp"
 #include "sim/core/cluster_view.hpp"
+#include "sim/core/gpu_set.hpp"
 #include "sim/core/ids.hpp"
 #include "sim/core/job_spec.hpp"
 #include "sim/core/locality.hpp"
@@ -48,11 +49,11 @@ class SchedulerState final : public ClusterView, public QueueView {
   NodeId fullest_node_with_free(std::size_t need) const override;
   double free_share(GpuId gpu) const override { return std::max(0.0, 1 - gpus_[gpu].share); }
   double free_memory(GpuId gpu) const override { return layout_.gpu_type_of(gpu).memory_bytes - gpus_[gpu].memory; }
-  std::size_t partly_free_gpu_count() const override { return partly_free_; }
-  /// O(GPUs with room), from a list kept up to date.
-  void visit_gpus_with_room(const std::function<void(GpuId)>& visit) const override;
+  std::size_t partly_free_gpu_count() const override { return partly_free_gpus_.members().size(); }
+  /// O(partly free GPUs), from a list kept up to date.
+  void visit_partly_free_gpus(const std::function<void(GpuId)>& visit) const override;
   /// O(GPUs visited), from the node's free GPUs kept in order.
-  void visit_free_gpus_of_node(NodeId node, const std::function<bool(GpuId)>& visit) const override;
+  void visit_free_gpus_of_node(NodeId node, GpuId from, const std::function<bool(GpuId)>& visit) const override;
   NodeClaim free_host(NodeId node) const override {
     const NodeClaim capacity = node_capacity(layout_, node);
     return {capacity.millicores - host_used_[node].millicores, capacity.memory_bytes - host_used_[node].memory_bytes};
@@ -112,6 +113,15 @@ class SchedulerState final : public ClusterView, public QueueView {
   void start(JobIndex job, Time now);
   void release(JobIndex job);
   void enqueue(JobIndex job);
+  /// Takes `leaving` (queued) out of the queue and puts `joining` (not queued) in.
+  void change_queue(std::vector<JobIndex> leaving, std::vector<JobIndex> joining);
+  /// The queue's order: submit time, then workload order.
+  auto submit_order() const {
+    return [this](JobIndex a, JobIndex b) {
+      if (jobs_[a].submit != jobs_[b].submit) return jobs_[a].submit < jobs_[b].submit;
+      return a < b;
+    };
+  }
 
   const ClusterLayout& layout_;
   const Locality& locality_;
@@ -126,12 +136,7 @@ class SchedulerState final : public ClusterView, public QueueView {
   void change_free_on_node(NodeId node, int step);
   std::vector<NodeClaim> host_used_;  // per node: cores and memory the holders claim
   std::size_t free_total_;
-  std::size_t partly_free_ = 0;  // held GPUs with a share free
-  // The free and partly free GPUs, in no order, and each GPU's place in that
-  // list (kNotListed when it has no room), for O(1) updates.
-  static constexpr std::size_t kNotListed = static_cast<std::size_t>(-1);
-  std::vector<GpuId> with_room_;
-  std::vector<std::size_t> room_place_;
+  GpuSet partly_free_gpus_;
   std::vector<std::set<GpuId>> free_of_node_;  // per node, its free GPUs in order
   void note_room(GpuId gpu);                   // keeps both right after the GPU changed
   double allocated_ = 0;
