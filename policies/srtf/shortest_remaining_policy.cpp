@@ -107,8 +107,11 @@ const std::vector<ShortestRemainingPolicy::Entry>& ShortestRemainingPolicy::upda
 void ShortestRemainingPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
   update_waiting_order(ctx.jobs);
   if (ctx.jobs.waiting().empty()) return;
-  TentativeCluster cluster(ctx.cluster);  // victims' GPUs shown free while they are tried
-  std::vector<bool> taken(ctx.cluster.layout().gpu_count(), false);
+  // Victims' GPUs shown free while they are tried; the GPUs of the jobs
+  // started in this call held. No job shares a GPU here, so that is all a
+  // placement needs to know: no mask of GPUs taken in the call.
+  TentativeCluster cluster(ctx.cluster);
+  const std::vector<bool> none_taken;
   std::size_t spare = ctx.cluster.free_gpu_count();  // free (or freed) and not promised in this plan
 
   // The running jobs in the order, each with its fate: kept once the walk
@@ -131,7 +134,6 @@ void ShortestRemainingPolicy::schedule(const SchedulingContext& ctx, Plan& plan)
 
   auto allocate = [&](JobIndex job, std::vector<GpuId> gpus) {
     cluster.take(gpus, ctx.jobs.spec(job));  // its host cores and memory too
-    for (GpuId g : gpus) taken[g] = true;
     spare -= gpus.size();
     changes_.noted(job);
     plan.allocate(job, std::move(gpus));
@@ -165,7 +167,7 @@ void ShortestRemainingPolicy::schedule(const SchedulingContext& ctx, Plan& plan)
 
     const JobSpec& spec = ctx.jobs.spec(entry.job);
     if (spec.gpus <= spare) {
-      if (auto gpus = placement_->place(spec, cluster, taken)) {
+      if (auto gpus = placement_->place(spec, cluster, none_taken)) {
         allocate(entry.job, std::move(*gpus));
         continue;
       }
@@ -190,7 +192,7 @@ void ShortestRemainingPolicy::schedule(const SchedulingContext& ctx, Plan& plan)
     // Free the longest-remaining victims one by one until the job can be placed.
     std::vector<JobIndex> candidates;
     for (std::size_t i : victims) candidates.push_back(running[i].job);
-    RoomForJob room = make_room(spec, candidates, ctx.jobs, cluster, *placement_, taken, spare);
+    RoomForJob room = make_room(spec, candidates, ctx.jobs, cluster, *placement_, none_taken, spare);
     std::optional<std::vector<GpuId>>& gpus = room.gpus;
     for (std::size_t k : room.used) {
       const std::size_t i = victims[k];

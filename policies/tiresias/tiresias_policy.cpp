@@ -86,16 +86,18 @@ void TiresiasPolicy::refresh(const QueueView& jobs, JobIndex job, Time now) {
   }
 }
 
-void TiresiasPolicy::index(JobIndex job) {
+void TiresiasPolicy::index(const QueueView& jobs, JobIndex job) {
   const JobTrack& t = track_[job];
-  waiting_order_.insert({t.queue, t.arrival, job});
+  waiting_order_[{t.queue, jobs.spec(job).gpus}].insert({t.queue, t.arrival, job});
   const Time due = promotion_time(job);
   if (due != kNever) promotions_.insert({due, job});
 }
 
-void TiresiasPolicy::unindex(JobIndex job) {
+void TiresiasPolicy::unindex(const QueueView& jobs, JobIndex job) {
   const JobTrack& t = track_[job];
-  waiting_order_.erase({t.queue, t.arrival, job});
+  const auto bucket = waiting_order_.find({t.queue, jobs.spec(job).gpus});
+  bucket->second.erase({t.queue, t.arrival, job});
+  if (bucket->second.empty()) waiting_order_.erase(bucket);
   const Time due = promotion_time(job);
   if (due != kNever) promotions_.erase({due, job});
 }
@@ -105,16 +107,16 @@ void TiresiasPolicy::unindex(JobIndex job) {
 // due: only those jobs are refreshed and moved in the order.
 void TiresiasPolicy::update_waiting(const QueueView& jobs, Time now) {
   const WaitingChanges::Delta delta = changes_.since_last_call(jobs);
-  for (JobIndex job : delta.left) unindex(job);
+  for (JobIndex job : delta.left) unindex(jobs, job);
   for (JobIndex job : delta.joined) {
     refresh(jobs, job, now);
-    index(job);
+    index(jobs, job);
   }
   while (!promotions_.empty() && promotions_.begin()->first <= now) {
     const JobIndex job = promotions_.begin()->second;
-    unindex(job);
+    unindex(jobs, job);
     refresh(jobs, job, now);
-    index(job);
+    index(jobs, job);
   }
 }
 
@@ -197,8 +199,11 @@ void TiresiasPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
   std::vector<std::size_t> gpus_in_queue = gpus_in_queue_;
   const std::size_t queues = gpus_in_queue.size();
 
-  TentativeCluster cluster(ctx.cluster);  // victims' GPUs shown free while they are tried
-  std::vector<bool> taken(ctx.cluster.layout().gpu_count(), false);
+  // Victims' GPUs shown free while they are tried; the GPUs of the jobs
+  // started in this call held. No job shares a GPU here, so that is all a
+  // placement needs to know: no mask of GPUs taken in the call.
+  TentativeCluster cluster(ctx.cluster);
+  const std::vector<bool> none_taken;
   std::size_t spare = ctx.cluster.free_gpu_count();  // free (or freed) and not promised in this plan
   std::vector<JobIndex> preempted;
   std::vector<JobIndex> started;
@@ -211,38 +216,24 @@ void TiresiasPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
 
   auto allocate = [&](JobIndex job, std::vector<GpuId> gpus) {
     cluster.take(gpus, jobs.spec(job));  // its host cores and memory too
-    for (GpuId g : gpus) taken[g] = true;
     spare -= gpus.size();
     started.push_back(job);
     changes_.noted(job);
     plan.allocate(job, std::move(gpus));
   };
 
-  // The waiting jobs in the order: those waiting at the call, and the
-  // victims preempted in it, which wait again at their place.
-  auto next_waiting = waiting_order_.begin();
-  std::set<QueueKey> rejoined;
-  for (;;) {
-    const bool from_rejoined =
-        !rejoined.empty() && (next_waiting == waiting_order_.end() || *rejoined.begin() < *next_waiting);
-    if (!from_rejoined && next_waiting == waiting_order_.end()) break;
-    const QueueKey key = from_rejoined ? *rejoined.begin() : *next_waiting;
-    if (from_rejoined) {
-      rejoined.erase(rejoined.begin());
-    } else {
-      ++next_waiting;
-    }
-    const std::size_t victim_gpus = preemptible_gpus(key.queue);
-    // No GPU left and none to preempt for this queue or any after it.
-    if (spare == 0 && victim_gpus == 0) break;
+  std::set<QueueKey> rejoined;  // victims of this call, waiting again
+  // One waiting job in the order: it starts on free GPUs, or on GPUs its
+  // victims free, or waits.
+  const auto consider = [&](const QueueKey& key, std::size_t victim_gpus) {
     const JobSpec& spec = jobs.spec(key.job);
     if (spec.gpus <= spare) {
-      if (auto gpus = placement_->place(spec, cluster, taken)) {
+      if (auto gpus = placement_->place(spec, cluster, none_taken)) {
         allocate(key.job, std::move(*gpus));
-        continue;
+        return;
       }
     }
-    if (spec.gpus > spare + victim_gpus) continue;
+    if (spec.gpus > spare + victim_gpus) return;
 
     // Victims: running jobs not preempted yet, of strictly lower-priority
     // queues, lowest-priority queue first, then the most recently started
@@ -252,7 +243,7 @@ void TiresiasPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
       if (current(jobs, *it)) candidates.push_back(it->job);
 
     // Free them one by one until the job can be placed.
-    RoomForJob room = make_room(spec, candidates, jobs, cluster, *placement_, taken, spare);
+    RoomForJob room = make_room(spec, candidates, jobs, cluster, *placement_, none_taken, spare);
     std::optional<std::vector<GpuId>>& gpus = room.gpus;
     for (std::size_t k : room.used) {
       const JobIndex victim = candidates[k];
@@ -269,6 +260,55 @@ void TiresiasPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
       rejoined.insert({t.queue, t.arrival, victim});  // waits again at its place; may restart below
     }
     if (gpus) allocate(key.job, std::move(*gpus));
+  };
+
+  // The waiting jobs in the order, queue by queue: within a queue, its
+  // buckets of GPU counts merged by key, and the victims preempted in this
+  // call, which wait again at their place (in a lower queue than the job
+  // that preempted them). A job asking more GPUs than are free plus those the
+  // running jobs of lower queues hold cannot start. That bound never grows
+  // during the walk: a preemption moves GPUs from the second term to the
+  // first, a start takes from the first, and a later queue has fewer queues
+  // below it. So a bucket over the bound is dropped for good, and none of its
+  // jobs is visited.
+  struct Cursor {
+    std::set<QueueKey>::const_iterator at, end;
+    std::size_t gpus;
+  };
+  const auto later = [](const Cursor& a, const Cursor& b) { return *b.at < *a.at; };
+  auto bucket = waiting_order_.begin();
+  for (std::size_t queue = 0; queue < queues; ++queue) {
+    std::vector<Cursor> heads;  // a heap, the earliest key on top
+    for (; bucket != waiting_order_.end() && bucket->first.first == queue; ++bucket)
+      if (bucket->first.second <= spare + preemptible_gpus(queue))
+        heads.push_back({bucket->second.begin(), bucket->second.end(), bucket->first.second});
+    std::make_heap(heads.begin(), heads.end(), later);
+    for (;;) {
+      const std::size_t victim_gpus = preemptible_gpus(queue);
+      // No GPU left and none to preempt for this queue or any after it.
+      if (spare == 0 && victim_gpus == 0) break;
+      if (!rejoined.empty() && rejoined.begin()->queue == queue &&
+          (heads.empty() || *rejoined.begin() < *heads.front().at)) {
+        const QueueKey key = *rejoined.begin();
+        rejoined.erase(rejoined.begin());
+        consider(key, victim_gpus);
+        continue;
+      }
+      if (heads.empty()) break;
+      std::pop_heap(heads.begin(), heads.end(), later);
+      Cursor& head = heads.back();
+      if (head.gpus > spare + victim_gpus) {
+        heads.pop_back();
+        continue;
+      }
+      const QueueKey key = *head.at;
+      if (++head.at == head.end)
+        heads.pop_back();
+      else
+        std::push_heap(heads.begin(), heads.end(), later);
+      consider(key, victim_gpus);
+    }
+    if (spare == 0 && preemptible_gpus(queue) == 0) break;
   }
 
   // Wake-ups: the next threshold crossing of every job running after the

@@ -57,10 +57,13 @@
 // the running jobs too, in the victims' order and by the instant of their
 // next threshold crossing, so only the runs that began since and those whose
 // crossing fell due move (O(log r) each), and their GPUs per queue are kept
-// with them (the ends are read from QueueView::run_log()); the walk stops as soon as no GPU is free and no
-// lower queue holds any, so it visits the jobs it starts or tries to fit,
-// each for a placement (O(g)) and, if preempting, the victims it may take
-// (O(r)).
+// with them (the ends are read from QueueView::run_log()). The waiting jobs
+// are kept per queue and GPU count, and the walk passes over, unvisited, the
+// jobs asking more GPUs than are free plus those lower queues hold; it stops
+// as soon as no GPU is free and no lower queue holds any. So it visits the
+// jobs it starts or tries to fit (O(log c) each, for c GPU counts in a
+// queue), each for a placement (O(g)) and, if preempting, the victims it may
+// take (O(r)).
 //
 // Options (`--policy-opt KEY=VALUE`):
 // - `thresholds=T1,T2,...`: strictly increasing GPU-seconds > 0, giving K =
@@ -85,6 +88,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <set>
 #include <tuple>
@@ -161,8 +165,8 @@ class TiresiasPolicy final : public SchedulingPolicy {
   Time promotion_time(JobIndex job) const;
   /// Puts a waiting job in the order and the promotions at its track's place,
   /// or takes it out (before its track changes).
-  void index(JobIndex job);
-  void unindex(JobIndex job);
+  void index(const QueueView& jobs, JobIndex job);
+  void unindex(const QueueView& jobs, JobIndex job);
   /// The waiting jobs that joined, left or fell due for promotion since the
   /// last call, refreshed and moved to their place.
   void update_waiting(const QueueView& jobs, Time now);
@@ -180,9 +184,11 @@ class TiresiasPolicy final : public SchedulingPolicy {
   std::unique_ptr<PlacementPolicy> placement_;
   TiresiasSettings settings_;
   std::vector<JobTrack> track_;
-  // Every waiting job, in the order; those due for promotion, by the instant.
+  // Every waiting job, in the order, in one set per queue and GPU count (a
+  // call passes over the jobs too large to start without visiting them);
+  // those due for promotion, by the instant.
   WaitingChanges changes_;
-  std::set<QueueKey> waiting_order_;
+  std::map<std::pair<std::size_t, std::uint32_t>, std::set<QueueKey>> waiting_order_;
   std::set<std::pair<Time, JobIndex>> promotions_;
   // The running jobs (and runs that ended since, until met): in the victims'
   // order, and those below the last queue by their next threshold crossing.
