@@ -73,7 +73,7 @@ void IncrementalPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
   if (!std::is_sorted(units.begin(), units.end())) std::stable_sort(units.begin(), units.end());
 
   TentativeCluster cluster(ctx.cluster);
-  const std::vector<bool> none_taken(cluster.layout().gpu_count(), false);
+  const std::vector<bool> none_taken;  // the tentative view holds what the call takes
   // The running trials, in the order victims are taken: latest started
   // first; among equals, the one that started last in order.
   std::vector<JobIndex> trials;

@@ -40,12 +40,6 @@ class BestFirstRooms {
     });
   }
 
-  std::size_t shared_count() const { return shared_.size(); }
-  /// The n best partly free rooms, best first (n <= shared_count()).
-  std::vector<Room> best_shared(std::size_t n) {
-    std::partial_sort(shared_.begin(), shared_.begin() + static_cast<std::ptrdiff_t>(n), shared_.end());
-    return {shared_.begin(), shared_.begin() + static_cast<std::ptrdiff_t>(n)};
-  }
   /// Calls `visit` for every room in best-first order until it returns false.
   void visit(const std::function<bool(GpuId)>& visit) {
     const auto worse = [](const Room& a, const Room& b) { return b < a; };
@@ -119,18 +113,9 @@ std::optional<std::vector<GpuId>> fit_on_shared_gpus(const JobSpec& job, const C
   if (room_on_hosts < job.gpus) return std::nullopt;
   BestFirstRooms rooms(job, cluster, taken, host_room);
   std::vector<GpuId> gpus;
-  if (!(job.single_node || host_or_type_limits(job))) {
-    // The common case: the job.gpus best rooms, wherever they are.
-    if (rooms.shared_count() >= job.gpus) {
-      for (const Room& r : rooms.best_shared(job.gpus)) gpus.push_back(r.gpu);
-    } else {
-      rooms.visit([&](GpuId g) {
-        gpus.push_back(g);
-        return gpus.size() < job.gpus;
-      });
-    }
-  } else if (!job.single_node) {
-    // Best rooms first, at most host_room of a node.
+  if (!job.single_node) {
+    // Best rooms first, at most host_room of a node (no limit without host
+    // claims nor GPU types: the job.gpus best rooms, wherever they are).
     std::vector<std::size_t> on_node(layout.node_count(), 0);
     rooms.visit([&](GpuId g) {
       const NodeId n = layout.node_of(g);

@@ -1,5 +1,5 @@
-// gpu_set.hpp: a set of GPU ids with O(1) insert, erase and membership, and
-// a walk over its members in no particular order.
+// gpu_set.hpp: a set of GPU ids with O(1) insert and erase, and a walk over
+// its members in no particular order.
 //
 // The scheduler state keeps the GPUs a fractional job may go to in such sets,
 // so that a placement visits only them rather than every GPU.
@@ -20,7 +20,6 @@ class GpuSet {
  public:
   explicit GpuSet(std::size_t gpu_count = 0) : place_(gpu_count, kAbsent) {}
 
-  bool contains(GpuId gpu) const { return place_[gpu] != kAbsent; }
   /// Puts the GPU in (true) or takes it out (false); nothing when it already is so.
   void set(GpuId gpu, bool member) {
     std::size_t& place = place_[gpu];

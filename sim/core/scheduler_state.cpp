@@ -315,10 +315,12 @@ void SchedulerState::change_queue(std::vector<JobIndex> leaving, std::vector<Job
   };
   if (!leaving.empty()) {
     std::sort(leaving.begin(), leaving.end(), order);
-    std::size_t to = place_of(leaving.front(), false);
+    std::vector<std::size_t> at(leaving.size());  // each one's place, found before anything moves
+    for (std::size_t k = 0; k < leaving.size(); ++k) at[k] = place_of(leaving[k], false);
+    std::size_t to = at.front();
     for (std::size_t k = 0; k < leaving.size(); ++k) {
-      const std::size_t from = place_of(leaving[k], false) + 1;
-      const std::size_t until = k + 1 < leaving.size() ? place_of(leaving[k + 1], false) : waiting_.size();
+      const std::size_t from = at[k] + 1;
+      const std::size_t until = k + 1 < leaving.size() ? at[k + 1] : waiting_.size();
       std::move(waiting_.begin() + static_cast<std::ptrdiff_t>(from),
                 waiting_.begin() + static_cast<std::ptrdiff_t>(until),
                 waiting_.begin() + static_cast<std::ptrdiff_t>(to));

@@ -341,18 +341,20 @@ class Scheduler {
     for (const sg4::ActivityPtr& activity : run.activities) {
       // One activity at a time, not wait_any over the job's: O(1) per wait,
       // and unlike Activity::wait(), no timeout action on the host's CPU.
+      // The job stopped (cancel_step()) cancels the activity: an Exec
+      // answers the wait with a CancelException, a Comm with a
+      // NetworkFailureException.
+      bool canceled = false;
       runner.waits_on = Runner::Wait::kActivity;
       try {
         sg4::Activity::wait_any_for({activity}, -1);
       } catch (const simgrid::CancelException&) {
-        runner.waits_on = Runner::Wait::kNothing;
-        return false;  // the job was stopped (an Exec canceled)
+        canceled = true;
       } catch (const simgrid::NetworkFailureException&) {
-        runner.waits_on = Runner::Wait::kNothing;
-        return false;  // the same for a Comm
+        canceled = true;
       }
       runner.waits_on = Runner::Wait::kNothing;
-      if (!resumed()) return false;
+      if (canceled || !resumed()) return false;
       recorder_.event_handled();
     }
     run.activities.clear();
@@ -481,11 +483,10 @@ class Scheduler {
     if (run.runner && run.runner->waits_on == Runner::Wait::kTimer) {
       run.runner->inbox->put_init(run.runner, 0)->detach();  // a payload marks the sender
     } else if (run.runner && run.runner->waits_on == Runner::Wait::kNothing) {
-      // Its actor is not reused. SimGrid frees an actor's stack only once no
-      // ActorPtr refers to it: keeping this one would keep a stack and its
-      // guard mappings per preemption, and a run preempting often would run
-      // out of mappings.
-      // Its receive, if one is posted, goes too: the next actor posts its own.
+      // Its receive, if one is posted, goes with it: the next actor posts its
+      // own. The actor is not reused, and no ActorPtr is kept to it: SimGrid
+      // frees an actor's stack only once none refers to it, and keeping one
+      // per kill would keep a stack and its guard mappings each time.
       if (!run.runner->interruption.empty()) run.runner->interruption.front()->cancel();
       run.runner->interruption.clear();
       run.runner->actor->kill();

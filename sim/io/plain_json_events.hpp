@@ -92,25 +92,18 @@ bool read_plain_json_events(std::istream& in, Sax& sax) {
     bool value_ended = true;
     switch (token) {
       case Token::kBeginObject:
-        if (!sax.start_object(kUnknownSize)) return false;
+      case Token::kBeginArray: {
+        const bool object = token == Token::kBeginObject;
+        if (!(object ? sax.start_object(kUnknownSize) : sax.start_array(kUnknownSize))) return false;
         token = tokens.next();
-        if (token == Token::kEndObject) {
-          if (!sax.end_object()) return false;
+        if (token == (object ? Token::kEndObject : Token::kEndArray)) {  // empty
+          if (!(object ? sax.end_object() : sax.end_array())) return false;
           break;
         }
-        open_is_object.push_back(true);
+        open_is_object.push_back(object);
         value_ended = false;
         break;
-      case Token::kBeginArray:
-        if (!sax.start_array(kUnknownSize)) return false;
-        token = tokens.next();
-        if (token == Token::kEndArray) {
-          if (!sax.end_array()) return false;
-          break;
-        }
-        open_is_object.push_back(false);
-        value_ended = false;
-        break;
+      }
       case Token::kString:
         if (!sax.string(tokens.text())) return false;
         break;

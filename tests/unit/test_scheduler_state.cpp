@@ -66,6 +66,15 @@ class SchedulerStateTest : public ::testing::Test {
     state_.apply(plan, now);
   }
 
+  // The job (asking two GPUs) is submitted, holds one GPU at t=1 and gives it back at t=2.
+  void hold_then_release(JobIndex j, GpuId gpu) {
+    state_.submit(j);
+    start(j, {gpu}, 1.0);
+    Plan release;
+    release.release(j);
+    state_.apply(release, 2.0);
+  }
+
   // Every observable part of the state that a rejected plan must leave alone.
   void expect_untouched_with_waiting(const std::vector<JobIndex>& waiting) {
     EXPECT_EQ(state_.waiting(), waiting);
@@ -373,13 +382,7 @@ TEST_F(SchedulerStateTest, CompletingAHeldSetStartsTheJobInTheOrderGiven) {
 }
 
 TEST_F(SchedulerStateTest, ReleaseGivesBackEveryHeldGpu) {
-  state_.submit(0);
-  Plan hold;
-  hold.allocate(0, {2});
-  state_.apply(hold, 1.0);
-  Plan release;
-  release.release(0);
-  state_.apply(release, 2.0);
+  hold_then_release(0, 2);
   EXPECT_TRUE(state_.runtime(0).gpus.empty());
   EXPECT_TRUE(state_.is_free(2));
   EXPECT_EQ(state_.free_gpu_count(), 6u);
@@ -478,13 +481,7 @@ TEST_F(SchedulerStateTest, RunLogListsEveryStartAndEveryEndInTheOrderTheyHappene
 }
 
 TEST_F(SchedulerStateTest, PartialHoldsAndReleasesAreNoRuns) {
-  state_.submit(0);
-  Plan hold;
-  hold.allocate(0, {1});
-  state_.apply(hold, 1.0);
-  Plan release;
-  release.release(0);
-  state_.apply(release, 2.0);
+  hold_then_release(0, 1);
   EXPECT_TRUE(state_.run_log().empty());
 }
 
