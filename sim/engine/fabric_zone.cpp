@@ -12,8 +12,10 @@ namespace sg4 = simgrid::s4u;
 using simgrid::kernel::routing::NetPoint;
 using simgrid::kernel::routing::Route;
 
+FabricZone::Hop FabricZone::hop(sg4::Link* link) { return {link, link->get_impl()}; }
+
 FabricZone::Duplex FabricZone::duplex(const sg4::SplitDuplexLink* link) {
-  return {link->get_link_up(), link->get_link_down()};
+  return {hop(link->get_link_up()), hop(link->get_link_down())};
 }
 
 std::uint32_t FabricZone::add_rack(const sg4::SplitDuplexLink* uplink) {
@@ -41,7 +43,7 @@ void FabricZone::do_seal() {
     xbt_assert(node < nics_.size(), "zone %s: a GPU belongs to node %u, which has no NIC", get_cname(), node);
   for (std::uint32_t rack : node_rack_)
     xbt_assert(rack < uplinks_.size(), "zone %s: a node belongs to rack %u, which has no uplink", get_cname(), rack);
-  xbt_assert(loopback_ != nullptr, "zone %s: sealed without a loopback link", get_cname());
+  xbt_assert(loopback_.link != nullptr, "zone %s: sealed without a loopback link", get_cname());
 }
 
 std::uint32_t FabricZone::gpu_of(const NetPoint* point) const {
@@ -53,14 +55,14 @@ std::uint32_t FabricZone::gpu_of(const NetPoint* point) const {
 
 void FabricZone::get_local_route(const NetPoint* src, const NetPoint* dst, Route* route, double* latency) {
   if (src == dst) {
-    route->link_list_.push_back(loopback_->get_impl());
-    if (latency) *latency += loopback_->get_latency();
+    route->link_list_.push_back(loopback_.impl);
+    if (latency) *latency += loopback_.link->get_latency();
     return;
   }
   const std::uint32_t a = gpu_of(src), b = gpu_of(dst);
   const std::uint32_t node_a = gpu_node_[a], node_b = gpu_node_[b];
 
-  std::array<sg4::Link*, 6> path{};
+  std::array<Hop, 6> path{};
   std::size_t hops = 0;
   path[hops++] = ports_[a].up;
   if (node_a != node_b) {
@@ -74,16 +76,17 @@ void FabricZone::get_local_route(const NetPoint* src, const NetPoint* dst, Route
   }
   path[hops++] = ports_[b].down;
 
-  for (std::size_t i = 0; i < hops; ++i) route->link_list_.push_back(path[i]->get_impl());
+  route->link_list_.reserve(route->link_list_.size() + hops);
+  for (std::size_t i = 0; i < hops; ++i) route->link_list_.push_back(path[i].impl);
   if (latency) {
     // Summed in the order SimGrid's recursive routing gives a fabric zone with
     // one child zone per node: the links between the nodes first, then the
     // source port, then the destination port. Floating-point addition depends
     // on the order, and this one keeps every latency, hence every simulated
     // time, bit-for-bit what such a hierarchy of zones gives.
-    for (std::size_t i = 1; i + 1 < hops; ++i) *latency += path[i]->get_latency();
-    *latency += path[0]->get_latency();
-    *latency += path[hops - 1]->get_latency();
+    for (std::size_t i = 1; i + 1 < hops; ++i) *latency += path[i].link->get_latency();
+    *latency += path[0].link->get_latency();
+    *latency += path[hops - 1].link->get_latency();
   }
 }
 

@@ -42,16 +42,23 @@ class FabricZone final : public simgrid::kernel::routing::NetZoneImpl {
   /// `host` must have been created in this zone.
   void add_gpu(const simgrid::s4u::Host* host, const simgrid::s4u::SplitDuplexLink* port, std::uint32_t node);
   /// The link a GPU's transfers to itself cross.
-  void set_loopback(simgrid::s4u::Link* loopback) { loopback_ = loopback; }
+  void set_loopback(simgrid::s4u::Link* loopback) { loopback_ = hop(loopback); }
 
   void get_local_route(const simgrid::kernel::routing::NetPoint* src, const simgrid::kernel::routing::NetPoint* dst,
                        simgrid::kernel::routing::Route* route, double* latency) override;
 
  private:
-  struct Duplex {
-    simgrid::s4u::Link* up = nullptr;
-    simgrid::s4u::Link* down = nullptr;
+  // One direction of a link, its kernel side looked up once: Link::get_impl()
+  // is a dynamic cast, and a route is built for every transfer.
+  struct Hop {
+    simgrid::s4u::Link* link = nullptr;
+    simgrid::kernel::resource::StandardLinkImpl* impl = nullptr;
   };
+  struct Duplex {
+    Hop up;
+    Hop down;
+  };
+  static Hop hop(simgrid::s4u::Link* link);
   static Duplex duplex(const simgrid::s4u::SplitDuplexLink* link);
   std::uint32_t gpu_of(const simgrid::kernel::routing::NetPoint* point) const;
   void do_seal() override;
@@ -63,7 +70,7 @@ class FabricZone final : public simgrid::kernel::routing::NetZoneImpl {
   std::vector<Duplex> ports_;              // by GPU
   std::vector<std::uint32_t> gpu_node_;    // by GPU
   std::vector<std::uint32_t> vertex_gpu_;  // by vertex (NetPoint::id): its GPU, or kNoGpu
-  simgrid::s4u::Link* loopback_ = nullptr;
+  Hop loopback_;
 };
 
 }  // namespace gcsim

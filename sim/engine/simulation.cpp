@@ -189,9 +189,11 @@ class Scheduler {
     if (failure_.first) std::rethrow_exception(failure_.first);
   }
 
-  // Takes the arrivals and wake-ups due by now. True when they, or the job
-  // ends reported since the last policy call, are news for the policy.
+  // Ends the timer steps due by now (run_timer_steps()) and takes the
+  // arrivals and wake-ups due. True when they, or the job ends reported since
+  // the last policy call, are news for the policy.
   bool take_changes() {
+    end_timer_steps();
     bool changed = !ended_.empty();
     while (next_arrival_ < arrivals_.size() && in_.jobs[arrivals_[next_arrival_]].submit <= now_) {
       thrashing_guard_.submitted(arrivals_[next_arrival_], now_);
@@ -228,6 +230,8 @@ class Scheduler {
     Time next = in_.options.until;
     if (next_arrival_ < arrivals_.size()) next = std::min(next, in_.jobs[arrivals_[next_arrival_]].submit);
     if (!wake_ups_.empty()) next = std::min(next, wake_ups_.top());
+    drop_stale_timer_steps();
+    if (!timer_steps_.empty()) next = std::min(next, timer_steps_.top().end);
     if (next == kNever && state_.running().empty()) return false;
     const double timeout = next == kNever ? -1.0 : std::max(0.0, next - now_);
     listening_ = true;
@@ -273,6 +277,74 @@ class Scheduler {
       running_[job].reset();
     }
     ended_.clear();
+  }
+
+  // Jobs whose steps are all timers (computations on GPUs they hold whole,
+  // delays) need no actor: the scheduler keeps the end of each one's current
+  // step in a heap, wakes for the earliest, and runs the next steps itself,
+  // exactly as a runner would (compute_alone(), delay()). A preempted job's
+  // entry stays in the heap, stale (its run is gone or its epoch changed).
+  struct TimerStep {
+    Time end;
+    JobIndex job;
+    std::uint32_t epoch;
+    // The heap's top is the earliest end; the job index breaks ties, so the
+    // order of one instant's ends does not depend on the heap's history.
+    bool operator>(const TimerStep& other) const { return end != other.end ? end > other.end : job > other.job; }
+  };
+
+  bool stale(const TimerStep& step) const { return !running_[step.job] || epoch_[step.job] != step.epoch; }
+
+  void drop_stale_timer_steps() {
+    while (!timer_steps_.empty() && stale(timer_steps_.top())) timer_steps_.pop();
+  }
+
+  // The timer steps due by now end; their jobs go on to their next steps.
+  void end_timer_steps() {
+    while (!timer_steps_.empty() && timer_steps_.top().end <= now_) {
+      const TimerStep due = timer_steps_.top();
+      timer_steps_.pop();
+      if (stale(due)) continue;
+      RunningJob& run = *running_[due.job];
+      end_timer_step(run);
+      ++run.step;
+      run_timer_steps(due.job);
+    }
+  }
+
+  // Runs the job's steps from its current one: each step that ends at this
+  // instant ends now, the first that lasts longer goes in the heap. When all
+  // have run, the job reports its end.
+  void run_timer_steps(JobIndex job) {
+    RunningJob& run = *running_[job];
+    for (; run.step < run.plan->step_count(); ++run.step) {
+      const Time end = start_timer_step(run);
+      if (end > now_) {
+        timer_steps_.push({end, job, epoch_[job]});
+        return;
+      }
+      end_timer_step(run);
+    }
+    report_end(job);
+  }
+
+  // Starts the current step of a job on timers; returns its end.
+  Time start_timer_step(RunningJob& run) {
+    const JobStep step = run.plan->step(run.step);
+    if (step.kind == JobStep::Kind::kDelay) return now_ + step.amount;
+    assert(step.kind == JobStep::Kind::kCompute && "a job on timers has no ring step");
+    record_compute_busy(run, step, 1.0);
+    return busy_until(run);
+  }
+
+  // The current step of a job on timers ends now: the events a runner's step counts.
+  void end_timer_step(RunningJob& run) {
+    if (run.plan->step(run.step).kind == JobStep::Kind::kDelay) {
+      recorder_.event_handled();
+      return;
+    }
+    recorder_.event_handled(run.hosts.size());
+    run.busy_ends.clear();
   }
 
   // Gives the job to an idle runner, or to a new one.
@@ -370,8 +442,7 @@ class Scheduler {
   bool compute_alone(Runner& runner, JobIndex job, const JobStep& step) {
     RunningJob& run = *running_[job];
     record_compute_busy(run, step, 1.0);
-    Time end = now_;
-    for (const auto& [at, gpus] : run.busy_ends) end = std::max(end, at);
+    const Time end = busy_until(run);
     if (end > now_ && !wait_on_timer(runner, end)) return false;
     now_ = std::max(now_, end);
     recorder_.event_handled(run.hosts.size());
@@ -389,6 +460,13 @@ class Scheduler {
     // One interval per distinct end, not per GPU: a job preempted over and
     // over would otherwise fill memory with the intervals of its GPUs.
     for (const auto& [end, gpus] : run.busy_ends) recorder_.busy(now_, end, gpus, share);
+  }
+
+  // When the slowest GPU of the computation step ends (now, if none computes).
+  Time busy_until(const RunningJob& run) const {
+    Time end = now_;
+    for (const auto& [at, gpus] : run.busy_ends) end = std::max(end, at);
+    return end;
   }
 
   // A delay step, on a kernel timer: exact, where a sleep would be rounded up
@@ -586,7 +664,11 @@ class Scheduler {
     run.compute_scale = std::move(costs.compute_scale);
     run.work_seconds = work_seconds;
     run.work_started = now_ + restore;
-    start_runner(job);
+    if (run.plan->without_ring_steps() && spec.gpu_share >= 1) {
+      run_timer_steps(job);
+    } else {
+      start_runner(job);
+    }
   }
 
   // A job starts running on its allocated GPUs: its hosts and its outcome's start and placement.
@@ -675,7 +757,8 @@ class Scheduler {
   std::vector<bool> rescaled_;  // jobs counted in RunRecord::rescaled_jobs
   std::vector<JobIndex> arrivals_;
   std::size_t next_arrival_ = 0;
-  std::priority_queue<Time, std::vector<Time>, std::greater<>> wake_ups_;  // the policy asked for
+  std::priority_queue<Time, std::vector<Time>, std::greater<>> wake_ups_;               // the policy asked for
+  std::priority_queue<TimerStep, std::vector<TimerStep>, std::greater<>> timer_steps_;  // run_timer_steps()
   std::vector<JobIndex> ended_;  // jobs whose steps all ran, not yet ended (end_jobs())
   // The doorbell: a receive on a mailbox, the one activity the scheduler
   // waits on; a runner ends the wait by sending to it (report_end()).

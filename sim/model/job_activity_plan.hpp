@@ -57,6 +57,8 @@ class JobActivityPlan {
   void add_trailing_delay(Time seconds);
 
   std::uint64_t step_count() const { return leading_ + rounds_ * steps_per_round_ + (trailing_delay_ > 0 ? 1 : 0); }
+  /// True when no step is a ring step: every step is a computation or a delay.
+  bool without_ring_steps() const { return ring_steps_per_round_ == 0; }
   /// Step k (0-based), computed on demand: iteration fidelity has millions of steps.
   JobStep step(std::uint64_t k) const;
 
