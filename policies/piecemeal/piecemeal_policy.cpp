@@ -39,14 +39,38 @@ void PiecemealPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
   // No GPU free and none released: no request can be granted anything.
   if (backing_off.empty() && ctx.cluster.free_gpu_count() == 0) return wake_for_timeouts(plan);
 
-  // GPUs that are free now or freed by this plan's releases.
-  std::vector<GpuId> free;
-  std::vector<bool> released(layout.gpu_count(), false);
+  std::vector<GpuId> released;
   TentativeCluster after_releases(ctx.cluster);  // their host cores and memory come back too
   for (JobIndex job : backing_off) {
-    for (GpuId g : ctx.jobs.runtime(job).gpus) released[g] = true;
+    released.insert(released.end(), ctx.jobs.runtime(job).gpus.begin(), ctx.jobs.runtime(job).gpus.end());
     after_releases.free(ctx.jobs.runtime(job).gpus, ctx.jobs.spec(job));
   }
+  std::sort(released.begin(), released.end());
+  // GPUs that are free now or freed by this plan's releases, in GPU order
+  // (GPU ids go node by node), listed a node at a time as far as the requests
+  // read them: a call that grants a few GPUs does not list the whole cluster.
+  std::vector<GpuId> free;
+  const std::vector<std::size_t>& free_per_node = ctx.cluster.free_gpus_per_node();
+  NodeId next_node = 0;
+  std::size_t next_released = 0;
+  auto list_next_node = [&] {
+    for (; next_node < layout.node_count(); ++next_node) {
+      const bool releases_here =
+          next_released < released.size() && layout.node_of(released[next_released]) == next_node;
+      if (free_per_node[next_node] == 0 && !releases_here) continue;
+      const std::size_t before = free.size();
+      ctx.cluster.visit_free_gpus_of_node(next_node, 0, [&](GpuId g) {
+        free.push_back(g);
+        return true;
+      });
+      for (; next_released < released.size() && layout.node_of(released[next_released]) == next_node; ++next_released)
+        free.push_back(released[next_released]);
+      std::sort(free.begin() + static_cast<std::ptrdiff_t>(before), free.end());
+      ++next_node;
+      return true;
+    }
+    return false;
+  };
   // Host cores and memory granted in this call, per node.
   std::map<NodeId, NodeClaim> granted_host;
   // Whether GPU `g` can be the next one of request `r`: its type, its node
@@ -64,8 +88,6 @@ void PiecemealPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
     return after.millicores - before.millicores <= room.millicores &&
            after.memory_bytes - before.memory_bytes <= room.memory_bytes;
   };
-  for (GpuId g = 0; g < layout.gpu_count(); ++g)
-    if (ctx.cluster.is_free(g) || released[g]) free.push_back(g);
 
   struct Request {
     JobIndex job;
@@ -86,7 +108,7 @@ void PiecemealPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
     if (requests[i].held < requests[i].need) short_of.insert({requests[i].held, i});
 
   std::size_t next_free = 0;
-  while (next_free < free.size()) {
+  while (next_free < free.size() || list_next_node()) {
     // The request holding the fewest GPUs (ties: submission order) gets the next GPU it can use.
     if (short_of.empty()) break;
     Request* neediest = &requests[short_of.begin()->second];
@@ -95,23 +117,26 @@ void PiecemealPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
     std::vector<GpuId> mine = ctx.jobs.runtime(neediest->job).gpus;
     if (backing_off.count(neediest->job)) mine.clear();
     mine.insert(mine.end(), neediest->granted.begin(), neediest->granted.end());
-    auto fits = std::find_if(free.begin() + static_cast<std::ptrdiff_t>(next_free), free.end(), [&](GpuId g) {
+    auto fits_here = [&](GpuId g) {
       return !taken[g] && layout.gpu_type_of(g).memory_bytes >= spec.gpu_memory_bytes && host_allows(spec, mine, g);
-    });
-    if (fits == free.end()) {
+    };
+    std::size_t k = next_free;
+    while ((k < free.size() || list_next_node()) && !fits_here(free[k])) ++k;
+    if (k == free.size()) {
       neediest->need = neediest->held + neediest->granted.size();  // nothing here fits it
       continue;
     }
-    taken[*fits] = true;
+    const GpuId fit = free[k];
+    taken[fit] = true;
     {
-      const NodeId node = layout.node_of(*fits);
+      const NodeId node = layout.node_of(fit);
       const auto here = static_cast<std::size_t>(
           std::count_if(mine.begin(), mine.end(), [&](GpuId m) { return layout.node_of(m) == node; }));
       const NodeClaim before = node_claim(spec, here), after = node_claim(spec, here + 1);
       granted_host[node].millicores += after.millicores - before.millicores;
       granted_host[node].memory_bytes += after.memory_bytes - before.memory_bytes;
     }
-    neediest->granted.push_back(*fits);
+    neediest->granted.push_back(fit);
     const std::size_t now_held = neediest->held + neediest->granted.size();
     if (now_held < neediest->need) short_of.insert({now_held, static_cast<std::size_t>(neediest - requests.data())});
     while (next_free < free.size() && taken[free[next_free]]) ++next_free;

@@ -15,10 +15,13 @@
 // Cost of one call, in waiting jobs w, running jobs r, GPUs g and h jobs
 // holding GPUs: O(h) to forget the holders that started; with no GPU free
 // and none released, nothing more (O(h) for the wake-up with hold_timeout).
-// Otherwise O(g + w log w) to list the free GPUs and the requests, ordered by
-// GPUs held, and O(log w) per GPU granted to find the neediest request, plus
-// the GPUs it skips: O(h + g + w log w + f log w) for f GPUs free. A baseline
-// that deadlocks, kept simple.
+// Otherwise O(w log w) to order the requests by GPUs held, and O(log w) per
+// GPU granted to find the neediest request, plus the free GPUs it reads: they
+// are listed node by node in GPU order only as far as the grants read them,
+// so a call granting k GPUs reads the nodes up to the k-th free GPU (and
+// those a request passes over), all n nodes only when the requests outnumber
+// the free GPUs: O(h + w log w + n + f log w) at most for f GPUs free. A
+// baseline that deadlocks, kept simple.
 // Assumptions: no preemption, no priorities, GPU memory respected.
 //
 //   PiecemealPolicy baseline(/*hold_timeout=*/kNever);

@@ -64,6 +64,26 @@ TEST(PiecemealPolicy, HoldTimeoutReleasesAndBacksOff) {
   EXPECT_EQ(bench.state().free_gpu_count(), 4u);
 }
 
+TEST(PiecemealPolicy, GpusReleasedInACallAndFreeOnesAreGrantedInGpuOrder) {
+  // Two nodes of two GPUs. a (4 GPUs) gets 0, x (1 GPU) gets 1 and runs,
+  // then a gets 2 and 3 and waits for 1. x ends; at 30 a backs off, so 0, 2
+  // and 3 are released in the call and 1 is free: c (2 GPUs) takes 0 then 1.
+  PolicyBench bench(crafted_cluster(2, 2),
+                    {measured_job("a", 4, 0), measured_job("x", 1, 0), measured_job("c", 2, 30)});
+  bench.submit(0);
+  bench.submit(1);
+  PiecemealPolicy policy(/*hold_timeout=*/30);
+  EXPECT_EQ(bench.step(policy).started, (Jobs{1}));
+  EXPECT_EQ(bench.state().runtime(0).gpus, (Gpus{0, 2, 3}));
+  bench.now = 20;
+  bench.finish(1);
+  bench.now = 30;
+  bench.submit(2);
+  EXPECT_EQ(bench.step(policy).started, (Jobs{2}));
+  EXPECT_EQ(bench.state().runtime(2).gpus, (Gpus{0, 1}));
+  EXPECT_TRUE(bench.state().runtime(0).gpus.empty());
+}
+
 TEST(PiecemealPolicy, WithNoGpuFreeACallGrantsNothingButStillAsksForTheTimeout) {
   // a and b hold two GPUs each of the four; c arrives at 10 with none free.
   PolicyBench bench(crafted_cluster(1, 4),
