@@ -254,9 +254,13 @@ std::string deadlock_diagnosis(const std::vector<JobSpec>& jobs, const ClusterLa
   std::ostringstream out;
   out << "deadlock at t=" << fixed(record.deadlock->at, 6) << " s: " << record.deadlock->jobs.size()
       << " jobs hold GPUs while waiting for more, and nothing running can free any:\n";
-  for (JobIndex job : record.deadlock->jobs)
-    out << "  job '" << jobs[job].id << "' holds " << record.outcomes[job].gpus.size() << " of " << jobs[job].gpus
-        << " GPUs (" << gpu_labels(layout, record.outcomes[job].gpus) << ")\n";
+  // The first ten: a deadlock of a large trace can hold thousands of jobs,
+  // which summary.json lists all.
+  const std::vector<JobIndex>& held = record.deadlock->jobs;
+  for (std::size_t i = 0; i < held.size() && i < 10; ++i)
+    out << "  job '" << jobs[held[i]].id << "' holds " << record.outcomes[held[i]].gpus.size() << " of "
+        << jobs[held[i]].gpus << " GPUs (" << gpu_labels(layout, record.outcomes[held[i]].gpus) << ")\n";
+  if (held.size() > 10) out << "  and " << held.size() - 10 << " more jobs (summary.json lists them all)\n";
   return out.str();
 }
 

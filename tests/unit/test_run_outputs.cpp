@@ -1,6 +1,6 @@
 // The run's reports of preemptions and of runs stopped early: the summary
-// line and the notice on lost work, the livelock and thrashing entries of
-// summary.json and their diagnoses, from crafted records.
+// line and the notice on lost work, the deadlock, livelock and thrashing
+// entries of summary.json and their diagnoses, from crafted records.
 #include "sim/report/run_outputs.hpp"
 
 #include <string>
@@ -103,6 +103,34 @@ TEST(StoppedRunReports, ALivelockNamesTheInstantTheJobsAndTheDecisionsThatRepeat
   EXPECT_TRUE(contains(text, "(22 calls at this instant)")) << text;
   EXPECT_TRUE(contains(text, "job 'a' lost its GPUs 11 times at this instant\n")) << text;
   EXPECT_TRUE(contains(text, "the decisions that repeat: preempt 'b', allocate 'a'\n")) << text;
+}
+
+TEST(StoppedRunReports, ADeadlockPrintsTenOfItsJobsAndTheSummaryListsThemAll) {
+  StoppedRun run;
+  // Twelve one-GPU holders of two-GPU jobs on a node of sixteen GPUs.
+  ClusterSpec spec = run.layout.spec();
+  spec.node_groups = {testing::crafted_node_group("n", 1, 16, "GPU")};
+  const ClusterLayout layout(spec);
+  run.jobs.clear();
+  run.record.outcomes.clear();
+  DeadlockReport deadlock{7, {}};
+  for (JobIndex j = 0; j < 12; ++j) {
+    JobSpec job;
+    job.id = "j" + std::to_string(j);
+    job.gpus = 2;
+    run.jobs.push_back(job);
+    run.record.outcomes.emplace_back().gpus = {j};
+    deadlock.jobs.push_back(j);
+  }
+  run.record.deadlock = deadlock;
+  const std::string text = deadlock_diagnosis(run.jobs, layout, run.record);
+  EXPECT_TRUE(contains(text, "deadlock at t=7.000000 s: 12 jobs hold GPUs")) << text;
+  EXPECT_TRUE(contains(text, "job 'j9' holds 1 of 2 GPUs (n-0:9)\n")) << text;
+  EXPECT_FALSE(contains(text, "job 'j10'")) << text;
+  EXPECT_TRUE(contains(text, "and 2 more jobs (summary.json lists them all)\n")) << text;
+  const nlohmann::json summary = nlohmann::json::parse(
+      summary_json(run.jobs, layout, run.record, compute_run_metrics(run.jobs, run.record), {false, {}}));
+  EXPECT_EQ(summary["deadlock"]["jobs"].size(), 12u);
 }
 
 TEST(StoppedRunReports, ThrashingSaysHowMuchWasLostAgainstWhatWasNeededAndTheMostPreemptedJobs) {
