@@ -37,7 +37,7 @@ const std::set<std::string> kStudyFields = {
     "seed"};
 const std::set<std::string> kHalvingFields = {"rungs", "eta"};
 const std::set<std::string> kTrainingFields = {"flops_per_iteration", "gradient_bytes", "iterations",
-                                               "flops_per_iteration_by_gpu_type"};
+                                               "parameter_servers", "flops_per_iteration_by_gpu_type"};
 const std::set<std::string> kDurationFields = {"seconds", "gpu_type", "rescale"};
 const std::set<std::string> kDagFields = {"pools", "tasks", "task_overhead", "wake_up"};
 const std::set<std::string> kPoolFields = {"name", "workers", "kind"};
@@ -110,6 +110,10 @@ TrainingWork read_training(const JsonObject& job) {
       within_horizon(training, "gradient_bytes", training.required_quantity("gradient_bytes", Quantity::kBytes),
                      HorizonQuantity::kBytes);
   work.iterations = training.required_uint("iterations", 1);
+  // Absent: a ring allreduce; given: at least one server.
+  const std::uint64_t servers = training.optional_uint("parameter_servers", 0, 1);
+  if (servers > std::numeric_limits<std::uint32_t>::max()) training.fail("parameter_servers", "too large");
+  work.parameter_servers = static_cast<std::uint32_t>(servers);
   if (training.has("flops_per_iteration_by_gpu_type")) {
     const JsonObject by_type = training.required_object("flops_per_iteration_by_gpu_type");
     for (const auto& [type, value] : by_type.value().items()) {
@@ -712,6 +716,7 @@ nlohmann::json job_json(const JobSpec& job) {
     entry["training"] = {{"flops_per_iteration", training->flops_per_iteration},
                          {"gradient_bytes", training->gradient_bytes},
                          {"iterations", training->iterations}};
+    if (training->parameter_servers > 0) entry["training"]["parameter_servers"] = training->parameter_servers;
     if (!training->flops_per_iteration_by_gpu_type.empty())
       entry["training"]["flops_per_iteration_by_gpu_type"] = training->flops_per_iteration_by_gpu_type;
   } else if (const auto* measured = std::get_if<MeasuredWork>(&job.work)) {

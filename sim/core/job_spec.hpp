@@ -23,7 +23,9 @@
 namespace gcsim {
 
 /// Data-parallel training: every iteration each GPU computes
-/// `flops_per_iteration` then the job ring-allreduces `gradient_bytes`.
+/// `flops_per_iteration` then the job ring-allreduces `gradient_bytes`, or,
+/// with `parameter_servers` k > 0, pushes them to k servers and pulls the
+/// parameters back (sim/model/parameter_server_cost.hpp).
 /// A model runs faster on some GPU types than their FLOP/s alone say (its
 /// measured speed, as throughput tables give it): `flops_per_iteration_by_gpu_type`
 /// then gives the FLOPs that make one iteration on a GPU of that type last
@@ -33,6 +35,7 @@ struct TrainingWork {
   double gradient_bytes = 0;       // size of the gradients allreduced every iteration
   std::uint64_t iterations = 0;
   std::map<std::string, double> flops_per_iteration_by_gpu_type;  // GPU type name -> per GPU, per iteration
+  std::uint32_t parameter_servers = 0;                            // 0: a ring allreduce
 
   /// The FLOPs of one iteration on one GPU of `gpu_type`.
   double flops_on(const std::string& gpu_type) const {

@@ -45,6 +45,7 @@
 #include "sim/model/checkpoint_model.hpp"
 #include "sim/model/dag_schedule.hpp"
 #include "sim/model/duration_oracle.hpp"
+#include "sim/model/parameter_server_cost.hpp"
 #include "sim/model/placement_costs.hpp"
 #include "sim/report/run_recorder.hpp"
 
@@ -332,7 +333,7 @@ class Scheduler {
   Time start_timer_step(RunningJob& run) {
     const JobStep step = run.plan->step(run.step);
     if (step.kind == JobStep::Kind::kDelay) return now_ + step.amount;
-    assert(step.kind == JobStep::Kind::kCompute && "a job on timers has no ring step");
+    assert(step.kind == JobStep::Kind::kCompute && "a job on timers transfers nothing");
     record_compute_busy(run, step, 1.0);
     return busy_until(run);
   }
@@ -522,17 +523,37 @@ class Scheduler {
           exec->start();
         }
         break;
-      case JobStep::Kind::kRingStep: {
-        // At least one byte: SimGrid 3.32 never completes a zero-byte host-to-host transfer.
-        const auto bytes = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::llround(step.amount)));
-        for (std::size_t i = 0; i < n; ++i)
-          run.activities.push_back(sg4::Comm::sendto_async(run.hosts[i], run.hosts[(i + 1) % n], bytes));
+      case JobStep::Kind::kRingStep:
+        for (std::size_t i = 0; i < n; ++i) send(run, run.hosts[i], run.hosts[(i + 1) % n], step.amount);
+        break;
+      case JobStep::Kind::kPush:
+      case JobStep::Kind::kPull: {
+        // Every worker and every server not on its host, all at once.
+        const std::uint32_t servers = run.plan->parameter_servers();
+        for (std::uint32_t s = 0; s < servers; ++s) {
+          sg4::Host* server = run.hosts[parameter_server_host(s, servers, static_cast<std::uint32_t>(n))];
+          for (sg4::Host* worker : run.hosts) {
+            if (worker == server) continue;  // a local copy
+            if (step.kind == JobStep::Kind::kPush) {
+              send(run, worker, server, step.amount);
+            } else {
+              send(run, server, worker, step.amount);
+            }
+          }
+        }
         break;
       }
       case JobStep::Kind::kDelay:
         assert(false && "a delay step starts no activity");
         break;
     }
+  }
+
+  // A transfer of the current step. At least one byte: SimGrid 3.32 never
+  // completes a zero-byte host-to-host transfer.
+  static void send(RunningJob& run, sg4::Host* from, sg4::Host* to, double bytes) {
+    const auto whole = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::llround(bytes)));
+    run.activities.push_back(sg4::Comm::sendto_async(from, to, whole));
   }
 
   // One more GPU of a computation step computing until `end` (GPUs of one type end together).
@@ -655,16 +676,16 @@ class Scheduler {
     // A job resuming from a checkpoint runs the rest of its work after restoring.
     const double saved = state_.runtime(job).saved_fraction;
     const Time restore = saved > 0 ? spec.checkpoint.restore_cost : 0;
-    JobActivityPlan plan(spec, in_.options.fidelity, costs.measured_type_flops, costs.ring_latency, 1 - saved, restore,
-                         in_.options.job_rounds);
-    const Time work_seconds = plan.uncontended_work_seconds(costs.slowest_gpu_flops, costs.ring_bandwidth);
+    JobActivityPlan plan(spec, in_.options.fidelity, costs.measured_type_flops, costs.exchange_latency, 1 - saved,
+                         restore, in_.options.job_rounds);
+    const Time work_seconds = plan.uncontended_work_seconds(costs.slowest_gpu_flops, costs.exchange_bandwidth);
     plan.add_trailing_delay(checkpoint_overhead(spec.checkpoint, work_seconds));
 
     RunningJob& run = begin_run(job, std::move(plan));
     run.compute_scale = std::move(costs.compute_scale);
     run.work_seconds = work_seconds;
     run.work_started = now_ + restore;
-    if (run.plan->without_ring_steps() && spec.gpu_share >= 1) {
+    if (run.plan->without_transfers() && spec.gpu_share >= 1) {
       run_timer_steps(job);
     } else {
       start_runner(job);

@@ -4,6 +4,7 @@
 #include <variant>
 
 #include "sim/model/dag_schedule.hpp"
+#include "sim/model/parameter_server_cost.hpp"
 #include "sim/model/ring_allreduce_cost.hpp"
 
 namespace gcsim {
@@ -60,9 +61,21 @@ Time uncontended_duration(const JobSpec& job, const ClusterLayout& layout) {
   const RingEdge edge =
       packed_ring_edge(*best, spec.fabric, job.gpus, nodes_per_rack * best->gpus_per_node, rack_uplink);
   // A fractional job computes at its share of each GPU (JobSpec::gpu_share).
+  const double compute_flops = best_flops * job.gpu_share;
+  if (training.parameter_servers > 0) {
+    // A push and a pull per iteration; packed, the slowest flow crosses what
+    // the slowest ring edge crosses (sim/model/parameter_server_cost.hpp).
+    const JobLinks links = packed_job_links(job.gpus, best->gpus_per_node, static_cast<std::uint32_t>(nodes_per_rack),
+                                            best->intra.bandwidth, best->nic.bandwidth, rack_uplink);
+    const double seconds_per_byte = parameter_server_phase_seconds_per_byte(links, training.parameter_servers);
+    const double phase = seconds_per_byte > 0 && training.gradient_bytes > 0
+                             ? edge.latency + training.gradient_bytes * seconds_per_byte
+                             : 0;
+    return static_cast<double>(training.iterations) * (training.flops_per_iteration / compute_flops + 2 * phase);
+  }
   return static_cast<double>(training.iterations) *
-         training_iteration_seconds(training.flops_per_iteration, best_flops * job.gpu_share, job.gpus,
-                                    training.gradient_bytes, edge.latency, edge.bandwidth);
+         training_iteration_seconds(training.flops_per_iteration, compute_flops, job.gpus, training.gradient_bytes,
+                                    edge.latency, edge.bandwidth);
 }
 
 std::vector<Time> uncontended_durations(const std::vector<JobSpec>& jobs, const ClusterLayout& layout) {

@@ -11,9 +11,10 @@ namespace gcsim {
 
 std::string_view to_string(Fidelity fidelity) { return fidelity == Fidelity::kJob ? "job" : "iteration"; }
 
-JobActivityPlan::JobActivityPlan(const JobSpec& job, Fidelity fidelity, double measured_type_flops, double ring_latency,
-                                 double remaining_fraction, Time restore_delay, std::uint32_t job_rounds)
-    : fidelity_(fidelity), ranks_(job.gpus), ring_latency_(ring_latency) {
+JobActivityPlan::JobActivityPlan(const JobSpec& job, Fidelity fidelity, double measured_type_flops,
+                                 double exchange_latency, double remaining_fraction, Time restore_delay,
+                                 std::uint32_t job_rounds)
+    : fidelity_(fidelity), ranks_(job.gpus), exchange_latency_(exchange_latency) {
   assert(remaining_fraction > 0 && remaining_fraction <= 1 && "a plan has work left to do");
   assert(job_rounds >= 1 && "at least one round");
   if (restore_delay > 0) {
@@ -34,19 +35,27 @@ JobActivityPlan::JobActivityPlan(const JobSpec& job, Fidelity fidelity, double m
       static_cast<std::uint64_t>(std::ceil(static_cast<double>(training.iterations) * remaining_fraction));
   iterations_ = std::max<std::uint64_t>(1, std::min(iterations, training.iterations));
   flops_per_iteration_ = training.flops_per_iteration;
-  chunk_bytes_ = ring_chunk_bytes(ranks_, training.gradient_bytes);
-  // A job without gradients (gradient_bytes 0) exchanges nothing: no ring steps.
-  messages_per_iteration_ = training.gradient_bytes > 0 ? ring_step_count(ranks_) : 0;
+  servers_ = training.parameter_servers;
+  // A job without gradients (gradient_bytes 0) exchanges nothing, nor does a
+  // single GPU (its servers run on its own host): no transfer steps.
+  const bool exchanges = training.gradient_bytes > 0 && ranks_ >= 2;
+  if (servers_ > 0) {
+    flow_bytes_ = training.gradient_bytes / servers_;
+    messages_per_iteration_ = exchanges ? 2 : 0;  // a push and a pull
+  } else {
+    flow_bytes_ = ring_chunk_bytes(ranks_, training.gradient_bytes);
+    messages_per_iteration_ = exchanges ? ring_step_count(ranks_) : 0;
+  }
   if (fidelity == Fidelity::kIteration) {
     rounds_ = iterations_;
-    ring_steps_per_round_ = messages_per_iteration_;
+    transfer_steps_per_round_ = messages_per_iteration_;
   } else {
     rounds_ = std::min<std::uint64_t>(job_rounds, iterations_);
-    ring_steps_per_round_ = messages_per_iteration_ > 0 ? 1 : 0;
-    // The merged flow pays the route latency once; the real run pays it once per message.
-    with_latency_delay_ = messages_per_iteration_ > 0 && ring_latency > 0;
+    transfer_steps_per_round_ = messages_per_iteration_ == 0 ? 0 : servers_ > 0 ? 2 : 1;
+    // The merged flows pay the route latency once each; the real run pays it once per message.
+    with_latency_delay_ = messages_per_iteration_ > 0 && exchange_latency > 0;
   }
-  steps_per_round_ = 1 + ring_steps_per_round_ + (with_latency_delay_ ? 1 : 0);
+  steps_per_round_ = 1 + transfer_steps_per_round_ + (with_latency_delay_ ? 1 : 0);
 }
 
 void JobActivityPlan::add_trailing_delay(Time seconds) {
@@ -64,22 +73,24 @@ JobStep JobActivityPlan::step(std::uint64_t k) const {
   k -= leading_;
   if (k == rounds_ * steps_per_round_) return {JobStep::Kind::kDelay, trailing_delay_};
   const std::uint64_t round = k / steps_per_round_, within = k % steps_per_round_;
-  if (fidelity_ == Fidelity::kIteration) {
-    if (within == 0) return {JobStep::Kind::kCompute, flops_per_iteration_};
-    return {JobStep::Kind::kRingStep, chunk_bytes_};
-  }
-  const auto iterations = static_cast<double>(iterations_in_round(round));
+  // Each message of an iteration (iteration fidelity), or the merged flows of a round.
+  const double iterations = fidelity_ == Fidelity::kIteration ? 1.0 : static_cast<double>(iterations_in_round(round));
   if (within == 0) return {JobStep::Kind::kCompute, flops_per_iteration_ * iterations};
+  if (within <= transfer_steps_per_round_) {
+    if (servers_ > 0) return {within == 1 ? JobStep::Kind::kPush : JobStep::Kind::kPull, flow_bytes_ * iterations};
+    // A ring step carries one message, or at job fidelity all its round's messages.
+    const double messages = fidelity_ == Fidelity::kIteration ? 1.0 : iterations * messages_per_iteration_;
+    return {JobStep::Kind::kRingStep, flow_bytes_ * messages};
+  }
   const double messages = iterations * static_cast<double>(messages_per_iteration_);
-  if (within == 1 && ring_steps_per_round_ == 1) return {JobStep::Kind::kRingStep, chunk_bytes_ * messages};
-  return {JobStep::Kind::kDelay, (messages - 1) * ring_latency_};
+  return {JobStep::Kind::kDelay, (messages - static_cast<double>(transfer_steps_per_round_)) * exchange_latency_};
 }
 
-Time JobActivityPlan::uncontended_work_seconds(double gpu_flops, double edge_bandwidth) const {
-  const double ring = messages_per_iteration_ > 0 ? static_cast<double>(messages_per_iteration_) *
-                                                        (ring_latency_ + chunk_bytes_ / edge_bandwidth)
-                                                  : 0.0;
-  return static_cast<double>(iterations_) * (flops_per_iteration_ / gpu_flops + ring);
+Time JobActivityPlan::uncontended_work_seconds(double gpu_flops, double exchange_bandwidth) const {
+  const double exchange = messages_per_iteration_ > 0 ? static_cast<double>(messages_per_iteration_) *
+                                                            (exchange_latency_ + flow_bytes_ / exchange_bandwidth)
+                                                      : 0.0;
+  return static_cast<double>(iterations_) * (flops_per_iteration_ / gpu_flops + exchange);
 }
 
 }  // namespace gcsim

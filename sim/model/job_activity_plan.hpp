@@ -1,28 +1,34 @@
 // job_activity_plan.hpp: the sequence of steps a running job executes, at the
 // chosen fidelity.
 //
-// A step is either a computation (every GPU of the job executes `amount`
-// FLOPs), a ring step (every GPU sends `amount` bytes to its ring successor,
-// all at once), or a pure delay of `amount` seconds. A step starts when the
-// previous one has completed on every GPU.
+// A step is a computation (every GPU of the job executes `amount` FLOPs), a
+// transfer step of the gradient exchange, or a pure delay of `amount`
+// seconds. A step starts when the previous one has completed on every GPU.
+// The exchange is a ring allreduce (sim/model/ring_allreduce_cost.hpp) unless
+// the job names parameter servers (sim/model/parameter_server_cost.hpp):
+// - a ring step: every GPU sends `amount` bytes to its ring successor, all at once;
+// - a push: every worker sends `amount` bytes (its shard for that server) to
+//   each server not on its own host, all at once; a pull: the reverse.
 //
-// Fidelity::kIteration: per iteration, one computation then the 2(N-1) ring
-//   steps of the allreduce; exact, cost grows with iterations.
+// Fidelity::kIteration: per iteration, one computation then the exchange's
+//   messages (the 2(N-1) ring steps, or a push and a pull); exact, cost
+//   grows with iterations.
 // Fidelity::kJob: a constant number of steps for the whole run: the
 //   iterations are merged into R rounds (R = job_rounds, default 1), and each
-//   round is one computation of its iterations' FLOPs, one ring step carrying
-//   its iterations' ring traffic (so link sharing with other jobs is still
-//   decided by the network model), and a delay for the per-message latencies
-//   the merged flow does not pay: (iterations * 2(N-1) - 1) * ring latency.
-//   Uncontended, both fidelities give the same duration; more rounds let the
-//   compute and communication phases of jobs sharing links interleave as they
-//   do iteration by iteration.
+//   round is one computation of its iterations' FLOPs, the exchange's
+//   transfer steps carrying its iterations' traffic (one ring step, or one
+//   push and one pull; so link sharing with other jobs is still decided by
+//   the network model), and a delay for the per-message latencies the merged
+//   flows do not pay: (iterations x messages per iteration - transfer steps)
+//   x latency. Uncontended, both fidelities give the same duration; more
+//   rounds let the compute and communication phases of jobs sharing links
+//   interleave as they do iteration by iteration.
 //
 // A job restarted from a checkpoint runs only the part of its work the
 // checkpoint did not keep, after a leading delay for the restore; delays can
 // also be appended (the time its own checkpoints take).
 //
-//   JobActivityPlan plan(spec, Fidelity::kJob, /*flops_per_gpu_unit=*/0, ring_latency);
+//   JobActivityPlan plan(spec, Fidelity::kJob, /*flops_per_gpu_unit=*/0, exchange_latency);
 //   for (std::uint64_t k = 0; k < plan.step_count(); ++k) run(plan.step(k));
 #pragma once
 
@@ -38,46 +44,53 @@ enum class Fidelity { kJob, kIteration };
 std::string_view to_string(Fidelity fidelity);
 
 struct JobStep {
-  enum class Kind { kCompute, kRingStep, kDelay };
+  enum class Kind { kCompute, kRingStep, kPush, kPull, kDelay };
   Kind kind;
-  double amount;  // FLOPs per GPU, bytes per ring edge, or seconds
+  double amount;  // FLOPs per GPU, bytes per flow (ring edge, worker to server), or seconds
 };
 
 class JobActivityPlan {
  public:
   /// `measured_type_flops`: FLOP/s of the GPU type a MeasuredWork was
-  /// measured on (ignored for training jobs). `ring_latency`: latency of the
-  /// slowest edge of the job's ring, seconds. `remaining_fraction`: the share
-  /// of the work left (training jobs run that share of their iterations,
-  /// rounded up). `restore_delay`: seconds before the work starts.
-  JobActivityPlan(const JobSpec& job, Fidelity fidelity, double measured_type_flops, double ring_latency,
+  /// measured on (ignored for training jobs). `exchange_latency`: latency of
+  /// one message of the exchange (the slowest ring edge's, or the slowest
+  /// flow's between a worker and a server), seconds. `remaining_fraction`:
+  /// the share of the work left (training jobs run that share of their
+  /// iterations, rounded up). `restore_delay`: seconds before the work starts.
+  JobActivityPlan(const JobSpec& job, Fidelity fidelity, double measured_type_flops, double exchange_latency,
                   double remaining_fraction = 1.0, Time restore_delay = 0, std::uint32_t job_rounds = 1);
 
   /// Appends `seconds` of delay after the work.
   void add_trailing_delay(Time seconds);
 
   std::uint64_t step_count() const { return leading_ + rounds_ * steps_per_round_ + (trailing_delay_ > 0 ? 1 : 0); }
-  /// True when no step is a ring step: every step is a computation or a delay.
-  bool without_ring_steps() const { return ring_steps_per_round_ == 0; }
+  /// True when no step transfers anything: every step is a computation or a delay.
+  bool without_transfers() const { return transfer_steps_per_round_ == 0; }
+  /// The parameter servers the gradients go through; 0 for a ring allreduce.
+  std::uint32_t parameter_servers() const { return servers_; }
   /// Step k (0-based), computed on demand: iteration fidelity has millions of steps.
   JobStep step(std::uint64_t k) const;
 
-  /// Duration of the work alone on GPUs of `gpu_flops` FLOP/s whose ring
-  /// edges all have `edge_bandwidth` (restore and appended delays excluded).
-  Time uncontended_work_seconds(double gpu_flops, double edge_bandwidth) const;
+  /// Duration of the work alone on GPUs of `gpu_flops` FLOP/s when each
+  /// message of the exchange carries its bytes at `exchange_bandwidth` after
+  /// its latency (restore and appended delays excluded): for a ring, its
+  /// slowest edge's bandwidth; for parameter servers, a flow's bytes over the
+  /// time the phase's busiest link takes (placement_costs()).
+  Time uncontended_work_seconds(double gpu_flops, double exchange_bandwidth) const;
 
  private:
   std::uint64_t iterations_in_round(std::uint64_t round) const;
 
   Fidelity fidelity_;
   std::uint32_t ranks_;
-  double ring_latency_;
+  double exchange_latency_;
+  std::uint32_t servers_ = 0;                 // parameter servers; 0: a ring
   double flops_per_iteration_ = 0;            // per GPU (a measured run: the whole run)
-  double chunk_bytes_ = 0;                    // S/N: what one ring message carries
-  std::uint64_t messages_per_iteration_ = 0;  // 2(N-1) ring steps per allreduce
+  double flow_bytes_ = 0;                     // one message: S/N on a ring edge, S/k to or from a server
+  std::uint64_t messages_per_iteration_ = 0;  // 2(N-1) ring steps per allreduce, or a push and a pull
   std::uint64_t iterations_ = 1;              // in this plan
   std::uint64_t rounds_ = 1;                  // iteration fidelity: one per iteration
-  std::uint64_t ring_steps_per_round_ = 0;
+  std::uint64_t transfer_steps_per_round_ = 0;
   bool with_latency_delay_ = false;  // job fidelity: a delay ends each round
   std::uint64_t steps_per_round_ = 1;
   std::uint64_t leading_ = 0;  // 1 when there is a restore delay

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <variant>
 
+#include "sim/model/parameter_server_cost.hpp"
+
 namespace gcsim {
 
 double ring_latency(const std::vector<GpuId>& ring, const Locality& locality, double latency_factor) {
@@ -17,6 +19,18 @@ double ring_bandwidth(const std::vector<GpuId>& ring, const Locality& locality, 
   for (std::size_t i = 0; ring.size() > 1 && i < ring.size(); ++i)
     bandwidth = std::min(bandwidth, locality.bottleneck_bandwidth(ring[i], ring[(i + 1) % ring.size()]));
   return bandwidth * bandwidth_factor;
+}
+
+double parameter_server_latency(const std::vector<GpuId>& gpus, std::uint32_t servers, const Locality& locality,
+                                double latency_factor) {
+  double latency = 0;
+  const auto workers = static_cast<std::uint32_t>(gpus.size());
+  for (std::uint32_t s = 0; s < servers && workers > 0; ++s) {
+    const GpuId host = gpus[parameter_server_host(s, servers, workers)];
+    for (GpuId worker : gpus)
+      if (worker != host) latency = std::max(latency, locality.path_latency(worker, host));
+  }
+  return latency * latency_factor;
 }
 
 double slowest_gpu_flops(const ClusterLayout& layout, const std::vector<GpuId>& gpus) {
@@ -64,8 +78,18 @@ PlacementCosts placement_costs(const JobSpec& job, const std::vector<GpuId>& gpu
     costs.rescaled = speed.rescaled;
   }
   const NetworkModelSpec& network = layout.spec().network;
-  costs.ring_latency = ring_latency(gpus, locality, network.latency_factor);
-  costs.ring_bandwidth = ring_bandwidth(gpus, locality, network.bandwidth_factor);
+  const auto* training = std::get_if<TrainingWork>(&job.work);
+  if (training && training->parameter_servers > 0) {
+    const std::uint32_t servers = training->parameter_servers;
+    costs.exchange_latency = parameter_server_latency(gpus, servers, locality, network.latency_factor);
+    // The phase's transfer time is S x seconds_per_byte; a flow carries S/k.
+    const double seconds_per_byte = parameter_server_phase_seconds_per_byte(job_links(layout, gpus), servers);
+    if (seconds_per_byte > 0)
+      costs.exchange_bandwidth = network.bandwidth_factor / (static_cast<double>(servers) * seconds_per_byte);
+  } else {
+    costs.exchange_latency = ring_latency(gpus, locality, network.latency_factor);
+    costs.exchange_bandwidth = ring_bandwidth(gpus, locality, network.bandwidth_factor);
+  }
   costs.compute_scale = compute_scales(job, layout, gpus);
   costs.slowest_gpu_flops = slowest_effective_flops(job, layout, gpus, costs.compute_scale);
   return costs;

@@ -2,13 +2,15 @@
 // the job, its GPUs (in ring order), the layout and the locality.
 //
 // The engine asks these when a job starts on its GPUs: the latency and the
-// bandwidth of its ring's slowest edge (scaled by the network model's
-// factors), each GPU's compute scale under a per-type throughput table, the
-// slowest GPU in effect, and the speed a measured run time refers to.
+// bandwidth of one message of its gradient exchange (its ring's slowest edge,
+// or its parameter servers' slowest flow and busiest link; scaled by the
+// network model's factors), each GPU's compute scale under a per-type
+// throughput table, the slowest GPU in effect, and the speed a measured run
+// time refers to.
 //
 //   const PlacementCosts costs = placement_costs(job, gpus, layout, locality);
-//   JobActivityPlan plan(job, fidelity, costs.measured_type_flops, costs.ring_latency);
-//   Time work = plan.uncontended_work_seconds(costs.slowest_gpu_flops, costs.ring_bandwidth);
+//   JobActivityPlan plan(job, fidelity, costs.measured_type_flops, costs.exchange_latency);
+//   Time work = plan.uncontended_work_seconds(costs.slowest_gpu_flops, costs.exchange_bandwidth);
 #pragma once
 
 #include <vector>
@@ -29,6 +31,13 @@ double ring_latency(const std::vector<GpuId>& ring, const Locality& locality, do
 /// ring neighbours times `bandwidth_factor`; kNever (unbounded) for a ring of
 /// one GPU.
 double ring_bandwidth(const std::vector<GpuId>& ring, const Locality& locality, double bandwidth_factor);
+
+/// The latency of a parameter-server job's push or pull: the largest path
+/// latency between a worker and a server on another host (GPU i and the
+/// host of each server, sim/model/parameter_server_cost.hpp) times
+/// `latency_factor`; 0 when there is no such pair.
+double parameter_server_latency(const std::vector<GpuId>& gpus, std::uint32_t servers, const Locality& locality,
+                                double latency_factor);
 
 /// The FLOP/s of the slowest GPU type among `gpus` (kNever for none).
 double slowest_gpu_flops(const ClusterLayout& layout, const std::vector<GpuId>& gpus);
@@ -60,8 +69,11 @@ MeasuredSpeed measured_speed(const MeasuredWork& work, double gpu_share, const C
 struct PlacementCosts {
   double measured_type_flops = 0;  // MeasuredSpeed::flops; 0 for other work
   bool rescaled = false;           // MeasuredSpeed::rescaled
-  double ring_latency = 0;
-  double ring_bandwidth = kNever;
+  // One message of the gradient exchange: a ring's slowest edge; for
+  // parameter servers, the slowest worker-server flow's latency and a flow's
+  // bytes over the time the phase's busiest link takes (kNever: no transfer).
+  double exchange_latency = 0;
+  double exchange_bandwidth = kNever;
   std::vector<double> compute_scale;  // per GPU, in ring order
   double slowest_gpu_flops = kNever;  // slowest_effective_flops()
 };

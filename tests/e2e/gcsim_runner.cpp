@@ -137,6 +137,7 @@ std::map<std::string, JobRow> read_jobs_csv(const std::string& out_dir) {
     row.wait = number_or(f["wait"], -1);
     row.jct = number_or(f["jct"], -1);
     row.gpu_share = number_or(f["gpu_share"], -1);
+    row.uncontended = number_or(f["uncontended"], -1);
     rows[row.id] = row;
   }
   return rows;

@@ -56,6 +56,7 @@ struct JobRow {
   int preemptions = 0;
   double submit = 0, start = -1, end = -1, wait = -1, jct = -1;
   double gpu_share = 1;
+  double uncontended = -1;  // the run time alone on an empty cluster (the duration oracle)
 };
 
 /// jobs.csv by job id.

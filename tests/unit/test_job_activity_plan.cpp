@@ -45,8 +45,8 @@ std::vector<JobStep> steps_of(const JobActivityPlan& plan) {
 }
 
 // Uncontended duration of the steps, by the step model: a computation takes
-// amount / flops; a ring step pays the edge latency then amount / B; a delay
-// takes its amount.
+// amount / flops; a transfer step (ring step, push, pull) pays the message
+// latency then amount / B; a delay takes its amount.
 double uncontended_seconds(const JobActivityPlan& plan, double gpu_flops, double latency, double bandwidth) {
   double seconds = 0;
   for (const JobStep& step : steps_of(plan)) {
@@ -55,6 +55,8 @@ double uncontended_seconds(const JobActivityPlan& plan, double gpu_flops, double
         seconds += step.amount / gpu_flops;
         break;
       case JobStep::Kind::kRingStep:
+      case JobStep::Kind::kPush:
+      case JobStep::Kind::kPull:
         seconds += latency + step.amount / bandwidth;
         break;
       case JobStep::Kind::kDelay:
@@ -252,6 +254,65 @@ TEST(JobFidelityRounds, SplitTheIterationsIntoRoundsOfComputeRingAndDelay) {
 TEST(JobFidelityRounds, NeverMoreRoundsThanIterations) {
   const JobActivityPlan plan(training_job(2, 3), Fidelity::kJob, 0, 1e-6, 1.0, 0, 16);
   EXPECT_EQ(plan.step_count(), 9u);  // 3 rounds of one iteration
+}
+
+// ---- parameter servers -----------------------------------------------------------------
+
+JobSpec parameter_server_job(std::uint32_t gpus, std::uint32_t servers, std::uint64_t iterations) {
+  JobSpec job = training_job(gpus, iterations);
+  std::get<TrainingWork>(job.work).parameter_servers = servers;
+  return job;
+}
+
+TEST(ParameterServers, EachIterationIsComputeThenAPushAndAPullOfAShardPerServer) {
+  // k = 2 servers: every flow carries S/2 = 4 MB.
+  const JobActivityPlan plan(parameter_server_job(4, 2, 3), Fidelity::kIteration, 0, kRingLatency);
+  ASSERT_EQ(plan.step_count(), 9u);
+  EXPECT_EQ(plan.parameter_servers(), 2u);
+  for (std::uint64_t i = 0; i < 3; ++i) {
+    SCOPED_TRACE(i);
+    EXPECT_EQ(plan.step(3 * i).kind, JobStep::Kind::kCompute);
+    EXPECT_DOUBLE_EQ(plan.step(3 * i).amount, kFlopsPerIteration);
+    EXPECT_EQ(plan.step(3 * i + 1).kind, JobStep::Kind::kPush);
+    EXPECT_DOUBLE_EQ(plan.step(3 * i + 1).amount, 4e6);
+    EXPECT_EQ(plan.step(3 * i + 2).kind, JobStep::Kind::kPull);
+    EXPECT_DOUBLE_EQ(plan.step(3 * i + 2).amount, 4e6);
+  }
+}
+
+TEST(ParameterServers, JobFidelityMergesARoundsPushesAndPullsAndDelaysTheirOtherLatencies) {
+  // 10 iterations in 4 rounds (3, 3, 2, 2): a push and a pull of it x S/4,
+  // then the 2 it - 2 latencies the two merged flows do not pay.
+  const JobActivityPlan plan(parameter_server_job(8, 4, 10), Fidelity::kJob, 0, 1e-6, 1.0, 0, 4);
+  ASSERT_EQ(plan.step_count(), 16u);
+  const std::vector<double> iterations{3, 3, 2, 2};
+  for (std::size_t r = 0; r < 4; ++r) {
+    SCOPED_TRACE(r);
+    EXPECT_DOUBLE_EQ(plan.step(4 * r).amount, kFlopsPerIteration * iterations[r]);
+    EXPECT_EQ(plan.step(4 * r + 1).kind, JobStep::Kind::kPush);
+    EXPECT_DOUBLE_EQ(plan.step(4 * r + 1).amount, 2e6 * iterations[r]);
+    EXPECT_EQ(plan.step(4 * r + 2).kind, JobStep::Kind::kPull);
+    EXPECT_DOUBLE_EQ(plan.step(4 * r + 2).amount, 2e6 * iterations[r]);
+    EXPECT_EQ(plan.step(4 * r + 3).kind, JobStep::Kind::kDelay);
+    EXPECT_DOUBLE_EQ(plan.step(4 * r + 3).amount, (2 * iterations[r] - 2) * 1e-6);
+  }
+}
+
+TEST(ParameterServers, BothFidelitiesTakeTwoPhasesPerIterationUncontended) {
+  // A flow of S/k = 2 MB at 1 GB/s after 5 us: each phase 2.005 ms.
+  const double flops = 1e12, bandwidth = 1e9;
+  const double expected = 3 * (kFlopsPerIteration / flops + 2 * (kRingLatency + 2e6 / bandwidth));
+  for (const Fidelity fidelity : {Fidelity::kIteration, Fidelity::kJob}) {
+    const JobActivityPlan plan(parameter_server_job(4, 4, 3), fidelity, 0, kRingLatency, 1.0, 0, 2);
+    EXPECT_NEAR(uncontended_seconds(plan, flops, kRingLatency, bandwidth), expected, expected * 1e-12);
+    EXPECT_NEAR(plan.uncontended_work_seconds(flops, bandwidth), expected, expected * 1e-12);
+  }
+}
+
+TEST(ParameterServers, OneGpuTransfersNothing) {
+  const JobActivityPlan plan(parameter_server_job(1, 2, 3), Fidelity::kJob, 0, kRingLatency);
+  EXPECT_TRUE(plan.without_transfers());
+  EXPECT_EQ(plan.step_count(), 1u);
 }
 
 }  // namespace

@@ -62,6 +62,8 @@ void expect_same_jobs(const std::vector<JobSpec>& a, const std::vector<JobSpec>&
       EXPECT_EQ(t->flops_per_iteration, u.flops_per_iteration);
       EXPECT_EQ(t->gradient_bytes, u.gradient_bytes);
       EXPECT_EQ(t->iterations, u.iterations);
+      EXPECT_EQ(t->parameter_servers, u.parameter_servers);
+      EXPECT_EQ(t->flops_per_iteration_by_gpu_type, u.flops_per_iteration_by_gpu_type);
     } else if (const auto* m = std::get_if<MeasuredWork>(&a[i].work)) {
       const auto& n = std::get<MeasuredWork>(b[i].work);
       EXPECT_EQ(m->seconds, n.seconds);
@@ -169,7 +171,7 @@ TEST(NativeWorkload, RoundTripGivesIdenticalJobs) {
   awkward.submit = 0.1 + 0.2;
   awkward.gpus = 3;
   awkward.gpu_memory_bytes = 1.0 / 3.0 * 1e10;
-  awkward.work = TrainingWork{1e13 / 7.0, 123456789.123456789, 18446744073709551615ull, {}};
+  awkward.work = TrainingWork{1e13 / 7.0, 123456789.123456789, 18446744073709551615ull, {}, 3};
   awkward.cpu_cores = 12;
   awkward.memory_bytes = 64e9 / 3;
   awkward.priority = -4;
@@ -309,6 +311,22 @@ TEST(NativeWorkload, RejectsZeroIterations) {
   auto doc = two_jobs();
   doc["jobs"][0]["training"]["iterations"] = 0;
   expect_rejected(doc, {"(id 'resnet50-a')", "training", "'iterations'"});
+}
+
+TEST(NativeWorkload, ReadsParameterServersAndDefaultsToARing) {
+  auto doc = two_jobs();
+  EXPECT_EQ(std::get<TrainingWork>(parse_native_workload(doc, kLabel)[0].work).parameter_servers, 0u);
+  doc["jobs"][0]["training"]["parameter_servers"] = 4;
+  EXPECT_EQ(std::get<TrainingWork>(parse_native_workload(doc, kLabel)[0].work).parameter_servers, 4u);
+}
+
+TEST(NativeWorkload, RejectsZeroOrFractionalParameterServers) {
+  for (const nlohmann::json& servers : {nlohmann::json(0), nlohmann::json(1.5), nlohmann::json(-2)}) {
+    SCOPED_TRACE(servers.dump());
+    auto doc = two_jobs();
+    doc["jobs"][0]["training"]["parameter_servers"] = servers;
+    expect_rejected(doc, {"(id 'resnet50-a')", "training", "'parameter_servers'"});
+  }
 }
 
 TEST(NativeWorkload, RejectsZeroFlops) {

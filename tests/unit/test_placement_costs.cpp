@@ -131,8 +131,8 @@ TEST(MeasuredSpeed, OfATypeTheClusterLacksIsZero) {
 TEST(PlacementCosts, GathersEveryCostWithTheNetworkFactors) {
   const ClusterLayout layout = fast_and_slow_nodes(3, 0.5);
   const PlacementCosts training = placement_costs(training_job(), {0, 1, 2, 3}, layout, kLocality);
-  EXPECT_DOUBLE_EQ(training.ring_latency, 15e-6);
-  EXPECT_DOUBLE_EQ(training.ring_bandwidth, 5e9);
+  EXPECT_DOUBLE_EQ(training.exchange_latency, 15e-6);
+  EXPECT_DOUBLE_EQ(training.exchange_bandwidth, 5e9);
   EXPECT_EQ(training.compute_scale, (std::vector<double>{1, 1, 0.5, 0.5}));
   EXPECT_DOUBLE_EQ(training.slowest_gpu_flops, 8e12);  // slow: 4e12 / 0.5
   EXPECT_EQ(training.measured_type_flops, 0);
@@ -142,7 +142,7 @@ TEST(PlacementCosts, GathersEveryCostWithTheNetworkFactors) {
   EXPECT_EQ(measured.measured_type_flops, 4e12);
   EXPECT_TRUE(measured.rescaled);
   EXPECT_DOUBLE_EQ(measured.slowest_gpu_flops, 4e12);
-  EXPECT_DOUBLE_EQ(measured.ring_latency, 15e-6);
+  EXPECT_DOUBLE_EQ(measured.exchange_latency, 15e-6);
 }
 
 }  // namespace
