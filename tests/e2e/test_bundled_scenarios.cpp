@@ -85,6 +85,31 @@ TEST(BundledScenarios, InferenceReplicasHoldFractionalGpuCounts) {
   EXPECT_NEAR(allocated, 6.7, 1e-9) << first;
 }
 
+TEST(BundledScenarios, ParameterServersFallBehindTheRingAsTheJobGrows) {
+  // ResNet-50-sized training (3.149 TFLOP per GPU, 102.4 MB of gradients,
+  // 500 iterations) on 15.7 TFLOP/s V100s, nodes of 8 (NVLink 150 GB/s),
+  // 100 Gb/s NICs; each job alone. On 1 and 2 GPUs the two exchanges move
+  // the same bytes; from 4 GPUs the servers' ports, then NICs, carry more.
+  ScratchDir dir;
+  const GcsimRun run = run_gcsim({"run", "--cluster", scenario("clusters/rack-32gpu.json"), "--workload",
+                                  scenario("workloads/ps-vs-ring.json"), "--policy", "fifo", "--out", dir / "out"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const auto rows = read_jobs_csv(dir / "out");
+  auto jct = [&](const std::string& id) { return rows.at(id).jct; };
+  EXPECT_NEAR(jct("ps-01gpu"), jct("ring-01gpu"), 1e-9);
+  EXPECT_NEAR(jct("ps-02gpu"), jct("ring-02gpu"), 1e-6);
+  for (const char* n : {"04", "08", "16", "32"})
+    EXPECT_GT(jct(std::string("ps-") + n + "gpu"), jct(std::string("ring-") + n + "gpu")) << n;
+  // 32 GPUs on 4 nodes, servers on GPUs 0 and 16 (nodes 0 and 2): each takes
+  // S/2 from the 24 workers of the three other nodes through its NIC, 12 S at
+  // 12.5 GB/s per push and again per pull.
+  const double compute = 3.149e12 / 15.7e12, phase = 12 * 102.4e6 / 12.5e9;
+  EXPECT_NEAR(jct("ps-32gpu"), 500 * (compute + 2 * phase), 500 * (compute + 2 * phase) * 0.005);
+  // The ring sends 2(31/32) S per GPU across the NICs.
+  const double ring = 2 * 31.0 / 32 * 102.4e6 / 12.5e9;
+  EXPECT_NEAR(jct("ring-32gpu"), 500 * (compute + ring), 500 * (compute + ring) * 0.005);
+}
+
 TEST(BundledScenarios, TimelineNeverExceedsTheClusterAndEndsIdle) {
   ScratchDir dir;
   ASSERT_EQ(

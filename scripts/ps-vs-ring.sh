@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Parameter servers against the ring as the GPU count grows: runs the bundled
+# scenarios/workloads/ps-vs-ring.json (ResNet-50-sized training, 500
+# iterations, on 1 to 32 GPUs: a ring allreduce and 2 parameter servers, each
+# job alone) on scenarios/clusters/rack-32gpu.json under fifo, and prints
+# each size's time per iteration for both, the ratio, and the first GPU count
+# at which the parameter-server job is slower than the ring.
+#
+# Usage: scripts/ps-vs-ring.sh [--gcsim PATH] [--out DIR]
+# (defaults: build/app/gcsim, out/ps-vs-ring)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+gcsim=build/app/gcsim out=out/ps-vs-ring
+while (($#)); do
+  case "$1" in
+    --gcsim) gcsim=$2 ;;
+    --out) out=$2 ;;
+    *)
+      echo "ps-vs-ring.sh: unknown argument '$1' (expected --gcsim PATH or --out DIR)" >&2
+      exit 2
+      ;;
+  esac
+  shift 2
+done
+[[ -x "$gcsim" ]] || {
+  echo "ps-vs-ring.sh: no gcsim at $gcsim (scripts/build.sh builds it)" >&2
+  exit 2
+}
+
+"$gcsim" run --cluster scenarios/clusters/rack-32gpu.json --workload scenarios/workloads/ps-vs-ring.json \
+  --policy fifo --out "$out" --quiet
+# Jobs are named ring-NNgpu and ps-NNgpu and run 500 iterations each.
+awk -F, '
+  NR == 1 { for (i = 1; i <= NF; ++i) col[$i] = i; next }
+  {
+    split($col["id"], name, "-")
+    n = $col["gpus"] + 0
+    per_iteration[name[1], n] = $col["jct"] / 500
+    sizes[n] = 1
+  }
+  END {
+    count = 0
+    for (n in sizes) order[++count] = n + 0
+    for (i = 2; i <= count; ++i)
+      for (j = i; j > 1 && order[j] < order[j - 1]; --j) { t = order[j]; order[j] = order[j - 1]; order[j - 1] = t }
+    printf "%5s  %14s  %14s  %9s\n", "GPUs", "ring (s/iter)", "2 PS (s/iter)", "PS / ring"
+    behind = 0
+    for (i = 1; i <= count; ++i) {
+      n = order[i]; ring = per_iteration["ring", n]; ps = per_iteration["ps", n]
+      printf "%5d  %14.6f  %14.6f  %9.4f\n", n, ring, ps, ps / ring
+      if (!behind && ps > ring * (1 + 1e-9)) behind = n
+    }
+    if (behind) printf "the parameter-server job falls behind the ring from %d GPUs\n", behind
+    else print "the parameter-server job keeps up with the ring at every size"
+  }' "$out/jobs.csv"
