@@ -52,56 +52,35 @@ void ShortestRemainingPolicy::update_waiting_order(const QueueView& jobs) {
   }
 }
 
-// Between calls the running jobs' remaining times all shrink by the same
-// time, so their order barely changes: the previous call's order is kept, the
-// jobs that stopped running dropped, the remaining times computed again, and
-// the order repaired by insertion (a few moves: remaining times that reached 0
-// and ties that rounding breaks differently); the jobs that started since are
-// sorted and merged in. The result is the order a full sort would give.
-const std::vector<ShortestRemainingPolicy::Entry>& ShortestRemainingPolicy::update_running_order(const QueueView& jobs,
-                                                                                                 Time now) {
-  if (running_start_.size() != jobs.job_count()) {
-    running_start_.resize(jobs.job_count(), kNever);
+bool ShortestRemainingPolicy::Run::operator<(const Run& other) const {
+  return std::tie(end, submit, job) < std::tie(other.end, other.submit, other.job);
+}
+
+// A run's planned end is fixed while it lasts; its run time is read when its
+// start is (the saved fraction it began with). A run that began and ended
+// since the last call is put in and taken out again.
+void ShortestRemainingPolicy::update_running(const QueueView& jobs) {
+  if (running_entry_.size() != jobs.job_count()) {
+    running_entry_.resize(jobs.job_count());
     running_run_.resize(jobs.job_count(), kNever);
     running_gpus_.resize(jobs.job_count(), 0);
-    running_preemptions_.resize(jobs.job_count(), 0);
   }
-  auto remaining = [&](JobIndex job) {
-    const Time run = running_run_[job];
-    return run == kNever ? run : std::max(0.0, run - (now - running_start_[job]));
-  };
-  // The jobs still in the same run as at the previous call, in its order.
-  std::size_t kept = 0;
-  for (Entry& entry : running_order_) {
-    const JobRuntime& rt = jobs.runtime(entry.job);
-    if (rt.state != JobState::kRunning || rt.start != running_start_[entry.job] ||
-        rt.preemptions != running_preemptions_[entry.job]) {
-      running_start_[entry.job] = kNever;
+  const std::vector<RunEvent>& log = jobs.run_log();
+  for (; runs_read_ < log.size(); ++runs_read_) {
+    const JobIndex job = log[runs_read_].job;
+    if (!log[runs_read_].started) {
+      running_.erase(running_entry_[job]);
+      running_gpu_total_ -= running_gpus_[job];
       continue;
     }
-    entry.remaining = remaining(entry.job);
-    running_order_[kept++] = entry;
+    const JobRuntime& rt = jobs.runtime(job);
+    const Time run = run_time(jobs, job);
+    running_run_[job] = run;
+    running_entry_[job] = {run == kNever ? kNever : rt.start + run, jobs.spec(job).submit, job};
+    running_gpus_[job] = rt.gpus.size();
+    running_.insert(running_entry_[job]);
+    running_gpu_total_ += running_gpus_[job];
   }
-  running_order_.resize(kept);
-  for (std::size_t i = 1; i < running_order_.size(); ++i)
-    for (std::size_t j = i; j > 0 && running_order_[j] < running_order_[j - 1]; --j)
-      std::swap(running_order_[j], running_order_[j - 1]);
-  // The runs that began since: their run time is fixed until they stop.
-  if (kept != jobs.running().size()) {
-    for (JobIndex job : jobs.running()) {
-      const JobRuntime& rt = jobs.runtime(job);
-      if (running_start_[job] == rt.start && running_preemptions_[job] == rt.preemptions) continue;
-      running_start_[job] = rt.start;
-      running_preemptions_[job] = rt.preemptions;
-      running_run_[job] = run_time(jobs, job);
-      running_gpus_[job] = rt.gpus.size();
-      running_order_.push_back({remaining(job), jobs.spec(job).submit, job, true});
-    }
-    std::sort(running_order_.begin() + static_cast<std::ptrdiff_t>(kept), running_order_.end());
-    std::inplace_merge(running_order_.begin(), running_order_.begin() + static_cast<std::ptrdiff_t>(kept),
-                       running_order_.end());
-  }
-  return running_order_;
 }
 
 void ShortestRemainingPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
@@ -114,18 +93,22 @@ void ShortestRemainingPolicy::schedule(const SchedulingContext& ctx, Plan& plan)
   const std::vector<bool> none_taken;
   std::size_t spare = ctx.cluster.free_gpu_count();  // free (or freed) and not promised in this plan
 
-  // The running jobs in the order, each with its fate: kept once the walk
-  // passes it, preempted when a shorter job takes its GPUs; the undecided
-  // ones are the only possible victims.
-  enum class Fate { kUndecided, kKept, kPreempted };
+  // The running jobs in the order: those the walk passed are kept, those a
+  // shorter job took GPUs from are preempted; the others, undecided, are the
+  // only possible victims. A running job's remaining time is read when the
+  // walk reaches it.
   // Without preemption a running job is never a victim, and its place in the
   // order changes nothing: the order is not read.
-  static const std::vector<Entry> kNoneRead;
-  const std::vector<Entry>& running = preemptive_ ? update_running_order(ctx.jobs, ctx.now) : kNoneRead;
-  std::size_t undecided_gpus = 0;
-  for (const Entry& entry : running) undecided_gpus += running_gpus_[entry.job];
-  std::vector<Fate> fate(running.size(), Fate::kUndecided);
-  std::size_t next_running = 0;
+  if (preemptive_) update_running(ctx.jobs);
+  static const std::set<Run> kNoneRead;
+  const std::set<Run>& running = preemptive_ ? running_ : kNoneRead;
+  auto remaining = [&](const Run& run) {
+    const Time run_time = running_run_[run.job];
+    return run_time == kNever ? kNever : std::max(0.0, run_time - (ctx.now - ctx.jobs.runtime(run.job).start));
+  };
+  std::size_t undecided_gpus = preemptive_ ? running_gpu_total_ : 0;
+  std::set<JobIndex> preempted;
+  auto next_running = running.begin();
 
   // Waiting jobs in the order: those waiting at the call, and the victims
   // preempted in it, which rejoin the order as waiting jobs.
@@ -142,19 +125,20 @@ void ShortestRemainingPolicy::schedule(const SchedulingContext& ctx, Plan& plan)
   for (;;) {
     // Only running jobs left: each is kept, nothing more can change.
     if (next_waiting == waiting_order_.end() && rejoined.empty()) break;
-    while (next_running < running.size() && fate[next_running] == Fate::kPreempted) ++next_running;
+    while (next_running != running.end() && preempted.count(next_running->job)) ++next_running;
     // The first of the three heads in the order.
     enum class From { kNone, kRunning, kWaiting, kRejoined } from = From::kNone;
-    const Entry* head = nullptr;
-    if (next_running < running.size()) head = &running[next_running], from = From::kRunning;
+    std::optional<Entry> head;
+    if (next_running != running.end())
+      head = Entry{remaining(*next_running), next_running->submit, next_running->job, true}, from = From::kRunning;
     if (next_waiting != waiting_order_.end() && (!head || *next_waiting < *head))
-      head = &*next_waiting, from = From::kWaiting;
-    if (!rejoined.empty() && (!head || *rejoined.begin() < *head)) head = &*rejoined.begin(), from = From::kRejoined;
+      head = *next_waiting, from = From::kWaiting;
+    if (!rejoined.empty() && (!head || *rejoined.begin() < *head)) head = *rejoined.begin(), from = From::kRejoined;
     if (from == From::kNone) break;
     const Entry entry = *head;
-    if (from == From::kRunning) {
-      fate[next_running++] = Fate::kKept;
+    if (from == From::kRunning) {  // kept
       undecided_gpus -= running_gpus_[entry.job];
+      ++next_running;
       continue;
     }
     if (from == From::kRejoined) {
@@ -180,27 +164,26 @@ void ShortestRemainingPolicy::schedule(const SchedulingContext& ctx, Plan& plan)
 
     // Victims: undecided running jobs with strictly longer remaining times,
     // longest first: the end of the running order, read backwards.
-    std::vector<std::size_t> victims;
+    std::vector<JobIndex> victims;
     std::size_t victim_gpus = 0;
-    for (std::size_t i = running.size(); i > next_running && running[i - 1].remaining > entry.remaining; --i) {
-      if (fate[i - 1] != Fate::kUndecided) continue;
-      victims.push_back(i - 1);
-      victim_gpus += running_gpus_[running[i - 1].job];
+    for (auto at = running.end(); at != next_running;) {
+      --at;
+      if (remaining(*at) <= entry.remaining) break;
+      if (preempted.count(at->job)) continue;
+      victims.push_back(at->job);
+      victim_gpus += running_gpus_[at->job];
     }
     if (spec.gpus > spare + victim_gpus) continue;
 
     // Free the longest-remaining victims one by one until the job can be placed.
-    std::vector<JobIndex> candidates;
-    for (std::size_t i : victims) candidates.push_back(running[i].job);
-    RoomForJob room = make_room(spec, candidates, ctx.jobs, cluster, *placement_, none_taken, spare);
+    RoomForJob room = make_room(spec, victims, ctx.jobs, cluster, *placement_, none_taken, spare);
     std::optional<std::vector<GpuId>>& gpus = room.gpus;
     for (std::size_t k : room.used) {
-      const std::size_t i = victims[k];
-      const JobIndex victim = running[i].job;
+      const JobIndex victim = victims[k];
       const std::vector<GpuId>& held = ctx.jobs.runtime(victim).gpus;
       plan.preempt(victim);
       changes_.noted(victim);
-      fate[i] = Fate::kPreempted;
+      preempted.insert(victim);
       undecided_gpus -= held.size();
       spare += held.size();
       // Back in the order as a waiting job (see the file comment).

@@ -45,17 +45,19 @@
 // Cost of one call, in waiting jobs w, running jobs r and GPUs g: the waiting
 // jobs are kept in the order across calls (a job's key is fixed while it
 // waits) and only those that joined or left since the last call move
-// (O(log w) each); the running jobs, whose remaining times all shrink by the
-// same time, are kept in the order too: each call reads their remaining times
-// (O(r), plain arithmetic on what the policy noted when they started) and
-// repairs the order by insertion (O(r) plus a move per pair that changed
-// places: a remaining time reaching 0, a tie rounding breaks differently),
-// the k runs that began since sorted and merged in (O(k log k + r)); the walk
-// stops as soon as no GPU is free and no running job is left undecided, so it
-// visits the waiting jobs it starts or tries to fit, each for a placement
-// (O(g)) and, if preempting, the victims it may take (O(r)). Without
-// preemption (preemptive=false) the running jobs are not read at all.
-//
+// (O(log w) each). The running jobs are kept in the order too, by when each
+// run would end alone (its start plus its run time): their remaining times
+// all shrink by the same time between calls, so that order holds, and only
+// the runs that began or ended since the last call (QueueView::run_log())
+// move, O(log r) each. A run past its planned end (remaining time 0) sorts
+// by that end instead of by submission among the others at 0, which changes
+// no decision: such a job is never a victim, only kept. The walk stops as
+// soon as no GPU is free and no running job is left undecided, so it visits
+// the running jobs shorter than the last waiting job it reaches, and the
+// waiting jobs it starts or tries to fit, each for a placement (O(g)) and,
+// if preempting, the victims it may take (O(r)). Without preemption
+// (preemptive=false) the running jobs are not read at all.
+
 // The order is blind to GPU counts: a one-GPU job may preempt a large job,
 // which then waits for its whole set to be free again while shorter jobs keep
 // taking GPUs. On a loaded cluster the non-preemptive variant can therefore
@@ -113,23 +115,30 @@ class ShortestRemainingPolicy final : public SchedulingPolicy {
   };
   /// Brings waiting_order_ up to date with the jobs that joined or left the queue.
   void update_waiting_order(const QueueView& jobs);
-  /// Brings running_order_ up to date at `now` and returns it: every running
-  /// job, in the order.
-  const std::vector<Entry>& update_running_order(const QueueView& jobs, Time now);
+  /// A running job in the running order: its planned end (start plus run
+  /// time; kNever without an oracle), then submission, then workload order.
+  struct Run {
+    Time end;
+    Time submit;
+    JobIndex job;
+    bool operator<(const Run& other) const;
+  };
+  /// Brings running_ up to date with the runs that began or ended since the last call.
+  void update_running(const QueueView& jobs);
 
   std::unique_ptr<PlacementPolicy> placement_;
   bool preemptive_;
   WaitingChanges changes_;
   std::set<Entry> waiting_order_;  // every waiting job, in the order
   std::vector<Time> waiting_key_;  // per job: its remaining time in waiting_order_
-  // The running jobs in the order as of the last call, and per job the run
-  // it describes (start, preemptions before it; start kNever: not in it), its
-  // run time and its GPUs, fixed while the run lasts.
-  std::vector<Entry> running_order_;
-  std::vector<Time> running_start_;
-  std::vector<std::uint32_t> running_preemptions_;
-  std::vector<Time> running_run_;
+  // The running jobs in the order (update_running()), each job's entry in
+  // it and GPUs, and the GPUs they hold in all.
+  std::set<Run> running_;
+  std::vector<Run> running_entry_;
+  std::vector<Time> running_run_;  // the run time it began with
   std::vector<std::size_t> running_gpus_;
+  std::size_t running_gpu_total_ = 0;
+  std::size_t runs_read_ = 0;  // entries of QueueView::run_log() already applied
 };
 
 }  // namespace gcsim
