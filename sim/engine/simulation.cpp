@@ -60,7 +60,8 @@ constexpr unsigned kRunnerStackKiB = 256;
 
 // An actor on the scheduler's host that runs the steps of one job at a time.
 // Idle, it waits for its next job, so a job's start costs no actor creation:
-// there are as many runners as jobs ever ran at once. A runner stopped
+// there are as many runners as jobs that need one (jobs that transfer or
+// share GPUs; not those on timers) ever ran at once. A runner stopped
 // before it waits (cancel_step()) is killed and gets a new actor when it is
 // next needed.
 struct Runner {
@@ -80,7 +81,8 @@ struct RunningJob {
   explicit RunningJob(std::optional<JobActivityPlan> activity_plan) : plan(std::move(activity_plan)) {}
   std::optional<JobActivityPlan> plan;  // none for a DAG job, which runs its own workers
   std::unique_ptr<DagRun> dag;
-  Runner* runner = nullptr;       // running the plan's steps (none for a DAG job, nor once they all ran)
+  Runner* runner = nullptr;       // running the plan's steps (none for a DAG job, a job on timers
+                                  // (run_timer_steps()), nor once they all ran)
   std::vector<sg4::Host*> hosts;  // ring order
   std::uint64_t step = 0;
   // The activities of the current step; it is done when all of them are.
