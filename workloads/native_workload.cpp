@@ -36,8 +36,9 @@ const std::set<std::string> kStudyFields = {
     "min_gpus", "max_gpus", "gpu_memory", "checkpoint", "training", "duration", "successive_halving",
     "seed"};
 const std::set<std::string> kHalvingFields = {"rungs", "eta"};
-const std::set<std::string> kTrainingFields = {"flops_per_iteration", "gradient_bytes", "iterations",
-                                               "parameter_servers", "flops_per_iteration_by_gpu_type"};
+const std::set<std::string> kTrainingFields = {"flops_per_iteration", "gradient_bytes",
+                                               "iterations",          "parameter_servers",
+                                               "fusion_buffer",       "flops_per_iteration_by_gpu_type"};
 const std::set<std::string> kDurationFields = {"seconds", "gpu_type", "rescale"};
 const std::set<std::string> kDagFields = {"pools", "tasks", "task_overhead", "wake_up"};
 const std::set<std::string> kPoolFields = {"name", "workers", "kind"};
@@ -114,6 +115,16 @@ TrainingWork read_training(const JsonObject& job) {
   const std::uint64_t servers = training.optional_uint("parameter_servers", 0, 1);
   if (servers > std::numeric_limits<std::uint32_t>::max()) training.fail("parameter_servers", "too large");
   work.parameter_servers = static_cast<std::uint32_t>(servers);
+  if (training.has("fusion_buffer")) {
+    work.fusion_bytes = training.required_quantity("fusion_buffer", Quantity::kBytes, true);
+    // Each buffer is its own exchange every iteration: a buffer far smaller
+    // than the gradients makes more messages than any run could simulate.
+    constexpr std::uint64_t kMostBuffers = 1'000'000;
+    if (work.fusion_buffers() > kMostBuffers)
+      training.fail("fusion_buffer", "makes " + std::to_string(work.fusion_buffers()) +
+                                         " buffers of the gradients per iteration, more than " +
+                                         std::to_string(kMostBuffers) + ": give a larger buffer");
+  }
   if (training.has("flops_per_iteration_by_gpu_type")) {
     const JsonObject by_type = training.required_object("flops_per_iteration_by_gpu_type");
     for (const auto& [type, value] : by_type.value().items()) {
@@ -717,6 +728,7 @@ nlohmann::json job_json(const JobSpec& job) {
                          {"gradient_bytes", training->gradient_bytes},
                          {"iterations", training->iterations}};
     if (training->parameter_servers > 0) entry["training"]["parameter_servers"] = training->parameter_servers;
+    if (training->fusion_bytes > 0) entry["training"]["fusion_buffer"] = training->fusion_bytes;
     if (!training->flops_per_iteration_by_gpu_type.empty())
       entry["training"]["flops_per_iteration_by_gpu_type"] = training->flops_per_iteration_by_gpu_type;
   } else if (const auto* measured = std::get_if<MeasuredWork>(&job.work)) {

@@ -10,6 +10,7 @@
 //   job.work = TrainingWork{.flops_per_iteration = 3.1e12, .gradient_bytes = 1e8, .iterations = 500};
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -36,6 +37,16 @@ struct TrainingWork {
   std::uint64_t iterations = 0;
   std::map<std::string, double> flops_per_iteration_by_gpu_type;  // GPU type name -> per GPU, per iteration
   std::uint32_t parameter_servers = 0;                            // 0: a ring allreduce
+  // Tensor fusion: the gradients go in buffers of this many bytes, each
+  // exchanged on its own (its messages each paying their latency); 0: one
+  // buffer of all of them.
+  double fusion_bytes = 0;
+
+  /// How many buffers the gradients fill each iteration (1 without fusion).
+  std::uint64_t fusion_buffers() const {
+    if (fusion_bytes <= 0 || fusion_bytes >= gradient_bytes) return 1;
+    return static_cast<std::uint64_t>(std::ceil(gradient_bytes / fusion_bytes));
+  }
 
   /// The FLOPs of one iteration on one GPU of `gpu_type`.
   double flops_on(const std::string& gpu_type) const {

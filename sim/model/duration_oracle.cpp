@@ -68,14 +68,20 @@ Time uncontended_duration(const JobSpec& job, const ClusterLayout& layout) {
     const JobLinks links = packed_job_links(job.gpus, best->gpus_per_node, static_cast<std::uint32_t>(nodes_per_rack),
                                             best->intra.bandwidth, best->nic.bandwidth, rack_uplink);
     const double seconds_per_byte = parameter_server_phase_seconds_per_byte(links, training.parameter_servers);
+    // Each fusion buffer's push and pull pay their latency.
+    const auto buffers = static_cast<double>(training.fusion_buffers());
     const double phase = seconds_per_byte > 0 && training.gradient_bytes > 0
-                             ? edge.latency + training.gradient_bytes * seconds_per_byte
+                             ? buffers * edge.latency + training.gradient_bytes * seconds_per_byte
                              : 0;
     return static_cast<double>(training.iterations) * (training.flops_per_iteration / compute_flops + 2 * phase);
   }
+  // Each fusion buffer's ring steps pay their latency; the bytes are the gradients'.
+  const double extra_latencies = static_cast<double>(training.fusion_buffers() - 1) *
+                                 static_cast<double>(ring_step_count(job.gpus)) * edge.latency;
   return static_cast<double>(training.iterations) *
-         training_iteration_seconds(training.flops_per_iteration, compute_flops, job.gpus, training.gradient_bytes,
-                                    edge.latency, edge.bandwidth);
+         (training_iteration_seconds(training.flops_per_iteration, compute_flops, job.gpus, training.gradient_bytes,
+                                     edge.latency, edge.bandwidth) +
+          extra_latencies);
 }
 
 std::vector<Time> uncontended_durations(const std::vector<JobSpec>& jobs, const ClusterLayout& layout) {

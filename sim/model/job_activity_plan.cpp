@@ -39,13 +39,19 @@ JobActivityPlan::JobActivityPlan(const JobSpec& job, Fidelity fidelity, double m
   // A job without gradients (gradient_bytes 0) exchanges nothing, nor does a
   // single GPU (its servers run on its own host): no transfer steps.
   const bool exchanges = training.gradient_bytes > 0 && ranks_ >= 2;
+  gradient_bytes_ = training.gradient_bytes;
   if (servers_ > 0) {
     flow_bytes_ = training.gradient_bytes / servers_;
-    messages_per_iteration_ = exchanges ? 2 : 0;  // a push and a pull
+    divisor_ = servers_;
+    messages_per_buffer_ = exchanges ? 2 : 0;  // a push and a pull
   } else {
     flow_bytes_ = ring_chunk_bytes(ranks_, training.gradient_bytes);
-    messages_per_iteration_ = exchanges ? ring_step_count(ranks_) : 0;
+    divisor_ = ranks_;
+    messages_per_buffer_ = exchanges ? ring_step_count(ranks_) : 0;
   }
+  buffers_ = training.fusion_buffers();
+  buffer_bytes_ = training.fusion_bytes;
+  messages_per_iteration_ = messages_per_buffer_ * buffers_;
   if (fidelity == Fidelity::kIteration) {
     rounds_ = iterations_;
     transfer_steps_per_round_ = messages_per_iteration_;
@@ -77,19 +83,42 @@ JobStep JobActivityPlan::step(std::uint64_t k) const {
   const double iterations = fidelity_ == Fidelity::kIteration ? 1.0 : static_cast<double>(iterations_in_round(round));
   if (within == 0) return {JobStep::Kind::kCompute, flops_per_iteration_ * iterations};
   if (within <= transfer_steps_per_round_) {
-    if (servers_ > 0) return {within == 1 ? JobStep::Kind::kPush : JobStep::Kind::kPull, flow_bytes_ * iterations};
+    // Iteration fidelity: message `index` of the iteration, in buffer `buffer`.
+    const std::uint64_t index = within - 1, buffer = index / std::max<std::uint64_t>(1, messages_per_buffer_);
+    const bool push = fidelity_ == Fidelity::kIteration ? index % messages_per_buffer_ == 0 : within == 1;
+    const JobStep::Kind kind = servers_ == 0 ? JobStep::Kind::kRingStep
+                               : push        ? JobStep::Kind::kPush
+                                             : JobStep::Kind::kPull;
+    if (buffers_ > 1) {
+      if (fidelity_ == Fidelity::kIteration) {
+        const double bytes =
+            buffer + 1 < buffers_ ? buffer_bytes_ : gradient_bytes_ - static_cast<double>(buffers_ - 1) * buffer_bytes_;
+        return {kind, bytes / divisor_};
+      }
+      // Merged: every buffer's messages of the round's iterations on this flow.
+      const double per_iteration = servers_ > 0
+                                       ? gradient_bytes_ / divisor_
+                                       : static_cast<double>(messages_per_buffer_) * gradient_bytes_ / divisor_;
+      return {kind, per_iteration * iterations};
+    }
+    if (servers_ > 0) return {kind, flow_bytes_ * iterations};
     // A ring step carries one message, or at job fidelity all its round's messages.
     const double messages = fidelity_ == Fidelity::kIteration ? 1.0 : iterations * messages_per_iteration_;
-    return {JobStep::Kind::kRingStep, flow_bytes_ * messages};
+    return {kind, flow_bytes_ * messages};
   }
   const double messages = iterations * static_cast<double>(messages_per_iteration_);
   return {JobStep::Kind::kDelay, (messages - static_cast<double>(transfer_steps_per_round_)) * exchange_latency_};
 }
 
 Time JobActivityPlan::uncontended_work_seconds(double gpu_flops, double exchange_bandwidth) const {
-  const double exchange = messages_per_iteration_ > 0 ? static_cast<double>(messages_per_iteration_) *
-                                                            (exchange_latency_ + flow_bytes_ / exchange_bandwidth)
-                                                      : 0.0;
+  double exchange = 0;
+  if (messages_per_iteration_ > 0 && buffers_ > 1) {
+    // Every message pays its latency; a flow carries S / divisor per buffer's messages in all.
+    exchange = static_cast<double>(messages_per_iteration_) * exchange_latency_ +
+               static_cast<double>(messages_per_buffer_) * (gradient_bytes_ / divisor_) / exchange_bandwidth;
+  } else if (messages_per_iteration_ > 0) {
+    exchange = static_cast<double>(messages_per_iteration_) * (exchange_latency_ + flow_bytes_ / exchange_bandwidth);
+  }
   return static_cast<double>(iterations_) * (flops_per_iteration_ / gpu_flops + exchange);
 }
 

@@ -10,9 +10,14 @@
 // - a push: every worker sends `amount` bytes (its shard for that server) to
 //   each server not on its own host, all at once; a pull: the reverse.
 //
+// With tensor fusion (TrainingWork::fusion_bytes) the gradients go in
+// buffers of that size (the last one smaller), each exchanged on its own:
+// the bytes are the same, the messages, and so the latencies, as many times
+// more as there are buffers.
+//
 // Fidelity::kIteration: per iteration, one computation then the exchange's
-//   messages (the 2(N-1) ring steps, or a push and a pull); exact, cost
-//   grows with iterations.
+//   messages (per buffer, the 2(N-1) ring steps, or a push and a pull);
+//   exact, cost grows with iterations.
 // Fidelity::kJob: a constant number of steps for the whole run: the
 //   iterations are merged into R rounds (R = job_rounds, default 1), and each
 //   round is one computation of its iterations' FLOPs, the exchange's
@@ -84,10 +89,15 @@ class JobActivityPlan {
   Fidelity fidelity_;
   std::uint32_t ranks_;
   double exchange_latency_;
-  std::uint32_t servers_ = 0;                 // parameter servers; 0: a ring
-  double flops_per_iteration_ = 0;            // per GPU (a measured run: the whole run)
-  double flow_bytes_ = 0;                     // one message: S/N on a ring edge, S/k to or from a server
-  std::uint64_t messages_per_iteration_ = 0;  // 2(N-1) ring steps per allreduce, or a push and a pull
+  std::uint32_t servers_ = 0;       // parameter servers; 0: a ring
+  double flops_per_iteration_ = 0;  // per GPU (a measured run: the whole run)
+  double flow_bytes_ = 0;           // one message of an unfused exchange: S/N on a ring edge, S/k to or from a server
+  double gradient_bytes_ = 0;
+  double divisor_ = 1;                        // N for a ring, k for parameter servers
+  std::uint64_t buffers_ = 1;                 // tensor fusion: ceil(S / fusion_bytes) buffers per iteration
+  double buffer_bytes_ = 0;                   // each but the last
+  std::uint64_t messages_per_buffer_ = 0;     // 2(N-1) ring steps per allreduce, or a push and a pull
+  std::uint64_t messages_per_iteration_ = 0;  // messages_per_buffer_ x buffers_
   std::uint64_t iterations_ = 1;              // in this plan
   std::uint64_t rounds_ = 1;                  // iteration fidelity: one per iteration
   std::uint64_t transfer_steps_per_round_ = 0;

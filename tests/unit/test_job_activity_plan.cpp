@@ -315,5 +315,66 @@ TEST(ParameterServers, OneGpuTransfersNothing) {
   EXPECT_EQ(plan.step_count(), 1u);
 }
 
+// ---- tensor fusion -----------------------------------------------------------------------
+
+JobSpec fused_job(std::uint32_t gpus, double fusion_bytes, std::uint32_t servers = 0) {
+  JobSpec job = training_job(gpus, kIterations);
+  auto& work = std::get<TrainingWork>(job.work);
+  work.fusion_bytes = fusion_bytes;
+  work.parameter_servers = servers;
+  return job;
+}
+
+TEST(TensorFusion, EachBufferIsAnAllreduceOfItsOwn) {
+  // 8 MB in buffers of 3 MB: 3, 3 and 2 MB, each 2(N-1) = 6 ring steps of a quarter.
+  const JobActivityPlan plan(fused_job(4, 3e6), Fidelity::kIteration, 0, kRingLatency);
+  ASSERT_EQ(plan.step_count(), kIterations * (1 + 3 * 6));
+  for (std::uint64_t k = 1; k <= 18; ++k) {
+    SCOPED_TRACE(k);
+    EXPECT_EQ(plan.step(k).kind, JobStep::Kind::kRingStep);
+    EXPECT_DOUBLE_EQ(plan.step(k).amount, k <= 12 ? 0.75e6 : 0.5e6);
+  }
+  EXPECT_EQ(plan.step(19).kind, JobStep::Kind::kCompute);
+}
+
+TEST(TensorFusion, JobFidelityCarriesTheSameBytesAndDelaysEveryBuffersLatencies) {
+  // One round of 3 iterations: 18 messages each, the merged ring step pays one latency.
+  const JobActivityPlan plan(fused_job(4, 3e6), Fidelity::kJob, 0, 1e-6);
+  ASSERT_EQ(plan.step_count(), 3u);
+  EXPECT_DOUBLE_EQ(plan.step(1).amount, 3 * 6 * 8e6 / 4);
+  EXPECT_DOUBLE_EQ(plan.step(2).amount, (3 * 18 - 1) * 1e-6);
+}
+
+TEST(TensorFusion, MultipliesTheLatencyTermsNotTheBytes) {
+  // Per iteration: 2(N-1) (m alpha + S / (N B)) with m = 3 buffers.
+  const double flops = 1e12, bandwidth = 1e9;
+  const double expected = kIterations * (kFlopsPerIteration / flops + 6 * (3 * kRingLatency + 8e6 / (4 * bandwidth)));
+  for (const Fidelity fidelity : {Fidelity::kIteration, Fidelity::kJob}) {
+    const JobActivityPlan plan(fused_job(4, 3e6), fidelity, 0, kRingLatency);
+    EXPECT_NEAR(uncontended_seconds(plan, flops, kRingLatency, bandwidth), expected, expected * 1e-12);
+    EXPECT_NEAR(plan.uncontended_work_seconds(flops, bandwidth), expected, expected * 1e-12);
+  }
+}
+
+TEST(TensorFusion, ParameterServersPushAndPullEachBuffer) {
+  // 2 servers, buffers of 3, 3 and 2 MB: per buffer a push and a pull of half of it.
+  const JobActivityPlan plan(fused_job(4, 3e6, 2), Fidelity::kIteration, 0, kRingLatency);
+  ASSERT_EQ(plan.step_count(), kIterations * 7);
+  const std::vector<JobStep::Kind> kinds{JobStep::Kind::kPush, JobStep::Kind::kPull};
+  const std::vector<double> bytes{1.5e6, 1.5e6, 1.5e6, 1.5e6, 1e6, 1e6};
+  for (std::uint64_t k = 1; k <= 6; ++k) {
+    SCOPED_TRACE(k);
+    EXPECT_EQ(plan.step(k).kind, kinds[(k - 1) % 2]);
+    EXPECT_DOUBLE_EQ(plan.step(k).amount, bytes[k - 1]);
+  }
+}
+
+TEST(TensorFusion, ABufferAsLargeAsTheGradientsChangesNothing) {
+  const JobActivityPlan fused(fused_job(4, 8e6), Fidelity::kIteration, 0, kRingLatency);
+  const JobActivityPlan plain(training_job(4), Fidelity::kIteration, 0, kRingLatency);
+  ASSERT_EQ(fused.step_count(), plain.step_count());
+  for (std::uint64_t k = 0; k < plain.step_count(); ++k) EXPECT_EQ(fused.step(k).amount, plain.step(k).amount);
+}
+
 }  // namespace
 }  // namespace gcsim

@@ -63,6 +63,7 @@ void expect_same_jobs(const std::vector<JobSpec>& a, const std::vector<JobSpec>&
       EXPECT_EQ(t->gradient_bytes, u.gradient_bytes);
       EXPECT_EQ(t->iterations, u.iterations);
       EXPECT_EQ(t->parameter_servers, u.parameter_servers);
+      EXPECT_EQ(t->fusion_bytes, u.fusion_bytes);
       EXPECT_EQ(t->flops_per_iteration_by_gpu_type, u.flops_per_iteration_by_gpu_type);
     } else if (const auto* m = std::get_if<MeasuredWork>(&a[i].work)) {
       const auto& n = std::get<MeasuredWork>(b[i].work);
@@ -171,7 +172,7 @@ TEST(NativeWorkload, RoundTripGivesIdenticalJobs) {
   awkward.submit = 0.1 + 0.2;
   awkward.gpus = 3;
   awkward.gpu_memory_bytes = 1.0 / 3.0 * 1e10;
-  awkward.work = TrainingWork{1e13 / 7.0, 123456789.123456789, 18446744073709551615ull, {}, 3};
+  awkward.work = TrainingWork{1e13 / 7.0, 123456789.123456789, 18446744073709551615ull, {}, 3, 1e7 / 3};
   awkward.cpu_cores = 12;
   awkward.memory_bytes = 64e9 / 3;
   awkward.priority = -4;
@@ -327,6 +328,22 @@ TEST(NativeWorkload, RejectsZeroOrFractionalParameterServers) {
     doc["jobs"][0]["training"]["parameter_servers"] = servers;
     expect_rejected(doc, {"(id 'resnet50-a')", "training", "'parameter_servers'"});
   }
+}
+
+TEST(NativeWorkload, ReadsATensorFusionBuffer) {
+  auto doc = two_jobs();
+  doc["jobs"][0]["training"]["fusion_buffer"] = "64MB";
+  const auto& work = std::get<TrainingWork>(parse_native_workload(doc, kLabel)[0].work);
+  EXPECT_DOUBLE_EQ(work.fusion_bytes, 64e6);
+}
+
+TEST(NativeWorkload, RejectsAFusionBufferOfNothingOrOfTooManyBuffers) {
+  auto doc = two_jobs();
+  doc["jobs"][0]["training"]["fusion_buffer"] = 0;
+  expect_rejected(doc, {"(id 'resnet50-a')", "training", "'fusion_buffer'"});
+  doc["jobs"][0]["training"]["gradient_bytes"] = "1GB";
+  doc["jobs"][0]["training"]["fusion_buffer"] = 100;  // ten million buffers per iteration
+  expect_rejected(doc, {"'fusion_buffer'", "makes 10000000 buffers", "give a larger buffer"});
 }
 
 TEST(NativeWorkload, RejectsZeroFlops) {
