@@ -36,9 +36,13 @@ const std::set<std::string> kStudyFields = {
     "min_gpus", "max_gpus", "gpu_memory", "checkpoint", "training", "duration", "successive_halving",
     "seed"};
 const std::set<std::string> kHalvingFields = {"rungs", "eta"};
-const std::set<std::string> kTrainingFields = {"flops_per_iteration", "gradient_bytes",
-                                               "iterations",          "parameter_servers",
-                                               "fusion_buffer",       "flops_per_iteration_by_gpu_type"};
+const std::set<std::string> kTrainingFields = {"flops_per_iteration",
+                                               "gradient_bytes",
+                                               "iterations",
+                                               "parameter_servers",
+                                               "fusion_buffer",
+                                               "allreduce",
+                                               "flops_per_iteration_by_gpu_type"};
 const std::set<std::string> kDurationFields = {"seconds", "gpu_type", "rescale"};
 const std::set<std::string> kDagFields = {"pools", "tasks", "task_overhead", "wake_up"};
 const std::set<std::string> kPoolFields = {"name", "workers", "kind"};
@@ -115,6 +119,13 @@ TrainingWork read_training(const JsonObject& job) {
   const std::uint64_t servers = training.optional_uint("parameter_servers", 0, 1);
   if (servers > std::numeric_limits<std::uint32_t>::max()) training.fail("parameter_servers", "too large");
   work.parameter_servers = static_cast<std::uint32_t>(servers);
+  const std::string allreduce = training.optional_string("allreduce", "ring");
+  if (allreduce != "ring" && allreduce != "hierarchical")
+    training.fail("allreduce", "expected \"ring\" or \"hierarchical\", got \"" + allreduce + "\"");
+  work.hierarchical_allreduce = allreduce == "hierarchical";
+  if (work.hierarchical_allreduce && work.parameter_servers > 0)
+    training.fail("allreduce",
+                  "a job with parameter_servers exchanges its gradients through them, not by an allreduce");
   if (training.has("fusion_buffer")) {
     work.fusion_bytes = training.required_quantity("fusion_buffer", Quantity::kBytes, true);
     // Each buffer is its own exchange every iteration: a buffer far smaller
@@ -729,6 +740,7 @@ nlohmann::json job_json(const JobSpec& job) {
                          {"iterations", training->iterations}};
     if (training->parameter_servers > 0) entry["training"]["parameter_servers"] = training->parameter_servers;
     if (training->fusion_bytes > 0) entry["training"]["fusion_buffer"] = training->fusion_bytes;
+    if (training->hierarchical_allreduce) entry["training"]["allreduce"] = "hierarchical";
     if (!training->flops_per_iteration_by_gpu_type.empty())
       entry["training"]["flops_per_iteration_by_gpu_type"] = training->flops_per_iteration_by_gpu_type;
   } else if (const auto* measured = std::get_if<MeasuredWork>(&job.work)) {

@@ -41,6 +41,9 @@ struct TrainingWork {
   // exchanged on its own (its messages each paying their latency); 0: one
   // buffer of all of them.
   double fusion_bytes = 0;
+  // A hierarchical allreduce (inside nodes, then across them) instead of a
+  // flat ring (sim/model/hierarchical_allreduce_cost.hpp).
+  bool hierarchical_allreduce = false;
 
   /// How many buffers the gradients fill each iteration (1 without fusion).
   std::uint64_t fusion_buffers() const {

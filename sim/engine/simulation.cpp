@@ -45,6 +45,7 @@
 #include "sim/model/checkpoint_model.hpp"
 #include "sim/model/dag_schedule.hpp"
 #include "sim/model/duration_oracle.hpp"
+#include "sim/model/hierarchical_allreduce_cost.hpp"
 #include "sim/model/parameter_server_cost.hpp"
 #include "sim/model/placement_costs.hpp"
 #include "sim/report/run_recorder.hpp"
@@ -93,6 +94,9 @@ struct RunningJob {
   // Busy intervals of the current computation step, for a preemption: when
   // its GPUs stop computing, and how many GPUs stop then.
   std::vector<std::pair<Time, std::size_t>> busy_ends;
+  // A hierarchical allreduce's transfers of one step inside the nodes and of
+  // one step across them (host indices); empty for other jobs.
+  std::vector<Transfer> intra_node_step, inter_node_step;
   // Per host (ring order): its GPU type's FLOPs per iteration over the job's
   // flops_per_iteration (1 unless a throughput table says the model runs
   // otherwise on that type; always 1 for a measured run).
@@ -529,22 +533,23 @@ class Scheduler {
         for (std::size_t i = 0; i < n; ++i) send(run, run.hosts[i], run.hosts[(i + 1) % n], step.amount);
         break;
       case JobStep::Kind::kPush:
-      case JobStep::Kind::kPull: {
+      case JobStep::Kind::kPull:
         // Every worker and every server not on its host, all at once.
-        const std::uint32_t servers = run.plan->parameter_servers();
-        for (std::uint32_t s = 0; s < servers; ++s) {
-          sg4::Host* server = run.hosts[parameter_server_host(s, servers, static_cast<std::uint32_t>(n))];
-          for (sg4::Host* worker : run.hosts) {
-            if (worker == server) continue;  // a local copy
-            if (step.kind == JobStep::Kind::kPush) {
-              send(run, worker, server, step.amount);
-            } else {
-              send(run, server, worker, step.amount);
-            }
+        for (const Transfer& t :
+             parameter_server_pushes(static_cast<std::uint32_t>(n), run.plan->parameter_servers())) {
+          if (step.kind == JobStep::Kind::kPush) {
+            send(run, run.hosts[t.from], run.hosts[t.to], step.amount);
+          } else {
+            send(run, run.hosts[t.to], run.hosts[t.from], step.amount);
           }
         }
         break;
-      }
+      case JobStep::Kind::kIntraNode:
+        for (const Transfer& t : run.intra_node_step) send(run, run.hosts[t.from], run.hosts[t.to], step.amount);
+        break;
+      case JobStep::Kind::kInterNode:
+        for (const Transfer& t : run.inter_node_step) send(run, run.hosts[t.from], run.hosts[t.to], step.amount);
+        break;
       case JobStep::Kind::kDelay:
         assert(false && "a delay step starts no activity");
         break;
@@ -679,12 +684,17 @@ class Scheduler {
     const double saved = state_.runtime(job).saved_fraction;
     const Time restore = saved > 0 ? spec.checkpoint.restore_cost : 0;
     JobActivityPlan plan(spec, in_.options.fidelity, costs.measured_type_flops, costs.exchange_latency, 1 - saved,
-                         restore, in_.options.job_rounds);
+                         restore, in_.options.job_rounds, costs.hierarchy);
     const Time work_seconds = plan.uncontended_work_seconds(costs.slowest_gpu_flops, costs.exchange_bandwidth);
     plan.add_trailing_delay(checkpoint_overhead(spec.checkpoint, work_seconds));
 
     RunningJob& run = begin_run(job, std::move(plan));
     run.compute_scale = std::move(costs.compute_scale);
+    if (const auto* training = std::get_if<TrainingWork>(&spec.work); training && training->hierarchical_allreduce) {
+      const NodeRanks ranks = node_ranks(job_links(in_.layout, gpus));
+      run.intra_node_step = intra_node_transfers(ranks);
+      run.inter_node_step = inter_node_transfers(ranks);
+    }
     run.work_seconds = work_seconds;
     run.work_started = now_ + restore;
     if (run.plan->without_transfers() && spec.gpu_share >= 1) {

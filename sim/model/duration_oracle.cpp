@@ -4,6 +4,7 @@
 #include <variant>
 
 #include "sim/model/dag_schedule.hpp"
+#include "sim/model/hierarchical_allreduce_cost.hpp"
 #include "sim/model/parameter_server_cost.hpp"
 #include "sim/model/ring_allreduce_cost.hpp"
 
@@ -74,6 +75,21 @@ Time uncontended_duration(const JobSpec& job, const ClusterLayout& layout) {
                              ? buffers * edge.latency + training.gradient_bytes * seconds_per_byte
                              : 0;
     return static_cast<double>(training.iterations) * (training.flops_per_iteration / compute_flops + 2 * phase);
+  }
+  if (training.hierarchical_allreduce && job.gpus >= 2 && training.gradient_bytes > 0) {
+    // Packed: full nodes, then the rest (sim/model/hierarchical_allreduce_cost.hpp).
+    const JobLinks links = packed_job_links(job.gpus, best->gpus_per_node, static_cast<std::uint32_t>(nodes_per_rack),
+                                            best->intra.bandwidth, best->nic.bandwidth, rack_uplink);
+    const NodeRanks ranks = node_ranks(links);
+    const double local = ranks.local_ranks, nodes = ranks.nodes(), buffers = training.fusion_buffers();
+    const double inside = busiest_link_seconds_per_byte(links, intra_node_transfers(ranks));
+    const double across = busiest_link_seconds_per_byte(links, inter_node_transfers(ranks));
+    const RingEdge node_edge =
+        packed_ring_edge(*best, spec.fabric, 1, nodes_per_rack * best->gpus_per_node, rack_uplink);
+    const double exchange =
+        2 * (local - 1) * (buffers * node_edge.latency + training.gradient_bytes / local * inside) +
+        2 * (nodes - 1) * (buffers * edge.latency + training.gradient_bytes / (local * nodes) * across);
+    return static_cast<double>(training.iterations) * (training.flops_per_iteration / compute_flops + exchange);
   }
   // Each fusion buffer's ring steps pay their latency; the bytes are the gradients'.
   const double extra_latencies = static_cast<double>(training.fusion_buffers() - 1) *

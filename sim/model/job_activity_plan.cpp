@@ -13,7 +13,7 @@ std::string_view to_string(Fidelity fidelity) { return fidelity == Fidelity::kJo
 
 JobActivityPlan::JobActivityPlan(const JobSpec& job, Fidelity fidelity, double measured_type_flops,
                                  double exchange_latency, double remaining_fraction, Time restore_delay,
-                                 std::uint32_t job_rounds)
+                                 std::uint32_t job_rounds, const Hierarchy& hierarchy)
     : fidelity_(fidelity), ranks_(job.gpus), exchange_latency_(exchange_latency) {
   assert(remaining_fraction > 0 && remaining_fraction <= 1 && "a plan has work left to do");
   assert(job_rounds >= 1 && "at least one round");
@@ -44,6 +44,13 @@ JobActivityPlan::JobActivityPlan(const JobSpec& job, Fidelity fidelity, double m
     flow_bytes_ = training.gradient_bytes / servers_;
     divisor_ = servers_;
     messages_per_buffer_ = exchanges ? 2 : 0;  // a push and a pull
+  } else if (training.hierarchical_allreduce) {
+    hierarchical_ = true;
+    hierarchy_ = hierarchy;
+    divisor_ = hierarchy.local_ranks;  // inside a node S/L, across nodes S/(L M)
+    intra_steps_ = hierarchy.local_ranks - 1;
+    inter_steps_ = 2ull * (hierarchy.nodes - 1);
+    messages_per_buffer_ = exchanges ? 2 * intra_steps_ + inter_steps_ : 0;
   } else {
     flow_bytes_ = ring_chunk_bytes(ranks_, training.gradient_bytes);
     divisor_ = ranks_;
@@ -57,7 +64,13 @@ JobActivityPlan::JobActivityPlan(const JobSpec& job, Fidelity fidelity, double m
     transfer_steps_per_round_ = messages_per_iteration_;
   } else {
     rounds_ = std::min<std::uint64_t>(job_rounds, iterations_);
-    transfer_steps_per_round_ = messages_per_iteration_ == 0 ? 0 : servers_ > 0 ? 2 : 1;
+    if (messages_per_iteration_ == 0) {
+      transfer_steps_per_round_ = 0;
+    } else if (hierarchical_) {  // one step inside the nodes, one across, where there are any
+      transfer_steps_per_round_ = (intra_steps_ > 0 ? 1 : 0) + (inter_steps_ > 0 ? 1 : 0);
+    } else {
+      transfer_steps_per_round_ = servers_ > 0 ? 2 : 1;
+    }
     // The merged flows pay the route latency once each; the real run pays it once per message.
     with_latency_delay_ = messages_per_iteration_ > 0 && exchange_latency > 0;
   }
@@ -82,6 +95,7 @@ JobStep JobActivityPlan::step(std::uint64_t k) const {
   // Each message of an iteration (iteration fidelity), or the merged flows of a round.
   const double iterations = fidelity_ == Fidelity::kIteration ? 1.0 : static_cast<double>(iterations_in_round(round));
   if (within == 0) return {JobStep::Kind::kCompute, flops_per_iteration_ * iterations};
+  if (within <= transfer_steps_per_round_ && hierarchical_) return hierarchical_step(within, iterations);
   if (within <= transfer_steps_per_round_) {
     // Iteration fidelity: message `index` of the iteration, in buffer `buffer`.
     const std::uint64_t index = within - 1, buffer = index / std::max<std::uint64_t>(1, messages_per_buffer_);
@@ -106,13 +120,51 @@ JobStep JobActivityPlan::step(std::uint64_t k) const {
     const double messages = fidelity_ == Fidelity::kIteration ? 1.0 : iterations * messages_per_iteration_;
     return {kind, flow_bytes_ * messages};
   }
+  if (hierarchical_) {
+    // Every message pays its latency, inside a node or across; the merged steps paid one each.
+    const auto buffers = static_cast<double>(buffers_);
+    const double per_iteration = buffers * (2.0 * static_cast<double>(intra_steps_) * exchange_latency_ +
+                                            static_cast<double>(inter_steps_) * hierarchy_.inter_node_latency);
+    const double paid =
+        (intra_steps_ > 0 ? exchange_latency_ : 0.0) + (inter_steps_ > 0 ? hierarchy_.inter_node_latency : 0.0);
+    return {JobStep::Kind::kDelay, iterations * per_iteration - paid};
+  }
   const double messages = iterations * static_cast<double>(messages_per_iteration_);
   return {JobStep::Kind::kDelay, (messages - static_cast<double>(transfer_steps_per_round_)) * exchange_latency_};
 }
 
+JobStep JobActivityPlan::hierarchical_step(std::uint64_t within, double iterations) const {
+  const double local = static_cast<double>(hierarchy_.local_ranks), nodes = static_cast<double>(hierarchy_.nodes);
+  if (fidelity_ == Fidelity::kJob) {
+    // Merged: a round's reduce-scatter and all-gather steps inside the nodes,
+    // then its steps across them, every buffer's.
+    if (within == 1 && intra_steps_ > 0)
+      return {JobStep::Kind::kIntraNode,
+              2.0 * static_cast<double>(intra_steps_) * gradient_bytes_ / local * iterations};
+    return {JobStep::Kind::kInterNode,
+            static_cast<double>(inter_steps_) * gradient_bytes_ / (local * nodes) * iterations};
+  }
+  // Message `index` of the iteration: buffer by buffer, its reduce-scatter,
+  // its steps across the nodes, its all-gather.
+  const std::uint64_t index = within - 1, buffer = index / messages_per_buffer_, at = index % messages_per_buffer_;
+  const double bytes =
+      buffer + 1 < buffers_ ? buffer_bytes_ : gradient_bytes_ - static_cast<double>(buffers_ - 1) * buffer_bytes_;
+  if (at >= intra_steps_ && at < intra_steps_ + inter_steps_)
+    return {JobStep::Kind::kInterNode, bytes / (local * nodes)};
+  return {JobStep::Kind::kIntraNode, bytes / local};
+}
+
 Time JobActivityPlan::uncontended_work_seconds(double gpu_flops, double exchange_bandwidth) const {
   double exchange = 0;
-  if (messages_per_iteration_ > 0 && buffers_ > 1) {
+  if (messages_per_iteration_ > 0 && hierarchical_) {
+    const auto buffers = static_cast<double>(buffers_);
+    const double local = static_cast<double>(hierarchy_.local_ranks), nodes = static_cast<double>(hierarchy_.nodes);
+    exchange =
+        2.0 * static_cast<double>(intra_steps_) *
+            (buffers * exchange_latency_ + gradient_bytes_ / local / exchange_bandwidth) +
+        static_cast<double>(inter_steps_) * (buffers * hierarchy_.inter_node_latency +
+                                             gradient_bytes_ / (local * nodes) / hierarchy_.inter_node_bandwidth);
+  } else if (messages_per_iteration_ > 0 && buffers_ > 1) {
     // Every message pays its latency; a flow carries S / divisor per buffer's messages in all.
     exchange = static_cast<double>(messages_per_iteration_) * exchange_latency_ +
                static_cast<double>(messages_per_buffer_) * (gradient_bytes_ / divisor_) / exchange_bandwidth;

@@ -8,7 +8,10 @@
 // the job names parameter servers (sim/model/parameter_server_cost.hpp):
 // - a ring step: every GPU sends `amount` bytes to its ring successor, all at once;
 // - a push: every worker sends `amount` bytes (its shard for that server) to
-//   each server not on its own host, all at once; a pull: the reverse.
+//   each server not on its own host, all at once; a pull: the reverse;
+// - a hierarchical allreduce's step inside the nodes, or across them
+//   (sim/model/hierarchical_allreduce_cost.hpp): every transfer of the step
+//   carries `amount` bytes.
 //
 // With tensor fusion (TrainingWork::fusion_bytes) the gradients go in
 // buffers of that size (the last one smaller), each exchanged on its own:
@@ -41,6 +44,7 @@
 #include <string_view>
 
 #include "sim/core/job_spec.hpp"
+#include "sim/model/hierarchical_allreduce_cost.hpp"
 
 namespace gcsim {
 
@@ -49,9 +53,9 @@ enum class Fidelity { kJob, kIteration };
 std::string_view to_string(Fidelity fidelity);
 
 struct JobStep {
-  enum class Kind { kCompute, kRingStep, kPush, kPull, kDelay };
+  enum class Kind { kCompute, kRingStep, kPush, kPull, kIntraNode, kInterNode, kDelay };
   Kind kind;
-  double amount;  // FLOPs per GPU, bytes per flow (ring edge, worker to server), or seconds
+  double amount;  // FLOPs per GPU, bytes per flow (ring edge, worker to server, between local ranks), or seconds
 };
 
 class JobActivityPlan {
@@ -62,8 +66,11 @@ class JobActivityPlan {
   /// flow's between a worker and a server), seconds. `remaining_fraction`:
   /// the share of the work left (training jobs run that share of their
   /// iterations, rounded up). `restore_delay`: seconds before the work starts.
+  /// `hierarchy`: for a hierarchical allreduce, where it runs;
+  /// `exchange_latency` is then a transfer's inside a node.
   JobActivityPlan(const JobSpec& job, Fidelity fidelity, double measured_type_flops, double exchange_latency,
-                  double remaining_fraction = 1.0, Time restore_delay = 0, std::uint32_t job_rounds = 1);
+                  double remaining_fraction = 1.0, Time restore_delay = 0, std::uint32_t job_rounds = 1,
+                  const Hierarchy& hierarchy = {});
 
   /// Appends `seconds` of delay after the work.
   void add_trailing_delay(Time seconds);
@@ -80,11 +87,15 @@ class JobActivityPlan {
   /// message of the exchange carries its bytes at `exchange_bandwidth` after
   /// its latency (restore and appended delays excluded): for a ring, its
   /// slowest edge's bandwidth; for parameter servers, a flow's bytes over the
-  /// time the phase's busiest link takes (placement_costs()).
+  /// time the phase's busiest link takes (placement_costs()); for a
+  /// hierarchical allreduce, a transfer's inside a node (the one across
+  /// nodes is the hierarchy's).
   Time uncontended_work_seconds(double gpu_flops, double exchange_bandwidth) const;
 
  private:
   std::uint64_t iterations_in_round(std::uint64_t round) const;
+  /// Transfer step `within` (1-based) of a round of a hierarchical allreduce.
+  JobStep hierarchical_step(std::uint64_t within, double iterations) const;
 
   Fidelity fidelity_;
   std::uint32_t ranks_;
@@ -98,8 +109,12 @@ class JobActivityPlan {
   double buffer_bytes_ = 0;                   // each but the last
   std::uint64_t messages_per_buffer_ = 0;     // 2(N-1) ring steps per allreduce, or a push and a pull
   std::uint64_t messages_per_iteration_ = 0;  // messages_per_buffer_ x buffers_
-  std::uint64_t iterations_ = 1;              // in this plan
-  std::uint64_t rounds_ = 1;                  // iteration fidelity: one per iteration
+  bool hierarchical_ = false;
+  Hierarchy hierarchy_;
+  std::uint64_t intra_steps_ = 0;  // hierarchical, per buffer: L - 1 reduce-scatter steps (as many all-gather)
+  std::uint64_t inter_steps_ = 0;  // hierarchical, per buffer: 2(M - 1) steps across nodes
+  std::uint64_t iterations_ = 1;   // in this plan
+  std::uint64_t rounds_ = 1;       // iteration fidelity: one per iteration
   std::uint64_t transfer_steps_per_round_ = 0;
   bool with_latency_delay_ = false;  // job fidelity: a delay ends each round
   std::uint64_t steps_per_round_ = 1;

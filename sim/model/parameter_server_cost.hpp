@@ -13,10 +13,8 @@
 // so they spread evenly over its nodes. A worker's shard for a server on its
 // own host is a local copy: no transfer.
 //
-// A flow crosses the links of its path (sim/engine/fabric_zone.hpp): the
-// sender's port up, then across nodes its node's NIC up and the receiver's NIC
-// down, across racks the two racks' uplinks, and the receiver's port down.
-// Every flow of a phase starts at once; on an uncontended cluster the phase
+// Every flow of a phase starts at once (sim/model/job_links.hpp counts what
+// each link carries); on an uncontended cluster the phase
 // lasts its slowest flow's latency plus the time the busiest link takes to
 // carry its bytes:
 //   phase = max latency + max over links (bytes crossing the link / bandwidth)
@@ -34,8 +32,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "sim/core/cluster_layout.hpp"
-#include "sim/core/ids.hpp"
+#include "sim/model/job_links.hpp"
 
 namespace gcsim {
 
@@ -43,23 +40,9 @@ namespace gcsim {
 /// server `server` of `servers`, for `workers` workers: floor(server x workers / servers).
 std::uint32_t parameter_server_host(std::uint32_t server, std::uint32_t servers, std::uint32_t workers);
 
-/// Where a job's GPUs sit and the bandwidth (bytes/s, each direction) of
-/// the links their transfers cross. Nodes and racks are numbered within the job.
-struct JobLinks {
-  std::vector<std::uint32_t> node_of_gpu;  // per GPU of the job, in ring order
-  std::vector<double> port_bandwidth;      // per GPU of the job
-  std::vector<std::uint32_t> rack_of_node;
-  std::vector<double> nic_bandwidth;     // per node
-  std::vector<double> uplink_bandwidth;  // per rack
-};
-
-/// The links of the job's GPUs `gpus` on the cluster `layout`.
-JobLinks job_links(const ClusterLayout& layout, const std::vector<GpuId>& gpus);
-
-/// The links of `gpus` GPUs packed on nodes of `gpus_per_node` GPUs, racks
-/// of `nodes_per_rack` nodes, all links of one kind alike.
-JobLinks packed_job_links(std::uint32_t gpus, std::uint32_t gpus_per_node, std::uint32_t nodes_per_rack,
-                          double port_bandwidth, double nic_bandwidth, double uplink_bandwidth);
+/// Every push of one iteration: each worker to each server not on its own
+/// host (a pull is each of them reversed).
+std::vector<Transfer> parameter_server_pushes(std::uint32_t workers, std::uint32_t servers);
 
 /// Seconds one phase (push or pull) takes per byte of gradients on the
 /// busiest link, latency aside: the phase's transfer time is this times S.

@@ -21,16 +21,18 @@ double ring_bandwidth(const std::vector<GpuId>& ring, const Locality& locality, 
   return bandwidth * bandwidth_factor;
 }
 
+double transfers_latency(const std::vector<GpuId>& gpus, const std::vector<Transfer>& transfers,
+                         const Locality& locality, double latency_factor) {
+  double latency = 0;
+  for (const Transfer& t : transfers)
+    if (t.from != t.to) latency = std::max(latency, locality.path_latency(gpus[t.from], gpus[t.to]));
+  return latency * latency_factor;
+}
+
 double parameter_server_latency(const std::vector<GpuId>& gpus, std::uint32_t servers, const Locality& locality,
                                 double latency_factor) {
-  double latency = 0;
-  const auto workers = static_cast<std::uint32_t>(gpus.size());
-  for (std::uint32_t s = 0; s < servers && workers > 0; ++s) {
-    const GpuId host = gpus[parameter_server_host(s, servers, workers)];
-    for (GpuId worker : gpus)
-      if (worker != host) latency = std::max(latency, locality.path_latency(worker, host));
-  }
-  return latency * latency_factor;
+  return transfers_latency(gpus, parameter_server_pushes(static_cast<std::uint32_t>(gpus.size()), servers), locality,
+                           latency_factor);
 }
 
 double slowest_gpu_flops(const ClusterLayout& layout, const std::vector<GpuId>& gpus) {
@@ -86,6 +88,19 @@ PlacementCosts placement_costs(const JobSpec& job, const std::vector<GpuId>& gpu
     const double seconds_per_byte = parameter_server_phase_seconds_per_byte(job_links(layout, gpus), servers);
     if (seconds_per_byte > 0)
       costs.exchange_bandwidth = network.bandwidth_factor / (static_cast<double>(servers) * seconds_per_byte);
+  } else if (training && training->hierarchical_allreduce) {
+    const JobLinks links = job_links(layout, gpus);
+    const NodeRanks ranks = node_ranks(links);
+    const std::vector<Transfer> inside = intra_node_transfers(ranks), across = inter_node_transfers(ranks);
+    // A step's transfers share the links: each gets its busiest link's bandwidth over their count there.
+    auto bandwidth = [&](const std::vector<Transfer>& step) {
+      const double seconds_per_byte = busiest_link_seconds_per_byte(links, step);
+      return seconds_per_byte > 0 ? network.bandwidth_factor / seconds_per_byte : kNever;
+    };
+    costs.exchange_latency = transfers_latency(gpus, inside, locality, network.latency_factor);
+    costs.exchange_bandwidth = bandwidth(inside);
+    costs.hierarchy = {ranks.nodes(), ranks.local_ranks,
+                       transfers_latency(gpus, across, locality, network.latency_factor), bandwidth(across)};
   } else {
     costs.exchange_latency = ring_latency(gpus, locality, network.latency_factor);
     costs.exchange_bandwidth = ring_bandwidth(gpus, locality, network.bandwidth_factor);

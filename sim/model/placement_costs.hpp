@@ -19,6 +19,7 @@
 #include "sim/core/ids.hpp"
 #include "sim/core/job_spec.hpp"
 #include "sim/core/locality.hpp"
+#include "sim/model/hierarchical_allreduce_cost.hpp"
 
 namespace gcsim {
 
@@ -38,6 +39,11 @@ double ring_bandwidth(const std::vector<GpuId>& ring, const Locality& locality, 
 /// `latency_factor`; 0 when there is no such pair.
 double parameter_server_latency(const std::vector<GpuId>& gpus, std::uint32_t servers, const Locality& locality,
                                 double latency_factor);
+
+/// The largest path latency of `transfers` between the job's `gpus` times
+/// `latency_factor`; 0 for none (a local copy has none).
+double transfers_latency(const std::vector<GpuId>& gpus, const std::vector<Transfer>& transfers,
+                         const Locality& locality, double latency_factor);
 
 /// The FLOP/s of the slowest GPU type among `gpus` (kNever for none).
 double slowest_gpu_flops(const ClusterLayout& layout, const std::vector<GpuId>& gpus);
@@ -74,6 +80,9 @@ struct PlacementCosts {
   // bytes over the time the phase's busiest link takes (kNever: no transfer).
   double exchange_latency = 0;
   double exchange_bandwidth = kNever;
+  // A hierarchical allreduce: the values above are a transfer's inside a
+  // node, this the shape and a transfer across nodes.
+  Hierarchy hierarchy;
   std::vector<double> compute_scale;  // per GPU, in ring order
   double slowest_gpu_flops = kNever;  // slowest_effective_flops()
 };

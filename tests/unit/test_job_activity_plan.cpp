@@ -45,7 +45,7 @@ std::vector<JobStep> steps_of(const JobActivityPlan& plan) {
 }
 
 // Uncontended duration of the steps, by the step model: a computation takes
-// amount / flops; a transfer step (ring step, push, pull) pays the message
+// amount / flops; a transfer step (ring step, push, pull, hierarchical) pays the message
 // latency then amount / B; a delay takes its amount.
 double uncontended_seconds(const JobActivityPlan& plan, double gpu_flops, double latency, double bandwidth) {
   double seconds = 0;
@@ -57,6 +57,8 @@ double uncontended_seconds(const JobActivityPlan& plan, double gpu_flops, double
       case JobStep::Kind::kRingStep:
       case JobStep::Kind::kPush:
       case JobStep::Kind::kPull:
+      case JobStep::Kind::kIntraNode:
+      case JobStep::Kind::kInterNode:
         seconds += latency + step.amount / bandwidth;
         break;
       case JobStep::Kind::kDelay:
@@ -374,6 +376,54 @@ TEST(TensorFusion, ABufferAsLargeAsTheGradientsChangesNothing) {
   const JobActivityPlan plain(training_job(4), Fidelity::kIteration, 0, kRingLatency);
   ASSERT_EQ(fused.step_count(), plain.step_count());
   for (std::uint64_t k = 0; k < plain.step_count(); ++k) EXPECT_EQ(fused.step(k).amount, plain.step(k).amount);
+}
+
+// ---- hierarchical allreduce --------------------------------------------------------------
+
+JobSpec hierarchical_job(std::uint32_t gpus, std::uint64_t iterations) {
+  JobSpec job = training_job(gpus, iterations);
+  std::get<TrainingWork>(job.work).hierarchical_allreduce = true;
+  return job;
+}
+
+TEST(HierarchicalAllreduce, EachIterationReduceScattersInsideThenRingsAcrossThenGathersInside) {
+  // 2 nodes of 4: 3 steps of S/4 inside, 2 of S/8 across, 3 of S/4 inside.
+  const Hierarchy two_by_four{2, 4, 9e-6, 1e9};
+  const JobActivityPlan plan(hierarchical_job(8, 2), Fidelity::kIteration, 0, 1e-6, 1.0, 0, 1, two_by_four);
+  ASSERT_EQ(plan.step_count(), 2u * 9u);
+  const std::vector<JobStep::Kind> kinds{
+      JobStep::Kind::kCompute,   JobStep::Kind::kIntraNode, JobStep::Kind::kIntraNode,
+      JobStep::Kind::kIntraNode, JobStep::Kind::kInterNode, JobStep::Kind::kInterNode,
+      JobStep::Kind::kIntraNode, JobStep::Kind::kIntraNode, JobStep::Kind::kIntraNode};
+  for (std::uint64_t k = 0; k < 9; ++k) {
+    SCOPED_TRACE(k);
+    EXPECT_EQ(plan.step(k).kind, kinds[k]);
+    if (k > 0) {
+      EXPECT_DOUBLE_EQ(plan.step(k).amount, kinds[k] == JobStep::Kind::kIntraNode ? 2e6 : 1e6);
+    }
+  }
+}
+
+TEST(HierarchicalAllreduce, JobFidelityMergesTheStepsInsideAndAcrossAndDelaysTheirOtherLatencies) {
+  // 3 iterations in one round: inside 6 x S/4 x 3, across 2 x S/8 x 3; the
+  // latencies: 3 x (6 x 1 us + 2 x 9 us) less the two the merged steps pay.
+  const Hierarchy two_by_four{2, 4, 9e-6, 1e9};
+  const JobActivityPlan plan(hierarchical_job(8, 3), Fidelity::kJob, 0, 1e-6, 1.0, 0, 1, two_by_four);
+  ASSERT_EQ(plan.step_count(), 4u);
+  EXPECT_EQ(plan.step(1).kind, JobStep::Kind::kIntraNode);
+  EXPECT_DOUBLE_EQ(plan.step(1).amount, 6 * 2e6 * 3);
+  EXPECT_EQ(plan.step(2).kind, JobStep::Kind::kInterNode);
+  EXPECT_DOUBLE_EQ(plan.step(2).amount, 2 * 1e6 * 3);
+  EXPECT_EQ(plan.step(3).kind, JobStep::Kind::kDelay);
+  EXPECT_NEAR(plan.step(3).amount, 3 * (6 * 1e-6 + 2 * 9e-6) - 10e-6, 1e-18);
+}
+
+TEST(HierarchicalAllreduce, UncontendedWorkIsTheClosedForm) {
+  // Per iteration: 2(L-1)(alpha + S/(L B)) + 2(M-1)(alpha' + S/(L M B')).
+  const Hierarchy two_by_four{2, 4, 9e-6, 0.5e9};
+  const JobActivityPlan plan(hierarchical_job(8, 3), Fidelity::kJob, 0, 1e-6, 1.0, 0, 1, two_by_four);
+  const double expected = 3 * (kFlopsPerIteration / 1e12 + 6 * (1e-6 + 2e6 / 1e9) + 2 * (9e-6 + 1e6 / 0.5e9));
+  EXPECT_NEAR(plan.uncontended_work_seconds(1e12, 1e9), expected, expected * 1e-12);
 }
 
 }  // namespace

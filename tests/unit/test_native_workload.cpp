@@ -64,6 +64,7 @@ void expect_same_jobs(const std::vector<JobSpec>& a, const std::vector<JobSpec>&
       EXPECT_EQ(t->iterations, u.iterations);
       EXPECT_EQ(t->parameter_servers, u.parameter_servers);
       EXPECT_EQ(t->fusion_bytes, u.fusion_bytes);
+      EXPECT_EQ(t->hierarchical_allreduce, u.hierarchical_allreduce);
       EXPECT_EQ(t->flops_per_iteration_by_gpu_type, u.flops_per_iteration_by_gpu_type);
     } else if (const auto* m = std::get_if<MeasuredWork>(&a[i].work)) {
       const auto& n = std::get<MeasuredWork>(b[i].work);
@@ -178,6 +179,10 @@ TEST(NativeWorkload, RoundTripGivesIdenticalJobs) {
   awkward.priority = -4;
   awkward.runtime_estimate = 7200.5;
   awkward.checkpoint = {600, 12.5, 30};
+  JobSpec hierarchical;
+  hierarchical.id = "hierarchical";
+  hierarchical.gpus = 16;
+  hierarchical.work = TrainingWork{2e12, 1e8, 10, {}, 0, 0, true};
   JobSpec measured;
   measured.id = "measured";
   measured.submit = 1e-300;
@@ -197,6 +202,7 @@ TEST(NativeWorkload, RoundTripGivesIdenticalJobs) {
 
   std::vector<JobSpec> jobs = read_native_workload(bundled("default.json"));
   jobs.push_back(awkward);
+  jobs.push_back(hierarchical);
   jobs.push_back(measured);
   jobs.push_back(dag);
   const nlohmann::json written = native_workload_json(jobs);
@@ -328,6 +334,18 @@ TEST(NativeWorkload, RejectsZeroOrFractionalParameterServers) {
     doc["jobs"][0]["training"]["parameter_servers"] = servers;
     expect_rejected(doc, {"(id 'resnet50-a')", "training", "'parameter_servers'"});
   }
+}
+
+TEST(NativeWorkload, ReadsTheAllreduceAndRejectsOthersOrOneBesideParameterServers) {
+  auto doc = two_jobs();
+  EXPECT_FALSE(std::get<TrainingWork>(parse_native_workload(doc, kLabel)[0].work).hierarchical_allreduce);
+  doc["jobs"][0]["training"]["allreduce"] = "hierarchical";
+  EXPECT_TRUE(std::get<TrainingWork>(parse_native_workload(doc, kLabel)[0].work).hierarchical_allreduce);
+  doc["jobs"][0]["training"]["allreduce"] = "tree";
+  expect_rejected(doc, {"(id 'resnet50-a')", "'allreduce'", "\"ring\" or \"hierarchical\", got \"tree\""});
+  doc["jobs"][0]["training"]["allreduce"] = "hierarchical";
+  doc["jobs"][0]["training"]["parameter_servers"] = 2;
+  expect_rejected(doc, {"'allreduce'", "parameter_servers"});
 }
 
 TEST(NativeWorkload, ReadsATensorFusionBuffer) {
