@@ -174,6 +174,13 @@ std::string CraftedCluster::to_json() const {
   return doc.dump(2);
 }
 
+GcsimRun run_alone(const ScratchDir& dir, const CraftedCluster& cluster, const nlohmann::json& job,
+                   const std::string& fidelity) {
+  const auto cluster_file = dir.write("cluster.json", cluster.to_json());
+  const auto workload = dir.write("jobs.json", workload_json({job}));
+  return run_simulation(cluster_file, workload, dir / "out", {"--fidelity", fidelity});
+}
+
 nlohmann::json training_job(const std::string& id, double submit, int gpus, double flops_per_iteration,
                             double gradient_bytes, int iterations) {
   return {

@@ -84,6 +84,11 @@ struct CraftedCluster {
   std::string to_json() const;
 };
 
+/// Runs the one job `job` on `cluster` (in `dir`, outputs in dir/out) at
+/// `fidelity`; the timing tests' set-up.
+GcsimRun run_alone(const ScratchDir& dir, const CraftedCluster& cluster, const nlohmann::json& job,
+                   const std::string& fidelity);
+
 /// A training job line for a native workload.
 nlohmann::json training_job(const std::string& id, double submit, int gpus, double flops_per_iteration,
                             double gradient_bytes, int iterations);

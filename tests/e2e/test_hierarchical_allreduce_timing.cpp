@@ -25,18 +25,14 @@ class HierarchicalTiming : public ::testing::TestWithParam<std::tuple<HierarchyC
 
 TEST_P(HierarchicalTiming, MatchesTheClosedForm) {
   const auto& [c, fidelity] = GetParam();
-  CraftedCluster cluster;
-  cluster.nodes = c.nodes;
-  cluster.gpus_per_node = c.gpus_per_node;
-  ScratchDir dir;
-  const auto cluster_file = dir.write("cluster.json", cluster.to_json());
+  const CraftedCluster cluster{c.nodes, c.gpus_per_node};
   const double flops = 1e11, gradient_bytes = 400e6;
   const int iterations = 8, gpus = c.nodes * c.gpus_per_node;
   nlohmann::json job = training_job("h", 0, gpus, flops, gradient_bytes, iterations);
   job["training"]["allreduce"] = "hierarchical";
   if (c.fusion_bytes > 0) job["training"]["fusion_buffer"] = c.fusion_bytes;
-  const auto workload = dir.write("jobs.json", workload_json({job}));
-  const GcsimRun run = run_simulation(cluster_file, workload, dir / "out", {"--fidelity", fidelity});
+  ScratchDir dir;
+  const GcsimRun run = run_alone(dir, cluster, job, fidelity);
   ASSERT_EQ(run.exit_code, 0) << run.err;
 
   // Inside a node a transfer crosses two ports (half the intra latency
@@ -71,10 +67,7 @@ TEST(HierarchicalTiming, BeatsTheFlatRingAcrossNodes) {
   // (14 steps of S/8); the hierarchy crosses the NICs in 2 steps of S/8 on
   // each of four rings at once.
   ScratchDir dir;
-  CraftedCluster cluster;
-  cluster.nodes = 2;
-  cluster.gpus_per_node = 4;
-  const auto cluster_file = dir.write("cluster.json", cluster.to_json());
+  const auto cluster_file = dir.write("cluster.json", CraftedCluster{2, 4}.to_json());
   nlohmann::json flat = training_job("flat", 0, 8, 1e11, 400e6, 8);
   nlohmann::json hierarchical = training_job("hierarchical", 100, 8, 1e11, 400e6, 8);
   hierarchical["training"]["allreduce"] = "hierarchical";

@@ -26,17 +26,13 @@ class ParameterServerTiming : public ::testing::TestWithParam<std::tuple<ServerC
 
 TEST_P(ParameterServerTiming, MatchesTheBusiestLinkClosedForm) {
   const auto& [c, fidelity] = GetParam();
-  CraftedCluster cluster;
-  cluster.nodes = c.nodes;
-  cluster.gpus_per_node = c.gpus_per_node;
-  ScratchDir dir;
-  const auto cluster_file = dir.write("cluster.json", cluster.to_json());
+  const CraftedCluster cluster{c.nodes, c.gpus_per_node};
   const double flops = 1e12, gradient_bytes = 1e9;
   const int iterations = 6;
   nlohmann::json job = training_job("ps", 0, c.job_gpus, flops, gradient_bytes, iterations);
   job["training"]["parameter_servers"] = c.servers;
-  const auto workload = dir.write("jobs.json", workload_json({job}));
-  const GcsimRun run = run_simulation(cluster_file, workload, dir / "out", {"--fidelity", fidelity});
+  ScratchDir dir;
+  const GcsimRun run = run_alone(dir, cluster, job, fidelity);
   ASSERT_EQ(run.exit_code, 0) << run.err;
 
   // A flow inside a node crosses two GPU ports (half the intra latency each);

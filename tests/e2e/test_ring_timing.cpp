@@ -26,15 +26,11 @@ class RingTiming : public ::testing::TestWithParam<std::tuple<RingCase, const ch
 
 TEST_P(RingTiming, BothFidelitiesMatchTheClosedForm) {
   const auto& [c, fidelity] = GetParam();
-  CraftedCluster cluster;
-  cluster.nodes = c.nodes;
-  cluster.gpus_per_node = c.gpus_per_node;
-  ScratchDir dir;
-  const auto cluster_file = dir.write("cluster.json", cluster.to_json());
+  const CraftedCluster cluster{c.nodes, c.gpus_per_node};
   nlohmann::json solo = training_job("solo", 0, c.job_gpus, c.flops_per_iteration, c.gradient_bytes, c.iterations);
   if (c.fusion_bytes > 0) solo["training"]["fusion_buffer"] = c.fusion_bytes;
-  const auto workload = dir.write("jobs.json", workload_json({solo}));
-  const GcsimRun run = run_simulation(cluster_file, workload, dir / "out", {"--fidelity", fidelity});
+  ScratchDir dir;
+  const GcsimRun run = run_alone(dir, cluster, solo, fidelity);
   ASSERT_EQ(run.exit_code, 0) << run.err;
 
   // By hand: inside a node a message crosses two GPU ports (half the intra
