@@ -41,7 +41,6 @@ JobActivityPlan::JobActivityPlan(const JobSpec& job, Fidelity fidelity, double m
   const bool exchanges = training.gradient_bytes > 0 && ranks_ >= 2;
   gradient_bytes_ = training.gradient_bytes;
   if (servers_ > 0) {
-    flow_bytes_ = training.gradient_bytes / servers_;
     divisor_ = servers_;
     messages_per_buffer_ = exchanges ? 2 : 0;  // a push and a pull
   } else if (training.hierarchical_allreduce) {
@@ -52,7 +51,6 @@ JobActivityPlan::JobActivityPlan(const JobSpec& job, Fidelity fidelity, double m
     inter_steps_ = 2ull * (hierarchy.nodes - 1);
     messages_per_buffer_ = exchanges ? 2 * intra_steps_ + inter_steps_ : 0;
   } else {
-    flow_bytes_ = ring_chunk_bytes(ranks_, training.gradient_bytes);
     divisor_ = ranks_;
     messages_per_buffer_ = exchanges ? ring_step_count(ranks_) : 0;
   }
@@ -97,28 +95,16 @@ JobStep JobActivityPlan::step(std::uint64_t k) const {
   if (within == 0) return {JobStep::Kind::kCompute, flops_per_iteration_ * iterations};
   if (within <= transfer_steps_per_round_ && hierarchical_) return hierarchical_step(within, iterations);
   if (within <= transfer_steps_per_round_) {
-    // Iteration fidelity: message `index` of the iteration, in buffer `buffer`.
-    const std::uint64_t index = within - 1, buffer = index / std::max<std::uint64_t>(1, messages_per_buffer_);
+    const std::uint64_t index = within - 1;  // iteration fidelity: the iteration's message `index`
     const bool push = fidelity_ == Fidelity::kIteration ? index % messages_per_buffer_ == 0 : within == 1;
     const JobStep::Kind kind = servers_ == 0 ? JobStep::Kind::kRingStep
                                : push        ? JobStep::Kind::kPush
                                              : JobStep::Kind::kPull;
-    if (buffers_ > 1) {
-      if (fidelity_ == Fidelity::kIteration) {
-        const double bytes =
-            buffer + 1 < buffers_ ? buffer_bytes_ : gradient_bytes_ - static_cast<double>(buffers_ - 1) * buffer_bytes_;
-        return {kind, bytes / divisor_};
-      }
-      // Merged: every buffer's messages of the round's iterations on this flow.
-      const double per_iteration = servers_ > 0
-                                       ? gradient_bytes_ / divisor_
-                                       : static_cast<double>(messages_per_buffer_) * gradient_bytes_ / divisor_;
-      return {kind, per_iteration * iterations};
-    }
-    if (servers_ > 0) return {kind, flow_bytes_ * iterations};
-    // A ring step carries one message, or at job fidelity all its round's messages.
-    const double messages = fidelity_ == Fidelity::kIteration ? 1.0 : iterations * messages_per_iteration_;
-    return {kind, flow_bytes_ * messages};
+    if (fidelity_ == Fidelity::kIteration) return {kind, buffer_bytes(index / messages_per_buffer_) / divisor_};
+    // Merged: the flow carries every buffer's messages of the round's
+    // iterations: a push or a pull one per buffer, a ring step 2(N-1).
+    const double per_buffer = servers_ > 0 ? 1.0 : static_cast<double>(messages_per_buffer_);
+    return {kind, gradient_bytes_ / divisor_ * (iterations * per_buffer)};
   }
   if (hierarchical_) {
     // Every message pays its latency, inside a node or across; the merged steps paid one each.
@@ -146,12 +132,15 @@ JobStep JobActivityPlan::hierarchical_step(std::uint64_t within, double iteratio
   }
   // Message `index` of the iteration: buffer by buffer, its reduce-scatter,
   // its steps across the nodes, its all-gather.
-  const std::uint64_t index = within - 1, buffer = index / messages_per_buffer_, at = index % messages_per_buffer_;
-  const double bytes =
-      buffer + 1 < buffers_ ? buffer_bytes_ : gradient_bytes_ - static_cast<double>(buffers_ - 1) * buffer_bytes_;
+  const std::uint64_t index = within - 1, at = index % messages_per_buffer_;
+  const double bytes = buffer_bytes(index / messages_per_buffer_);
   if (at >= intra_steps_ && at < intra_steps_ + inter_steps_)
     return {JobStep::Kind::kInterNode, bytes / (local * nodes)};
   return {JobStep::Kind::kIntraNode, bytes / local};
+}
+
+double JobActivityPlan::buffer_bytes(std::uint64_t buffer) const {
+  return buffer + 1 < buffers_ ? buffer_bytes_ : gradient_bytes_ - static_cast<double>(buffers_ - 1) * buffer_bytes_;
 }
 
 Time JobActivityPlan::uncontended_work_seconds(double gpu_flops, double exchange_bandwidth) const {
@@ -169,7 +158,8 @@ Time JobActivityPlan::uncontended_work_seconds(double gpu_flops, double exchange
     exchange = static_cast<double>(messages_per_iteration_) * exchange_latency_ +
                static_cast<double>(messages_per_buffer_) * (gradient_bytes_ / divisor_) / exchange_bandwidth;
   } else if (messages_per_iteration_ > 0) {
-    exchange = static_cast<double>(messages_per_iteration_) * (exchange_latency_ + flow_bytes_ / exchange_bandwidth);
+    exchange = static_cast<double>(messages_per_iteration_) *
+               (exchange_latency_ + gradient_bytes_ / divisor_ / exchange_bandwidth);
   }
   return static_cast<double>(iterations_) * (flops_per_iteration_ / gpu_flops + exchange);
 }

@@ -94,6 +94,8 @@ class JobActivityPlan {
 
  private:
   std::uint64_t iterations_in_round(std::uint64_t round) const;
+  /// The bytes of fusion buffer `buffer` of an iteration (the last one holds the rest).
+  double buffer_bytes(std::uint64_t buffer) const;
   /// Transfer step `within` (1-based) of a round of a hierarchical allreduce.
   JobStep hierarchical_step(std::uint64_t within, double iterations) const;
 
@@ -102,11 +104,10 @@ class JobActivityPlan {
   double exchange_latency_;
   std::uint32_t servers_ = 0;       // parameter servers; 0: a ring
   double flops_per_iteration_ = 0;  // per GPU (a measured run: the whole run)
-  double flow_bytes_ = 0;           // one message of an unfused exchange: S/N on a ring edge, S/k to or from a server
   double gradient_bytes_ = 0;
-  double divisor_ = 1;                        // N for a ring, k for parameter servers
-  std::uint64_t buffers_ = 1;                 // tensor fusion: ceil(S / fusion_bytes) buffers per iteration
-  double buffer_bytes_ = 0;                   // each but the last
+  double divisor_ = 1;         // a message carries a buffer over this: N for a ring, k for servers, L for a hierarchy
+  std::uint64_t buffers_ = 1;  // tensor fusion: ceil(S / fusion_bytes) buffers per iteration
+  double buffer_bytes_ = 0;    // each but the last
   std::uint64_t messages_per_buffer_ = 0;     // 2(N-1) ring steps per allreduce, or a push and a pull
   std::uint64_t messages_per_iteration_ = 0;  // messages_per_buffer_ x buffers_
   bool hierarchical_ = false;
