@@ -45,8 +45,6 @@
 #include "sim/model/checkpoint_model.hpp"
 #include "sim/model/dag_schedule.hpp"
 #include "sim/model/duration_oracle.hpp"
-#include "sim/model/hierarchical_allreduce_cost.hpp"
-#include "sim/model/parameter_server_cost.hpp"
 #include "sim/model/placement_costs.hpp"
 #include "sim/report/run_recorder.hpp"
 
@@ -94,9 +92,9 @@ struct RunningJob {
   // Busy intervals of the current computation step, for a preemption: when
   // its GPUs stop computing, and how many GPUs stop then.
   std::vector<std::pair<Time, std::size_t>> busy_ends;
-  // A hierarchical allreduce's transfers of one step inside the nodes and of
-  // one step across them (host indices); empty for other jobs.
-  std::vector<Transfer> intra_node_step, inter_node_step;
+  // The transfers of the exchange's steps (host indices; PlacementCosts says
+  // which): parameter servers' pushes, a hierarchical allreduce's steps.
+  std::vector<Transfer> pushes, intra_node_step, inter_node_step;
   // Per host (ring order): its GPU type's FLOPs per iteration over the job's
   // flops_per_iteration (1 unless a throughput table says the model runs
   // otherwise on that type; always 1 for a measured run).
@@ -535,8 +533,7 @@ class Scheduler {
       case JobStep::Kind::kPush:
       case JobStep::Kind::kPull:
         // Every worker and every server not on its host, all at once.
-        for (const Transfer& t :
-             parameter_server_pushes(static_cast<std::uint32_t>(n), run.plan->parameter_servers())) {
+        for (const Transfer& t : run.pushes) {
           if (step.kind == JobStep::Kind::kPush) {
             send(run, run.hosts[t.from], run.hosts[t.to], step.amount);
           } else {
@@ -690,11 +687,9 @@ class Scheduler {
 
     RunningJob& run = begin_run(job, std::move(plan));
     run.compute_scale = std::move(costs.compute_scale);
-    if (const auto* training = std::get_if<TrainingWork>(&spec.work); training && training->hierarchical_allreduce) {
-      const NodeRanks ranks = node_ranks(job_links(in_.layout, gpus));
-      run.intra_node_step = intra_node_transfers(ranks);
-      run.inter_node_step = inter_node_transfers(ranks);
-    }
+    run.pushes = std::move(costs.pushes);
+    run.intra_node_step = std::move(costs.intra_node_step);
+    run.inter_node_step = std::move(costs.inter_node_step);
     run.work_seconds = work_seconds;
     run.work_started = now_ + restore;
     if (run.plan->without_transfers() && spec.gpu_share >= 1) {

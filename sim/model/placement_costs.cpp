@@ -29,12 +29,6 @@ double transfers_latency(const std::vector<GpuId>& gpus, const std::vector<Trans
   return latency * latency_factor;
 }
 
-double parameter_server_latency(const std::vector<GpuId>& gpus, std::uint32_t servers, const Locality& locality,
-                                double latency_factor) {
-  return transfers_latency(gpus, parameter_server_pushes(static_cast<std::uint32_t>(gpus.size()), servers), locality,
-                           latency_factor);
-}
-
 double slowest_gpu_flops(const ClusterLayout& layout, const std::vector<GpuId>& gpus) {
   double slowest = kNever;
   for (GpuId g : gpus) slowest = std::min(slowest, layout.gpu_type_of(g).flops);
@@ -81,26 +75,31 @@ PlacementCosts placement_costs(const JobSpec& job, const std::vector<GpuId>& gpu
   }
   const NetworkModelSpec& network = layout.spec().network;
   const auto* training = std::get_if<TrainingWork>(&job.work);
-  if (training && training->parameter_servers > 0) {
-    const std::uint32_t servers = training->parameter_servers;
-    costs.exchange_latency = parameter_server_latency(gpus, servers, locality, network.latency_factor);
-    // The phase's transfer time is S x seconds_per_byte; a flow carries S/k.
-    const double seconds_per_byte = parameter_server_phase_seconds_per_byte(job_links(layout, gpus), servers);
-    if (seconds_per_byte > 0)
-      costs.exchange_bandwidth = network.bandwidth_factor / (static_cast<double>(servers) * seconds_per_byte);
-  } else if (training && training->hierarchical_allreduce) {
+  const bool servers = training && training->parameter_servers > 0;
+  if (servers || (training && training->hierarchical_allreduce)) {
+    // Each step's transfers start together and share the links: one of them
+    // gets its busiest link's bandwidth over the transfers crossing it.
     const JobLinks links = job_links(layout, gpus);
-    const NodeRanks ranks = node_ranks(links);
-    const std::vector<Transfer> inside = intra_node_transfers(ranks), across = inter_node_transfers(ranks);
-    // A step's transfers share the links: each gets its busiest link's bandwidth over their count there.
     auto bandwidth = [&](const std::vector<Transfer>& step) {
       const double seconds_per_byte = busiest_link_seconds_per_byte(links, step);
       return seconds_per_byte > 0 ? network.bandwidth_factor / seconds_per_byte : kNever;
     };
-    costs.exchange_latency = transfers_latency(gpus, inside, locality, network.latency_factor);
-    costs.exchange_bandwidth = bandwidth(inside);
-    costs.hierarchy = {ranks.nodes(), ranks.local_ranks,
-                       transfers_latency(gpus, across, locality, network.latency_factor), bandwidth(across)};
+    auto latency = [&](const std::vector<Transfer>& step) {
+      return transfers_latency(gpus, step, locality, network.latency_factor);
+    };
+    if (servers) {  // a pull is the push mirrored: the same latency and bandwidth
+      costs.pushes = parameter_server_pushes(static_cast<std::uint32_t>(gpus.size()), training->parameter_servers);
+      costs.exchange_latency = latency(costs.pushes);
+      costs.exchange_bandwidth = bandwidth(costs.pushes);
+    } else {
+      const NodeRanks ranks = node_ranks(links);
+      costs.intra_node_step = intra_node_transfers(ranks);
+      costs.inter_node_step = inter_node_transfers(ranks);
+      costs.exchange_latency = latency(costs.intra_node_step);
+      costs.exchange_bandwidth = bandwidth(costs.intra_node_step);
+      costs.hierarchy = {ranks.nodes(), ranks.local_ranks, latency(costs.inter_node_step),
+                         bandwidth(costs.inter_node_step)};
+    }
   } else {
     costs.exchange_latency = ring_latency(gpus, locality, network.latency_factor);
     costs.exchange_bandwidth = ring_bandwidth(gpus, locality, network.bandwidth_factor);

@@ -33,13 +33,6 @@ double ring_latency(const std::vector<GpuId>& ring, const Locality& locality, do
 /// one GPU.
 double ring_bandwidth(const std::vector<GpuId>& ring, const Locality& locality, double bandwidth_factor);
 
-/// The latency of a parameter-server job's push or pull: the largest path
-/// latency between a worker and a server on another host (GPU i and the
-/// host of each server, sim/model/parameter_server_cost.hpp) times
-/// `latency_factor`; 0 when there is no such pair.
-double parameter_server_latency(const std::vector<GpuId>& gpus, std::uint32_t servers, const Locality& locality,
-                                double latency_factor);
-
 /// The largest path latency of `transfers` between the job's `gpus` times
 /// `latency_factor`; 0 for none (a local copy has none).
 double transfers_latency(const std::vector<GpuId>& gpus, const std::vector<Transfer>& transfers,
@@ -83,6 +76,11 @@ struct PlacementCosts {
   // A hierarchical allreduce: the values above are a transfer's inside a
   // node, this the shape and a transfer across nodes.
   Hierarchy hierarchy;
+  // The transfers of the exchange's steps, between the job's GPUs (indices
+  // in ring order): the pushes of parameter servers (a pull is each
+  // reversed), or a hierarchical allreduce's step inside the nodes and its
+  // step across them. Empty for a ring, whose transfers go to the next GPU.
+  std::vector<Transfer> pushes, intra_node_step, inter_node_step;
   std::vector<double> compute_scale;  // per GPU, in ring order
   double slowest_gpu_flops = kNever;  // slowest_effective_flops()
 };
