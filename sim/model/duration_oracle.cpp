@@ -63,12 +63,15 @@ Time uncontended_duration(const JobSpec& job, const ClusterLayout& layout) {
       packed_ring_edge(*best, spec.fabric, job.gpus, nodes_per_rack * best->gpus_per_node, rack_uplink);
   // A fractional job computes at its share of each GPU (JobSpec::gpu_share).
   const double compute_flops = best_flops * job.gpu_share;
+  // Exchanges costed link by link see the job packed: full nodes, then the rest.
+  auto packed_links = [&] {
+    return packed_job_links(job.gpus, best->gpus_per_node, static_cast<std::uint32_t>(nodes_per_rack),
+                            best->intra.bandwidth, best->nic.bandwidth, rack_uplink);
+  };
   if (training.parameter_servers > 0) {
     // A push and a pull per iteration; packed, the slowest flow crosses what
     // the slowest ring edge crosses (sim/model/parameter_server_cost.hpp).
-    const JobLinks links = packed_job_links(job.gpus, best->gpus_per_node, static_cast<std::uint32_t>(nodes_per_rack),
-                                            best->intra.bandwidth, best->nic.bandwidth, rack_uplink);
-    const double seconds_per_byte = parameter_server_phase_seconds_per_byte(links, training.parameter_servers);
+    const double seconds_per_byte = parameter_server_phase_seconds_per_byte(packed_links(), training.parameter_servers);
     // Each fusion buffer's push and pull pay their latency.
     const auto buffers = static_cast<double>(training.fusion_buffers());
     const double phase = seconds_per_byte > 0 && training.gradient_bytes > 0
@@ -77,9 +80,8 @@ Time uncontended_duration(const JobSpec& job, const ClusterLayout& layout) {
     return static_cast<double>(training.iterations) * (training.flops_per_iteration / compute_flops + 2 * phase);
   }
   if (training.hierarchical_allreduce && job.gpus >= 2 && training.gradient_bytes > 0) {
-    // Packed: full nodes, then the rest (sim/model/hierarchical_allreduce_cost.hpp).
-    const JobLinks links = packed_job_links(job.gpus, best->gpus_per_node, static_cast<std::uint32_t>(nodes_per_rack),
-                                            best->intra.bandwidth, best->nic.bandwidth, rack_uplink);
+    // sim/model/hierarchical_allreduce_cost.hpp
+    const JobLinks links = packed_links();
     const NodeRanks ranks = node_ranks(links);
     const double local = ranks.local_ranks, nodes = ranks.nodes(), buffers = training.fusion_buffers();
     const double inside = busiest_link_seconds_per_byte(links, intra_node_transfers(ranks));
