@@ -287,7 +287,7 @@ class Scheduler {
   // Jobs whose steps are all timers (computations on GPUs they hold whole,
   // delays) need no actor: the scheduler keeps the end of each one's current
   // step in a heap, wakes for the earliest, and runs the next steps itself,
-  // exactly as a runner would (compute_alone(), delay()). A preempted job's
+  // exactly as a runner does (timer_step()). A preempted job's
   // entry stays in the heap, stale (its run is gone or its epoch changed).
   struct TimerStep {
     Time end;
@@ -333,16 +333,26 @@ class Scheduler {
     report_end(job);
   }
 
-  // Starts the current step of a job on timers; returns its end.
+  // Starts a timer step, the job's current step, and returns its end. A
+  // delay (a latency, a restore, a checkpoint's time) is exact, where a sleep
+  // would be rounded up to SimGrid's precision. A computation is on GPUs the
+  // job holds whole: nothing else computes on them (a GPU is held whole by
+  // one job or shared by fractional ones; links carry transfers, not
+  // computations), so each GPU's execution would take exactly its FLOPs over
+  // its speed, and the step is a timer to the slowest GPU's end where one
+  // execution per GPU would cost the solver a variable each.
   Time start_timer_step(RunningJob& run) {
     const JobStep step = run.plan->step(run.step);
     if (step.kind == JobStep::Kind::kDelay) return now_ + step.amount;
-    assert(step.kind == JobStep::Kind::kCompute && "a job on timers transfers nothing");
+    assert(step.kind == JobStep::Kind::kCompute && "a timer step is a delay or a computation");
     record_compute_busy(run, step, 1.0);
-    return busy_until(run);
+    Time end = now_;
+    for (const auto& [at, gpus] : run.busy_ends) end = std::max(end, at);
+    return end;
   }
 
-  // The current step of a job on timers ends now: the events a runner's step counts.
+  // The job's current timer step ends now. A computation counts an event
+  // per GPU.
   void end_timer_step(RunningJob& run) {
     if (run.plan->step(run.step).kind == JobStep::Kind::kDelay) {
       recorder_.event_handled();
@@ -411,9 +421,9 @@ class Scheduler {
   bool run_step(Runner& runner, JobIndex job) {
     RunningJob& run = *running_[job];
     const JobStep step = run.plan->step(run.step);
-    if (step.kind == JobStep::Kind::kDelay) return delay(runner, step.amount);
+    if (step.kind == JobStep::Kind::kDelay) return timer_step(runner, run);
     if (stopped_) return false;  // a runner created just before the run stopped
-    if (step.kind == JobStep::Kind::kCompute && in_.jobs[job].gpu_share >= 1) return compute_alone(runner, job, step);
+    if (step.kind == JobStep::Kind::kCompute && in_.jobs[job].gpu_share >= 1) return timer_step(runner, run);
     start_step(job, step);
     for (const sg4::ActivityPtr& activity : run.activities) {
       // One activity at a time, not wait_any over the job's: O(1) per wait,
@@ -438,20 +448,12 @@ class Scheduler {
     return true;
   }
 
-  // A computation step on GPUs the job holds whole. Nothing else computes on
-  // them (a GPU is held whole by one job or shared by fractional ones; links
-  // carry transfers, not computations), so each GPU's execution would take
-  // exactly its FLOPs over its speed: the step is a timer to the slowest GPU's
-  // end, one SimGrid timer where one execution per GPU would cost the solver
-  // a variable each. Each GPU's end still counts as an event.
-  bool compute_alone(Runner& runner, JobIndex job, const JobStep& step) {
-    RunningJob& run = *running_[job];
-    record_compute_busy(run, step, 1.0);
-    const Time end = busy_until(run);
+  // A timer step (start_timer_step()) on a runner: it waits for the end.
+  bool timer_step(Runner& runner, RunningJob& run) {
+    const Time end = start_timer_step(run);
     if (end > now_ && !wait_on_timer(runner, end)) return false;
     now_ = std::max(now_, end);
-    recorder_.event_handled(run.hosts.size());
-    run.busy_ends.clear();
+    end_timer_step(run);
     return true;
   }
 
@@ -465,23 +467,6 @@ class Scheduler {
     // One interval per distinct end, not per GPU: a job preempted over and
     // over would otherwise fill memory with the intervals of its GPUs.
     for (const auto& [end, gpus] : run.busy_ends) recorder_.busy(now_, end, gpus, share);
-  }
-
-  // When the slowest GPU of the computation step ends (now, if none computes).
-  Time busy_until(const RunningJob& run) const {
-    Time end = now_;
-    for (const auto& [at, gpus] : run.busy_ends) end = std::max(end, at);
-    return end;
-  }
-
-  // A delay step, on a kernel timer: exact, where a sleep would be rounded up
-  // to SimGrid's precision.
-  bool delay(Runner& runner, Time seconds) {
-    const Time end = now_ + seconds;
-    if (seconds > 0 && !wait_on_timer(runner, end)) return false;
-    now_ = std::max(now_, end);
-    recorder_.event_handled();
-    return true;
   }
 
   // A runner waits on a kernel timer until `end`, or until interrupted
@@ -542,10 +527,9 @@ class Scheduler {
         }
         break;
       case JobStep::Kind::kIntraNode:
-        for (const Transfer& t : run.intra_node_step) send(run, run.hosts[t.from], run.hosts[t.to], step.amount);
-        break;
       case JobStep::Kind::kInterNode:
-        for (const Transfer& t : run.inter_node_step) send(run, run.hosts[t.from], run.hosts[t.to], step.amount);
+        for (const Transfer& t : step.kind == JobStep::Kind::kIntraNode ? run.intra_node_step : run.inter_node_step)
+          send(run, run.hosts[t.from], run.hosts[t.to], step.amount);
         break;
       case JobStep::Kind::kDelay:
         assert(false && "a delay step starts no activity");
