@@ -108,9 +108,8 @@ void PiecemealPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
     if (requests[i].held < requests[i].need) short_of.insert({requests[i].held, i});
 
   std::size_t next_free = 0;
-  while (next_free < free.size() || list_next_node()) {
-    // The request holding the fewest GPUs (ties: submission order) gets the next GPU it can use.
-    if (short_of.empty()) break;
+  // The request holding the fewest GPUs (ties: submission order) gets the next GPU it can use.
+  while (!short_of.empty() && (next_free < free.size() || list_next_node())) {
     Request* neediest = &requests[short_of.begin()->second];
     short_of.erase(short_of.begin());
     const JobSpec& spec = ctx.jobs.spec(neediest->job);
