@@ -103,6 +103,12 @@ std::uint32_t read_gpu_count(const JsonObject& job) {
   return static_cast<std::uint32_t>(gpus);
 }
 
+std::uint32_t read_count(const JsonObject& owner, std::string_view field, std::uint32_t fallback) {
+  const std::uint64_t value = owner.optional_uint(field, fallback, 1);
+  if (value > std::numeric_limits<std::uint32_t>::max()) owner.fail(field, "too large");
+  return static_cast<std::uint32_t>(value);
+}
+
 TrainingWork read_training(const JsonObject& job) {
   const JsonObject training = job.required_object("training");
   training.reject_unknown_fields(kTrainingFields);
@@ -116,9 +122,7 @@ TrainingWork read_training(const JsonObject& job) {
                      HorizonQuantity::kBytes);
   work.iterations = training.required_uint("iterations", 1);
   // Absent: a ring allreduce; given: at least one server.
-  const std::uint64_t servers = training.optional_uint("parameter_servers", 0, 1);
-  if (servers > std::numeric_limits<std::uint32_t>::max()) training.fail("parameter_servers", "too large");
-  work.parameter_servers = static_cast<std::uint32_t>(servers);
+  work.parameter_servers = read_count(training, "parameter_servers", 0);
   const std::string allreduce = training.optional_string("allreduce", "ring");
   if (allreduce != "ring" && allreduce != "hierarchical")
     training.fail("allreduce", "expected \"ring\" or \"hierarchical\", got \"" + allreduce + "\"");
@@ -156,12 +160,6 @@ MeasuredWork read_duration(const JsonObject& job) {
   work.gpu_type = duration.required_string("gpu_type");
   work.rescale = duration.optional_bool("rescale", true);
   return work;
-}
-
-std::uint32_t read_count(const JsonObject& owner, std::string_view field, std::uint32_t fallback) {
-  const std::uint64_t value = owner.optional_uint(field, fallback, 1);
-  if (value > std::numeric_limits<std::uint32_t>::max()) owner.fail(field, "too large");
-  return static_cast<std::uint32_t>(value);
 }
 
 JsonObject element_of(const JsonObject& owner, const std::string& field, std::size_t i, const nlohmann::json& value) {
