@@ -14,14 +14,13 @@
 // own host is a local copy: no transfer.
 //
 // Every flow of a phase starts at once (sim/model/job_links.hpp counts what
-// each link carries); on an uncontended cluster the phase
-// lasts its slowest flow's latency plus the time the busiest link takes to
-// carry its bytes:
+// each link carries); on an uncontended cluster the phase lasts its slowest
+// flow's latency plus the time the busiest link takes to carry its bytes:
 //   phase = max latency + max over links (bytes crossing the link / bandwidth)
-// A server whose host carries no worker's shard of it, on a node of its own,
-// takes N x S/k bytes in through its NIC in a push and sends as much in a
-// pull: the traffic concentrates on the servers' NICs, where a ring sends
-// 2(N-1)/N x S per rank with no master. The pull phase is the push phase
+// A server takes S/k from each worker on another node through its NIC in a
+// push, (N - workers on its node) x S/k, and sends as much in a pull: the
+// traffic concentrates on the servers' NICs, where a ring sends 2(N-1)/N x S
+// per rank with no master. The pull phase is the push phase
 // mirrored (every flow reversed, up and down links swapped, both directions
 // of a link having one bandwidth), so both last the same.
 //
