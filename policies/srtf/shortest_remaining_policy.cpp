@@ -45,10 +45,14 @@ Time ShortestRemainingPolicy::remaining_time(const QueueView& jobs, JobIndex job
 void ShortestRemainingPolicy::update_waiting_order(const QueueView& jobs) {
   if (waiting_key_.size() != jobs.job_count()) waiting_key_.resize(jobs.job_count(), kNever);
   const WaitingChanges::Delta delta = changes_.since_last_call(jobs);
-  for (JobIndex job : delta.left) waiting_order_.erase({waiting_key_[job], jobs.spec(job).submit, job, false});
+  for (JobIndex job : delta.left) {
+    const auto bucket = waiting_order_.find(jobs.spec(job).gpus);
+    bucket->second.erase({waiting_key_[job], jobs.spec(job).submit, job, false});
+    if (bucket->second.empty()) waiting_order_.erase(bucket);
+  }
   for (JobIndex job : delta.joined) {
     waiting_key_[job] = run_time(jobs, job);
-    waiting_order_.insert({waiting_key_[job], jobs.spec(job).submit, job, false});
+    waiting_order_[jobs.spec(job).gpus].insert({waiting_key_[job], jobs.spec(job).submit, job, false});
   }
 }
 
@@ -63,23 +67,19 @@ void ShortestRemainingPolicy::update_running(const QueueView& jobs) {
   if (running_entry_.size() != jobs.job_count()) {
     running_entry_.resize(jobs.job_count());
     running_run_.resize(jobs.job_count(), kNever);
-    running_gpus_.resize(jobs.job_count(), 0);
   }
   const std::vector<RunEvent>& log = jobs.run_log();
   for (; runs_read_ < log.size(); ++runs_read_) {
     const JobIndex job = log[runs_read_].job;
     if (!log[runs_read_].started) {
       running_.erase(running_entry_[job]);
-      running_gpu_total_ -= running_gpus_[job];
       continue;
     }
     const JobRuntime& rt = jobs.runtime(job);
     const Time run = run_time(jobs, job);
     running_run_[job] = run;
-    running_entry_[job] = {run == kNever ? kNever : rt.start + run, jobs.spec(job).submit, job};
-    running_gpus_[job] = rt.gpus.size();
+    running_entry_[job] = {run == kNever ? kNever : rt.start + run, jobs.spec(job).submit, job, rt.gpus.size()};
     running_.insert(running_entry_[job]);
-    running_gpu_total_ += running_gpus_[job];
   }
 }
 
@@ -93,27 +93,25 @@ void ShortestRemainingPolicy::schedule(const SchedulingContext& ctx, Plan& plan)
   const std::vector<bool> none_taken;
   std::size_t spare = ctx.cluster.free_gpu_count();  // free (or freed) and not promised in this plan
 
-  // The running jobs in the order: those the walk passed are kept, those a
-  // shorter job took GPUs from are preempted; the others, undecided, are the
-  // only possible victims. A running job's remaining time is read when the
-  // walk reaches it.
-  // Without preemption a running job is never a victim, and its place in the
-  // order changes nothing: the order is not read.
+  // The running jobs in the order. Those shorter than the waiting job the
+  // walk has reached are kept; the longer ones not preempted in this call
+  // are its possible victims. Without preemption a running job is never a
+  // victim, and its place in the order changes nothing: it is not read.
   if (preemptive_) update_running(ctx.jobs);
-  static const std::set<Run> kNoneRead;
-  const std::set<Run>& running = preemptive_ ? running_ : kNoneRead;
   auto remaining = [&](const Run& run) {
     const Time run_time = running_run_[run.job];
     return run_time == kNever ? kNever : std::max(0.0, run_time - (ctx.now - ctx.jobs.runtime(run.job).start));
   };
-  std::size_t undecided_gpus = preemptive_ ? running_gpu_total_ : 0;
   std::set<JobIndex> preempted;
-  auto next_running = running.begin();
-
-  // Waiting jobs in the order: those waiting at the call, and the victims
-  // preempted in it, which rejoin the order as waiting jobs.
-  auto next_waiting = waiting_order_.begin();
-  std::set<Entry> rejoined;
+  std::vector<Run> preempted_runs;
+  // GPUs a waiting job of remaining time `key` may preempt.
+  auto victim_gpus = [&](Time key) -> std::size_t {
+    if (!preemptive_) return 0;
+    std::size_t gpus = running_.gpus_of_suffix([&](const Run& run) { return remaining(run) > key; });
+    for (const Run& run : preempted_runs)
+      if (remaining(run) > key) gpus -= run.gpus;
+    return gpus;
+  };
 
   auto allocate = [&](JobIndex job, std::vector<GpuId> gpus) {
     cluster.take(gpus, ctx.jobs.spec(job));  // its host cores and memory too
@@ -122,74 +120,82 @@ void ShortestRemainingPolicy::schedule(const SchedulingContext& ctx, Plan& plan)
     plan.allocate(job, std::move(gpus));
   };
 
-  for (;;) {
-    // Only running jobs left: each is kept, nothing more can change.
-    if (next_waiting == waiting_order_.end() && rejoined.empty()) break;
-    while (next_running != running.end() && preempted.count(next_running->job)) ++next_running;
-    // The first of the three heads in the order.
-    enum class From { kNone, kRunning, kWaiting, kRejoined } from = From::kNone;
-    std::optional<Entry> head;
-    if (next_running != running.end())
-      head = Entry{remaining(*next_running), next_running->submit, next_running->job, true}, from = From::kRunning;
-    if (next_waiting != waiting_order_.end() && (!head || *next_waiting < *head))
-      head = *next_waiting, from = From::kWaiting;
-    if (!rejoined.empty() && (!head || *rejoined.begin() < *head)) head = *rejoined.begin(), from = From::kRejoined;
-    if (from == From::kNone) break;
-    const Entry entry = *head;
-    if (from == From::kRunning) {  // kept
-      undecided_gpus -= running_gpus_[entry.job];
-      ++next_running;
-      continue;
-    }
-    if (from == From::kRejoined) {
-      rejoined.erase(rejoined.begin());
-    } else {
-      ++next_waiting;
-    }
-    // No GPU left and none to preempt: no later job can start.
-    if (spare == 0 && (!preemptive_ || undecided_gpus == 0)) break;
-
+  std::set<Entry> rejoined;  // victims of this call, waiting again
+  // One waiting job in the order: it starts on free GPUs, or on GPUs its
+  // victims free, or waits.
+  auto consider = [&](const Entry& entry, std::size_t may_preempt) {
     const JobSpec& spec = ctx.jobs.spec(entry.job);
     if (spec.gpus <= spare) {
       if (auto gpus = placement_->place(spec, cluster, none_taken)) {
         allocate(entry.job, std::move(*gpus));
-        continue;
+        return;
       }
     }
-    if (!preemptive_) {
-      if (spare == 0) break;
-      continue;
-    }
-    if (spec.gpus > spare + undecided_gpus) continue;
+    if (spec.gpus > spare + may_preempt) return;
 
-    // Victims: undecided running jobs with strictly longer remaining times,
-    // longest first: the end of the running order, read backwards.
+    // Victims: running jobs not preempted yet with strictly longer remaining
+    // times, longest first: the end of the running order, read backwards.
     std::vector<JobIndex> victims;
-    std::size_t victim_gpus = 0;
-    for (auto at = running.end(); at != next_running;) {
+    for (auto at = running_.end(); at != running_.begin();) {
       --at;
       if (remaining(*at) <= entry.remaining) break;
-      if (preempted.count(at->job)) continue;
-      victims.push_back(at->job);
-      victim_gpus += running_gpus_[at->job];
+      if (!preempted.count(at->job)) victims.push_back(at->job);
     }
-    if (spec.gpus > spare + victim_gpus) continue;
 
     // Free the longest-remaining victims one by one until the job can be placed.
     RoomForJob room = make_room(spec, victims, ctx.jobs, cluster, *placement_, none_taken, spare);
     std::optional<std::vector<GpuId>>& gpus = room.gpus;
     for (std::size_t k : room.used) {
       const JobIndex victim = victims[k];
-      const std::vector<GpuId>& held = ctx.jobs.runtime(victim).gpus;
+      const std::size_t held = ctx.jobs.runtime(victim).gpus.size();
       plan.preempt(victim);
       changes_.noted(victim);
       preempted.insert(victim);
-      undecided_gpus -= held.size();
-      spare += held.size();
+      preempted_runs.push_back(running_entry_[victim]);
+      spare += held;
       // Back in the order as a waiting job (see the file comment).
       rejoined.insert({run_time(ctx.jobs, victim), ctx.jobs.spec(victim).submit, victim, false});
     }
     if (gpus) allocate(entry.job, std::move(*gpus));
+  };
+
+  // The waiting jobs in the order: the sets of GPU counts merged by key, and
+  // the victims preempted in this call, which wait again at their place. A
+  // job asking more GPUs than are free plus those it may preempt cannot
+  // start; that bound never grows along the walk (see the file comment), so
+  // a GPU count over it is dropped for good and none of its jobs is visited.
+  struct Cursor {
+    std::set<Entry>::const_iterator at, end;
+    std::size_t gpus;
+  };
+  const auto later = [](const Cursor& a, const Cursor& b) { return *b.at < *a.at; };
+  std::vector<Cursor> heads;  // a heap, the earliest key on top
+  const std::size_t bound = spare + victim_gpus(-1);
+  for (const auto& [gpus, order] : waiting_order_)
+    if (gpus <= bound) heads.push_back({order.begin(), order.end(), gpus});
+  std::make_heap(heads.begin(), heads.end(), later);
+  for (;;) {
+    const bool from_rejoined = !rejoined.empty() && (heads.empty() || *rejoined.begin() < *heads.front().at);
+    if (!from_rejoined && heads.empty()) break;
+    const Entry entry = from_rejoined ? *rejoined.begin() : *heads.front().at;
+    const std::size_t may_preempt = victim_gpus(entry.remaining);
+    // No GPU left and none to preempt for this job or any later one.
+    if (spare == 0 && may_preempt == 0) break;
+    if (from_rejoined) {
+      rejoined.erase(rejoined.begin());
+    } else {
+      std::pop_heap(heads.begin(), heads.end(), later);
+      Cursor& head = heads.back();
+      if (head.gpus > spare + may_preempt) {
+        heads.pop_back();
+        continue;
+      }
+      if (++head.at == head.end)
+        heads.pop_back();
+      else
+        std::push_heap(heads.begin(), heads.end(), later);
+    }
+    consider(entry, may_preempt);
   }
 }
 

@@ -43,20 +43,28 @@
 // never asks to be woken.
 //
 // Cost of one call, in waiting jobs w, running jobs r and GPUs g: the waiting
-// jobs are kept in the order across calls (a job's key is fixed while it
-// waits) and only those that joined or left since the last call move
-// (O(log w) each). The running jobs are kept in the order too, by when each
-// run would end alone (its start plus its run time): their remaining times
-// all shrink by the same time between calls, so that order holds, and only
-// the runs that began or ended since the last call (QueueView::run_log())
-// move, O(log r) each. A run past its planned end (remaining time 0) sorts
-// by that end instead of by submission among the others at 0, which changes
-// no decision: such a job is never a victim, only kept. The walk stops as
-// soon as no GPU is free and no running job is left undecided, so it visits
-// the running jobs shorter than the last waiting job it reaches, and the
-// waiting jobs it starts or tries to fit, each for a placement (O(g)) and,
-// if preempting, the victims it may take (O(r)). Without preemption
-// (preemptive=false) the running jobs are not read at all.
+// jobs are kept in the order across calls, in one set per GPU count (a job's
+// key is fixed while it waits), and only those that joined or left since the
+// last call move (O(log w) each). The running jobs are kept in the order too,
+// by when each run would end alone (its start plus its run time): their
+// remaining times all shrink by the same time between calls, so that order
+// holds, and only the runs that began or ended since the last call
+// (QueueView::run_log()) move, O(log r) each. A run past its planned end
+// (remaining time 0) sorts by that end instead of by submission among the
+// others at 0, which changes no decision: such a job is never a victim. A
+// running job the walk passes is kept where it runs and changes nothing, so
+// the walk does not visit them: the GPUs a waiting job may preempt, those of
+// the running jobs longer than it, come from a tree of the running jobs that
+// sums GPUs by subtree (O(log r), policies/kit/gpu_summed_set.hpp). A job
+// asking more GPUs than are free plus those cannot start, and that bound
+// never grows along the walk (a start takes from the free GPUs, a preemption
+// moves GPUs from the second term to the first, and a later job is longer,
+// so it may preempt fewer), so a GPU count over the bound is dropped for
+// good and its jobs are not visited. The walk thus visits the jobs it starts
+// or tries to fit (O(c + log r) each, for c GPU counts), each for a
+// placement (O(g)) and, if preempting, the victims it may take (O(r)).
+// Without preemption (preemptive=false) the running jobs are not read at
+// all.
 
 // The order is blind to GPU counts: a one-GPU job may preempt a large job,
 // which then waits for its whole set to be free again while shorter jobs keep
@@ -77,9 +85,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <map>
 #include <set>
 #include <vector>
 
+#include "policies/kit/gpu_summed_set.hpp"
 #include "policies/kit/waiting_changes.hpp"
 #include "sim/core/policy.hpp"
 #include "sim/core/policy_registry.hpp"
@@ -116,11 +126,13 @@ class ShortestRemainingPolicy final : public SchedulingPolicy {
   /// Brings waiting_order_ up to date with the jobs that joined or left the queue.
   void update_waiting_order(const QueueView& jobs);
   /// A running job in the running order: its planned end (start plus run
-  /// time; kNever without an oracle), then submission, then workload order.
+  /// time; kNever without an oracle), then submission, then workload order;
+  /// and its GPUs.
   struct Run {
     Time end;
     Time submit;
     JobIndex job;
+    std::size_t gpus;
     bool operator<(const Run& other) const;
   };
   /// Brings running_ up to date with the runs that began or ended since the last call.
@@ -129,16 +141,14 @@ class ShortestRemainingPolicy final : public SchedulingPolicy {
   std::unique_ptr<PlacementPolicy> placement_;
   bool preemptive_;
   WaitingChanges changes_;
-  std::set<Entry> waiting_order_;  // every waiting job, in the order
+  // Every waiting job, in the order, in one set per GPU count.
+  std::map<std::size_t, std::set<Entry>> waiting_order_;
   std::vector<Time> waiting_key_;  // per job: its remaining time in waiting_order_
-  // The running jobs in the order (update_running()), each job's entry in
-  // it and GPUs, and the GPUs they hold in all.
-  std::set<Run> running_;
+  // The running jobs in the order (update_running()) and each job's entry in it.
+  GpuSummedSet<Run> running_;
   std::vector<Run> running_entry_;
   std::vector<Time> running_run_;  // the run time it began with
-  std::vector<std::size_t> running_gpus_;
-  std::size_t running_gpu_total_ = 0;
-  std::size_t runs_read_ = 0;  // entries of QueueView::run_log() already applied
+  std::size_t runs_read_ = 0;      // entries of QueueView::run_log() already applied
 };
 
 }  // namespace gcsim
