@@ -36,13 +36,10 @@ const std::set<std::string> kStudyFields = {
     "min_gpus", "max_gpus", "gpu_memory", "checkpoint", "training", "duration", "successive_halving",
     "seed"};
 const std::set<std::string> kHalvingFields = {"rungs", "eta"};
-const std::set<std::string> kTrainingFields = {"flops_per_iteration",
-                                               "gradient_bytes",
-                                               "iterations",
-                                               "parameter_servers",
-                                               "fusion_buffer",
-                                               "allreduce",
-                                               "flops_per_iteration_by_gpu_type"};
+const std::set<std::string> kTrainingFields = {
+    "flops_per_iteration", "gradient_bytes", "iterations",     "parameter_servers",
+    "fusion_buffer",       "allreduce",      "input_pipeline", "flops_per_iteration_by_gpu_type"};
+const std::set<std::string> kInputPipelineFields = {"samples_per_gpu", "core_samples_per_s"};
 const std::set<std::string> kDurationFields = {"seconds", "gpu_type", "rescale"};
 const std::set<std::string> kDagFields = {"pools", "tasks", "task_overhead", "wake_up"};
 const std::set<std::string> kPoolFields = {"name", "workers", "kind"};
@@ -139,6 +136,15 @@ TrainingWork read_training(const JsonObject& job) {
       training.fail("fusion_buffer", "makes " + std::to_string(work.fusion_buffers()) +
                                          " buffers of the gradients per iteration, more than " +
                                          std::to_string(kMostBuffers) + ": give a larger buffer");
+  }
+  if (training.has("input_pipeline")) {
+    const JsonObject pipeline = training.required_object("input_pipeline");
+    pipeline.reject_unknown_fields(kInputPipelineFields);
+    // Both rates strictly positive: a pipeline that decodes nothing would never feed its GPUs.
+    work.input_pipeline.samples_per_gpu = pipeline.required_quantity("samples_per_gpu", Quantity::kPlain, true);
+    work.input_pipeline.core_samples_per_s = pipeline.required_quantity("core_samples_per_s", Quantity::kPlain, true);
+    // One core's time for one GPU's samples of an iteration: a time like any other.
+    within_horizon(pipeline, "core_samples_per_s", work.input_pipeline.core_seconds(1), HorizonQuantity::kTime);
   }
   if (training.has("flops_per_iteration_by_gpu_type")) {
     const JsonObject by_type = training.required_object("flops_per_iteration_by_gpu_type");
@@ -739,6 +745,9 @@ nlohmann::json job_json(const JobSpec& job) {
     if (training->parameter_servers > 0) entry["training"]["parameter_servers"] = training->parameter_servers;
     if (training->fusion_bytes > 0) entry["training"]["fusion_buffer"] = training->fusion_bytes;
     if (training->hierarchical_allreduce) entry["training"]["allreduce"] = "hierarchical";
+    if (training->input_pipeline.enabled())
+      entry["training"]["input_pipeline"] = {{"samples_per_gpu", training->input_pipeline.samples_per_gpu},
+                                             {"core_samples_per_s", training->input_pipeline.core_samples_per_s}};
     if (!training->flops_per_iteration_by_gpu_type.empty())
       entry["training"]["flops_per_iteration_by_gpu_type"] = training->flops_per_iteration_by_gpu_type;
   } else if (const auto* measured = std::get_if<MeasuredWork>(&job.work)) {

@@ -23,6 +23,20 @@
 
 namespace gcsim {
 
+/// The input pipeline of a training job on real data
+/// (sim/model/input_pipeline.hpp): on every node the job's CPU cores decode
+/// and augment `samples_per_gpu` samples per GPU per iteration, each core
+/// `core_samples_per_s` of them a second, while the GPUs compute. Absent (both
+/// 0): synthetic data, the GPUs never wait for input.
+struct InputPipeline {
+  double samples_per_gpu = 0;     // per iteration
+  double core_samples_per_s = 0;  // one core's decode and augment rate
+
+  bool enabled() const { return samples_per_gpu > 0 && core_samples_per_s > 0; }
+  /// Core-seconds of decoding one iteration's samples for `gpus` GPUs.
+  double core_seconds(double gpus) const { return gpus * samples_per_gpu / core_samples_per_s; }
+};
+
 /// Data-parallel training: every iteration each GPU computes
 /// `flops_per_iteration` then the job ring-allreduces `gradient_bytes`, or,
 /// with `parameter_servers` k > 0, pushes them to k servers and pulls the
@@ -44,6 +58,7 @@ struct TrainingWork {
   // A hierarchical allreduce (inside nodes, then across them) instead of a
   // flat ring (sim/model/hierarchical_allreduce_cost.hpp).
   bool hierarchical_allreduce = false;
+  InputPipeline input_pipeline;
 
   /// How many buffers the gradients fill each iteration (1 without fusion).
   std::uint64_t fusion_buffers() const {

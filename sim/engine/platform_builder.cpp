@@ -1,5 +1,7 @@
 #include "sim/engine/platform_builder.hpp"
 
+#include <cassert>
+
 #include <simgrid/s4u.hpp>
 #include <xbt/config.hpp>
 
@@ -33,7 +35,7 @@ sg4::SplitDuplexLink* create_duplex(FabricZone& zone, const std::string& name, d
 
 }  // namespace
 
-SimGridPlatform build_platform(const ClusterLayout& layout) {
+SimGridPlatform build_platform(const ClusterLayout& layout, bool cpu_hosts) {
   const ClusterSpec& spec = layout.spec();
   SimGridPlatform platform;
   platform.gpu_hosts.resize(layout.gpu_count(), nullptr);
@@ -67,6 +69,18 @@ SimGridPlatform build_platform(const ClusterLayout& layout) {
     }
     fabric->add_node(create_duplex(*fabric, node.name + "-nic", group.nic.bandwidth, group.nic.latency),
                      layout.rack_of_node(n));
+  }
+
+  // Created last: a platform without them builds, and solves, as before.
+  if (cpu_hosts) {
+    platform.cpu_hosts.resize(layout.node_count(), nullptr);
+    for (NodeId n = 0; n < layout.node_count(); ++n) {
+      // Every node has a core at least: the cluster reader requires it.
+      const double cores = layout.group_of_node(n).cpu_cores;
+      assert(cores > 0 && "a node has CPU cores");
+      platform.cpu_hosts[n] = fabric->get_iface()->create_host(layout.node(n).name + "-cpu", cores);
+      platform.cpu_hosts[n]->seal();
+    }
   }
 
   // A GPU sending to itself: the same loopback SimGrid gives the hosts of a

@@ -34,9 +34,15 @@ namespace gcsim {
 
 struct SimGridPlatform {
   std::vector<simgrid::s4u::Host*> gpu_hosts;  // indexed by GpuId
+  // Indexed by NodeId, when asked for: a host per node standing for its CPU
+  // cores, of speed one per core (an execution's amount is core-seconds),
+  // where input pipelines decode (sim/model/input_pipeline.hpp). It has no
+  // route: nothing is sent to it.
+  std::vector<simgrid::s4u::Host*> cpu_hosts;
 };
 
 void configure_network_model(const NetworkModelSpec& network);
-SimGridPlatform build_platform(const ClusterLayout& layout);
+/// With `cpu_hosts`, also a CPU host per node.
+SimGridPlatform build_platform(const ClusterLayout& layout, bool cpu_hosts = false);
 
 }  // namespace gcsim

@@ -45,6 +45,7 @@
 #include "sim/model/checkpoint_model.hpp"
 #include "sim/model/dag_schedule.hpp"
 #include "sim/model/duration_oracle.hpp"
+#include "sim/model/input_pipeline.hpp"
 #include "sim/model/placement_costs.hpp"
 #include "sim/report/run_recorder.hpp"
 
@@ -99,6 +100,13 @@ struct RunningJob {
   // flops_per_iteration (1 unless a throughput table says the model runs
   // otherwise on that type; always 1 for a measured run).
   std::vector<double> compute_scale;
+  // The input pipeline's decoding on each of its nodes (none on synthetic data).
+  std::vector<NodeDecoding> decoding;
+  // For the speeds reported at its end: the iterations of this run, their
+  // time alone on synthetic data, and the delay appended after them.
+  std::uint64_t iterations = 0;
+  Time synthetic_seconds = 0;
+  Time trailing_delay = 0;
 };
 
 // Each job's whole work in GPU-seconds: its uncontended run time x GPUs x share.
@@ -276,12 +284,25 @@ class Scheduler {
     std::sort(ended_.begin(), ended_.end());
     for (JobIndex job : ended_) {
       const double held = held_gpu_seconds(job);
+      report_speeds(job);
       thrashing_guard_.finished(job, state_.runtime(job).saved_fraction, now_);
       state_.finish(job, now_);
       recorder_.job_finished(job, now_, running_[job]->hosts.size(), in_.jobs[job].gpu_share, held);
       running_[job].reset();
     }
     ended_.clear();
+  }
+
+  // A training job's iterations per second over its last run, alone on
+  // synthetic data and as it went (its work's time: restore and checkpoints
+  // left out).
+  void report_speeds(JobIndex job) {
+    const RunningJob& run = *running_[job];
+    if (!std::holds_alternative<TrainingWork>(in_.jobs[job].work) || run.iterations == 0) return;
+    const auto iterations = static_cast<double>(run.iterations);
+    const Time worked = now_ - run.work_started - run.trailing_delay;
+    recorder_.job_speeds(job, run.synthetic_seconds > 0 ? iterations / run.synthetic_seconds : 0,
+                         worked > 0 ? iterations / worked : 0);
   }
 
   // Jobs whose steps are all timers (computations on GPUs they hold whole,
@@ -423,7 +444,8 @@ class Scheduler {
     const JobStep step = run.plan->step(run.step);
     if (step.kind == JobStep::Kind::kDelay) return timer_step(runner, run);
     if (stopped_) return false;  // a runner created just before the run stopped
-    if (step.kind == JobStep::Kind::kCompute && in_.jobs[job].gpu_share >= 1) return timer_step(runner, run);
+    if (step.kind == JobStep::Kind::kCompute && in_.jobs[job].gpu_share >= 1 && run.decoding.empty())
+      return timer_step(runner, run);
     start_step(job, step);
     for (const sg4::ActivityPtr& activity : run.activities) {
       // One activity at a time, not wait_any over the job's: O(1) per wait,
@@ -508,6 +530,18 @@ class Scheduler {
           // A fractional job is held to its share of the GPU; the shares on a
           // GPU add up to at most 1, so each gets its bound.
           if (share < 1) exec->set_bound(share * host->get_speed());
+          run.activities.push_back(exec);
+          exec->start();
+        }
+        // Meanwhile each node's pipeline decodes the step's input on the
+        // node's cores, shared with the other pipelines there by GPUs and
+        // held to the cores the job asked for there, if it asked.
+        for (const NodeDecoding& node : run.decoding) {
+          sg4::ExecPtr exec = sg4::Exec::init();
+          exec->set_flops_amount(step.iterations * node.core_seconds_per_iteration)
+              ->set_host(platform_.cpu_hosts[node.node]);
+          if (node.cores_asked > 0) exec->set_bound(node.cores_asked);
+          exec->set_priority(node.gpus);
           run.activities.push_back(exec);
           exec->start();
         }
@@ -666,17 +700,26 @@ class Scheduler {
     const Time restore = saved > 0 ? spec.checkpoint.restore_cost : 0;
     JobActivityPlan plan(spec, in_.options.fidelity, costs.measured_type_flops, costs.exchange_latency, 1 - saved,
                          restore, in_.options.job_rounds, costs.hierarchy);
+    std::vector<NodeDecoding> decoding = node_decoding(spec, gpus, in_.layout);
+    plan.set_decode_seconds(decode_seconds_alone(decoding, in_.layout));
     const Time work_seconds = plan.uncontended_work_seconds(costs.slowest_gpu_flops, costs.exchange_bandwidth);
-    plan.add_trailing_delay(checkpoint_overhead(spec.checkpoint, work_seconds));
+    const Time trailing_delay = checkpoint_overhead(spec.checkpoint, work_seconds);
+    plan.add_trailing_delay(trailing_delay);
+    const std::uint64_t iterations = plan.iterations();
+    const Time synthetic_seconds = plan.synthetic_work_seconds(costs.slowest_gpu_flops, costs.exchange_bandwidth);
 
     RunningJob& run = begin_run(job, std::move(plan));
+    run.decoding = std::move(decoding);
+    run.iterations = iterations;
+    run.synthetic_seconds = synthetic_seconds;
+    run.trailing_delay = trailing_delay;
     run.compute_scale = std::move(costs.compute_scale);
     run.pushes = std::move(costs.pushes);
     run.intra_node_step = std::move(costs.intra_node_step);
     run.inter_node_step = std::move(costs.inter_node_step);
     run.work_seconds = work_seconds;
     run.work_started = now_ + restore;
-    if (run.plan->without_transfers() && spec.gpu_share >= 1) {
+    if (run.plan->without_transfers() && spec.gpu_share >= 1 && run.decoding.empty()) {
       run_timer_steps(job);
     } else {
       start_runner(job);
@@ -802,7 +845,12 @@ RunRecord simulate(const SimulationInput& input) {
   int argc = 2;
   sg4::Engine engine(&argc, argv);
   configure_network_model(input.layout.spec().network);
-  const SimGridPlatform platform = build_platform(input.layout);
+  // CPU hosts only where a job decodes its input on them.
+  const bool pipelines = std::any_of(input.jobs.begin(), input.jobs.end(), [](const JobSpec& job) {
+    const auto* training = std::get_if<TrainingWork>(&job.work);
+    return training && training->input_pipeline.enabled();
+  });
+  const SimGridPlatform platform = build_platform(input.layout, pipelines);
 
   ActorFailure failure;
   Scheduler scheduler(input, platform, failure);

@@ -5,6 +5,7 @@
 
 #include "sim/model/dag_schedule.hpp"
 #include "sim/model/hierarchical_allreduce_cost.hpp"
+#include "sim/model/input_pipeline.hpp"
 #include "sim/model/parameter_server_cost.hpp"
 #include "sim/model/ring_allreduce_cost.hpp"
 
@@ -63,6 +64,9 @@ Time uncontended_duration(const JobSpec& job, const ClusterLayout& layout) {
       packed_ring_edge(*best, spec.fabric, job.gpus, nodes_per_rack * best->gpus_per_node, rack_uplink);
   // A fractional job computes at its share of each GPU (JobSpec::gpu_share).
   const double compute_flops = best_flops * job.gpu_share;
+  // An input pipeline slower than the GPUs stretches every computation to its decoding.
+  const double decode_wait =
+      std::max(0.0, packed_decode_seconds(job, *best) - training.flops_per_iteration / compute_flops);
   // Exchanges costed link by link see the job packed: full nodes, then the rest.
   auto packed_links = [&] {
     return packed_job_links(job.gpus, best->gpus_per_node, static_cast<std::uint32_t>(nodes_per_rack),
@@ -77,7 +81,8 @@ Time uncontended_duration(const JobSpec& job, const ClusterLayout& layout) {
     const double phase = seconds_per_byte > 0 && training.gradient_bytes > 0
                              ? buffers * edge.latency + training.gradient_bytes * seconds_per_byte
                              : 0;
-    return static_cast<double>(training.iterations) * (training.flops_per_iteration / compute_flops + 2 * phase);
+    return static_cast<double>(training.iterations) *
+           (training.flops_per_iteration / compute_flops + decode_wait + 2 * phase);
   }
   if (training.hierarchical_allreduce && job.gpus >= 2 && training.gradient_bytes > 0) {
     // sim/model/hierarchical_allreduce_cost.hpp
@@ -91,7 +96,8 @@ Time uncontended_duration(const JobSpec& job, const ClusterLayout& layout) {
     const double exchange =
         2 * (local - 1) * (buffers * node_edge.latency + training.gradient_bytes / local * inside) +
         2 * (nodes - 1) * (buffers * edge.latency + training.gradient_bytes / (local * nodes) * across);
-    return static_cast<double>(training.iterations) * (training.flops_per_iteration / compute_flops + exchange);
+    return static_cast<double>(training.iterations) *
+           (training.flops_per_iteration / compute_flops + decode_wait + exchange);
   }
   // Each fusion buffer's ring steps pay their latency; the bytes are the gradients'.
   const double extra_latencies = static_cast<double>(training.fusion_buffers() - 1) *
@@ -99,7 +105,7 @@ Time uncontended_duration(const JobSpec& job, const ClusterLayout& layout) {
   return static_cast<double>(training.iterations) *
          (training_iteration_seconds(training.flops_per_iteration, compute_flops, job.gpus, training.gradient_bytes,
                                      edge.latency, edge.bandwidth) +
-          extra_latencies);
+          decode_wait + extra_latencies);
 }
 
 std::vector<Time> uncontended_durations(const std::vector<JobSpec>& jobs, const ClusterLayout& layout) {

@@ -92,7 +92,7 @@ JobStep JobActivityPlan::step(std::uint64_t k) const {
   const std::uint64_t round = k / steps_per_round_, within = k % steps_per_round_;
   // Each message of an iteration (iteration fidelity), or the merged flows of a round.
   const double iterations = fidelity_ == Fidelity::kIteration ? 1.0 : static_cast<double>(iterations_in_round(round));
-  if (within == 0) return {JobStep::Kind::kCompute, flops_per_iteration_ * iterations};
+  if (within == 0) return {JobStep::Kind::kCompute, flops_per_iteration_ * iterations, iterations};
   if (within <= transfer_steps_per_round_ && hierarchical_) return hierarchical_step(within, iterations);
   if (within <= transfer_steps_per_round_) {
     const std::uint64_t index = within - 1;  // iteration fidelity: the iteration's message `index`
@@ -144,6 +144,16 @@ double JobActivityPlan::buffer_bytes(std::uint64_t buffer) const {
 }
 
 Time JobActivityPlan::uncontended_work_seconds(double gpu_flops, double exchange_bandwidth) const {
+  // The GPUs compute while the pipeline decodes; the slower of the two sets the pace.
+  return static_cast<double>(iterations_) *
+         (std::max(flops_per_iteration_ / gpu_flops, decode_seconds_) + exchange_seconds(exchange_bandwidth));
+}
+
+Time JobActivityPlan::synthetic_work_seconds(double gpu_flops, double exchange_bandwidth) const {
+  return static_cast<double>(iterations_) * (flops_per_iteration_ / gpu_flops + exchange_seconds(exchange_bandwidth));
+}
+
+Time JobActivityPlan::exchange_seconds(double exchange_bandwidth) const {
   double exchange = 0;
   if (messages_per_iteration_ > 0 && hierarchical_) {
     const auto buffers = static_cast<double>(buffers_);
@@ -161,7 +171,7 @@ Time JobActivityPlan::uncontended_work_seconds(double gpu_flops, double exchange
     exchange = static_cast<double>(messages_per_iteration_) *
                (exchange_latency_ + gradient_bytes_ / divisor_ / exchange_bandwidth);
   }
-  return static_cast<double>(iterations_) * (flops_per_iteration_ / gpu_flops + exchange);
+  return exchange;
 }
 
 }  // namespace gcsim

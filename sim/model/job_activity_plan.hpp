@@ -56,6 +56,7 @@ struct JobStep {
   enum class Kind { kCompute, kRingStep, kPush, kPull, kIntraNode, kInterNode, kDelay };
   Kind kind;
   double amount;  // FLOPs per GPU, bytes per flow (ring edge, worker to server, between local ranks), or seconds
+  double iterations = 0;  // a computation: the iterations it covers (their input is decoded meanwhile)
 };
 
 class JobActivityPlan {
@@ -74,6 +75,13 @@ class JobActivityPlan {
 
   /// Appends `seconds` of delay after the work.
   void add_trailing_delay(Time seconds);
+  /// The job's input pipeline takes `seconds` per iteration to decode on its
+  /// slowest node when nothing else decodes there
+  /// (sim/model/input_pipeline.hpp): an iteration's computation lasts at
+  /// least that long uncontended.
+  void set_decode_seconds(Time seconds) { decode_seconds_ = seconds; }
+  /// Iterations this plan runs (1 for a measured run).
+  std::uint64_t iterations() const { return iterations_; }
 
   std::uint64_t step_count() const { return leading_ + rounds_ * steps_per_round_ + (trailing_delay_ > 0 ? 1 : 0); }
   /// True when no step transfers anything: every step is a computation or a delay.
@@ -91,9 +99,13 @@ class JobActivityPlan {
   /// hierarchical allreduce, a transfer's inside a node (the one across
   /// nodes is the hierarchy's).
   Time uncontended_work_seconds(double gpu_flops, double exchange_bandwidth) const;
+  /// The same on synthetic data: the input pipeline left out.
+  Time synthetic_work_seconds(double gpu_flops, double exchange_bandwidth) const;
 
  private:
   std::uint64_t iterations_in_round(std::uint64_t round) const;
+  /// An iteration's exchange alone.
+  Time exchange_seconds(double exchange_bandwidth) const;
   /// The bytes of fusion buffer `buffer` of an iteration (the last one holds the rest).
   double buffer_bytes(std::uint64_t buffer) const;
   /// Transfer step `within` (1-based) of a round of a hierarchical allreduce.
@@ -118,6 +130,7 @@ class JobActivityPlan {
   std::uint64_t rounds_ = 1;       // iteration fidelity: one per iteration
   std::uint64_t transfer_steps_per_round_ = 0;
   bool with_latency_delay_ = false;  // job fidelity: a delay ends each round
+  Time decode_seconds_ = 0;          // per iteration, alone (set_decode_seconds())
   std::uint64_t steps_per_round_ = 1;
   std::uint64_t leading_ = 0;  // 1 when there is a restore delay
   Time restore_delay_ = 0;

@@ -198,7 +198,9 @@ void write_jobs_csv(std::ostream& out, const std::vector<JobSpec>& jobs, const C
   std::vector<std::string> labels(layout.gpu_count());
   for (std::size_t g = 0; g < labels.size(); ++g) labels[g] = layout.gpu_label(static_cast<GpuId>(g));
   RowBlockWriter rows(out);
-  rows.text("id,user,queue,gpus,submit,start,end,wait,jct,state,preemptions,uncontended,placement,gpu_share\n");
+  rows.text(
+      "id,user,queue,gpus,submit,start,end,wait,jct,state,preemptions,uncontended,placement,gpu_share,"
+      "synthetic_iterations_per_s,real_iterations_per_s\n");
   std::string placement;
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     const JobSpec& job = jobs[i];
@@ -226,7 +228,11 @@ void write_jobs_csv(std::ostream& out, const std::vector<JobSpec>& jobs, const C
     rows.character(',').text(to_string(o.state)).character(',').integer(o.preemptions).character(',');
     rows.text(format_seconds(o.uncontended)).character(',');
     write_csv_field(rows, placement);
-    rows.character(',').text(exact_number(job.gpu_share)).character('\n');
+    rows.character(',').text(exact_number(job.gpu_share)).character(',');
+    if (o.synthetic_iterations_per_s > 0) rows.text(exact_number(o.synthetic_iterations_per_s));
+    rows.character(',');
+    if (o.real_iterations_per_s > 0) rows.text(exact_number(o.real_iterations_per_s));
+    rows.character('\n');
     rows.end_row();
   }
   rows.flush();

@@ -23,6 +23,12 @@ struct JobOutcome {
   std::vector<GpuId> gpus;  // last placement, in ring order
   std::uint32_t preemptions = 0;
   Time uncontended = kNever;  // run time alone on an empty cluster (sim/model/duration_oracle.hpp)
+  // A training job, over its last run: iterations per second alone on its
+  // GPUs on synthetic data (no input pipeline), and as the run went (its
+  // input pipeline, contention; restore and checkpoint time left out). 0:
+  // not a training job, or not finished.
+  double synthetic_iterations_per_s = 0;
+  double real_iterations_per_s = 0;
 };
 
 /// From `time` until the next point: GPUs held by jobs, GPUs computing, and

@@ -48,6 +48,11 @@ class RunRecorder {
   /// A job completed on `gpus` GPUs of share `gpu_share`, its run having held
   /// `held_gpu_seconds`: its GPUs are no longer allocated.
   void job_finished(JobIndex job, Time now, std::size_t gpus, double gpu_share, double held_gpu_seconds);
+  /// A training job's speeds over its last run (JobOutcome), iterations per second.
+  void job_speeds(JobIndex job, double synthetic, double real) {
+    record_.outcomes[job].synthetic_iterations_per_s = synthetic;
+    record_.outcomes[job].real_iterations_per_s = real;
+  }
   /// A job's run was preempted: it held `held_gpu_seconds`, `lost_gpu_seconds`
   /// of which were thrown away; `kept_nothing`: the job starts over.
   void job_preempted(double held_gpu_seconds, double lost_gpu_seconds, bool kept_nothing);

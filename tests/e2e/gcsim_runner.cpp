@@ -138,6 +138,8 @@ std::map<std::string, JobRow> read_jobs_csv(const std::string& out_dir) {
     row.jct = number_or(f["jct"], -1);
     row.gpu_share = number_or(f["gpu_share"], -1);
     row.uncontended = number_or(f["uncontended"], -1);
+    row.synthetic_iterations_per_s = number_or(f["synthetic_iterations_per_s"], -1);
+    row.real_iterations_per_s = number_or(f["real_iterations_per_s"], -1);
     rows[row.id] = row;
   }
   return rows;
@@ -164,7 +166,7 @@ std::string CraftedCluster::to_json() const {
        {"count", nodes},
        {"gpus_per_node", gpus_per_node},
        {"gpu_type", "GPU"},
-       {"cpu_cores", 16},
+       {"cpu_cores", cpu_cores},
        {"memory", 256e9},
        {"intra_node", {{"kind", "nvlink"}, {"bandwidth", intra_bandwidth}, {"latency", intra_latency}}},
        {"nic", {{"bandwidth", nic_bandwidth}, {"latency", nic_latency}}}}};

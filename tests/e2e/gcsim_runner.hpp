@@ -57,6 +57,7 @@ struct JobRow {
   double submit = 0, start = -1, end = -1, wait = -1, jct = -1;
   double gpu_share = 1;
   double uncontended = -1;  // the run time alone on an empty cluster (the duration oracle)
+  double synthetic_iterations_per_s = -1, real_iterations_per_s = -1;  // -1: left empty
 };
 
 /// jobs.csv by job id.
@@ -81,6 +82,7 @@ struct CraftedCluster {
   int nodes_per_rack = 0;  // 0: one rack
   double oversubscription = 1;
   double uplink_latency = 1e-6;
+  int cpu_cores = 16;  // per node
   std::string to_json() const;
 };
 

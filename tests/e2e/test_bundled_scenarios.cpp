@@ -116,6 +116,35 @@ TEST(BundledScenarios, ParameterServersFallBehindTheRingAsTheJobGrowsAndTheHiera
   EXPECT_LT(jct("hier-32gpu"), jct("ring-32gpu"));
 }
 
+TEST(BundledScenarios, TheInputPipelineGapGrowsAsTheCoresPerGpuFall) {
+  // ResNet-50-sized training (3.149 TFLOP per GPU, 0.2006 s on a V100), 64
+  // images per GPU per iteration decoded at 38 images/s per core; each job
+  // asks 4 cores plus 4 per GPU, alone on nodes of 8 GPUs.
+  ScratchDir dir;
+  const GcsimRun run = run_gcsim({"run", "--cluster", scenario("clusters/rack-32gpu.json"), "--workload",
+                                  scenario("workloads/input-pipeline.json"), "--policy", "fifo", "--out", dir / "out"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const auto rows = read_jobs_csv(dir / "out");
+  auto gap = [&](const std::string& id) {
+    return 1 - rows.at(id).real_iterations_per_s / rows.at(id).synthetic_iterations_per_s;
+  };
+  // 1 GPU, 8 cores: 64 / (8 x 38) = 0.2105 s of decoding against 0.2006 s of compute.
+  const double compute = 3.149e12 / 15.7e12;
+  EXPECT_NEAR(gap("resnet-01gpu"), 1 - compute / (64 / (8 * 38.0)), 1e-9);
+  EXPECT_GT(gap("resnet-01gpu"), 0.04);
+  EXPECT_LT(gap("resnet-01gpu"), 0.06);
+  double previous = 0;
+  for (const char* n : {"01", "02", "04", "08", "16", "32"}) {
+    EXPECT_GT(gap(std::string("resnet-") + n + "gpu"), previous) << n;
+    previous = gap(std::string("resnet-") + n + "gpu");
+  }
+  EXPECT_GT(previous, 0.40);
+  // 32 GPUs on 4 nodes: 33 cores a node decode 8 x 64 images in 0.4083 s,
+  // then the ring's 62 steps of S/32 across the NICs (12 us, 12.5 GB/s).
+  const double decode = 8 * 64 / (33 * 38.0), ring = 62 * (12e-6 + 102.4e6 / 32 / 12.5e9);
+  EXPECT_NEAR(rows.at("resnet-32gpu").jct, 200 * (decode + ring), 200 * (decode + ring) * 1e-6);
+}
+
 TEST(BundledScenarios, TimelineNeverExceedsTheClusterAndEndsIdle) {
   ScratchDir dir;
   ASSERT_EQ(
