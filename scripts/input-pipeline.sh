@@ -12,22 +12,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-gcsim=build/app/gcsim out=out/input-pipeline
-while (($#)); do
-  case "$1" in
-    --gcsim) gcsim=$2 ;;
-    --out) out=$2 ;;
-    *)
-      echo "input-pipeline.sh: unknown argument '$1' (expected --gcsim PATH or --out DIR)" >&2
-      exit 2
-      ;;
-  esac
-  shift 2
-done
-[[ -x "$gcsim" ]] || {
-  echo "input-pipeline.sh: no gcsim at $gcsim (scripts/build.sh builds it)" >&2
-  exit 2
-}
+source scripts/scenario-options.sh input-pipeline "$@"
 
 "$gcsim" run --cluster scenarios/clusters/rack-32gpu.json --workload scenarios/workloads/input-pipeline.json \
   --policy fifo --out "$out" --quiet

@@ -12,22 +12,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-gcsim=build/app/gcsim out=out/ps-vs-ring
-while (($#)); do
-  case "$1" in
-    --gcsim) gcsim=$2 ;;
-    --out) out=$2 ;;
-    *)
-      echo "ps-vs-ring.sh: unknown argument '$1' (expected --gcsim PATH or --out DIR)" >&2
-      exit 2
-      ;;
-  esac
-  shift 2
-done
-[[ -x "$gcsim" ]] || {
-  echo "ps-vs-ring.sh: no gcsim at $gcsim (scripts/build.sh builds it)" >&2
-  exit 2
-}
+source scripts/scenario-options.sh ps-vs-ring "$@"
 
 "$gcsim" run --cluster scenarios/clusters/rack-32gpu.json --workload scenarios/workloads/ps-vs-ring.json \
   --policy fifo --out "$out" --quiet
