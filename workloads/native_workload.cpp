@@ -18,6 +18,7 @@
 #include "sim/io/json_value_builder.hpp"
 #include "sim/io/plain_json_events.hpp"
 #include "workloads/frame_chain.hpp"
+#include "workloads/job_dependencies.hpp"
 #include "workloads/study_expansion.hpp"
 #include "workloads/work_horizon.hpp"
 
@@ -25,10 +26,27 @@ namespace gcsim {
 namespace {
 
 const std::set<std::string> kTopLevelFields = {"jobs", "studies"};
-const std::set<std::string> kJobFields = {
-    "id",        "user",     "queue",       "submit",    "gpus",       "gpu_memory",       "gpu_share",
-    "cpu_cores", "memory",   "single_node", "gpu_types", "priority",   "runtime_estimate", "checkpoint",
-    "training",  "duration", "study",       "dag",       "frame_chain"};
+const std::set<std::string> kJobFields = {"id",
+                                          "user",
+                                          "queue",
+                                          "submit",
+                                          "gpus",
+                                          "gpu_memory",
+                                          "gpu_share",
+                                          "cpu_cores",
+                                          "memory",
+                                          "single_node",
+                                          "gpu_types",
+                                          "priority",
+                                          "runtime_estimate",
+                                          "checkpoint",
+                                          "training",
+                                          "duration",
+                                          "study",
+                                          "dag",
+                                          "frame_chain",
+                                          "after",
+                                          "after_delay"};
 const std::set<std::string> kCheckpointFields = {"interval", "save_cost", "restore_cost"};
 const std::set<std::string> kMembershipFields = {"id", "min_gpus", "max_gpus"};
 const std::set<std::string> kStudyFields = {
@@ -336,6 +354,19 @@ std::vector<std::string> read_gpu_types(const JsonObject& job) {
   return types;
 }
 
+// "after": ["prepare", ...]: ids of jobs, each once (resolved once all are read).
+std::vector<std::string> read_after(const JsonObject& job) {
+  std::vector<std::string> ids;
+  if (!job.has("after")) return ids;
+  for (const nlohmann::json& item : job.required_array("after")) {
+    if (!item.is_string() || item.get<std::string>().empty()) job.fail("after", "expected job ids, got " + item.dump());
+    if (std::find(ids.begin(), ids.end(), item.get<std::string>()) != ids.end())
+      job.fail("after", "names job '" + item.get<std::string>() + "' twice");
+    ids.push_back(item.get<std::string>());
+  }
+  return ids;
+}
+
 double read_gpu_share(const JsonObject& job) {
   const double share = job.optional_quantity("gpu_share", Quantity::kPlain, 1, true);
   if (!(share > 1) && !(share < kSmallestGpuShare)) return share;
@@ -372,7 +403,9 @@ void check_study_bounds(const JsonObject& owner, std::uint32_t min_gpus, std::ui
                "must allow one trial of " + std::to_string(trial_gpus) + " GPUs, got " + std::to_string(max_gpus));
 }
 
-JobSpec read_job(const nlohmann::json& value, std::size_t index, const std::string& file_label) {
+// `after`: the ids the job waits for (JobSpec::after is set once all jobs are read).
+JobSpec read_job(const nlohmann::json& value, std::size_t index, const std::string& file_label,
+                 std::vector<std::string>& after) {
   // The id is read first so that every later error names the job.
   const JsonObject job(value, {file_label, job_where(index, string_id(value))});
   job.reject_unknown_fields(kJobFields);
@@ -404,6 +437,12 @@ JobSpec read_job(const nlohmann::json& value, std::size_t index, const std::stri
     check_study_bounds(study, membership.min_gpus, membership.max_gpus, spec.gpus);
     spec.study = std::make_shared<const StudyMembership>(std::move(membership));
   }
+
+  after = read_after(job);
+  spec.after_delay = within_horizon(job, "after_delay", job.optional_quantity("after_delay", Quantity::kTime, 0),
+                                    HorizonQuantity::kTime);
+  if (spec.after_delay > 0 && after.empty())
+    job.fail("after_delay", "counts from the end of the jobs the job waits for, and \"after\" names none");
 
   spec.work = read_work(job);
   size_dag_job(job, spec, job.has("gpus"));
@@ -450,7 +489,9 @@ class JobCollector {
   void reserve(std::size_t jobs) { jobs_.reserve(jobs); }
 
   void add_job(const nlohmann::json& value, std::size_t index) {
-    JobSpec job = read_job(value, index, file_label_);
+    std::vector<std::string> after;
+    JobSpec job = read_job(value, index, file_label_, after);
+    if (!after.empty()) named_after_.push_back({jobs_.size(), std::move(after)});
     add(std::move(job), {index, kNotInStudy});
   }
 
@@ -464,6 +505,7 @@ class JobCollector {
   // many slots again unused, a third of a job's memory for the whole run.
   std::vector<JobSpec> take() {
     jobs_.shrink_to_fit();
+    resolve_dependencies(jobs_, named_after_, file_label_);
     return std::move(jobs_);
   }
 
@@ -495,6 +537,7 @@ class JobCollector {
   std::string file_label_;
   std::vector<JobSpec> jobs_;
   std::unordered_map<std::string, FirstUse> first_use_;
+  std::vector<NamedDependencies> named_after_;  // the jobs that wait for others, as read
 };
 
 // The top level's fields checked: only "jobs" and "studies", each an array
@@ -721,7 +764,7 @@ nlohmann::json dag_json(const DagWork& work) {
   return dag;
 }
 
-nlohmann::json job_json(const JobSpec& job) {
+nlohmann::json job_json(const JobSpec& job, const std::vector<JobSpec>& jobs) {
   nlohmann::json entry = {
       {"id", job.id}, {"user", job.user}, {"queue", job.queue}, {"submit", job.submit}, {"gpus", job.gpus}};
   if (job.gpu_memory_bytes != 0) entry["gpu_memory"] = job.gpu_memory_bytes;
@@ -734,6 +777,11 @@ nlohmann::json job_json(const JobSpec& job) {
   if (job.runtime_estimate != 0) entry["runtime_estimate"] = job.runtime_estimate;
   if (job.study)
     entry["study"] = {{"id", job.study->id}, {"min_gpus", job.study->min_gpus}, {"max_gpus", job.study->max_gpus}};
+  if (!job.after.empty()) {
+    entry["after"] = nlohmann::json::array();
+    for (JobIndex first : job.after) entry["after"].push_back(jobs[first].id);
+    if (job.after_delay != 0) entry["after_delay"] = job.after_delay;
+  }
   if (job.checkpoint.interval != 0)
     entry["checkpoint"] = {{"interval", job.checkpoint.interval},
                            {"save_cost", job.checkpoint.save_cost},
@@ -762,7 +810,7 @@ nlohmann::json job_json(const JobSpec& job) {
 
 nlohmann::json native_workload_json(const std::vector<JobSpec>& jobs) {
   nlohmann::json list = nlohmann::json::array();
-  for (const JobSpec& job : jobs) list.push_back(job_json(job));
+  for (const JobSpec& job : jobs) list.push_back(job_json(job, jobs));
   return {{"jobs", std::move(list)}};
 }
 
@@ -776,7 +824,7 @@ void write_native_workload(std::ostream& out, const std::vector<JobSpec>& jobs) 
   // string holds no raw newline).
   out << "{\n \"jobs\": [\n";
   for (std::size_t i = 0; i < jobs.size(); ++i) {
-    const std::string entry = job_json(jobs[i]).dump(1);
+    const std::string entry = job_json(jobs[i], jobs).dump(1);
     std::size_t line = 0;
     for (std::size_t end = entry.find('\n'); end != std::string::npos; end = entry.find('\n', line)) {
       out << "  ";

@@ -18,7 +18,8 @@ bool serves_before(const QueueView& jobs, JobIndex a, JobIndex b) {
   const JobSpec& x = jobs.spec(a);
   const JobSpec& y = jobs.spec(b);
   if (x.priority != y.priority) return x.priority > y.priority;
-  if (x.submit != y.submit) return x.submit < y.submit;
+  const Time x_submitted = jobs.runtime(a).submitted, y_submitted = jobs.runtime(b).submitted;
+  if (x_submitted != y_submitted) return x_submitted < y_submitted;
   return a < b;
 }
 

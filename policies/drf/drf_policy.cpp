@@ -65,14 +65,14 @@ void DrfPolicy::update_waiting(const QueueView& jobs) {
   for (JobIndex job : delta.left) {
     auto user = waiting_.find(jobs.spec(job).user);
     if (user == waiting_.end()) continue;
-    user->second.jobs.erase({jobs.spec(job).submit, job});
+    user->second.jobs.erase({jobs.runtime(job).submitted, job});
     if (user->second.jobs.empty()) waiting_.erase(user);
   }
   for (JobIndex job : delta.joined) {
     note_job(jobs, job);
     UserQueue& queue = waiting_[jobs.spec(job).user];
     queue.user = user_of_[job];
-    queue.jobs.insert({jobs.spec(job).submit, job});
+    queue.jobs.insert({jobs.runtime(job).submitted, job});
   }
 }
 

@@ -47,7 +47,7 @@ void IncrementalPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
   auto note = [&](JobIndex job, bool running) {
     const JobSpec& spec = jobs.spec(job);
     if (!spec.study) {
-      if (!running) units.push_back({spec.priority, spec.submit, job});
+      if (!running) units.push_back({spec.priority, jobs.runtime(job).submitted, job});
       return;
     }
     StudyUse& use = studies[spec.study->id];
@@ -60,7 +60,7 @@ void IncrementalPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
     }
     auto [it, inserted] = unit_of_study.emplace(spec.study->id, units.size());
     if (inserted) {
-      units.push_back({spec.priority, spec.submit, job, study_trials.size()});
+      units.push_back({spec.priority, jobs.runtime(job).submitted, job, study_trials.size()});
       study_trials.emplace_back();
     }
     study_trials[units[it->second].study].push_back(job);

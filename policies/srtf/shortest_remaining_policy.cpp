@@ -47,12 +47,12 @@ void ShortestRemainingPolicy::update_waiting_order(const QueueView& jobs) {
   const WaitingChanges::Delta delta = changes_.since_last_call(jobs);
   for (JobIndex job : delta.left) {
     const auto bucket = waiting_order_.find(jobs.spec(job).gpus);
-    bucket->second.erase({waiting_key_[job], jobs.spec(job).submit, job, false});
+    bucket->second.erase({waiting_key_[job], jobs.runtime(job).submitted, job, false});
     if (bucket->second.empty()) waiting_order_.erase(bucket);
   }
   for (JobIndex job : delta.joined) {
     waiting_key_[job] = run_time(jobs, job);
-    waiting_order_[jobs.spec(job).gpus].insert({waiting_key_[job], jobs.spec(job).submit, job, false});
+    waiting_order_[jobs.spec(job).gpus].insert({waiting_key_[job], jobs.runtime(job).submitted, job, false});
   }
 }
 
@@ -78,7 +78,7 @@ void ShortestRemainingPolicy::update_running(const QueueView& jobs) {
     const JobRuntime& rt = jobs.runtime(job);
     const Time run = run_time(jobs, job);
     running_run_[job] = run;
-    running_entry_[job] = {run == kNever ? kNever : rt.start + run, jobs.spec(job).submit, job, rt.gpus.size()};
+    running_entry_[job] = {run == kNever ? kNever : rt.start + run, jobs.runtime(job).submitted, job, rt.gpus.size()};
     running_.insert(running_entry_[job]);
   }
 }
@@ -154,7 +154,7 @@ void ShortestRemainingPolicy::schedule(const SchedulingContext& ctx, Plan& plan)
       preempted_runs.push_back(running_entry_[victim]);
       spare += held;
       // Back in the order as a waiting job (see the file comment).
-      rejoined.insert({run_time(ctx.jobs, victim), ctx.jobs.spec(victim).submit, victim, false});
+      rejoined.insert({run_time(ctx.jobs, victim), ctx.jobs.runtime(victim).submitted, victim, false});
     }
     if (gpus) allocate(entry.job, std::move(*gpus));
   };

@@ -53,7 +53,7 @@ Time TiresiasPolicy::promotion_time(JobIndex job) const {
 void TiresiasPolicy::refresh(const QueueView& jobs, JobIndex job, Time now) {
   JobTrack& t = track_[job];
   const JobRuntime& rt = jobs.runtime(job);
-  if (t.arrival == kNever) t.arrival = jobs.spec(job).submit;  // first seen: it entered Q1 on submission
+  if (t.arrival == kNever) t.arrival = jobs.runtime(job).submitted;  // first seen: it entered Q1 on submission
 
   if (rt.state == JobState::kWaiting) {
     const Time due = promotion_time(job);

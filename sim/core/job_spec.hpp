@@ -167,6 +167,11 @@ struct JobSpec {
   /// Set for the trials of a study, which share one: a pointer costs a job
   /// outside any study 16 bytes where the membership itself would cost 48.
   std::shared_ptr<const StudyMembership> study;
+  /// Jobs (indices in the workload) that must all finish before this one is
+  /// submitted: it joins the queue `after_delay` seconds after the last of
+  /// them ends, and not before `submit`. Empty: it is submitted at `submit`.
+  std::vector<JobIndex> after;
+  Time after_delay = 0;
   JobWork work;
 };
 

@@ -23,6 +23,10 @@ namespace gcsim {
 /// reported of it at the end is its JobOutcome, sim/report/run_record.hpp).
 struct JobRuntime {
   JobState state = JobState::kPending;
+  /// When it joined the queue: its submit time, or for a job that depends on
+  /// others (JobSpec::after), when they had all ended (and its delay passed).
+  /// Policies order by it.
+  Time submitted = kNever;
   Time start = kNever;  // last start
   Time end = kNever;
   /// GPUs held, in ring order: all of them while running; while waiting, the
@@ -48,7 +52,7 @@ struct RunEvent {
 class QueueView {
  public:
   virtual ~QueueView() = default;
-  /// Waiting jobs, ordered by submit time then by their order in the workload.
+  /// Waiting jobs, ordered by JobRuntime::submitted then by their order in the workload.
   virtual const std::vector<JobIndex>& waiting() const = 0;
   /// Running jobs, in the order they started.
   virtual const std::vector<JobIndex>& running() const = 0;

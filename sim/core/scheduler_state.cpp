@@ -89,9 +89,10 @@ NodeId SchedulerState::fullest_node_with_free(std::size_t need) const {
   return kNoNode;
 }
 
-void SchedulerState::submit(JobIndex job) {
+void SchedulerState::submit(JobIndex job, Time submitted) {
   assert(runtime_[job].state == JobState::kPending && "only a pending job can be submitted");
   runtime_[job].state = JobState::kWaiting;
+  runtime_[job].submitted = submitted;
   enqueue(job);
 }
 

@@ -73,7 +73,10 @@ class SchedulerState final : public ClusterView, public QueueView {
   }
 
   /// A pending job enters the queue (keeps the queue in submit order).
-  void submit(JobIndex job);
+  /// The job joins the queue at `submitted` (JobRuntime::submitted).
+  void submit(JobIndex job, Time submitted);
+  /// The job joins the queue at its submit time.
+  void submit(JobIndex job) { submit(job, jobs_[job].submit); }
   /// A running job completed: it releases its GPUs.
   void finish(JobIndex job, Time now);
   /// The engine records how much of a preempted job's work its checkpoints kept.
@@ -115,10 +118,10 @@ class SchedulerState final : public ClusterView, public QueueView {
   void enqueue(JobIndex job);
   /// Takes `leaving` (queued) out of the queue and puts `joining` (not queued) in.
   void change_queue(std::vector<JobIndex> leaving, std::vector<JobIndex> joining);
-  /// The queue's order: submit time, then workload order.
+  /// The queue's order: time submitted, then workload order.
   auto submit_order() const {
     return [this](JobIndex a, JobIndex b) {
-      if (jobs_[a].submit != jobs_[b].submit) return jobs_[a].submit < jobs_[b].submit;
+      if (runtime_[a].submitted != runtime_[b].submitted) return runtime_[a].submitted < runtime_[b].submitted;
       return a < b;
     };
   }

@@ -131,8 +131,20 @@ class Scheduler {
         thrashing_guard_(gpu_seconds_needed(input, state_)),
         recorder_(input.jobs.size(), input.layout.gpu_count()) {
     failure_.stop = [this] { stop_after_failure(); };
-    arrivals_.resize(input.jobs.size());
-    for (JobIndex j = 0; j < arrivals_.size(); ++j) arrivals_[j] = j;
+    // A job that depends on others arrives when they have ended (release()).
+    arrivals_.reserve(input.jobs.size());
+    for (JobIndex j = 0; j < input.jobs.size(); ++j) {
+      if (input.jobs[j].after.empty()) {
+        arrivals_.push_back(j);
+        continue;
+      }
+      if (dependants_.empty()) {
+        dependants_.resize(input.jobs.size());
+        unmet_.resize(input.jobs.size(), 0);
+      }
+      unmet_[j] = static_cast<std::uint32_t>(input.jobs[j].after.size());
+      for (JobIndex first : input.jobs[j].after) dependants_[first].push_back(j);
+    }
     std::stable_sort(arrivals_.begin(), arrivals_.end(),
                      [&](JobIndex a, JobIndex b) { return input.jobs[a].submit < input.jobs[b].submit; });
   }
@@ -209,9 +221,14 @@ class Scheduler {
     end_timer_steps();
     bool changed = !ended_.empty();
     while (next_arrival_ < arrivals_.size() && in_.jobs[arrivals_[next_arrival_]].submit <= now_) {
-      thrashing_guard_.submitted(arrivals_[next_arrival_], now_);
-      state_.submit(arrivals_[next_arrival_++]);
-      recorder_.job_submitted(now_);
+      const JobIndex job = arrivals_[next_arrival_++];
+      submit(job, in_.jobs[job].submit);
+      changed = true;
+    }
+    while (!releases_.empty() && releases_.top().first <= now_) {
+      const auto [at, job] = releases_.top();
+      releases_.pop();
+      submit(job, at);
       changed = true;
     }
     while (!wake_ups_.empty() && wake_ups_.top() <= now_) {
@@ -237,12 +254,34 @@ class Scheduler {
     } while (wakes_ != seen);
   }
 
+  void submit(JobIndex job, Time submitted) {
+    thrashing_guard_.submitted(job, now_);
+    state_.submit(job, submitted);
+    recorder_.job_submitted(now_);
+  }
+
+  // A job ended: the jobs that waited for it and for nothing else are
+  // submitted after their delay, or at their submit time if later.
+  void release_dependants(JobIndex job) {
+    if (dependants_.empty()) return;
+    for (JobIndex next : dependants_[job]) {
+      if (--unmet_[next] > 0) continue;
+      const Time at = std::max(in_.jobs[next].submit, now_ + in_.jobs[next].after_delay);
+      if (at <= now_) {
+        submit(next, at);
+      } else {
+        releases_.push({at, next});
+      }
+    }
+  }
+
   // Blocks until the next arrival or wake-up is due or a runner rings the
   // doorbell. Returns false when nothing can happen any more.
   bool wait_for_next() {
     Time next = in_.options.until;
     if (next_arrival_ < arrivals_.size()) next = std::min(next, in_.jobs[arrivals_[next_arrival_]].submit);
     if (!wake_ups_.empty()) next = std::min(next, wake_ups_.top());
+    if (!releases_.empty()) next = std::min(next, releases_.top().first);
     drop_stale_timer_steps();
     if (!timer_steps_.empty()) next = std::min(next, timer_steps_.top().end);
     if (next == kNever && state_.running().empty()) return false;
@@ -290,6 +329,7 @@ class Scheduler {
       recorder_.job_finished(job, now_, running_[job]->hosts.size(), in_.jobs[job].gpu_share, held);
       running_[job].reset();
     }
+    for (JobIndex job : ended_) release_dependants(job);
     ended_.clear();
   }
 
@@ -809,9 +849,15 @@ class Scheduler {
   // plan, hosts and activities, far more than a waiting job should cost.
   std::vector<std::unique_ptr<RunningJob>> running_;
   std::vector<std::uint32_t> epoch_;
-  std::vector<bool> rescaled_;  // jobs counted in RunRecord::rescaled_jobs
-  std::vector<JobIndex> arrivals_;
+  std::vector<bool> rescaled_;      // jobs counted in RunRecord::rescaled_jobs
+  std::vector<JobIndex> arrivals_;  // the jobs that depend on none, by submit time
   std::size_t next_arrival_ = 0;
+  // Jobs that depend on others: per job, those waiting for it, and how many
+  // of its own it still waits for (both empty when no job depends on any);
+  // those released, by when they join the queue (then workload order).
+  std::vector<std::vector<JobIndex>> dependants_;
+  std::vector<std::uint32_t> unmet_;
+  std::priority_queue<std::pair<Time, JobIndex>, std::vector<std::pair<Time, JobIndex>>, std::greater<>> releases_;
   std::priority_queue<Time, std::vector<Time>, std::greater<>> wake_ups_;               // the policy asked for
   std::priority_queue<TimerStep, std::vector<TimerStep>, std::greater<>> timer_steps_;  // run_timer_steps()
   std::vector<JobIndex> ended_;  // jobs whose steps all ran, not yet ended (end_jobs())

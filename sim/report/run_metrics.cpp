@@ -19,8 +19,8 @@ RunMetrics compute_run_metrics(const std::vector<JobSpec>& jobs, const RunRecord
     switch (o.state) {
       case JobState::kFinished:
         ++m.finished;
-        jct.push_back(o.end - jobs[i].submit);
-        wait.push_back(o.start - jobs[i].submit);
+        jct.push_back(o.end - o.queued_from(jobs[i].submit));
+        wait.push_back(o.start - o.queued_from(jobs[i].submit));
         m.last_end = any_end ? std::max(m.last_end, o.end) : o.end;
         any_end = true;
         break;

@@ -164,7 +164,7 @@ std::string summary_json(const std::vector<JobSpec>& jobs, const ClusterLayout& 
       const auto leaf = leaf_of_name.find(jobs[i].queue);
       if (leaf == leaf_of_name.end()) continue;  // the policy admitted every job's queue
       const JobOutcome& o = record.outcomes[i];
-      spans.push_back({leaf->second, jobs[i].gpus * jobs[i].gpu_share, jobs[i].submit, o.start, o.end});
+      spans.push_back({leaf->second, jobs[i].gpus * jobs[i].gpu_share, o.queued_from(jobs[i].submit), o.start, o.end});
     }
     const std::vector<QueueAttainment> attained = guarantee_attainment(leaves, spans, record.simulated_time);
     nlohmann::ordered_json queues = nlohmann::ordered_json::array();
@@ -217,14 +217,15 @@ void write_jobs_csv(std::ostream& out, const std::vector<JobSpec>& jobs, const C
     write_csv_field(rows, job.user);
     rows.character(',');
     write_csv_field(rows, job.queue);
-    rows.character(',').integer(job.gpus).character(',').text(format_seconds(job.submit)).character(',');
+    const Time submitted = o.queued_from(job.submit);
+    rows.character(',').integer(job.gpus).character(',').text(format_seconds(submitted)).character(',');
     if (started) rows.text(format_seconds(o.start));
     rows.character(',');
     if (ended) rows.text(format_seconds(o.end));
     rows.character(',');
-    if (started) rows.text(format_seconds(o.start - job.submit));
+    if (started) rows.text(format_seconds(o.start - submitted));
     rows.character(',');
-    if (ended) rows.text(format_seconds(o.end - job.submit));
+    if (ended) rows.text(format_seconds(o.end - submitted));
     rows.character(',').text(to_string(o.state)).character(',').integer(o.preemptions).character(',');
     rows.text(format_seconds(o.uncontended)).character(',');
     write_csv_field(rows, placement);

@@ -29,6 +29,11 @@ struct JobOutcome {
   // not a training job, or not finished.
   double synthetic_iterations_per_s = 0;
   double real_iterations_per_s = 0;
+  Time submitted = kNever;  // when it joined the queue (JobRuntime::submitted); kNever: never
+
+  /// When its wait began: when it joined the queue, or `submit` (its spec's)
+  /// if it never did. Waits and completion times count from it.
+  Time queued_from(Time submit) const { return submitted == kNever ? submit : submitted; }
 };
 
 /// From `time` until the next point: GPUs held by jobs, GPUs computing, and

@@ -83,6 +83,7 @@ RunRecord RunRecorder::finish(Time end, const QueueView& jobs) {
     JobOutcome& o = record_.outcomes[j];
     const JobRuntime& runtime = jobs.runtime(j);
     o.state = runtime.state;
+    o.submitted = runtime.submitted;
     o.preemptions = runtime.preemptions;
     o.uncontended = jobs.oracle_duration(j);
     if (!runtime.gpus.empty()) o.gpus = runtime.gpus;
