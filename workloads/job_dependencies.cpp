@@ -7,10 +7,6 @@
 namespace gcsim {
 namespace {
 
-std::string where(std::size_t index, const JobSpec& job) {
-  return "jobs[" + std::to_string(index) + "] (id '" + job.id + "')";
-}
-
 // A cycle among the dependencies, as the jobs in order with the first
 // repeated at the end; empty when there is none. Iterative depth-first
 // search: a workload may chain a million jobs.
@@ -54,7 +50,7 @@ std::vector<JobIndex> find_cycle(const std::vector<JobSpec>& jobs) {
 }  // namespace
 
 void resolve_dependencies(std::vector<JobSpec>& jobs, const std::vector<NamedDependencies>& named,
-                          const std::string& file_label) {
+                          const std::string& file_label, const std::function<std::string(JobIndex)>& where) {
   if (named.empty()) return;
   std::unordered_map<std::string, JobIndex> index_of;
   index_of.reserve(jobs.size());
@@ -65,7 +61,7 @@ void resolve_dependencies(std::vector<JobSpec>& jobs, const std::vector<NamedDep
     for (const std::string& id : entry.after) {
       const auto it = index_of.find(id);
       if (it == index_of.end())
-        throw InputError(file_label, where(entry.job, job), "after",
+        throw InputError(file_label, where(static_cast<JobIndex>(entry.job)), "after",
                          "waits for job '" + id + "', which the workload does not list");
       job.after.push_back(it->second);
     }
@@ -74,7 +70,7 @@ void resolve_dependencies(std::vector<JobSpec>& jobs, const std::vector<NamedDep
   if (cycle.empty()) return;
   std::string order;
   for (JobIndex j : cycle) order += (order.empty() ? "" : " -> ") + jobs[j].id;
-  throw InputError(file_label, where(cycle.front(), jobs[cycle.front()]), "after",
+  throw InputError(file_label, where(cycle.front()), "after",
                    "a dependency cycle: " + order + " (each waits for the next to finish)");
 }
 

@@ -7,10 +7,11 @@
 // "a -> b -> a".
 //
 //   std::vector<NamedDependencies> named = {{2, {"prepare"}}};
-//   resolve_dependencies(jobs, named, "workload.json");  // jobs[2].after == {index of "prepare"}
+//   resolve_dependencies(jobs, named, "workload.json", where);  // jobs[2].after == {index of "prepare"}
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -24,10 +25,9 @@ struct NamedDependencies {
   std::vector<std::string> after;
 };
 
-/// Sets each named job's `after`; throws InputError (file, "jobs[i] (id
-/// 'x')", field "after") for an unknown id or a cycle. `jobs[job]` is the
-/// file's jobs[job] for every named job.
+/// Sets each named job's `after`; throws InputError (file, where the job is
+/// in the file as `where` says, field "after") for an unknown id or a cycle.
 void resolve_dependencies(std::vector<JobSpec>& jobs, const std::vector<NamedDependencies>& named,
-                          const std::string& file_label);
+                          const std::string& file_label, const std::function<std::string(JobIndex)>& where);
 
 }  // namespace gcsim

@@ -19,6 +19,7 @@
 #include "sim/io/plain_json_events.hpp"
 #include "workloads/frame_chain.hpp"
 #include "workloads/job_dependencies.hpp"
+#include "workloads/notebook_activity.hpp"
 #include "workloads/study_expansion.hpp"
 #include "workloads/work_horizon.hpp"
 
@@ -46,7 +47,10 @@ const std::set<std::string> kJobFields = {"id",
                                           "dag",
                                           "frame_chain",
                                           "after",
-                                          "after_delay"};
+                                          "after_delay",
+                                          "notebook"};
+const std::set<std::string> kNotebookFields = {"activity", "length", "busy_fraction", "burst", "seed", "idle_timeout"};
+const std::set<std::string> kPhaseFields = {"idle", "busy"};
 const std::set<std::string> kCheckpointFields = {"interval", "save_cost", "restore_cost"};
 const std::set<std::string> kMembershipFields = {"id", "min_gpus", "max_gpus"};
 const std::set<std::string> kStudyFields = {
@@ -294,23 +298,67 @@ DagWork read_frame_chain(const JsonObject& job) {
   return frame_chain_work(chain);
 }
 
-// Exactly one of "training", "duration", "dag" or "frame_chain".
+// A notebook's activity, listed or drawn from a pattern (notebook_activity.hpp).
+NotebookWork read_notebook(const JsonObject& job) {
+  const JsonObject notebook = job.required_object("notebook");
+  notebook.reject_unknown_fields(kNotebookFields);
+  NotebookWork work;
+  const bool listed = notebook.has("activity");
+  if (listed == notebook.has("length"))
+    notebook.fail(listed ? "length" : "activity",
+                  "exactly one of 'activity' (the idle gaps and bursts, listed) or 'length' (a session drawn from "
+                  "busy_fraction, burst and seed) is given");
+  if (listed) {
+    const nlohmann::json& phases = notebook.required_array("activity");
+    for (std::size_t i = 0; i < phases.size(); ++i) {
+      const JsonObject phase = element_of(notebook, "activity", i, phases[i]);
+      phase.reject_unknown_fields(kPhaseFields);
+      work.activity.push_back(
+          {phase.optional_quantity("idle", Quantity::kTime, 0), phase.optional_quantity("busy", Quantity::kTime, 0)});
+    }
+  } else {
+    for (const char* field : {"busy_fraction", "burst"})
+      if (!notebook.has(field)) notebook.fail(field, "missing: a drawn session needs length, busy_fraction and burst");
+    NotebookPattern pattern;
+    pattern.length = notebook.required_quantity("length", Quantity::kTime, true);
+    pattern.busy_fraction = notebook.required_quantity("busy_fraction", Quantity::kPlain, true);
+    if (pattern.busy_fraction > 1) notebook.fail("busy_fraction", "expected a share of the session in (0, 1]");
+    pattern.burst = notebook.required_quantity("burst", Quantity::kTime, true);
+    pattern.seed = notebook.optional_uint("seed", 0);
+    within_horizon(notebook, "length", pattern.length, HorizonQuantity::kTime);
+    // Each phase is a step of the run: a mean burst far below the session makes more than any run could take.
+    constexpr double kMostBursts = 1e6;
+    if (pattern.length * pattern.busy_fraction / pattern.burst > kMostBursts)
+      notebook.fail("burst", "makes about " + std::to_string(pattern.length * pattern.busy_fraction / pattern.burst) +
+                                 " bursts, more than 1000000: give a longer burst or a shorter length");
+    work.activity = draw_activity(pattern);
+  }
+  if (!(work.seconds() > 0)) notebook.fail("activity", "the session lasts no time: give some idle or busy seconds");
+  within_horizon(notebook, "activity", work.seconds(), HorizonQuantity::kTime);
+  return work;
+}
+
+// Exactly one of "training", "duration", "dag", "frame_chain" or "notebook".
 JobWork read_work(const JsonObject& job) {
-  static constexpr std::string_view kKinds[] = {"training", "duration", "dag", "frame_chain"};
+  static constexpr std::string_view kKinds[] = {"training", "duration", "dag", "frame_chain", "notebook"};
   std::string_view given[2];  // the first two given, in the order of kKinds
   std::size_t count = 0;
   for (const std::string_view kind : kKinds)
     if (count < 2 && job.has(kind)) given[count++] = kind;
   if (count > 1)
-    job.fail(given[1], "exactly one of 'training', 'duration', 'dag' or 'frame_chain' is given, this one gives both '" +
-                           std::string(given[0]) + "' and '" + std::string(given[1]) + "'");
+    job.fail(given[1],
+             "exactly one of 'training', 'duration', 'dag', 'frame_chain' or 'notebook' is given, this "
+             "one gives both '" +
+                 std::string(given[0]) + "' and '" + std::string(given[1]) + "'");
   if (count == 0)
     job.fail("training",
              "missing: exactly one of 'training' (data-parallel training), 'duration' (run time measured on a GPU "
-             "type), 'dag' (tasks run by pools of workers) or 'frame_chain' (a render farm's frame chain) is given");
+             "type), 'dag' (tasks run by pools of workers), 'frame_chain' (a render farm's frame chain) or "
+             "'notebook' (an interactive session) is given");
   if (given[0] == "training") return read_training(job);
   if (given[0] == "duration") return read_duration(job);
   if (given[0] == "dag") return read_dag(job);
+  if (given[0] == "notebook") return read_notebook(job);
   return read_frame_chain(job);
 }
 
@@ -403,9 +451,15 @@ void check_study_bounds(const JsonObject& owner, std::uint32_t min_gpus, std::ui
                "must allow one trial of " + std::to_string(trial_gpus) + " GPUs, got " + std::to_string(max_gpus));
 }
 
-// `after`: the ids the job waits for (JobSpec::after is set once all jobs are read).
-JobSpec read_job(const nlohmann::json& value, std::size_t index, const std::string& file_label,
-                 std::vector<std::string>& after) {
+// What a job entry gives beyond its JobSpec: the ids it waits for
+// (JobSpec::after is set once all jobs are read), and a notebook's idle
+// timeout (its holds are jobs of their own).
+struct JobExtras {
+  std::vector<std::string> after;
+  Time idle_timeout = 0;
+};
+
+JobSpec read_job(const nlohmann::json& value, std::size_t index, const std::string& file_label, JobExtras& extras) {
   // The id is read first so that every later error names the job.
   const JsonObject job(value, {file_label, job_where(index, string_id(value))});
   job.reject_unknown_fields(kJobFields);
@@ -438,14 +492,24 @@ JobSpec read_job(const nlohmann::json& value, std::size_t index, const std::stri
     spec.study = std::make_shared<const StudyMembership>(std::move(membership));
   }
 
-  after = read_after(job);
+  extras.after = read_after(job);
   spec.after_delay = within_horizon(job, "after_delay", job.optional_quantity("after_delay", Quantity::kTime, 0),
                                     HorizonQuantity::kTime);
-  if (spec.after_delay > 0 && after.empty())
+  if (spec.after_delay > 0 && extras.after.empty())
     job.fail("after_delay", "counts from the end of the jobs the job waits for, and \"after\" names none");
 
   spec.work = read_work(job);
   size_dag_job(job, spec, job.has("gpus"));
+  if (std::holds_alternative<NotebookWork>(spec.work)) {
+    const JsonObject notebook = job.required_object("notebook");
+    extras.idle_timeout =
+        within_horizon(notebook, "idle_timeout", notebook.optional_quantity("idle_timeout", Quantity::kTime, 0),
+                       HorizonQuantity::kTime);
+    if (notebook.has("idle_timeout") && extras.idle_timeout <= 0)
+      notebook.fail("idle_timeout", "expected a time > 0 (leave it out to hold the GPUs for the whole session)");
+    if (spec.checkpoint.interval > 0)
+      job.fail("checkpoint", "a notebook keeps no checkpoints: preempted, its session starts over");
+  }
   return spec;
 }
 
@@ -489,10 +553,28 @@ class JobCollector {
   void reserve(std::size_t jobs) { jobs_.reserve(jobs); }
 
   void add_job(const nlohmann::json& value, std::size_t index) {
-    std::vector<std::string> after;
-    JobSpec job = read_job(value, index, file_label_, after);
-    if (!after.empty()) named_after_.push_back({jobs_.size(), std::move(after)});
+    JobExtras extras;
+    JobSpec job = read_job(value, index, file_label_, extras);
+    if (!extras.after.empty()) named_after_.push_back({jobs_.size(), std::move(extras.after)});
+    if (extras.idle_timeout > 0) return add_notebook_holds(std::move(job), index, extras.idle_timeout);
     add(std::move(job), {index, kNotInStudy});
+  }
+
+  // A notebook cut by its idle timeout: each hold a job, "id#2", "id#3"...
+  // after the first, each submitted after the one before ends.
+  void add_notebook_holds(JobSpec job, std::size_t index, Time idle_timeout) {
+    const std::vector<NotebookHold> holds =
+        split_at_idle_timeout(std::get<NotebookWork>(job.work).activity, idle_timeout);
+    for (std::size_t k = 0; k < holds.size(); ++k) {
+      JobSpec hold = job;
+      hold.work = NotebookWork{holds[k].activity, static_cast<std::uint32_t>(k + 1)};
+      if (k > 0) {
+        hold.id = job.id + "#" + std::to_string(k + 1);
+        hold.after = {static_cast<JobIndex>(jobs_.size() - 1)};
+        hold.after_delay = holds[k].after_previous;
+      }
+      add(std::move(hold), {index, kNotInStudy});
+    }
   }
 
   // A study's trials follow the jobs, in study order.
@@ -505,7 +587,8 @@ class JobCollector {
   // many slots again unused, a third of a job's memory for the whole run.
   std::vector<JobSpec> take() {
     jobs_.shrink_to_fit();
-    resolve_dependencies(jobs_, named_after_, file_label_);
+    resolve_dependencies(jobs_, named_after_, file_label_,
+                         [this](JobIndex job) { return where(first_use_.at(jobs_[job].id), jobs_[job].id); });
     return std::move(jobs_);
   }
 
@@ -801,6 +884,10 @@ nlohmann::json job_json(const JobSpec& job, const std::vector<JobSpec>& jobs) {
   } else if (const auto* measured = std::get_if<MeasuredWork>(&job.work)) {
     entry["duration"] = {{"seconds", measured->seconds}, {"gpu_type", measured->gpu_type}};
     if (!measured->rescale) entry["duration"]["rescale"] = false;
+  } else if (const auto* notebook = std::get_if<NotebookWork>(&job.work)) {
+    entry["notebook"]["activity"] = nlohmann::json::array();
+    for (const NotebookPhase& phase : notebook->activity)
+      entry["notebook"]["activity"].push_back({{"idle", phase.idle}, {"busy", phase.busy}});
   } else {
     entry["dag"] = dag_json(std::get<DagWork>(job.work));
   }

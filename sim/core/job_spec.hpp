@@ -114,7 +114,35 @@ struct DagWork {
   double wake_up = 0;        // seconds a worker that waited for work takes to start
 };
 
-using JobWork = std::variant<TrainingWork, MeasuredWork, DagWork>;
+/// One phase of a notebook's activity: its GPUs sit idle for `idle`
+/// seconds, then compute for `busy` seconds (a burst: a cell run).
+struct NotebookPhase {
+  Time idle = 0;
+  Time busy = 0;
+};
+
+/// An interactive notebook (workloads/notebook_activity.hpp): it holds its
+/// GPUs from its start to the end of its activity and keeps them busy only
+/// in its bursts, whatever GPU it gets. With an idle timeout the workload
+/// reader splits a notebook into holds, each one job: `hold` is its rank
+/// (1 for the first), and the later ones wait for the one before (after).
+struct NotebookWork {
+  std::vector<NotebookPhase> activity;
+  std::uint32_t hold = 1;
+
+  Time seconds() const {
+    Time total = 0;
+    for (const NotebookPhase& phase : activity) total += phase.idle + phase.busy;
+    return total;
+  }
+  Time busy_seconds() const {
+    Time total = 0;
+    for (const NotebookPhase& phase : activity) total += phase.busy;
+    return total;
+  }
+};
+
+using JobWork = std::variant<TrainingWork, MeasuredWork, DagWork, NotebookWork>;
 
 /// Periodic checkpoints: a preempted job resumes from its last checkpoint,
 /// losing the work done since, and pays `restore_cost` when it restarts.

@@ -84,6 +84,7 @@ struct RunningJob {
   Runner* runner = nullptr;       // running the plan's steps (none for a DAG job, a job on timers
                                   // (run_timer_steps()), nor once they all ran)
   std::vector<sg4::Host*> hosts;  // ring order
+  double gpu_share = 1;           // of each GPU (JobSpec::gpu_share)
   std::uint64_t step = 0;
   // The activities of the current step; it is done when all of them are.
   std::vector<sg4::ActivityPtr> activities;
@@ -405,7 +406,13 @@ class Scheduler {
   Time start_timer_step(RunningJob& run) {
     const JobStep step = run.plan->step(run.step);
     if (step.kind == JobStep::Kind::kDelay) return now_ + step.amount;
-    assert(step.kind == JobStep::Kind::kCompute && "a timer step is a delay or a computation");
+    if (step.kind == JobStep::Kind::kBusy) {
+      // A notebook's burst: its GPUs (or its shares of them) busy that long.
+      run.busy_ends.assign(1, {now_ + step.amount, run.hosts.size()});
+      recorder_.busy(now_, now_ + step.amount, run.hosts.size(), run.gpu_share);
+      return now_ + step.amount;
+    }
+    assert(step.kind == JobStep::Kind::kCompute && "a timer step is a delay, a computation or a burst");
     record_compute_busy(run, step, 1.0);
     Time end = now_;
     for (const auto& [at, gpus] : run.busy_ends) end = std::max(end, at);
@@ -759,7 +766,10 @@ class Scheduler {
     run.inter_node_step = std::move(costs.inter_node_step);
     run.work_seconds = work_seconds;
     run.work_started = now_ + restore;
-    if (run.plan->without_transfers() && spec.gpu_share >= 1 && run.decoding.empty()) {
+    // A notebook's bursts are timers at any share: no Exec shares its GPUs' speed.
+    const bool timers_only = run.plan->without_transfers() && run.decoding.empty() &&
+                             (spec.gpu_share >= 1 || std::holds_alternative<NotebookWork>(spec.work));
+    if (timers_only) {
       run_timer_steps(job);
     } else {
       start_runner(job);
@@ -772,6 +782,7 @@ class Scheduler {
     running_[job] = std::make_unique<RunningJob>(std::move(plan));
     RunningJob& run = *running_[job];
     for (GpuId g : gpus) run.hosts.push_back(platform_.gpu_hosts[g]);
+    run.gpu_share = in_.jobs[job].gpu_share;
     run.started = now_;
     recorder_.job_started(job, now_, gpus);
     return run;

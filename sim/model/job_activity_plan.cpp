@@ -21,6 +21,18 @@ JobActivityPlan::JobActivityPlan(const JobSpec& job, Fidelity fidelity, double m
     leading_ = 1;
     restore_delay_ = restore_delay;
   }
+  if (const auto* notebook = std::get_if<NotebookWork>(&job.work)) {
+    // Its activity as it comes, at any fidelity; a preempted notebook starts it over.
+    for (const NotebookPhase& phase : notebook->activity) {
+      if (phase.idle > 0) notebook_steps_.push_back({JobStep::Kind::kDelay, phase.idle});
+      if (phase.busy > 0) notebook_steps_.push_back({JobStep::Kind::kBusy, phase.busy});
+    }
+    notebook_seconds_ = notebook->seconds();
+    iterations_ = 1;
+    rounds_ = 1;
+    steps_per_round_ = notebook_steps_.size();
+    return;
+  }
   if (const auto* measured = std::get_if<MeasuredWork>(&job.work)) {
     // A measured run is one computation at the speed of the type it was measured on.
     flops_per_iteration_ = measured->seconds * measured_type_flops * remaining_fraction;
@@ -86,6 +98,7 @@ std::uint64_t JobActivityPlan::iterations_in_round(std::uint64_t round) const {
 
 JobStep JobActivityPlan::step(std::uint64_t k) const {
   assert(k < step_count() && "step index within the plan");
+  if (!notebook_steps_.empty() && k < notebook_steps_.size()) return notebook_steps_[k];
   if (k < leading_) return {JobStep::Kind::kDelay, restore_delay_};
   k -= leading_;
   if (k == rounds_ * steps_per_round_) return {JobStep::Kind::kDelay, trailing_delay_};
@@ -144,12 +157,14 @@ double JobActivityPlan::buffer_bytes(std::uint64_t buffer) const {
 }
 
 Time JobActivityPlan::uncontended_work_seconds(double gpu_flops, double exchange_bandwidth) const {
+  if (!notebook_steps_.empty()) return notebook_seconds_;  // on any GPU
   // The GPUs compute while the pipeline decodes; the slower of the two sets the pace.
   return static_cast<double>(iterations_) *
          (std::max(flops_per_iteration_ / gpu_flops, decode_seconds_) + exchange_seconds(exchange_bandwidth));
 }
 
 Time JobActivityPlan::synthetic_work_seconds(double gpu_flops, double exchange_bandwidth) const {
+  if (!notebook_steps_.empty()) return notebook_seconds_;
   return static_cast<double>(iterations_) * (flops_per_iteration_ / gpu_flops + exchange_seconds(exchange_bandwidth));
 }
 

@@ -42,6 +42,7 @@
 
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
 #include "sim/core/job_spec.hpp"
 #include "sim/model/hierarchical_allreduce_cost.hpp"
@@ -53,9 +54,11 @@ enum class Fidelity { kJob, kIteration };
 std::string_view to_string(Fidelity fidelity);
 
 struct JobStep {
-  enum class Kind { kCompute, kRingStep, kPush, kPull, kIntraNode, kInterNode, kDelay };
+  enum class Kind { kCompute, kRingStep, kPush, kPull, kIntraNode, kInterNode, kDelay, kBusy };
   Kind kind;
-  double amount;  // FLOPs per GPU, bytes per flow (ring edge, worker to server, between local ranks), or seconds
+  // FLOPs per GPU, bytes per flow (ring edge, worker to server, between local
+  // ranks), or seconds (a delay; a notebook's burst: its GPUs busy that long)
+  double amount;
   double iterations = 0;  // a computation: the iterations it covers (their input is decoded meanwhile)
 };
 
@@ -111,6 +114,8 @@ class JobActivityPlan {
   /// Transfer step `within` (1-based) of a round of a hierarchical allreduce.
   JobStep hierarchical_step(std::uint64_t within, double iterations) const;
 
+  std::vector<JobStep> notebook_steps_;  // a notebook's activity: its idle gaps and bursts
+  Time notebook_seconds_ = 0;
   Fidelity fidelity_;
   std::uint32_t ranks_;
   double exchange_latency_;

@@ -9,6 +9,7 @@
 
 #include "sim/core/number_text.hpp"
 #include "sim/report/comparison_metrics.hpp"
+#include "sim/report/notebook_metrics.hpp"
 #include "sim/report/row_block_writer.hpp"
 
 namespace gcsim {
@@ -151,6 +152,16 @@ std::string summary_json(const std::vector<JobSpec>& jobs, const ClusterLayout& 
                       {"restarts_from_zero", m.restarts_from_zero},
                       {"useful_gpu_hours", m.gpu_hours_useful},
                       {"lost_share", m.lost_share}};
+  if (const NotebookMetrics notebooks = compute_notebook_metrics(jobs, record); notebooks.sessions > 0)
+    j["notebooks"] = {{"sessions", notebooks.sessions},
+                      {"holds", notebooks.holds},
+                      {"finished_holds", notebooks.finished_holds},
+                      {"held_gpu_hours", notebooks.held_gpu_hours},
+                      {"busy_gpu_hours", notebooks.busy_gpu_hours},
+                      {"idle_gpu_hours", notebooks.idle_gpu_hours},
+                      {"requeued_holds", notebooks.requeued},
+                      {"requeue_wait_mean_s", notebooks.requeue_wait_mean_s},
+                      {"requeue_wait_max_s", notebooks.requeue_wait_max_s}};
   if (!options.queues.empty()) {
     // Each guaranteed queue's attainment, from the jobs' first starts and ends.
     std::vector<QueueGuarantee> leaves;

@@ -145,6 +145,33 @@ TEST(BundledScenarios, TheInputPipelineGapGrowsAsTheCoresPerGpuFall) {
   EXPECT_NEAR(rows.at("resnet-32gpu").jct, 200 * (decode + ring), 200 * (decode + ring) * 1e-6);
 }
 
+TEST(BundledScenarios, ReleasingIdleNotebooksCutsTheirIdleGpuHoursAndTheTrainingWaits) {
+  // 24 one-GPU notebooks of 8 h, busy 15% in bursts, beside 12 training jobs
+  // of 8 GPUs on 32 GPUs; the same sessions with a 30 min idle timeout.
+  auto run_workload = [](const ScratchDir& dir, const std::string& name) {
+    const GcsimRun run = run_gcsim({"run", "--cluster", scenario("clusters/rack-32gpu.json"), "--workload",
+                                    scenario("workloads/" + name + ".json"), "--policy", "fifo", "--out", dir / name});
+    EXPECT_EQ(run.exit_code, 0) << run.err;
+    double training_wait = 0;
+    for (const auto& [id, row] : read_jobs_csv(dir / name))
+      if (id.rfind("train-", 0) == 0) training_wait += row.wait / 12;
+    return std::pair{read_summary(dir / name)["notebooks"], training_wait};
+  };
+  ScratchDir dir;
+  const auto [hold, hold_training_wait] = run_workload(dir, "notebooks-hold");
+  const auto [release, release_training_wait] = run_workload(dir, "notebooks-release");
+  // Held for the whole session: 24 x 8 GPU-hours.
+  EXPECT_NEAR(hold["held_gpu_hours"].get<double>(), 192, 1e-9);
+  EXPECT_EQ(hold["holds"], 24);
+  // The same bursts either way; the timeout gives back most of the idle time.
+  EXPECT_NEAR(release["busy_gpu_hours"].get<double>(), hold["busy_gpu_hours"].get<double>(), 1e-9);
+  EXPECT_LT(release["idle_gpu_hours"].get<double>(), hold["idle_gpu_hours"].get<double>() / 2);
+  EXPECT_LT(release_training_wait, hold_training_wait / 2);
+  // The price: bursts that come back to a busy cluster wait for a GPU.
+  EXPECT_GT(release["requeued_holds"].get<int>(), 0);
+  EXPECT_GT(release["requeue_wait_mean_s"].get<double>(), 0);
+}
+
 TEST(BundledScenarios, TimelineNeverExceedsTheClusterAndEndsIdle) {
   ScratchDir dir;
   ASSERT_EQ(
