@@ -38,7 +38,7 @@ constexpr const char* kCompareUsage = R"(usage: gcsim compare --policies NAME,NA
                      --workload WORKLOAD.json --out DIR [--seed N] [--trace-opt KEY=VALUE ...]
                      [--fidelity job|iteration] [--job-rounds R] [--placement NAME]
                      [--policy-opt KEY=VALUE ...] [--plugin LIB.so ...] [--plots auto|yes|no]
-                     [--whole-gpus] [--quiet]
+                     [--whole-gpus] [--gpu-memory-isolation on|off] [--quiet]
 
 Runs the workload on the cluster once per policy, in the order given, each as
 its own `gcsim run` writing DIR/runs/POLICY/ (summary.json, jobs.csv,
@@ -65,6 +65,8 @@ Options:
   --policy-opt K=V    an option handed to every policy; repeatable
   --plugin LIB.so     load policies from a library (see gcsim run --help); repeatable
   --whole-gpus        every run gives whole GPUs to jobs asking a fraction of one
+  --gpu-memory-isolation on|off
+                      every run's GPU memory isolation (gcsim run --help)
                       (see gcsim run --help), as policies that do not share GPUs need
   --plots WHEN        auto (default): draw the plots when a Python with matplotlib
                       is found, otherwise say so and go on; yes: fail (exit 6)
@@ -253,6 +255,8 @@ int compare_policies(const Arguments& args) {
   for (const std::string& plugin : args.all("plugin")) common.insert(common.end(), {"--plugin", plugin});
   for (const std::string& setting : args.all("trace-opt")) common.insert(common.end(), {"--trace-opt", setting});
   if (args.has("whole-gpus")) common.push_back("--whole-gpus");
+  if (args.has("gpu-memory-isolation"))
+    common.insert(common.end(), {"--gpu-memory-isolation", args.required("gpu-memory-isolation")});
 
   for (std::size_t i = 0; i < policies.size(); ++i) {
     if (!quiet) std::cout << "gcsim compare: [" << i + 1 << "/" << policies.size() << "] " << policies[i] << std::endl;
@@ -312,7 +316,8 @@ Command compare_command() {
                    {"plots"},
                    {"quiet", false},
                    {"trace-opt", true, true},
-                   {"whole-gpus", false}},
+                   {"whole-gpus", false},
+                   {"gpu-memory-isolation"}},
                   compare_policies};
   // What else fails is a run's process that could not be created.
   command.other_failure = OtherFailure{exit_codes::kRunFailed, "gcsim compare: error: "};

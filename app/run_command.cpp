@@ -25,7 +25,7 @@ constexpr const char* kRunUsage =
     R"(usage: gcsim run --cluster CLUSTER.json --workload WORKLOAD.json --policy NAME --out DIR
                  [--seed N] [--fidelity job|iteration] [--job-rounds R] [--placement NAME]
                  [--policy-opt KEY=VALUE ...] [--plugin LIB.so ...] [--until SECONDS]
-                 [--whole-gpus] [--no-wall-time] [--quiet]
+                 [--whole-gpus] [--gpu-memory-isolation on|off] [--no-wall-time] [--quiet]
 
 Simulates the workload on the cluster under the policy and writes, all at once
 when the run succeeds (nothing is left in DIR when it fails):
@@ -72,6 +72,11 @@ Options:
   --plugin LIB.so     load policies from a library built against gcsim's
                       installed headers (sim/core/plugin_api.hpp); repeatable
   --until SECONDS     stop the simulation at this time; later jobs are unfinished
+  --gpu-memory-isolation on|off
+                      on (default, as YARN with GPU isolation): a job using
+                      more GPU memory than it asked for (gpu_memory_use) fails
+                      itself; off: a job fails when its use does not fit beside
+                      its neighbours' on a shared GPU
   --whole-gpus        jobs asking a fraction of a GPU (gpu_share, PAI's plan_gpu
                       below 100) get whole GPUs instead of sharing them, as a
                       policy that does not share GPUs needs
@@ -112,6 +117,12 @@ Fidelity parse_fidelity(const std::string& text) {
   throw UsageError("option '--fidelity' must be 'job' or 'iteration', got '" + text + "'");
 }
 
+bool parse_isolation(const std::string& text) {
+  if (text == "on") return true;
+  if (text == "off") return false;
+  throw UsageError("option '--gpu-memory-isolation' must be 'on' or 'off', got '" + text + "'");
+}
+
 int simulate_workload(const Arguments& args) {
   const std::string cluster_path = args.required("cluster");
   const std::string workload_path = args.required("workload");
@@ -121,6 +132,7 @@ int simulate_workload(const Arguments& args) {
   options.seed = args.uint_or("seed", 0);
   options.fidelity = parse_fidelity(args.value_or("fidelity", "job"));
   options.until = args.number_or("until", kNever);
+  options.gpu_memory_isolation = parse_isolation(args.value_or("gpu-memory-isolation", "on"));
   const std::uint64_t rounds = args.uint_or("job-rounds", 4);
   if (rounds < 1 || rounds > 1000000) throw UsageError("option '--job-rounds' must be between 1 and 1000000");
   options.job_rounds = static_cast<std::uint32_t>(rounds);
@@ -218,7 +230,8 @@ Command run_command() {
            {"quiet", false},
            {"plugin", true, true},
            {"trace-opt", true, true},
-           {"whole-gpus", false}},
+           {"whole-gpus", false},
+           {"gpu-memory-isolation"}},
           simulate_workload};
 }
 

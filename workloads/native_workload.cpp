@@ -48,7 +48,9 @@ const std::set<std::string> kJobFields = {"id",
                                           "frame_chain",
                                           "after",
                                           "after_delay",
-                                          "notebook"};
+                                          "notebook",
+                                          "gpu_memory_use"};
+const std::set<std::string> kMemoryUseFields = {"at", "bytes"};
 const std::set<std::string> kNotebookFields = {"activity", "length", "busy_fraction", "burst", "seed", "idle_timeout"};
 const std::set<std::string> kPhaseFields = {"idle", "busy"};
 const std::set<std::string> kCheckpointFields = {"interval", "save_cost", "restore_cost"};
@@ -402,6 +404,24 @@ std::vector<std::string> read_gpu_types(const JsonObject& job) {
   return types;
 }
 
+// "gpu_memory_use": [{"at": T, "bytes": B}, ...], in strictly increasing "at".
+std::vector<MemoryUse> read_memory_use(const JsonObject& job) {
+  std::vector<MemoryUse> uses;
+  if (!job.has("gpu_memory_use")) return uses;
+  const nlohmann::json& list = job.required_array("gpu_memory_use");
+  if (list.empty()) job.fail("gpu_memory_use", "expected at least one {\"at\", \"bytes\"} point");
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const JsonObject point = element_of(job, "gpu_memory_use", i, list[i]);
+    point.reject_unknown_fields(kMemoryUseFields);
+    MemoryUse use{point.required_quantity("at", Quantity::kTime), point.required_quantity("bytes", Quantity::kBytes)};
+    within_horizon(point, "at", use.at, HorizonQuantity::kTime);
+    if (!uses.empty() && use.at <= uses.back().at)
+      point.fail("at", "expected the points in increasing time, each after the one before");
+    uses.push_back(use);
+  }
+  return uses;
+}
+
 // "after": ["prepare", ...]: ids of jobs, each once (resolved once all are read).
 std::vector<std::string> read_after(const JsonObject& job) {
   std::vector<std::string> ids;
@@ -472,6 +492,7 @@ JobSpec read_job(const nlohmann::json& value, std::size_t index, const std::stri
   const bool dag_job = job.has("dag") || job.has("frame_chain");
   spec.gpus = dag_job && !job.has("gpus") ? 1 : read_gpu_count(job);
   spec.gpu_memory_bytes = job.optional_quantity("gpu_memory", Quantity::kBytes, 0);
+  spec.gpu_memory_use = read_memory_use(job);
   spec.gpu_share = read_gpu_share(job);
   spec.cpu_cores = static_cast<std::uint32_t>(job.optional_uint("cpu_cores", 0));
   spec.memory_bytes = job.optional_quantity("memory", Quantity::kBytes, 0);
@@ -851,6 +872,11 @@ nlohmann::json job_json(const JobSpec& job, const std::vector<JobSpec>& jobs) {
   nlohmann::json entry = {
       {"id", job.id}, {"user", job.user}, {"queue", job.queue}, {"submit", job.submit}, {"gpus", job.gpus}};
   if (job.gpu_memory_bytes != 0) entry["gpu_memory"] = job.gpu_memory_bytes;
+  if (!job.gpu_memory_use.empty()) {
+    entry["gpu_memory_use"] = nlohmann::json::array();
+    for (const MemoryUse& use : job.gpu_memory_use)
+      entry["gpu_memory_use"].push_back({{"at", use.at}, {"bytes", use.bytes}});
+  }
   if (job.gpu_share != 1) entry["gpu_share"] = job.gpu_share;
   if (job.cpu_cores != 0) entry["cpu_cores"] = job.cpu_cores;
   if (job.memory_bytes != 0) entry["memory"] = job.memory_bytes;

@@ -162,6 +162,13 @@ struct StudyMembership {
   std::uint32_t max_gpus = 1;
 };
 
+/// Device memory a job uses on each of its GPUs from `at` seconds into each
+/// of its runs (JobSpec::gpu_memory_use).
+struct MemoryUse {
+  Time at = 0;
+  double bytes = 0;
+};
+
 /// The smallest JobSpec::gpu_share: the engine counts GPUs in millionths,
 /// where a smaller share would vanish.
 inline constexpr double kSmallestGpuShare = 1e-6;
@@ -173,6 +180,10 @@ struct JobSpec {
   Time submit = 0;
   std::uint32_t gpus = 1;
   double gpu_memory_bytes = 0;  // per GPU; 0 means "any GPU fits"
+  /// What the job really uses on each GPU over a run, in increasing `at`
+  /// (sim/engine/memory_watch.hpp); empty: its gpu_memory_bytes throughout.
+  /// A misconfigured job uses more than it asked for.
+  std::vector<MemoryUse> gpu_memory_use;
   /// The fraction of each of its GPUs the job uses, in (0, 1]. Below 1 the
   /// job shares GPUs with other fractional jobs: each of its `gpus` workers
   /// takes this share of a distinct GPU, computes at this share of the GPU's

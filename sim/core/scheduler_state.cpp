@@ -105,6 +105,16 @@ void SchedulerState::finish(JobIndex job, Time now) {
   runtime_[job].end = now;
 }
 
+void SchedulerState::fail(JobIndex job, Time now) {
+  finish(job, now);
+  runtime_[job].state = JobState::kFailed;
+}
+
+void SchedulerState::fail_pending(JobIndex job) {
+  assert(runtime_[job].state == JobState::kPending && "only a job not submitted yet fails before it runs");
+  runtime_[job].state = JobState::kFailed;
+}
+
 // Adds GPUs to those a waiting job holds.
 void SchedulerState::take(JobIndex job, const std::vector<GpuId>& gpus) {
   const JobSpec& spec = jobs_[job];

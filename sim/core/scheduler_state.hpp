@@ -79,6 +79,10 @@ class SchedulerState final : public ClusterView, public QueueView {
   void submit(JobIndex job) { submit(job, jobs_[job].submit); }
   /// A running job completed: it releases its GPUs.
   void finish(JobIndex job, Time now);
+  /// A running job failed: it releases its GPUs and ends failed.
+  void fail(JobIndex job, Time now);
+  /// A job not submitted yet will never be: it ends failed.
+  void fail_pending(JobIndex job);
   /// The engine records how much of a preempted job's work its checkpoints kept.
   void set_saved_fraction(JobIndex job, double fraction) { runtime_[job].saved_fraction = fraction; }
 

@@ -40,6 +40,7 @@
 #include "sim/engine/actor_failure.hpp"
 #include "sim/engine/dag_run.hpp"
 #include "sim/engine/instant_guard.hpp"
+#include "sim/engine/memory_watch.hpp"
 #include "sim/engine/platform_builder.hpp"
 #include "sim/engine/thrashing_guard.hpp"
 #include "sim/model/checkpoint_model.hpp"
@@ -130,6 +131,7 @@ class Scheduler {
         epoch_(input.jobs.size(), 0),
         rescaled_(input.jobs.size(), false),
         thrashing_guard_(gpu_seconds_needed(input, state_)),
+        memory_(input.jobs, input.layout, input.options.gpu_memory_isolation),
         recorder_(input.jobs.size(), input.layout.gpu_count()) {
     failure_.stop = [this] { stop_after_failure(); };
     // A job that depends on others arrives when they have ended (release()).
@@ -237,6 +239,10 @@ class Scheduler {
       recorder_.event_handled();
       changed = true;
     }
+    for (JobIndex job : memory_.out_of_memory(now_)) {
+      fail_running(job, Failure::kOutOfMemory);
+      changed = true;
+    }
     return changed;
   }
 
@@ -261,6 +267,37 @@ class Scheduler {
     recorder_.job_submitted(now_);
   }
 
+  // A running job fails: it stops where it is, and its GPUs are free at
+  // once; the jobs waiting for it fail too (fail_dependants()).
+  void fail_running(JobIndex job, Failure failure) {
+    RunningJob& run = *running_[job];
+    const double held = held_gpu_seconds(job);
+    ++epoch_[job];
+    cancel_step(job);
+    ended_.erase(std::remove(ended_.begin(), ended_.end(), job), ended_.end());  // its steps may have ended now too
+    thrashing_guard_.finished(job, state_.runtime(job).saved_fraction, now_);
+    recorder_.job_failed(job, now_, run.hosts.size(), in_.jobs[job].gpu_share, held, failure);
+    state_.fail(job, now_);
+    running_[job].reset();
+    fail_dependants(job);
+  }
+
+  // Every job waiting, directly or not, for a job that failed fails with it.
+  void fail_dependants(JobIndex failed) {
+    if (dependants_.empty()) return;
+    std::vector<JobIndex> to_visit{failed};
+    while (!to_visit.empty()) {
+      const JobIndex job = to_visit.back();
+      to_visit.pop_back();
+      for (JobIndex next : dependants_[job]) {
+        if (state_.runtime(next).state != JobState::kPending) continue;
+        state_.fail_pending(next);
+        recorder_.dependency_failed(next, job);
+        to_visit.push_back(next);
+      }
+    }
+  }
+
   // A job ended: the jobs that waited for it and for nothing else are
   // submitted after their delay, or at their submit time if later.
   void release_dependants(JobIndex job) {
@@ -283,6 +320,7 @@ class Scheduler {
     if (next_arrival_ < arrivals_.size()) next = std::min(next, in_.jobs[arrivals_[next_arrival_]].submit);
     if (!wake_ups_.empty()) next = std::min(next, wake_ups_.top());
     if (!releases_.empty()) next = std::min(next, releases_.top().first);
+    next = std::min(next, memory_.next_change());
     drop_stale_timer_steps();
     if (!timer_steps_.empty()) next = std::min(next, timer_steps_.top().end);
     if (next == kNever && state_.running().empty()) return false;
@@ -328,6 +366,7 @@ class Scheduler {
       thrashing_guard_.finished(job, state_.runtime(job).saved_fraction, now_);
       state_.finish(job, now_);
       recorder_.job_finished(job, now_, running_[job]->hosts.size(), in_.jobs[job].gpu_share, held);
+      memory_.ended(job);
       running_[job].reset();
     }
     for (JobIndex job : ended_) release_dependants(job);
@@ -784,6 +823,7 @@ class Scheduler {
     for (GpuId g : gpus) run.hosts.push_back(platform_.gpu_hosts[g]);
     run.gpu_share = in_.jobs[job].gpu_share;
     run.started = now_;
+    memory_.started(job, gpus, now_);
     recorder_.job_started(job, now_, gpus);
     return run;
   }
@@ -824,6 +864,7 @@ class Scheduler {
     recorder_.job_preempted(held_gpu_seconds(job), lost, saved_after == 0);
     thrashing_guard_.preempted(job, saved_before, saved_after, lost);
     cancel_step(job);
+    memory_.ended(job);
     running_[job].reset();
   }
 
@@ -889,6 +930,7 @@ class Scheduler {
   bool recording_ = true;                              // false once the run failed
   InstantGuard instant_guard_;
   ThrashingGuard thrashing_guard_;
+  MemoryWatch memory_;
   RunRecorder recorder_;
   Time now_ = 0;
 };

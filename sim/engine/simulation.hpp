@@ -42,6 +42,10 @@ struct SimulationOptions {
   std::uint64_t seed = 0;
   /// Stop at this simulated time; jobs not done by then are reported unfinished.
   Time until = kNever;
+  /// GPU memory isolation (YARN's with GPU isolation on): a job using more
+  /// device memory than it asked for fails itself. Off, a job fails when its
+  /// use does not fit beside its neighbours' on a GPU (sim/engine/memory_watch.hpp).
+  bool gpu_memory_isolation = true;
 };
 
 struct SimulationInput {

@@ -152,6 +152,16 @@ std::string summary_json(const std::vector<JobSpec>& jobs, const ClusterLayout& 
                       {"restarts_from_zero", m.restarts_from_zero},
                       {"useful_gpu_hours", m.gpu_hours_useful},
                       {"lost_share", m.lost_share}};
+  if (m.failed > 0) {
+    std::size_t out_of_memory = 0, dependency = 0;
+    for (const JobOutcome& o : record.outcomes) {
+      out_of_memory += o.failure == Failure::kOutOfMemory ? 1 : 0;
+      dependency += o.failure == Failure::kDependency ? 1 : 0;
+    }
+    j["failures"] = {{"out_of_memory", out_of_memory},
+                     {"dependency", dependency},
+                     {"lost_gpu_hours", record.failed_gpu_seconds / 3600.0}};
+  }
   if (const NotebookMetrics notebooks = compute_notebook_metrics(jobs, record); notebooks.sessions > 0)
     j["notebooks"] = {{"sessions", notebooks.sessions},
                       {"holds", notebooks.holds},
@@ -211,7 +221,7 @@ void write_jobs_csv(std::ostream& out, const std::vector<JobSpec>& jobs, const C
   RowBlockWriter rows(out);
   rows.text(
       "id,user,queue,gpus,submit,start,end,wait,jct,state,preemptions,uncontended,placement,gpu_share,"
-      "synthetic_iterations_per_s,real_iterations_per_s\n");
+      "synthetic_iterations_per_s,real_iterations_per_s,failure\n");
   std::string placement;
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     const JobSpec& job = jobs[i];
@@ -244,6 +254,9 @@ void write_jobs_csv(std::ostream& out, const std::vector<JobSpec>& jobs, const C
     if (o.synthetic_iterations_per_s > 0) rows.text(exact_number(o.synthetic_iterations_per_s));
     rows.character(',');
     if (o.real_iterations_per_s > 0) rows.text(exact_number(o.real_iterations_per_s));
+    rows.character(',');
+    if (o.failure == Failure::kOutOfMemory) rows.text("out_of_memory");
+    if (o.failure == Failure::kDependency) write_csv_field(rows, "dependency:" + jobs[o.cause].id);
     rows.character('\n');
     rows.end_row();
   }

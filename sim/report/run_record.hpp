@@ -16,6 +16,13 @@
 
 namespace gcsim {
 
+/// Why a job failed.
+enum class Failure : std::uint8_t {
+  kNone,
+  kOutOfMemory,  // its GPU memory use did not fit (sim/engine/memory_watch.hpp)
+  kDependency,   // a job it waited for (JobSpec::after) failed: JobOutcome::cause
+};
+
 struct JobOutcome {
   JobState state = JobState::kPending;
   Time start = kNever;  // first start
@@ -30,6 +37,8 @@ struct JobOutcome {
   double synthetic_iterations_per_s = 0;
   double real_iterations_per_s = 0;
   Time submitted = kNever;  // when it joined the queue (JobRuntime::submitted); kNever: never
+  Failure failure = Failure::kNone;
+  JobIndex cause = 0;  // Failure::kDependency: the job it waited for that failed
 
   /// When its wait began: when it joined the queue, or `submit` (its spec's)
   /// if it never did. Waits and completion times count from it.
@@ -79,6 +88,7 @@ struct ThrashingReport {
 };
 
 struct RunRecord {
+  double failed_gpu_seconds = 0;  // held by the runs that ended in a failure
   std::string cluster_name;
   std::string policy;
   std::string fidelity;

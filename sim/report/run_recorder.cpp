@@ -57,6 +57,13 @@ void RunRecorder::job_finished(JobIndex job, Time now, std::size_t gpus, double 
   add_change({now, -share_units(gpus, gpu_share), 0, 0});
 }
 
+void RunRecorder::job_failed(JobIndex job, Time now, std::size_t gpus, double gpu_share, double held_gpu_seconds,
+                             Failure failure) {
+  job_finished(job, now, gpus, gpu_share, held_gpu_seconds);
+  record_.failed_gpu_seconds += held_gpu_seconds;
+  record_.outcomes[job].failure = failure;
+}
+
 void RunRecorder::job_preempted(double held_gpu_seconds, double lost_gpu_seconds, bool kept_nothing) {
   record_.lost_gpu_seconds += lost_gpu_seconds;
   record_.run_gpu_seconds += held_gpu_seconds;

@@ -48,6 +48,13 @@ class RunRecorder {
   /// A job completed on `gpus` GPUs of share `gpu_share`, its run having held
   /// `held_gpu_seconds`: its GPUs are no longer allocated.
   void job_finished(JobIndex job, Time now, std::size_t gpus, double gpu_share, double held_gpu_seconds);
+  /// A running job failed (`failure`), having held `held_gpu_seconds` in this run.
+  void job_failed(JobIndex job, Time now, std::size_t gpus, double gpu_share, double held_gpu_seconds, Failure failure);
+  /// A job never submitted fails because `cause`, which it waited for, did.
+  void dependency_failed(JobIndex job, JobIndex cause) {
+    record_.outcomes[job].failure = Failure::kDependency;
+    record_.outcomes[job].cause = cause;
+  }
   /// A training job's speeds over its last run (JobOutcome), iterations per second.
   void job_speeds(JobIndex job, double synthetic, double real) {
     record_.outcomes[job].synthetic_iterations_per_s = synthetic;

@@ -172,6 +172,36 @@ TEST(BundledScenarios, ReleasingIdleNotebooksCutsTheirIdleGpuHoursAndTheTraining
   EXPECT_GT(release["requeue_wait_mean_s"].get<double>(), 0);
 }
 
+TEST(BundledScenarios, WithoutGpuMemoryIsolationAMisconfiguredJobMakesItsNeighboursFail) {
+  // 24 replicas of 0.3 GPU asking 8 GB each, one a minute, and a job asking
+  // 8 GB that uses 24 GB from 30 s on, packed with the first replica on GPU 0
+  // of 32 GB; a report waits for that job.
+  auto run_with = [](const ScratchDir& dir, const std::string& isolation) {
+    const GcsimRun run = run_gcsim({"run", "--cluster", scenario("clusters/node-8gpu-nvlink.json"), "--workload",
+                                    scenario("workloads/gpu-memory.json"), "--policy", "fifo", "--out", dir / isolation,
+                                    "--gpu-memory-isolation", isolation});
+    EXPECT_EQ(run.exit_code, 0) << run.err;
+    return read_jobs_csv(dir / isolation);
+  };
+  ScratchDir dir;
+  const auto isolated = run_with(dir, "on");
+  EXPECT_EQ(isolated.at("misconfigured").state, "failed");
+  EXPECT_DOUBLE_EQ(isolated.at("misconfigured").end, 30);
+  EXPECT_EQ(isolated.at("report").state, "failed");
+  for (const auto& [id, row] : isolated)
+    if (id.rfind("replica-", 0) == 0) EXPECT_EQ(row.state, "finished") << id;
+  // Unfenced, 24 + 8 GB fill GPU 0; every later replica is packed there, asks
+  // 8 GB more at its start and fails, one a minute.
+  const auto open = run_with(dir, "off");
+  EXPECT_EQ(open.at("misconfigured").state, "finished");
+  EXPECT_EQ(open.at("replica-01").state, "finished");
+  for (int i = 2; i <= 24; ++i) {
+    const std::string id = std::string("replica-") + (i < 10 ? "0" : "") + std::to_string(i);
+    EXPECT_EQ(open.at(id).state, "failed") << id;
+    EXPECT_DOUBLE_EQ(open.at(id).end, 60.0 * (i - 1)) << id;
+  }
+}
+
 TEST(BundledScenarios, TimelineNeverExceedsTheClusterAndEndsIdle) {
   ScratchDir dir;
   ASSERT_EQ(
