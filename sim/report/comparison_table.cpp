@@ -69,6 +69,10 @@ ComparisonRow comparison_row(const std::string& policy, const RunOutputs& run,
   row.finish_time_fairness = summarize_slowdowns(finished);
   row.jain_slowdown = jain_index(user_values(mean_slowdown_by_user(finished)));
   row.fragmentation = fragmentation_share(run.timeline, s.gpus, first_submit, first_submit + s.makespan);
+  std::vector<TypedJob> typed;
+  typed.reserve(run.jobs.size());
+  for (const JobsCsvRow& job : run.jobs) typed.push_back({job.type, job.state, job.jct, job.wait});
+  row.job_types = job_type_figures(typed);
 
   if (!s.queues.empty()) {
     row.queue_attainment = s.queues;  // as the run wrote them
@@ -145,6 +149,19 @@ std::string comparison_markdown(const std::vector<ComparisonRow>& rows) {
          "slowdowns (1 = equal). FTF rho: finish-time fairness (Themis), JCT / uncontended run time, max and mean\n"
          "over finished jobs. Queue guarantee: the least guarantee attainment over capacity queues (below), n/a\n"
          "without capacity queues.\n";
+
+  // A mixed workload: each kind of job on its own, so that notebooks' sessions
+  // do not blur training's completion times.
+  if (std::any_of(rows.begin(), rows.end(), [](const ComparisonRow& r) { return r.job_types.size() > 1; })) {
+    out << "\n| policy | job type | finished | JCT mean" << u << " | JCT p95" << u << " | wait mean" << u
+        << " | wait p95" << u << " |\n|---|---|---:|---:|---:|---:|---:|\n";
+    for (const ComparisonRow& r : rows)
+      for (const JobTypeFigures& t : r.job_types)
+        out << "| " << markdown_cell(r.policy) << " | " << t.type << " | " << t.finished << '/' << t.jobs << " | "
+            << time(t.jct.mean) << " | " << time(t.jct.p95) << " | " << time(t.wait.mean) << " | " << time(t.wait.p95)
+            << " |\n";
+    out << "\nPer job type (training, measured runs, DAGs, notebooks), over its finished jobs.\n";
+  }
 
   if (std::none_of(rows.begin(), rows.end(), [](const ComparisonRow& r) { return !r.queue_attainment.empty(); }))
     return out.str();

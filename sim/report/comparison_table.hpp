@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "sim/report/comparison_metrics.hpp"
+#include "sim/report/job_type_metrics.hpp"
 #include "sim/report/run_output_reader.hpp"
 
 namespace gcsim {
@@ -55,6 +56,7 @@ struct ComparisonRow {
   std::vector<QueueAttainment> queue_attainment;  // one per leaf queue; empty without capacity queues
   std::optional<Time> deadlock_at;
   std::optional<double> wall_seconds;
+  std::vector<JobTypeFigures> job_types;  // from jobs.csv
 };
 
 /// The row of one run. Fragmentation is taken over the summary's makespan

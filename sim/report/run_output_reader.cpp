@@ -68,6 +68,7 @@ class CsvColumns {
       if (!index_.count(name)) throw InputError(file, "line 1", name, "missing column in the header");
   }
 
+  bool has(const std::string& name) const { return index_.count(name) > 0; }
   const std::string& text(const CsvRecord& record, const std::string& name) const {
     const std::size_t i = index_.at(name);
     if (i >= record.fields.size())
@@ -228,6 +229,7 @@ std::vector<JobsCsvRow> parse_jobs_csv(const std::string& text, const std::strin
     row.preemptions = columns.unsigned_int(record, "preemptions");
     row.uncontended = columns.time_or_never(record, "uncontended");
     row.placement = columns.text(record, "placement");
+    if (columns.has("type")) row.type = columns.text(record, "type");  // written since jobs had types
     rows.push_back(std::move(row));
   }
   return rows;

@@ -41,6 +41,7 @@ struct RunSummaryFigures {
 /// One row of jobs.csv; times that are empty in the file are kNever.
 struct JobsCsvRow {
   std::string id, user, queue, state, placement;
+  std::string type;  // empty in a jobs.csv without the column
   std::uint32_t gpus = 0;
   double gpu_share = 1;  // of each of its GPUs
   Time submit = 0, start = kNever, end = kNever, wait = kNever, jct = kNever;

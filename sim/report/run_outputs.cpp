@@ -9,6 +9,7 @@
 
 #include "sim/core/number_text.hpp"
 #include "sim/report/comparison_metrics.hpp"
+#include "sim/report/job_type_metrics.hpp"
 #include "sim/report/notebook_metrics.hpp"
 #include "sim/report/row_block_writer.hpp"
 
@@ -105,6 +106,14 @@ std::string summary_json(const std::vector<JobSpec>& jobs, const ClusterLayout& 
   j["makespan_s"] = m.makespan;
   j["jct_s"] = distribution_json(m.jct);
   j["queueing_delay_s"] = distribution_json(m.wait);
+  nlohmann::ordered_json types = nlohmann::ordered_json::object();
+  for (const JobTypeFigures& t : job_type_figures(jobs, record))
+    types[t.type] = {{"jobs", t.jobs},
+                     {"finished", t.finished},
+                     {"failed", t.failed},
+                     {"jct_s", distribution_json(t.jct)},
+                     {"queueing_delay_s", distribution_json(t.wait)}};
+  j["job_types"] = std::move(types);
   j["gpu_utilization"] = {{"allocated_share", m.allocated_share},
                           {"busy_share", m.busy_share},
                           {"allocated_gpu_hours", m.gpu_hours_allocated},
@@ -221,7 +230,7 @@ void write_jobs_csv(std::ostream& out, const std::vector<JobSpec>& jobs, const C
   RowBlockWriter rows(out);
   rows.text(
       "id,user,queue,gpus,submit,start,end,wait,jct,state,preemptions,uncontended,placement,gpu_share,"
-      "synthetic_iterations_per_s,real_iterations_per_s,failure\n");
+      "synthetic_iterations_per_s,real_iterations_per_s,failure,type\n");
   std::string placement;
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     const JobSpec& job = jobs[i];
@@ -257,7 +266,7 @@ void write_jobs_csv(std::ostream& out, const std::vector<JobSpec>& jobs, const C
     rows.character(',');
     if (o.failure == Failure::kOutOfMemory) rows.text("out_of_memory");
     if (o.failure == Failure::kDependency) write_csv_field(rows, "dependency:" + jobs[o.cause].id);
-    rows.character('\n');
+    rows.character(',').text(job_type(job)).character('\n');
     rows.end_row();
   }
   rows.flush();

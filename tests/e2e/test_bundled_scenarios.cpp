@@ -202,6 +202,43 @@ TEST(BundledScenarios, WithoutGpuMemoryIsolationAMisconfiguredJobMakesItsNeighbo
   }
 }
 
+TEST(BundledScenarios, TheMixedWorkloadRunsUnderFifoCapacityAndGangWithFiguresPerJobType) {
+  // Every job type on 512 GPUs over two days (scripts/make_mixed_workload.py).
+  const std::vector<std::vector<std::string>> policies = {
+      {"fifo"}, {"gang"}, {"capacity", "--policy-opt", "config=" + scenario("capacity/yarn-two-queues.json")}};
+  for (const std::vector<std::string>& policy : policies) {
+    ScratchDir dir;
+    std::vector<std::string> args = {"run",
+                                     "--cluster",
+                                     scenario("clusters/cluster-512gpu.json"),
+                                     "--workload",
+                                     scenario("workloads/mixed-512gpu.json"),
+                                     "--out",
+                                     dir / "out",
+                                     "--policy"};
+    args.insert(args.end(), policy.begin(), policy.end());
+    const GcsimRun run = run_gcsim(args);
+    ASSERT_EQ(run.exit_code, 0) << policy[0] << ": " << run.err;
+    const nlohmann::json summary = read_summary(dir / "out");
+    const nlohmann::json& types = summary["job_types"];
+    for (const char* type : {"training", "measured", "dag", "notebook"})
+      EXPECT_GT(types[type]["finished"].get<int>(), 0) << policy[0] << " " << type;
+    EXPECT_EQ(types["training"]["jobs"].get<int>() + types["measured"]["jobs"].get<int>() +
+                  types["dag"]["jobs"].get<int>() + types["notebook"]["jobs"].get<int>(),
+              summary["jobs"]["total"].get<int>());
+    // The two misconfigured inference jobs fail 20 min into their run.
+    EXPECT_EQ(summary["failures"]["out_of_memory"], 2) << policy[0];
+    const auto rows = read_jobs_csv(dir / "out");
+    for (const char* id : {"infer-000", "infer-001"}) EXPECT_DOUBLE_EQ(rows.at(id).end - rows.at(id).start, 1200);
+    // Each workflow's evaluation starts after its training, which starts after its preparation.
+    for (int i = 0; i < 20; ++i) {
+      const std::string n = (i < 10 ? "00" : "0") + std::to_string(i);
+      EXPECT_GE(rows.at("wf-train-" + n).start, rows.at("prepare-" + n).end + 60) << n;
+      EXPECT_GE(rows.at("evaluate-" + n).start, rows.at("wf-train-" + n).end) << n;
+    }
+  }
+}
+
 TEST(BundledScenarios, TimelineNeverExceedsTheClusterAndEndsIdle) {
   ScratchDir dir;
   ASSERT_EQ(

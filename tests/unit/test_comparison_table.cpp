@@ -255,3 +255,26 @@ TEST(ExactNumber, ReadsBackAsTheSameDouble) {
 
 }  // namespace
 }  // namespace gcsim
+
+namespace gcsim {
+namespace {
+
+TEST(ComparisonTypes, AMixedWorkloadGetsATablePerJobTypeFromJobsCsv) {
+  SmallRun run;
+  EXPECT_EQ(comparison_markdown({comparison_row("fifo", run.read_back())}).find("| job type |"), std::string::npos);
+  run.jobs[1].work = MeasuredWork{20, "GPU"};
+  const ComparisonRow row = comparison_row("fifo", run.read_back());
+  ASSERT_EQ(row.job_types.size(), 2u);
+  EXPECT_EQ(row.job_types[0].type, "training");
+  EXPECT_EQ(row.job_types[0].jobs, 2u);  // "a" finished, "c" waiting
+  EXPECT_EQ(row.job_types[0].finished, 1u);
+  EXPECT_DOUBLE_EQ(row.job_types[0].jct.mean, 20);
+  EXPECT_EQ(row.job_types[1].type, "measured");
+  EXPECT_DOUBLE_EQ(row.job_types[1].jct.mean, 30);
+  EXPECT_DOUBLE_EQ(row.job_types[1].wait.mean, 10);
+  const std::string markdown = comparison_markdown({row});
+  EXPECT_NE(markdown.find("| fifo | measured | 1/1 |"), std::string::npos) << markdown;
+}
+
+}  // namespace
+}  // namespace gcsim
