@@ -180,8 +180,8 @@ void apply_throughput_work(TraceReadResult& trace, const ThroughputTable& table,
         ++unprofiled[type.name];
         continue;
       }
-      training.flops_per_iteration_by_gpu_type[type.name] =
-          type.flops * (work / there->iterations_per_second) / static_cast<double>(training.iterations);
+      training.set_flops_on(
+          type.name, type.flops * (work / there->iterations_per_second) / static_cast<double>(training.iterations));
       ++per_type_speed[type.name];
     }
     job.work = training;

@@ -19,17 +19,17 @@ std::vector<JobIndex> find_cycle(const std::vector<JobSpec>& jobs) {
   };
   std::vector<Frame> path;
   for (JobIndex root = 0; root < jobs.size(); ++root) {
-    if (mark[root] != Mark::kNew || jobs[root].after.empty()) continue;
+    if (mark[root] != Mark::kNew || jobs[root].after().empty()) continue;
     path.push_back({root, 0});
     mark[root] = Mark::kOnPath;
     while (!path.empty()) {
       Frame& top = path.back();
-      if (top.next == jobs[top.job].after.size()) {
+      if (top.next == jobs[top.job].after().size()) {
         mark[top.job] = Mark::kDone;
         path.pop_back();
         continue;
       }
-      const JobIndex next = jobs[top.job].after[top.next++];
+      const JobIndex next = jobs[top.job].after()[top.next++];
       if (mark[next] == Mark::kOnPath) {
         std::vector<JobIndex> cycle;
         std::size_t from = path.size();
@@ -57,14 +57,15 @@ void resolve_dependencies(std::vector<JobSpec>& jobs, const std::vector<NamedDep
   for (JobIndex j = 0; j < jobs.size(); ++j) index_of.emplace(jobs[j].id, j);
   for (const NamedDependencies& entry : named) {
     JobSpec& job = jobs[entry.job];
-    job.after.clear();
+    std::vector<JobIndex> after;
     for (const std::string& id : entry.after) {
       const auto it = index_of.find(id);
       if (it == index_of.end())
         throw InputError(file_label, where(static_cast<JobIndex>(entry.job)), "after",
                          "waits for job '" + id + "', which the workload does not list");
-      job.after.push_back(it->second);
+      after.push_back(it->second);
     }
+    job.change_relations().after = std::move(after);
   }
   const std::vector<JobIndex> cycle = find_cycle(jobs);
   if (cycle.empty()) return;

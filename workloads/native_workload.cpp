@@ -174,8 +174,8 @@ TrainingWork read_training(const JsonObject& job) {
     const JsonObject by_type = training.required_object("flops_per_iteration_by_gpu_type");
     for (const auto& [type, value] : by_type.value().items()) {
       if (type.empty()) by_type.fail(type, "a GPU type name is empty");
-      work.flops_per_iteration_by_gpu_type[type] = within_horizon(
-          by_type, type, by_type.required_quantity(type, Quantity::kFlops, true), HorizonQuantity::kFlops);
+      work.set_flops_on(type, within_horizon(by_type, type, by_type.required_quantity(type, Quantity::kFlops, true),
+                                             HorizonQuantity::kFlops));
     }
   }
   return work;
@@ -492,7 +492,8 @@ JobSpec read_job(const nlohmann::json& value, std::size_t index, const std::stri
   const bool dag_job = job.has("dag") || job.has("frame_chain");
   spec.gpus = dag_job && !job.has("gpus") ? 1 : read_gpu_count(job);
   spec.gpu_memory_bytes = job.optional_quantity("gpu_memory", Quantity::kBytes, 0);
-  spec.gpu_memory_use = read_memory_use(job);
+  if (std::vector<MemoryUse> uses = read_memory_use(job); !uses.empty())
+    spec.change_relations().gpu_memory_use = std::move(uses);
   spec.gpu_share = read_gpu_share(job);
   spec.cpu_cores = static_cast<std::uint32_t>(job.optional_uint("cpu_cores", 0));
   spec.memory_bytes = job.optional_quantity("memory", Quantity::kBytes, 0);
@@ -514,9 +515,10 @@ JobSpec read_job(const nlohmann::json& value, std::size_t index, const std::stri
   }
 
   extras.after = read_after(job);
-  spec.after_delay = within_horizon(job, "after_delay", job.optional_quantity("after_delay", Quantity::kTime, 0),
-                                    HorizonQuantity::kTime);
-  if (spec.after_delay > 0 && extras.after.empty())
+  const Time after_delay = within_horizon(job, "after_delay", job.optional_quantity("after_delay", Quantity::kTime, 0),
+                                          HorizonQuantity::kTime);
+  if (after_delay > 0) spec.change_relations().after_delay = after_delay;
+  if (after_delay > 0 && extras.after.empty())
     job.fail("after_delay", "counts from the end of the jobs the job waits for, and \"after\" names none");
 
   spec.work = read_work(job);
@@ -591,8 +593,9 @@ class JobCollector {
       hold.work = NotebookWork{holds[k].activity, static_cast<std::uint32_t>(k + 1)};
       if (k > 0) {
         hold.id = job.id + "#" + std::to_string(k + 1);
-        hold.after = {static_cast<JobIndex>(jobs_.size() - 1)};
-        hold.after_delay = holds[k].after_previous;
+        JobRelations& relations = hold.change_relations();
+        relations.after = {static_cast<JobIndex>(jobs_.size() - 1)};
+        relations.after_delay = holds[k].after_previous;
       }
       add(std::move(hold), {index, kNotInStudy});
     }
@@ -872,9 +875,9 @@ nlohmann::json job_json(const JobSpec& job, const std::vector<JobSpec>& jobs) {
   nlohmann::json entry = {
       {"id", job.id}, {"user", job.user}, {"queue", job.queue}, {"submit", job.submit}, {"gpus", job.gpus}};
   if (job.gpu_memory_bytes != 0) entry["gpu_memory"] = job.gpu_memory_bytes;
-  if (!job.gpu_memory_use.empty()) {
+  if (!job.gpu_memory_use().empty()) {
     entry["gpu_memory_use"] = nlohmann::json::array();
-    for (const MemoryUse& use : job.gpu_memory_use)
+    for (const MemoryUse& use : job.gpu_memory_use())
       entry["gpu_memory_use"].push_back({{"at", use.at}, {"bytes", use.bytes}});
   }
   if (job.gpu_share != 1) entry["gpu_share"] = job.gpu_share;
@@ -886,10 +889,10 @@ nlohmann::json job_json(const JobSpec& job, const std::vector<JobSpec>& jobs) {
   if (job.runtime_estimate != 0) entry["runtime_estimate"] = job.runtime_estimate;
   if (job.study)
     entry["study"] = {{"id", job.study->id}, {"min_gpus", job.study->min_gpus}, {"max_gpus", job.study->max_gpus}};
-  if (!job.after.empty()) {
+  if (!job.after().empty()) {
     entry["after"] = nlohmann::json::array();
-    for (JobIndex first : job.after) entry["after"].push_back(jobs[first].id);
-    if (job.after_delay != 0) entry["after_delay"] = job.after_delay;
+    for (JobIndex first : job.after()) entry["after"].push_back(jobs[first].id);
+    if (job.after_delay() != 0) entry["after_delay"] = job.after_delay();
   }
   if (job.checkpoint.interval != 0)
     entry["checkpoint"] = {{"interval", job.checkpoint.interval},
@@ -905,8 +908,8 @@ nlohmann::json job_json(const JobSpec& job, const std::vector<JobSpec>& jobs) {
     if (training->input_pipeline.enabled())
       entry["training"]["input_pipeline"] = {{"samples_per_gpu", training->input_pipeline.samples_per_gpu},
                                              {"core_samples_per_s", training->input_pipeline.core_samples_per_s}};
-    if (!training->flops_per_iteration_by_gpu_type.empty())
-      entry["training"]["flops_per_iteration_by_gpu_type"] = training->flops_per_iteration_by_gpu_type;
+    for (const auto& [type, flops] : training->flops_per_iteration_by_gpu_type)
+      entry["training"]["flops_per_iteration_by_gpu_type"][type] = flops;
   } else if (const auto* measured = std::get_if<MeasuredWork>(&job.work)) {
     entry["duration"] = {{"seconds", measured->seconds}, {"gpu_type", measured->gpu_type}};
     if (!measured->rescale) entry["duration"]["rescale"] = false;

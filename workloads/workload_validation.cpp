@@ -152,9 +152,9 @@ void validate_workload_against_cluster(const std::vector<JobSpec>& jobs, const C
     check_nodes_can_hold(job, layout, file_label, where, cluster_name);
 
     // A use no GPU can hold fails the job on any placement.
-    if (!job.gpu_memory_use.empty()) {
+    if (!job.gpu_memory_use().empty()) {
       double most = 0;
-      for (const MemoryUse& use : job.gpu_memory_use) most = std::max(most, use.bytes);
+      for (const MemoryUse& use : job.gpu_memory_use()) most = std::max(most, use.bytes);
       const GpuType* largest = largest_memory_gpu(layout);
       if (largest && most > largest->memory_bytes)
         throw InputError(file_label, where, "gpu_memory_use",

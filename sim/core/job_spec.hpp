@@ -10,12 +10,14 @@
 //   job.work = TrainingWork{.flops_per_iteration = 3.1e12, .gradient_bytes = 1e8, .iterations = 500};
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -49,8 +51,10 @@ struct TrainingWork {
   double flops_per_iteration = 0;  // per GPU, per iteration
   double gradient_bytes = 0;       // size of the gradients allreduced every iteration
   std::uint64_t iterations = 0;
-  std::map<std::string, double> flops_per_iteration_by_gpu_type;  // GPU type name -> per GPU, per iteration
-  std::uint32_t parameter_servers = 0;                            // 0: a ring allreduce
+  // GPU type name -> per GPU, per iteration; by name, each once (set_flops_on()).
+  // A short list, not a map: a million jobs pay 24 bytes each for it, not 48.
+  std::vector<std::pair<std::string, double>> flops_per_iteration_by_gpu_type;
+  std::uint32_t parameter_servers = 0;  // 0: a ring allreduce
   // Tensor fusion: the gradients go in buffers of this many bytes, each
   // exchanged on its own (its messages each paying their latency); 0: one
   // buffer of all of them.
@@ -68,8 +72,25 @@ struct TrainingWork {
 
   /// The FLOPs of one iteration on one GPU of `gpu_type`.
   double flops_on(const std::string& gpu_type) const {
-    const auto it = flops_per_iteration_by_gpu_type.find(gpu_type);
-    return it == flops_per_iteration_by_gpu_type.end() ? flops_per_iteration : it->second;
+    const auto it = find_type(gpu_type);
+    return it != flops_per_iteration_by_gpu_type.end() && it->first == gpu_type ? it->second : flops_per_iteration;
+  }
+  /// Sets (or replaces) the FLOPs of an iteration on GPUs of `gpu_type`.
+  void set_flops_on(const std::string& gpu_type, double flops) {
+    const auto it = find_type(gpu_type);
+    if (it != flops_per_iteration_by_gpu_type.end() && it->first == gpu_type) {
+      flops_per_iteration_by_gpu_type[static_cast<std::size_t>(it - flops_per_iteration_by_gpu_type.begin())].second =
+          flops;
+      return;
+    }
+    flops_per_iteration_by_gpu_type.insert(it, {gpu_type, flops});
+  }
+
+ private:
+  // The first entry not before `gpu_type`.
+  std::vector<std::pair<std::string, double>>::const_iterator find_type(const std::string& gpu_type) const {
+    return std::lower_bound(flops_per_iteration_by_gpu_type.begin(), flops_per_iteration_by_gpu_type.end(), gpu_type,
+                            [](const auto& entry, const std::string& type) { return entry.first < type; });
   }
 };
 
@@ -169,6 +190,19 @@ struct MemoryUse {
   double bytes = 0;
 };
 
+/// A job's relations to others and to its GPUs' memory, which few jobs have.
+struct JobRelations {
+  /// Jobs (indices in the workload) that must all finish before this one is
+  /// submitted: it joins the queue `after_delay` seconds after the last of
+  /// them ends, and not before its submit time. Empty: it is submitted then.
+  std::vector<JobIndex> after;
+  Time after_delay = 0;
+  /// What the job really uses on each GPU over a run, in increasing `at`
+  /// (sim/engine/memory_watch.hpp); empty: its gpu_memory_bytes throughout.
+  /// A misconfigured job uses more than it asked for.
+  std::vector<MemoryUse> gpu_memory_use;
+};
+
 /// The smallest JobSpec::gpu_share: the engine counts GPUs in millionths,
 /// where a smaller share would vanish.
 inline constexpr double kSmallestGpuShare = 1e-6;
@@ -180,10 +214,6 @@ struct JobSpec {
   Time submit = 0;
   std::uint32_t gpus = 1;
   double gpu_memory_bytes = 0;  // per GPU; 0 means "any GPU fits"
-  /// What the job really uses on each GPU over a run, in increasing `at`
-  /// (sim/engine/memory_watch.hpp); empty: its gpu_memory_bytes throughout.
-  /// A misconfigured job uses more than it asked for.
-  std::vector<MemoryUse> gpu_memory_use;
   /// The fraction of each of its GPUs the job uses, in (0, 1]. Below 1 the
   /// job shares GPUs with other fractional jobs: each of its `gpus` workers
   /// takes this share of a distinct GPU, computes at this share of the GPU's
@@ -206,12 +236,26 @@ struct JobSpec {
   /// Set for the trials of a study, which share one: a pointer costs a job
   /// outside any study 16 bytes where the membership itself would cost 48.
   std::shared_ptr<const StudyMembership> study;
-  /// Jobs (indices in the workload) that must all finish before this one is
-  /// submitted: it joins the queue `after_delay` seconds after the last of
-  /// them ends, and not before `submit`. Empty: it is submitted at `submit`.
-  std::vector<JobIndex> after;
-  Time after_delay = 0;
+  /// What few jobs have (dependencies, a memory profile), out of line: a
+  /// million jobs without any pay 16 bytes each for it, not 56. Null: none.
+  std::shared_ptr<const JobRelations> relations;
   JobWork work;
+
+  const std::vector<JobIndex>& after() const { return relations ? relations->after : kNoRelations.after; }
+  Time after_delay() const { return relations ? relations->after_delay : 0; }
+  const std::vector<MemoryUse>& gpu_memory_use() const {
+    return relations ? relations->gpu_memory_use : kNoRelations.gpu_memory_use;
+  }
+  /// The relations to change: a copy of the current ones, owned by this job alone.
+  JobRelations& change_relations() {
+    auto copy = std::make_shared<JobRelations>(relations ? *relations : JobRelations{});
+    JobRelations& mine = *copy;
+    relations = std::move(copy);
+    return mine;
+  }
+
+ private:
+  static inline const JobRelations kNoRelations{};
 };
 
 }  // namespace gcsim

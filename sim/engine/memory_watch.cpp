@@ -7,7 +7,7 @@ namespace gcsim {
 MemoryWatch::MemoryWatch(const std::vector<JobSpec>& jobs, const ClusterLayout& layout, bool isolation)
     : jobs_(jobs), layout_(layout), isolation_(isolation) {
   const bool any = std::any_of(jobs.begin(), jobs.end(), [this](const JobSpec& job) {
-    return !job.gpu_memory_use.empty() || (!isolation_ && job.gpu_memory_bytes > 0);
+    return !job.gpu_memory_use().empty() || (!isolation_ && job.gpu_memory_bytes > 0);
   });
   if (!any) return;  // nothing to watch: every call is a no-op
   run_.assign(jobs.size(), 0);
@@ -20,23 +20,23 @@ MemoryWatch::MemoryWatch(const std::vector<JobSpec>& jobs, const ClusterLayout& 
 bool MemoryWatch::watched(JobIndex job) const {
   if (run_.empty()) return false;
   const JobSpec& spec = jobs_[job];
-  return !spec.gpu_memory_use.empty() || (!isolation_ && spec.gpu_memory_bytes > 0);
+  return !spec.gpu_memory_use().empty() || (!isolation_ && spec.gpu_memory_bytes > 0);
 }
 
 // A profile that does not start at 0 uses the job's ask until its first point.
 std::size_t MemoryWatch::points(JobIndex job) const {
-  const std::vector<MemoryUse>& uses = jobs_[job].gpu_memory_use;
+  const std::vector<MemoryUse>& uses = jobs_[job].gpu_memory_use();
   return uses.empty() ? 1 : uses.size() + (uses.front().at > 0 ? 1 : 0);
 }
 
 double MemoryWatch::use_at_point(JobIndex job, std::size_t k) const {
-  const std::vector<MemoryUse>& uses = jobs_[job].gpu_memory_use;
+  const std::vector<MemoryUse>& uses = jobs_[job].gpu_memory_use();
   const std::size_t lead = uses.empty() || uses.front().at > 0 ? 1 : 0;
   return k < lead ? jobs_[job].gpu_memory_bytes : uses[k - lead].bytes;
 }
 
 Time MemoryWatch::point_time(JobIndex job, std::size_t k) const {
-  const std::vector<MemoryUse>& uses = jobs_[job].gpu_memory_use;
+  const std::vector<MemoryUse>& uses = jobs_[job].gpu_memory_use();
   const std::size_t lead = uses.empty() || uses.front().at > 0 ? 1 : 0;
   return k < lead ? 0 : uses[k - lead].at;
 }

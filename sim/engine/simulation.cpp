@@ -137,7 +137,7 @@ class Scheduler {
     // A job that depends on others arrives when they have ended (release()).
     arrivals_.reserve(input.jobs.size());
     for (JobIndex j = 0; j < input.jobs.size(); ++j) {
-      if (input.jobs[j].after.empty()) {
+      if (input.jobs[j].after().empty()) {
         arrivals_.push_back(j);
         continue;
       }
@@ -145,8 +145,8 @@ class Scheduler {
         dependants_.resize(input.jobs.size());
         unmet_.resize(input.jobs.size(), 0);
       }
-      unmet_[j] = static_cast<std::uint32_t>(input.jobs[j].after.size());
-      for (JobIndex first : input.jobs[j].after) dependants_[first].push_back(j);
+      unmet_[j] = static_cast<std::uint32_t>(input.jobs[j].after().size());
+      for (JobIndex first : input.jobs[j].after()) dependants_[first].push_back(j);
     }
     std::stable_sort(arrivals_.begin(), arrivals_.end(),
                      [&](JobIndex a, JobIndex b) { return input.jobs[a].submit < input.jobs[b].submit; });
@@ -304,7 +304,7 @@ class Scheduler {
     if (dependants_.empty()) return;
     for (JobIndex next : dependants_[job]) {
       if (--unmet_[next] > 0) continue;
-      const Time at = std::max(in_.jobs[next].submit, now_ + in_.jobs[next].after_delay);
+      const Time at = std::max(in_.jobs[next].submit, now_ + in_.jobs[next].after_delay());
       if (at <= now_) {
         submit(next, at);
       } else {

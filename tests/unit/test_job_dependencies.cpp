@@ -30,14 +30,14 @@ TEST(JobDependencies, NameJobsEarlierOrLaterInTheFile) {
   train["after_delay"] = "2min";
   const std::vector<JobSpec> jobs =
       parse_native_workload({{"jobs", {job("fetch"), train, job("prepare"), job("deploy", {"train"})}}}, "w.json");
-  EXPECT_EQ(jobs[1].after, (std::vector<JobIndex>{2, 0}));
-  EXPECT_DOUBLE_EQ(jobs[1].after_delay, 120);
-  EXPECT_EQ(jobs[3].after, (std::vector<JobIndex>{1}));
-  EXPECT_TRUE(jobs[0].after.empty());
+  EXPECT_EQ(jobs[1].after(), (std::vector<JobIndex>{2, 0}));
+  EXPECT_DOUBLE_EQ(jobs[1].after_delay(), 120);
+  EXPECT_EQ(jobs[3].after(), (std::vector<JobIndex>{1}));
+  EXPECT_TRUE(jobs[0].after().empty());
   // Written back as ids, and read again the same.
   const std::vector<JobSpec> again = parse_native_workload(native_workload_json(jobs), "again.json");
-  EXPECT_EQ(again[1].after, jobs[1].after);
-  EXPECT_DOUBLE_EQ(again[1].after_delay, 120);
+  EXPECT_EQ(again[1].after(), jobs[1].after());
+  EXPECT_DOUBLE_EQ(again[1].after_delay(), 120);
 }
 
 TEST(JobDependencies, AnUnknownIdIsNamedWithItsJob) {
@@ -68,7 +68,7 @@ TEST(JobDependencies, ALongChainResolvesWithoutRecursion) {
   for (int i = 0; i < 200000; ++i)
     list.push_back(i == 0 ? job("j0") : job("j" + std::to_string(i), {"j" + std::to_string(i - 1)}));
   const std::vector<JobSpec> jobs = parse_native_workload({{"jobs", list}}, "w.json");
-  EXPECT_EQ(jobs.back().after, (std::vector<JobIndex>{199998}));
+  EXPECT_EQ(jobs.back().after(), (std::vector<JobIndex>{199998}));
 }
 
 }  // namespace
