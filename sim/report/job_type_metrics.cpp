@@ -1,5 +1,7 @@
 #include "sim/report/job_type_metrics.hpp"
 
+#include <algorithm>
+#include <iterator>
 #include <variant>
 
 namespace gcsim {
@@ -16,38 +18,67 @@ std::string_view job_type(const JobSpec& job) {
   return kTypes[3];
 }
 
-std::vector<JobTypeFigures> job_type_figures(const std::vector<TypedJob>& jobs) {
-  std::vector<JobTypeFigures> figures;
-  for (const std::string_view type : kTypes) {
-    JobTypeFigures f;
-    f.type = type;
-    std::vector<double> jct, wait;
-    for (const TypedJob& job : jobs) {
-      if (job.type != type) continue;
-      ++f.jobs;
-      if (job.state == "failed") ++f.failed;
-      if (job.state != "finished") continue;
-      ++f.finished;
-      jct.push_back(job.jct);
-      wait.push_back(job.wait);
-    }
-    if (f.jobs == 0) continue;
-    f.jct = summarize(std::move(jct));
-    f.wait = summarize(std::move(wait));
-    figures.push_back(std::move(f));
+namespace {
+
+// Jobs of each type counted, and the JCTs and waits of the finished ones, a
+// job at a time: no list of every job is made (a million jobs would cost
+// 48 MB more at the peak of writing the outputs).
+class TypeTally {
+ public:
+  void add(std::string_view type, std::string_view state, Time jct, Time wait) {
+    const std::size_t t = index_of(type);
+    if (t == std::size(kTypes)) return;
+    Tally& tally = tallies_[t];
+    ++tally.jobs;
+    if (state == "failed") ++tally.failed;
+    if (state != "finished") return;
+    tally.jct.push_back(jct);
+    tally.wait.push_back(wait);
   }
-  return figures;
+  std::vector<JobTypeFigures> figures() {
+    std::vector<JobTypeFigures> out;
+    for (std::size_t t = 0; t < std::size(kTypes); ++t) {
+      Tally& tally = tallies_[t];
+      if (tally.jobs == 0) continue;
+      JobTypeFigures f;
+      f.type = kTypes[t];
+      f.jobs = tally.jobs;
+      f.failed = tally.failed;
+      f.finished = tally.jct.size();
+      f.jct = summarize(std::move(tally.jct));
+      f.wait = summarize(std::move(tally.wait));
+      out.push_back(std::move(f));
+    }
+    return out;
+  }
+
+ private:
+  static std::size_t index_of(std::string_view type) {
+    return static_cast<std::size_t>(std::find(std::begin(kTypes), std::end(kTypes), type) - std::begin(kTypes));
+  }
+  struct Tally {
+    std::size_t jobs = 0, failed = 0;
+    std::vector<double> jct, wait;
+  };
+  Tally tallies_[std::size(kTypes)];
+};
+
+}  // namespace
+
+std::vector<JobTypeFigures> job_type_figures(const std::vector<TypedJob>& jobs) {
+  TypeTally tally;
+  for (const TypedJob& job : jobs) tally.add(job.type, job.state, job.jct, job.wait);
+  return tally.figures();
 }
 
 std::vector<JobTypeFigures> job_type_figures(const std::vector<JobSpec>& jobs, const RunRecord& record) {
-  std::vector<TypedJob> typed;
-  typed.reserve(jobs.size());
+  TypeTally tally;
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     const JobOutcome& o = record.outcomes[i];
     const Time from = o.queued_from(jobs[i].submit);
-    typed.push_back({job_type(jobs[i]), to_string(o.state), o.end - from, o.start - from});
+    tally.add(job_type(jobs[i]), to_string(o.state), o.end - from, o.start - from);
   }
-  return job_type_figures(typed);
+  return tally.figures();
 }
 
 }  // namespace gcsim
