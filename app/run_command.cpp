@@ -34,10 +34,12 @@ when the run succeeds (nothing is left in DIR when it fails):
                      and busy shares, time-weighted), preemptions (count,
                      restarts from zero, GPU-hours lost and useful, lost share),
                      why the run stopped early (deadlock, livelock, thrashing),
-                     simulated time, events processed, wall time
+                     JCT and wait per job type, failures, notebooks' held and
+                     idle GPU-hours, simulated time, events processed, wall time
   DIR/jobs.csv       one row per job: id, user, queue, gpus, submit, start, end,
                      wait, jct, state, preemptions, uncontended (run time alone
-                     on an empty cluster), placement (node:gpu;...)
+                     on an empty cluster), placement (node:gpu;...), gpu_share,
+                     training speeds (synthetic and real data), failure, type
   DIR/timeline.csv   allocated and busy GPUs and queued jobs, one row per change
 
 Options:
