@@ -67,6 +67,8 @@ Options:
   --whole-gpus        every run gives whole GPUs to jobs asking a fraction of one
   --gpu-memory-isolation on|off
                       every run's GPU memory isolation (gcsim run --help)
+  --node-failures FILE
+                      every run replays these node failures (gcsim run --help)
                       (see gcsim run --help), as policies that do not share GPUs need
   --plots WHEN        auto (default): draw the plots when a Python with matplotlib
                       is found, otherwise say so and go on; yes: fail (exit 6)
@@ -255,6 +257,7 @@ int compare_policies(const Arguments& args) {
   for (const std::string& plugin : args.all("plugin")) common.insert(common.end(), {"--plugin", plugin});
   for (const std::string& setting : args.all("trace-opt")) common.insert(common.end(), {"--trace-opt", setting});
   if (args.has("whole-gpus")) common.push_back("--whole-gpus");
+  if (args.has("node-failures")) common.insert(common.end(), {"--node-failures", args.required("node-failures")});
   if (args.has("gpu-memory-isolation"))
     common.insert(common.end(), {"--gpu-memory-isolation", args.required("gpu-memory-isolation")});
 
@@ -317,7 +320,8 @@ Command compare_command() {
                    {"quiet", false},
                    {"trace-opt", true, true},
                    {"whole-gpus", false},
-                   {"gpu-memory-isolation"}},
+                   {"gpu-memory-isolation"},
+                   {"node-failures"}},
                   compare_policies};
   // What else fails is a run's process that could not be created.
   command.other_failure = OtherFailure{exit_codes::kRunFailed, "gcsim compare: error: "};

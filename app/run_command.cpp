@@ -16,6 +16,7 @@
 #include "sim/topology/cluster_graph.hpp"
 #include "sim/topology/cluster_reader.hpp"
 #include "workloads/native_workload.hpp"
+#include "workloads/node_failures.hpp"
 #include "workloads/workload_validation.hpp"
 
 namespace gcsim {
@@ -25,7 +26,8 @@ constexpr const char* kRunUsage =
     R"(usage: gcsim run --cluster CLUSTER.json --workload WORKLOAD.json --policy NAME --out DIR
                  [--seed N] [--fidelity job|iteration] [--job-rounds R] [--placement NAME]
                  [--policy-opt KEY=VALUE ...] [--plugin LIB.so ...] [--until SECONDS]
-                 [--whole-gpus] [--gpu-memory-isolation on|off] [--no-wall-time] [--quiet]
+                 [--whole-gpus] [--gpu-memory-isolation on|off] [--node-failures FILE]
+                 [--no-wall-time] [--quiet]
 
 Simulates the workload on the cluster under the policy and writes, all at once
 when the run succeeds (nothing is left in DIR when it fails):
@@ -79,6 +81,11 @@ Options:
                       more GPU memory than it asked for (gpu_memory_use) fails
                       itself; off: a job fails when its use does not fit beside
                       its neighbours' on a shared GPU
+  --node-failures FILE
+                      node failures to replay, listed or drawn from an MTBF
+                      (docs/workload-format.md, "Node failures"): the jobs on a
+                      failed node go back to their last checkpoint and wait;
+                      its GPUs are down until repaired
   --whole-gpus        jobs asking a fraction of a GPU (gpu_share, PAI's plan_gpu
                       below 100) get whole GPUs instead of sharing them, as a
                       policy that does not share GPUs needs
@@ -161,6 +168,8 @@ int simulate_workload(const Arguments& args) {
       std::cerr << "gcsim: --whole-gpus: " << rounded << " jobs asking a fraction of a GPU run on whole GPUs\n";
   validate_workload_against_cluster(jobs, layout, workload_path);
   validate_workload_for_policy(jobs, *policy, workload_path);
+  if (args.has("node-failures"))
+    options.node_failures = read_node_failures_file(args.required("node-failures"), layout);
 
   const RunRecord record = simulate({layout, graph, jobs, *policy, options});
   const RunMetrics metrics = compute_run_metrics(jobs, record);
@@ -233,7 +242,8 @@ Command run_command() {
            {"plugin", true, true},
            {"trace-opt", true, true},
            {"whole-gpus", false},
-           {"gpu-memory-isolation"}},
+           {"gpu-memory-isolation"},
+           {"node-failures"}},
           simulate_workload};
 }
 

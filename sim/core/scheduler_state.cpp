@@ -44,6 +44,7 @@ SchedulerState::SchedulerState(const ClusterLayout& layout, const Locality& loca
       gpus_(layout.gpu_count()),
       free_per_node_(layout.node_count()),
       host_used_(layout.node_count()),
+      down_(layout.gpu_count(), false),
       free_total_(layout.gpu_count()),
       partly_free_gpus_(layout.gpu_count()) {
   for (NodeId n = 0; n < layout.node_count(); ++n) {
@@ -58,12 +59,33 @@ SchedulerState::SchedulerState(const ClusterLayout& layout, const Locality& loca
 }
 
 void SchedulerState::note_room(GpuId gpu) {
-  const bool free = gpus_[gpu].holders.empty();
+  const bool free = gpus_[gpu].holders.empty() && !down_[gpu];
   if (free)
     free_of_node_[layout_.node_of(gpu)].insert(gpu);
   else
     free_of_node_[layout_.node_of(gpu)].erase(gpu);
-  partly_free_gpus_.set(gpu, partly_free(gpus_[gpu]));
+  partly_free_gpus_.set(gpu, !down_[gpu] && partly_free(gpus_[gpu]));
+}
+
+void SchedulerState::take_down(NodeId node) {
+  for (GpuId g : layout_.node(node).gpus) {
+    assert(gpus_[g].holders.empty() && "the jobs on a failed node let go of its GPUs first");
+    if (down_[g]) continue;
+    down_[g] = true;
+    change_free_on_node(node, -1);
+    --free_total_;
+    note_room(g);
+  }
+}
+
+void SchedulerState::bring_up(NodeId node) {
+  for (GpuId g : layout_.node(node).gpus) {
+    if (!down_[g]) continue;
+    down_[g] = false;
+    change_free_on_node(node, 1);
+    ++free_total_;
+    note_room(g);
+  }
 }
 
 void SchedulerState::visit_partly_free_gpus(const std::function<void(GpuId)>& visit) const {
@@ -153,7 +175,7 @@ void SchedulerState::release(JobIndex job) {
   for (GpuId g : runtime_[job].gpus) {
     GpuOccupancy& gpu = gpus_[g];
     gpu.remove(job, spec);
-    if (gpu.holders.empty()) {
+    if (gpu.holders.empty() && !down_[g]) {
       change_free_on_node(layout_.node_of(g), 1);
       ++free_total_;
     }
@@ -229,6 +251,7 @@ void SchedulerState::check(const Plan& plan) const {
       GpuOccupancy& gpu = gpu_of(g);
       if (std::find(gpu.holders.begin(), gpu.holders.end(), d.job) != gpu.holders.end())
         throw PlanRejected(where + ": GPU " + layout_.gpu_label(g) + " is given to the job twice");
+      if (down_[g]) throw PlanRejected(where + ": GPU " + layout_.gpu_label(g) + " is down (its node failed)");
       const bool whole = spec.gpu_share >= 1;
       if (!gpu.holders.empty() && (whole || gpu.share + spec.gpu_share > 1 + kGpuShareTolerance))
         throw PlanRejected(

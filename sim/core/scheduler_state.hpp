@@ -40,15 +40,17 @@ class SchedulerState final : public ClusterView, public QueueView {
   // ClusterView
   const ClusterLayout& layout() const override { return layout_; }
   const Locality& locality() const override { return locality_; }
-  bool is_free(GpuId gpu) const override { return gpus_[gpu].holders.empty(); }
+  bool is_free(GpuId gpu) const override { return gpus_[gpu].holders.empty() && !down_[gpu]; }
   JobIndex owner(GpuId gpu) const override { return gpus_[gpu].holders.empty() ? kNoJob : gpus_[gpu].holders.front(); }
   std::size_t free_gpu_count() const override { return free_total_; }
   std::size_t free_gpus_on_node(NodeId node) const override { return free_per_node_[node]; }
   const std::vector<std::size_t>& free_gpus_per_node() const override { return free_per_node_; }
   /// O(log nodes) per free count above `need`, from nodes_by_free_.
   NodeId fullest_node_with_free(std::size_t need) const override;
-  double free_share(GpuId gpu) const override { return std::max(0.0, 1 - gpus_[gpu].share); }
-  double free_memory(GpuId gpu) const override { return layout_.gpu_type_of(gpu).memory_bytes - gpus_[gpu].memory; }
+  double free_share(GpuId gpu) const override { return down_[gpu] ? 0.0 : std::max(0.0, 1 - gpus_[gpu].share); }
+  double free_memory(GpuId gpu) const override {
+    return down_[gpu] ? 0.0 : layout_.gpu_type_of(gpu).memory_bytes - gpus_[gpu].memory;
+  }
   std::size_t partly_free_gpu_count() const override { return partly_free_gpus_.members().size(); }
   /// O(partly free GPUs), from a list kept up to date.
   void visit_partly_free_gpus(const std::function<void(GpuId)>& visit) const override;
@@ -79,6 +81,11 @@ class SchedulerState final : public ClusterView, public QueueView {
   void submit(JobIndex job) { submit(job, jobs_[job].submit); }
   /// A running job completed: it releases its GPUs.
   void finish(JobIndex job, Time now);
+  /// The node's GPUs go down (a node failure): none is free until
+  /// bring_up(). The jobs holding any of them must have let go first.
+  void take_down(NodeId node);
+  void bring_up(NodeId node);
+  bool is_down(GpuId gpu) const { return down_[gpu]; }
   /// A running job failed: it releases its GPUs and ends failed.
   void fail(JobIndex job, Time now);
   /// A job not submitted yet will never be: it ends failed.
@@ -142,6 +149,7 @@ class SchedulerState final : public ClusterView, public QueueView {
   std::vector<std::set<NodeId>> nodes_by_free_;
   void change_free_on_node(NodeId node, int step);
   std::vector<NodeClaim> host_used_;  // per node: cores and memory the holders claim
+  std::vector<bool> down_;            // per GPU: its node has failed (take_down())
   std::size_t free_total_;
   GpuSet partly_free_gpus_;
   std::vector<std::set<GpuId>> free_of_node_;  // per node, its free GPUs in order

@@ -243,6 +243,17 @@ class Scheduler {
       fail_running(job, Failure::kOutOfMemory);
       changed = true;
     }
+    const std::vector<NodeFailure>& failures = in_.options.node_failures;
+    for (; next_failure_ < failures.size() && failures[next_failure_].at <= now_; ++next_failure_) {
+      fail_node(failures[next_failure_]);
+      changed = true;
+    }
+    while (!repairs_.empty() && repairs_.top().first <= now_) {
+      state_.bring_up(repairs_.top().second);
+      repairs_.pop();
+      recorder_.event_handled();
+      changed = true;
+    }
     return changed;
   }
 
@@ -265,6 +276,41 @@ class Scheduler {
     thrashing_guard_.submitted(job, now_);
     state_.submit(job, submitted);
     recorder_.job_submitted(now_);
+  }
+
+  // A node fails: the jobs holding any of its GPUs let go of all theirs, the
+  // running ones stopped as if preempted (back to their last checkpoint) and
+  // waiting again, as one plan the engine applies; then its GPUs are down
+  // until the repair ends. The policy sees it all in its next call.
+  void fail_node(const NodeFailure& failure) {
+    Plan plan;
+    std::vector<JobIndex> holders;
+    for (GpuId g : in_.layout.node(failure.node).gpus)
+      for (JobIndex job : state_.holders(g))
+        if (std::find(holders.begin(), holders.end(), job) == holders.end()) holders.push_back(job);
+    std::sort(holders.begin(), holders.end());
+    for (JobIndex job : holders) {
+      if (state_.runtime(job).state == JobState::kRunning) {
+        plan.preempt(job);
+      } else {
+        plan.release(job);
+      }
+    }
+    const double allocated_before = state_.allocated_gpus();
+    const std::size_t queued_before = state_.waiting().size();
+    const SchedulerState::Applied applied = state_.apply(plan, now_);
+    recorder_.allocation_changed(
+        now_, state_.allocated_gpus() - allocated_before,
+        static_cast<std::int64_t>(state_.waiting().size()) - static_cast<std::int64_t>(queued_before));
+    double lost = 0;
+    for (JobIndex job : applied.preempted) {
+      ended_.erase(std::remove(ended_.begin(), ended_.end(), job), ended_.end());  // its steps may have ended now too
+      lost += stop(job);
+    }
+    recorder_.node_failed(applied.preempted.size(), lost);
+    recorder_.event_handled();
+    state_.take_down(failure.node);
+    repairs_.push({failure.at + failure.duration, failure.node});
   }
 
   // A running job fails: it stops where it is, and its GPUs are free at
@@ -321,6 +367,12 @@ class Scheduler {
     if (!wake_ups_.empty()) next = std::min(next, wake_ups_.top());
     if (!releases_.empty()) next = std::min(next, releases_.top().first);
     next = std::min(next, memory_.next_change());
+    // Failures and repairs matter only while some job is yet to end.
+    const bool jobs_left = !state_.running().empty() || !state_.waiting().empty() || next_arrival_ < arrivals_.size() ||
+                           !releases_.empty();
+    if (jobs_left && next_failure_ < in_.options.node_failures.size())
+      next = std::min(next, in_.options.node_failures[next_failure_].at);
+    if (jobs_left && !repairs_.empty()) next = std::min(next, repairs_.top().first);
     drop_stale_timer_steps();
     if (!timer_steps_.empty()) next = std::min(next, timer_steps_.top().end);
     if (next == kNever && state_.running().empty()) return false;
@@ -849,7 +901,8 @@ class Scheduler {
         failure_);
   }
 
-  void stop(JobIndex job) {
+  // Returns the GPU-seconds its run threw away (since its last checkpoint).
+  double stop(JobIndex job) {
     ++epoch_[job];  // its next run's DAG actors get other names
     RunningJob& run = *running_[job];
     // It keeps the work up to its last checkpoint (none: it starts over).
@@ -866,6 +919,7 @@ class Scheduler {
     cancel_step(job);
     memory_.ended(job);
     running_[job].reset();
+    return lost;
   }
 
   // GPU time the job's current run has held so far.
@@ -910,6 +964,9 @@ class Scheduler {
   std::vector<std::vector<JobIndex>> dependants_;
   std::vector<std::uint32_t> unmet_;
   std::priority_queue<std::pair<Time, JobIndex>, std::vector<std::pair<Time, JobIndex>>, std::greater<>> releases_;
+  // Node failures: the next to replay, and the nodes down, by when their repair ends.
+  std::size_t next_failure_ = 0;
+  std::priority_queue<std::pair<Time, NodeId>, std::vector<std::pair<Time, NodeId>>, std::greater<>> repairs_;
   std::priority_queue<Time, std::vector<Time>, std::greater<>> wake_ups_;               // the policy asked for
   std::priority_queue<TimerStep, std::vector<TimerStep>, std::greater<>> timer_steps_;  // run_timer_steps()
   std::vector<JobIndex> ended_;  // jobs whose steps all ran, not yet ended (end_jobs())

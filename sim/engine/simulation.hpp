@@ -26,6 +26,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "sim/core/node_failure.hpp"
 #include "sim/core/cluster_layout.hpp"
 #include "sim/core/job_spec.hpp"
 #include "sim/core/locality.hpp"
@@ -46,6 +47,10 @@ struct SimulationOptions {
   /// device memory than it asked for fails itself. Off, a job fails when its
   /// use does not fit beside its neighbours' on a GPU (sim/engine/memory_watch.hpp).
   bool gpu_memory_isolation = true;
+  /// Node failures to replay, in order of time (workloads/node_failures.hpp):
+  /// the jobs on a failed node stop as if preempted and wait again; its GPUs
+  /// are down until the repair ends.
+  std::vector<NodeFailure> node_failures;
 };
 
 struct SimulationInput {

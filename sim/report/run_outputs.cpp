@@ -161,6 +161,11 @@ std::string summary_json(const std::vector<JobSpec>& jobs, const ClusterLayout& 
                       {"restarts_from_zero", m.restarts_from_zero},
                       {"useful_gpu_hours", m.gpu_hours_useful},
                       {"lost_share", m.lost_share}};
+  if (record.node_failures > 0)
+    j["node_failures"] = {{"failures", record.node_failures},
+                          {"restarts", record.node_failure_restarts},
+                          {"lost_gpu_hours", record.node_failure_lost_gpu_seconds / 3600.0},
+                          {"goodput", m.gpu_hours_allocated > 0 ? m.gpu_hours_useful / m.gpu_hours_allocated : 0.0}};
   if (m.failed > 0) {
     std::size_t out_of_memory = 0, dependency = 0;
     for (const JobOutcome& o : record.outcomes) {

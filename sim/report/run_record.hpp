@@ -89,6 +89,10 @@ struct ThrashingReport {
 
 struct RunRecord {
   double failed_gpu_seconds = 0;  // held by the runs that ended in a failure
+  // Node failures replayed, the runs they stopped, and the GPU time those
+  // runs lost (since their last checkpoint).
+  std::size_t node_failures = 0, node_failure_restarts = 0;
+  double node_failure_lost_gpu_seconds = 0;
   std::string cluster_name;
   std::string policy;
   std::string fidelity;

@@ -50,6 +50,12 @@ class RunRecorder {
   void job_finished(JobIndex job, Time now, std::size_t gpus, double gpu_share, double held_gpu_seconds);
   /// A running job failed (`failure`), having held `held_gpu_seconds` in this run.
   void job_failed(JobIndex job, Time now, std::size_t gpus, double gpu_share, double held_gpu_seconds, Failure failure);
+  /// A node failed, stopping `runs` runs that lost `lost_gpu_seconds`.
+  void node_failed(std::size_t runs, double lost_gpu_seconds) {
+    ++record_.node_failures;
+    record_.node_failure_restarts += runs;
+    record_.node_failure_lost_gpu_seconds += lost_gpu_seconds;
+  }
   /// A job never submitted fails because `cause`, which it waited for, did.
   void dependency_failed(JobIndex job, JobIndex cause) {
     record_.outcomes[job].failure = Failure::kDependency;

@@ -239,6 +239,38 @@ TEST(BundledScenarios, TheMixedWorkloadRunsUnderFifoCapacityAndGangWithFiguresPe
   }
 }
 
+TEST(BundledScenarios, NodeFailuresDrawnFromAnMtbfCostTheMixedWorkloadGoodput) {
+  // Weibull failures (MTBF 100 h, shape 0.8, 2 h repairs) on the 64 nodes
+  // over 4 days; the mixed workload keeps no checkpoints.
+  ScratchDir dir;
+  auto run_with = [&](const std::string& name, std::vector<std::string> extra) {
+    std::vector<std::string> args = {"run",
+                                     "--cluster",
+                                     scenario("clusters/cluster-512gpu.json"),
+                                     "--workload",
+                                     scenario("workloads/mixed-512gpu.json"),
+                                     "--policy",
+                                     "fifo",
+                                     "--out",
+                                     dir / name};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const GcsimRun run = run_gcsim(args);
+    EXPECT_EQ(run.exit_code, 0) << run.err;
+    return read_summary(dir / name);
+  };
+  const nlohmann::json steady = run_with("steady", {});
+  const nlohmann::json failing = run_with("failing", {"--node-failures", scenario("failures/mtbf-100h.json")});
+  EXPECT_FALSE(steady.contains("node_failures"));
+  EXPECT_GT(failing["node_failures"]["failures"].get<int>(), 0);
+  EXPECT_EQ(failing["node_failures"]["restarts"], failing["preemptions"]["count"]);
+  EXPECT_LT(failing["node_failures"]["goodput"].get<double>(), 1);
+  EXPECT_GT(failing["node_failures"]["lost_gpu_hours"].get<double>(), 0);
+  // Every job still ends as it did; the training ones later.
+  EXPECT_EQ(failing["jobs"], steady["jobs"]);
+  EXPECT_GT(failing["job_types"]["training"]["jct_s"]["mean"].get<double>(),
+            steady["job_types"]["training"]["jct_s"]["mean"].get<double>());
+}
+
 TEST(BundledScenarios, TimelineNeverExceedsTheClusterAndEndsIdle) {
   ScratchDir dir;
   ASSERT_EQ(

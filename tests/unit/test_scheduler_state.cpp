@@ -526,3 +526,42 @@ TEST_F(SchedulerStateTest, StartedJobLeavesTheQueueOthersKeepTheirOrder) {
 
 }  // namespace
 }  // namespace gcsim
+
+namespace gcsim {
+namespace {
+
+// ---- node failures ----------------------------------------------------------------
+
+TEST_F(SchedulerStateTest, ADownNodesGpusAreNeitherFreeNorGivenUntilItIsUp) {
+  state_.submit(0);
+  state_.take_down(1);  // GPUs 2 and 3
+  EXPECT_EQ(state_.free_gpu_count(), 4u);
+  EXPECT_EQ(state_.free_gpus_on_node(1), 0u);
+  EXPECT_FALSE(state_.is_free(2));
+  EXPECT_EQ(state_.free_share(3), 0.0);
+  EXPECT_EQ(state_.free_memory(3), 0.0);
+  EXPECT_EQ(state_.fullest_node_with_free(2), 0u);
+  Plan plan;
+  plan.allocate(0, {2, 3});
+  EXPECT_THROW(state_.apply(plan, 1.0), PlanRejected);
+  state_.bring_up(1);
+  EXPECT_EQ(state_.free_gpu_count(), 6u);
+  EXPECT_TRUE(state_.is_free(2));
+  EXPECT_EQ(state_.apply(plan, 2.0).started, (Jobs{0}));
+}
+
+TEST_F(SchedulerStateTest, ANodeTakenDownUpAndDownAgainCountsItsGpusOnce) {
+  state_.submit(0);
+  start(0, {2, 3});
+  Plan stop;
+  stop.preempt(0);
+  state_.apply(stop, 1.0);
+  state_.take_down(1);
+  state_.bring_up(1);
+  state_.take_down(1);
+  EXPECT_EQ(state_.free_gpu_count(), 4u);
+  EXPECT_EQ(state_.free_gpus_on_node(1), 0u);
+}
+
+}  // namespace
+}  // namespace gcsim
