@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <random>
 #include <set>
 #include <tuple>
 
 #include "sim/core/input_error.hpp"
 #include "sim/io/json_input.hpp"
+#include "workloads/synthetic_generator.hpp"
 #include "workloads/work_horizon.hpp"
 
 namespace gcsim {
@@ -17,9 +17,6 @@ namespace {
 const std::set<std::string> kListFields = {"failures"};
 const std::set<std::string> kFailureFields = {"node", "at", "duration"};
 const std::set<std::string> kDrawFields = {"mtbf", "distribution", "shape", "repair", "horizon", "seed"};
-
-// A uniform in [0, 1) from the generator's top 53 bits: the same draws on every platform.
-double uniform(std::mt19937_64& random) { return static_cast<double>(random() >> 11) * 0x1.0p-53; }
 
 std::vector<NodeFailure> listed(const JsonObject& top, const ClusterLayout& layout) {
   std::map<std::string, NodeId> node_of_name;
@@ -61,12 +58,14 @@ std::vector<NodeFailure> drawn(const JsonObject& top, const ClusterLayout& layou
     top.fail("mtbf", "draws more than 1000000 failures before the horizon: give a longer MTBF or a shorter horizon");
   // Weibull of mean mtbf: scale mtbf / Gamma(1 + 1/k).
   const double scale = mtbf / std::tgamma(1 + 1 / shape);
-  std::mt19937_64 random(top.optional_uint("seed", 0));
+  PortableRandom random(top.optional_uint("seed", 0));
   std::vector<NodeFailure> failures;
   for (NodeId n = 0; n < layout.node_count(); ++n) {
     Time at = 0;
     while (true) {
-      at += scale * std::pow(-std::log1p(-uniform(random)), 1 / shape);
+      // Weibull by inverse transform: scale x E^(1/k) for E exponential of mean 1.
+      const double draw = random.exponential(1.0);
+      at += shape == 1 || draw == 0 ? scale * draw : scale * portable_exp(portable_log(draw) / shape);
       if (at >= horizon) break;
       failures.push_back({at, n, repair});
       at += repair;

@@ -10,8 +10,9 @@
 // of scale mtbf / Gamma(1 + 1/k), so their mean is the MTBF; k < 1 gives the
 // early failures of infant mortality, k > 1 wear-out). Each node's time to
 // its first failure, and from each repair to its next failure, is drawn by
-// inverse transform of one seeded std::mt19937_64, node by node, up to the
-// horizon; the same file draws the same failures on every machine.
+// inverse transform from one seeded PortableRandom (the synthetic
+// generator's), node by node, up to the horizon: the same file draws the same
+// failures on every machine.
 // What happens then is the engine's (sim/engine/simulation.hpp): the jobs on
 // the node stop as if preempted (back to their last checkpoint) and wait for
 // GPUs again, and the node's GPUs are down until the repair ends.

@@ -1,31 +1,21 @@
 #include "workloads/notebook_activity.hpp"
 
-#include <cmath>
-#include <random>
+#include <algorithm>
+
+#include "workloads/synthetic_generator.hpp"
 
 namespace gcsim {
-namespace {
-
-// An exponential draw of mean `mean`: inverse transform of a uniform in
-// [0, 1) made of the generator's top 53 bits (std::exponential_distribution
-// differs between standard libraries).
-Time exponential(std::mt19937_64& random, Time mean) {
-  const double uniform = static_cast<double>(random() >> 11) * 0x1.0p-53;
-  return -mean * std::log1p(-uniform);
-}
-
-}  // namespace
 
 std::vector<NotebookPhase> draw_activity(const NotebookPattern& pattern) {
-  std::mt19937_64 random(pattern.seed);
+  PortableRandom random(pattern.seed);
   const Time mean_gap = pattern.burst * (1 - pattern.busy_fraction) / pattern.busy_fraction;
   std::vector<NotebookPhase> activity;
   Time at = 0;
   while (at < pattern.length) {
     NotebookPhase phase;
-    phase.idle = std::min(exponential(random, mean_gap), pattern.length - at);
+    phase.idle = std::min(random.exponential(mean_gap), pattern.length - at);
     at += phase.idle;
-    phase.busy = std::min(exponential(random, pattern.burst), pattern.length - at);
+    phase.busy = std::min(random.exponential(pattern.burst), pattern.length - at);
     at += phase.busy;
     activity.push_back(phase);
   }

@@ -5,9 +5,9 @@
 // (NotebookPhase). A workload gives the list, or a pattern it is drawn from:
 // a session `length`, the share of it spent busy, the mean burst, and a
 // seed. Bursts and gaps are drawn from exponential distributions (means:
-// the burst, and burst x (1 - busy_fraction) / busy_fraction), by inverse
-// transform of the seeded std::mt19937_64 (the same on every platform), until
-// the session's length, the last phase cut there.
+// the burst, and burst x (1 - busy_fraction) / busy_fraction) with the
+// seeded PortableRandom of the synthetic generator (the same draws on every
+// platform), until the session's length, the last phase cut there.
 //
 // An idle timeout T (a notebook server culling idle kernels, as JupyterHub's
 // idle culler does, or a cluster manager releasing GPUs on return) ends a
