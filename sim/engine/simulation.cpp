@@ -104,11 +104,13 @@ struct RunningJob {
   std::vector<double> compute_scale;
   // The input pipeline's decoding on each of its nodes (none on synthetic data).
   std::vector<NodeDecoding> decoding;
-  // For the speeds reported at its end: the iterations of this run, their
-  // time alone on synthetic data, and the delay appended after them.
-  std::uint64_t iterations = 0;
+  // The work of this run alone on its GPUs on synthetic data, for the speeds
+  // reported at its end.
   Time synthetic_seconds = 0;
-  Time trailing_delay = 0;
+
+  /// Whether a computation step is a timer (start_timer_step()): on GPUs held
+  /// whole, with no input pipeline decoding beside it.
+  bool computes_on_timers() const { return gpu_share >= 1 && decoding.empty(); }
 };
 
 // Each job's whole work in GPU-seconds: its uncontended run time x GPUs x share.
@@ -296,17 +298,8 @@ class Scheduler {
         plan.release(job);
       }
     }
-    const double allocated_before = state_.allocated_gpus();
-    const std::size_t queued_before = state_.waiting().size();
-    const SchedulerState::Applied applied = state_.apply(plan, now_);
-    recorder_.allocation_changed(
-        now_, state_.allocated_gpus() - allocated_before,
-        static_cast<std::int64_t>(state_.waiting().size()) - static_cast<std::int64_t>(queued_before));
     double lost = 0;
-    for (JobIndex job : applied.preempted) {
-      ended_.erase(std::remove(ended_.begin(), ended_.end(), job), ended_.end());  // its steps may have ended now too
-      lost += stop(job);
-    }
+    const SchedulerState::Applied applied = apply_plan(plan, &lost);
     recorder_.node_failed(applied.preempted.size(), lost);
     recorder_.event_handled();
     state_.take_down(failure.node);
@@ -319,12 +312,10 @@ class Scheduler {
     RunningJob& run = *running_[job];
     const double held = held_gpu_seconds(job);
     ++epoch_[job];
-    cancel_step(job);
-    ended_.erase(std::remove(ended_.begin(), ended_.end(), job), ended_.end());  // its steps may have ended now too
     thrashing_guard_.finished(job, state_.runtime(job).saved_fraction, now_);
     recorder_.job_failed(job, now_, run.hosts.size(), in_.jobs[job].gpu_share, held, failure);
     state_.fail(job, now_);
-    running_[job].reset();
+    cut_run(job);
     fail_dependants(job);
   }
 
@@ -430,9 +421,9 @@ class Scheduler {
   // left out).
   void report_speeds(JobIndex job) {
     const RunningJob& run = *running_[job];
-    if (!std::holds_alternative<TrainingWork>(in_.jobs[job].work) || run.iterations == 0) return;
-    const auto iterations = static_cast<double>(run.iterations);
-    const Time worked = now_ - run.work_started - run.trailing_delay;
+    if (!std::holds_alternative<TrainingWork>(in_.jobs[job].work) || run.plan->iterations() == 0) return;
+    const auto iterations = static_cast<double>(run.plan->iterations());
+    const Time worked = now_ - run.work_started - run.plan->trailing_delay();
     recorder_.job_speeds(job, run.synthetic_seconds > 0 ? iterations / run.synthetic_seconds : 0,
                          worked > 0 ? iterations / worked : 0);
   }
@@ -582,8 +573,7 @@ class Scheduler {
     const JobStep step = run.plan->step(run.step);
     if (step.kind == JobStep::Kind::kDelay) return timer_step(runner, run);
     if (stopped_) return false;  // a runner created just before the run stopped
-    if (step.kind == JobStep::Kind::kCompute && in_.jobs[job].gpu_share >= 1 && run.decoding.empty())
-      return timer_step(runner, run);
+    if (step.kind == JobStep::Kind::kCompute && run.computes_on_timers()) return timer_step(runner, run);
     start_step(job, step);
     for (const sg4::ActivityPtr& activity : run.activities) {
       // One activity at a time, not wait_any over the job's: O(1) per wait,
@@ -811,17 +801,26 @@ class Scheduler {
     instant_guard_.begin_call(now_);
     Plan plan;
     ask_policy(plan);
+    const SchedulerState::Applied applied = apply_plan(plan);
+    instant_guard_.record(plan);
+    for (JobIndex job : applied.started) launch(job);
+    if (plan.wake_time() > now_ && plan.wake_time() != kNever) wake_ups_.push(plan.wake_time());
+  }
+
+  // Applies a plan (the policy's, or a node failure's) to the state, records
+  // its starts, partial holds, releases and preemptions all at once, and
+  // stops the preempted runs; what they threw away is in `lost_gpu_seconds`.
+  SchedulerState::Applied apply_plan(const Plan& plan, double* lost_gpu_seconds = nullptr) {
     const double allocated_before = state_.allocated_gpus();
     const std::size_t queued_before = state_.waiting().size();
-    const SchedulerState::Applied applied = state_.apply(plan, now_);
-    instant_guard_.record(plan);
-    // Starts, partial holds, releases and preemptions, all at once.
+    SchedulerState::Applied applied = state_.apply(plan, now_);
     recorder_.allocation_changed(
         now_, state_.allocated_gpus() - allocated_before,
         static_cast<std::int64_t>(state_.waiting().size()) - static_cast<std::int64_t>(queued_before));
-    for (JobIndex job : applied.preempted) stop(job);
-    for (JobIndex job : applied.started) launch(job);
-    if (plan.wake_time() > now_ && plan.wake_time() != kNever) wake_ups_.push(plan.wake_time());
+    double lost = 0;
+    for (JobIndex job : applied.preempted) lost += stop(job);
+    if (lost_gpu_seconds) *lost_gpu_seconds = lost;
+    return applied;
   }
 
   void launch(JobIndex job) {
@@ -841,26 +840,21 @@ class Scheduler {
     std::vector<NodeDecoding> decoding = node_decoding(spec, gpus, in_.layout);
     plan.set_decode_seconds(decode_seconds_alone(decoding, in_.layout));
     const Time work_seconds = plan.uncontended_work_seconds(costs.slowest_gpu_flops, costs.exchange_bandwidth);
-    const Time trailing_delay = checkpoint_overhead(spec.checkpoint, work_seconds);
-    plan.add_trailing_delay(trailing_delay);
-    const std::uint64_t iterations = plan.iterations();
+    plan.add_trailing_delay(checkpoint_overhead(spec.checkpoint, work_seconds));
     const Time synthetic_seconds = plan.synthetic_work_seconds(costs.slowest_gpu_flops, costs.exchange_bandwidth);
 
     RunningJob& run = begin_run(job, std::move(plan));
     run.decoding = std::move(decoding);
-    run.iterations = iterations;
     run.synthetic_seconds = synthetic_seconds;
-    run.trailing_delay = trailing_delay;
     run.compute_scale = std::move(costs.compute_scale);
     run.pushes = std::move(costs.pushes);
     run.intra_node_step = std::move(costs.intra_node_step);
     run.inter_node_step = std::move(costs.inter_node_step);
     run.work_seconds = work_seconds;
     run.work_started = now_ + restore;
-    // A notebook's bursts are timers at any share: no Exec shares its GPUs' speed.
-    const bool timers_only = run.plan->without_transfers() && run.decoding.empty() &&
-                             (spec.gpu_share >= 1 || std::holds_alternative<NotebookWork>(spec.work));
-    if (timers_only) {
+    // A notebook computes nothing: its bursts are timers at any share.
+    if (run.plan->without_transfers() &&
+        (run.computes_on_timers() || std::holds_alternative<NotebookWork>(spec.work))) {
       run_timer_steps(job);
     } else {
       start_runner(job);
@@ -916,10 +910,18 @@ class Scheduler {
     const double lost = progress.lost_seconds * static_cast<double>(run.hosts.size()) * spec.gpu_share;
     recorder_.job_preempted(held_gpu_seconds(job), lost, saved_after == 0);
     thrashing_guard_.preempted(job, saved_before, saved_after, lost);
+    cut_run(job);
+    return lost;
+  }
+
+  // The job's run stops here, for good: its activities cancelled, its
+  // memory freed, and it is no longer among the jobs whose steps all ran at
+  // this instant (a failure or a preemption at that instant wins).
+  void cut_run(JobIndex job) {
     cancel_step(job);
     memory_.ended(job);
+    ended_.erase(std::remove(ended_.begin(), ended_.end(), job), ended_.end());
     running_[job].reset();
-    return lost;
   }
 
   // GPU time the job's current run has held so far.

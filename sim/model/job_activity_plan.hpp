@@ -78,6 +78,8 @@ class JobActivityPlan {
 
   /// Appends `seconds` of delay after the work.
   void add_trailing_delay(Time seconds);
+  /// The delay appended after the work (0: none).
+  Time trailing_delay() const { return trailing_delay_; }
   /// The job's input pipeline takes `seconds` per iteration to decode on its
   /// slowest node when nothing else decodes there
   /// (sim/model/input_pipeline.hpp): an iteration's computation lasts at
