@@ -43,6 +43,8 @@ when the run succeeds (nothing is left in DIR when it fails):
                      on an empty cluster), placement (node:gpu;...), gpu_share,
                      training speeds (synthetic and real data), failure, type
   DIR/timeline.csv   allocated and busy GPUs and queued jobs, one row per change
+  DIR/serving.csv    serving deployments: replicas, request rate, utilization and
+                     backlog at each autoscaler sync (only when there are any)
 
 Options:
   --cluster FILE      cluster description (JSON, see docs/cluster-format.md)
@@ -180,6 +182,7 @@ int simulate_workload(const Arguments& args) {
                                            {!args.has("no-wall-time"), policy->guaranteed_queues(layout)}));
     out.stage("jobs.csv", [&](std::ostream& file) { write_jobs_csv(file, jobs, layout, record); });
     out.stage("timeline.csv", [&](std::ostream& file) { write_timeline_csv(file, record); });
+    if (!record.serving.empty()) out.stage("serving.csv", [&](std::ostream& file) { write_serving_csv(file, record); });
     out.commit();
   } catch (const std::bad_alloc&) {
     throw;

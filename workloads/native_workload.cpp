@@ -20,6 +20,7 @@
 #include "workloads/frame_chain.hpp"
 #include "workloads/job_dependencies.hpp"
 #include "workloads/notebook_activity.hpp"
+#include "workloads/serving_deployment.hpp"
 #include "workloads/study_expansion.hpp"
 #include "workloads/work_horizon.hpp"
 
@@ -49,6 +50,7 @@ const std::set<std::string> kJobFields = {"id",
                                           "after",
                                           "after_delay",
                                           "notebook",
+                                          "serving",
                                           "gpu_memory_use"};
 const std::set<std::string> kMemoryUseFields = {"at", "bytes"};
 const std::set<std::string> kNotebookFields = {"activity", "length", "busy_fraction", "burst", "seed", "idle_timeout"};
@@ -340,27 +342,29 @@ NotebookWork read_notebook(const JsonObject& job) {
   return work;
 }
 
-// Exactly one of "training", "duration", "dag", "frame_chain" or "notebook".
-JobWork read_work(const JsonObject& job) {
-  static constexpr std::string_view kKinds[] = {"training", "duration", "dag", "frame_chain", "notebook"};
+// Exactly one of "training", "duration", "dag", "frame_chain", "notebook" or
+// "serving" (a "rates_csv" path is relative to `base_dir`).
+JobWork read_work(const JsonObject& job, const std::string& base_dir) {
+  static constexpr std::string_view kKinds[] = {"training", "duration", "dag", "frame_chain", "notebook", "serving"};
   std::string_view given[2];  // the first two given, in the order of kKinds
   std::size_t count = 0;
   for (const std::string_view kind : kKinds)
     if (count < 2 && job.has(kind)) given[count++] = kind;
   if (count > 1)
     job.fail(given[1],
-             "exactly one of 'training', 'duration', 'dag', 'frame_chain' or 'notebook' is given, this "
+             "exactly one of 'training', 'duration', 'dag', 'frame_chain', 'notebook' or 'serving' is given, this "
              "one gives both '" +
                  std::string(given[0]) + "' and '" + std::string(given[1]) + "'");
   if (count == 0)
     job.fail("training",
              "missing: exactly one of 'training' (data-parallel training), 'duration' (run time measured on a GPU "
              "type), 'dag' (tasks run by pools of workers), 'frame_chain' (a render farm's frame chain) or "
-             "'notebook' (an interactive session) is given");
+             "'notebook' (an interactive session) or 'serving' (a model deployment) is given");
   if (given[0] == "training") return read_training(job);
   if (given[0] == "duration") return read_duration(job);
   if (given[0] == "dag") return read_dag(job);
   if (given[0] == "notebook") return read_notebook(job);
+  if (given[0] == "serving") return ServingWork{std::make_shared<const ServingSpec>(read_serving(job, base_dir)), 0};
   return read_frame_chain(job);
 }
 
@@ -471,6 +475,12 @@ void check_study_bounds(const JsonObject& owner, std::uint32_t min_gpus, std::ui
                "must allow one trial of " + std::to_string(trial_gpus) + " GPUs, got " + std::to_string(max_gpus));
 }
 
+// The folder of a workload file, for paths written relative to it ("" for the current one).
+std::string folder_of(const std::string& path) {
+  const auto slash = path.rfind('/');
+  return slash == std::string::npos ? "" : path.substr(0, slash);
+}
+
 // What a job entry gives beyond its JobSpec: the ids it waits for
 // (JobSpec::after is set once all jobs are read), and a notebook's idle
 // timeout (its holds are jobs of their own).
@@ -521,8 +531,14 @@ JobSpec read_job(const nlohmann::json& value, std::size_t index, const std::stri
   if (after_delay > 0 && extras.after.empty())
     job.fail("after_delay", "counts from the end of the jobs the job waits for, and \"after\" names none");
 
-  spec.work = read_work(job);
+  spec.work = read_work(job, folder_of(file_label));
   size_dag_job(job, spec, job.has("gpus"));
+  if (std::holds_alternative<ServingWork>(spec.work)) {
+    if (spec.checkpoint.interval > 0)
+      job.fail("checkpoint", "a serving replica keeps no checkpoints: it holds no progress to lose");
+    if (!spec.gpu_memory_use().empty())
+      job.fail("gpu_memory_use", "a serving replica uses its gpu_memory throughout; give no profile");
+  }
   if (std::holds_alternative<NotebookWork>(spec.work)) {
     const JsonObject notebook = job.required_object("notebook");
     extras.idle_timeout =
@@ -555,7 +571,9 @@ std::vector<JobSpec> read_study(const nlohmann::json& value, std::size_t index, 
   check_study_bounds(study, spec.min_gpus, spec.max_gpus, spec.gpus_per_trial);
   spec.gpu_memory_bytes = study.optional_quantity("gpu_memory", Quantity::kBytes, 0);
   spec.checkpoint = read_checkpoint(study);
-  spec.trial_work = read_work(study);
+  spec.trial_work = read_work(study, "");
+  if (std::holds_alternative<ServingWork>(spec.trial_work))
+    study.fail("serving", "a study's trials train or run for a duration; a deployment is a job of its own");
   spec.seed = study.optional_uint("seed", 0);
   if (study.has("successive_halving")) {
     const JsonObject halving = study.required_object("successive_halving");
@@ -580,7 +598,23 @@ class JobCollector {
     JobSpec job = read_job(value, index, file_label_, extras);
     if (!extras.after.empty()) named_after_.push_back({jobs_.size(), std::move(extras.after)});
     if (extras.idle_timeout > 0) return add_notebook_holds(std::move(job), index, extras.idle_timeout);
+    if (std::holds_alternative<ServingWork>(job.work)) return add_serving_replicas(std::move(job), index);
     add(std::move(job), {index, kNotInStudy});
+  }
+
+  // A serving deployment: one job per replica it may run at once, "id",
+  // "id#2"... The first carries its submit time and dependencies; the serving
+  // controller submits the others as it scales.
+  void add_serving_replicas(JobSpec job, std::size_t index) {
+    const ServingWork work = std::get<ServingWork>(job.work);
+    JobSpec replica = job;
+    replica.relations.reset();
+    add(std::move(job), {index, kNotInStudy});
+    for (std::uint32_t k = 1; k < work.deployment->slots(); ++k) {
+      replica.id = work.deployment->id + "#" + std::to_string(k + 1);
+      replica.work = ServingWork{work.deployment, k};
+      add(replica, {index, kNotInStudy});
+    }
   }
 
   // A notebook cut by its idle timeout: each hold a job, "id#2", "id#3"...
@@ -913,6 +947,8 @@ nlohmann::json job_json(const JobSpec& job, const std::vector<JobSpec>& jobs) {
   } else if (const auto* measured = std::get_if<MeasuredWork>(&job.work)) {
     entry["duration"] = {{"seconds", measured->seconds}, {"gpu_type", measured->gpu_type}};
     if (!measured->rescale) entry["duration"]["rescale"] = false;
+  } else if (const auto* serving = std::get_if<ServingWork>(&job.work)) {
+    entry["serving"] = serving_json(*serving->deployment);
   } else if (const auto* notebook = std::get_if<NotebookWork>(&job.work)) {
     entry["notebook"]["activity"] = nlohmann::json::array();
     for (const NotebookPhase& phase : notebook->activity)
@@ -922,11 +958,17 @@ nlohmann::json job_json(const JobSpec& job, const std::vector<JobSpec>& jobs) {
   }
   return entry;
 }
+// A deployment's replicas after its first are read from its entry, not written.
+bool written(const JobSpec& job) {
+  const auto* serving = std::get_if<ServingWork>(&job.work);
+  return !serving || serving->slot == 0;
+}
 }  // namespace
 
 nlohmann::json native_workload_json(const std::vector<JobSpec>& jobs) {
   nlohmann::json list = nlohmann::json::array();
-  for (const JobSpec& job : jobs) list.push_back(job_json(job, jobs));
+  for (const JobSpec& job : jobs)
+    if (written(job)) list.push_back(job_json(job, jobs));
   return {{"jobs", std::move(list)}};
 }
 
@@ -939,7 +981,11 @@ void write_native_workload(std::ostream& out, const std::vector<JobSpec>& jobs) 
   // are those of the job dumped alone, indented by two spaces (a dumped
   // string holds no raw newline).
   out << "{\n \"jobs\": [\n";
+  bool first = true;
   for (std::size_t i = 0; i < jobs.size(); ++i) {
+    if (!written(jobs[i])) continue;
+    if (!first) out << ",\n";
+    first = false;
     const std::string entry = job_json(jobs[i], jobs).dump(1);
     std::size_t line = 0;
     for (std::size_t end = entry.find('\n'); end != std::string::npos; end = entry.find('\n', line)) {
@@ -949,9 +995,8 @@ void write_native_workload(std::ostream& out, const std::vector<JobSpec>& jobs) 
     }
     out << "  ";
     out.write(entry.data() + line, static_cast<std::streamsize>(entry.size() - line));
-    out << (i + 1 < jobs.size() ? ",\n" : "\n");
   }
-  out << " ]\n}\n";
+  out << "\n ]\n}\n";
 }
 
 }  // namespace gcsim

@@ -22,7 +22,8 @@ WaitingChanges::Delta WaitingChanges::since_last_call(const QueueView& jobs) {
   // Arrivals: at the end of the queue, after every job that waited before.
   const std::vector<JobIndex>& queue = jobs.waiting();
   for (auto it = queue.rbegin(); it != queue.rend() && !waiting_[*it]; ++it) mark(*it, true, delta);
-  if (waiting_count_ != queue.size()) resynchronise(jobs, delta);
+  if (waiting_count_ != queue.size() || jobs.withdrawals() != withdrawals_) resynchronise(jobs, delta);
+  withdrawals_ = jobs.withdrawals();
   return delta;
 }
 

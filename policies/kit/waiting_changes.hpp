@@ -8,7 +8,8 @@
 // (noted()), so that a call costs O(k) in the jobs that changed, not O(w) in
 // the waiting ones. Should the queue have changed otherwise (its size does
 // not add up), the changes are found by one pass over every job instead: the
-// answer is the same, only slower.
+// answer is the same, only slower. So is it when jobs were withdrawn from the
+// queue (QueueView::withdrawals()): a job that left unseen could hide an arrival.
 //
 //   WaitingChanges changes;                   // a member of the policy
 //   const WaitingChanges::Delta delta = changes.since_last_call(ctx.jobs);
@@ -46,6 +47,7 @@ class WaitingChanges {
   std::vector<char> waiting_;  // per job: waiting as of the last call
   std::size_t waiting_count_ = 0;
   std::vector<JobIndex> touched_;  // allocated or preempted since the last call
+  std::uint64_t withdrawals_ = 0;  // QueueView::withdrawals() at the last call
 };
 
 }  // namespace gcsim

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "sim/core/ids.hpp"
+#include "sim/core/serving_spec.hpp"
 
 namespace gcsim {
 
@@ -163,7 +164,7 @@ struct NotebookWork {
   }
 };
 
-using JobWork = std::variant<TrainingWork, MeasuredWork, DagWork, NotebookWork>;
+using JobWork = std::variant<TrainingWork, MeasuredWork, DagWork, NotebookWork, ServingWork>;
 
 /// Periodic checkpoints: a preempted job resumes from its last checkpoint,
 /// losing the work done since, and pays `restore_cost` when it restarts.

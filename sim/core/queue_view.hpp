@@ -61,6 +61,11 @@ class QueueView {
   /// the entries past those it read at its previous call: O(runs changed)
   /// per call where a pass over running() is O(running jobs).
   virtual const std::vector<RunEvent>& run_log() const = 0;
+  /// Jobs taken out of the queue other than by a plan (a serving deployment
+  /// scaling down, SchedulerState::withdraw()), counted since the run began.
+  /// A policy keeping its own order of the waiting jobs looks for the jobs
+  /// that left when it changed (WaitingChanges does).
+  virtual std::uint64_t withdrawals() const { return 0; }
   virtual const JobSpec& spec(JobIndex job) const = 0;
   virtual const JobRuntime& runtime(JobIndex job) const = 0;
   virtual std::size_t job_count() const = 0;

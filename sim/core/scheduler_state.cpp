@@ -137,6 +137,28 @@ void SchedulerState::fail_pending(JobIndex job) {
   runtime_[job].state = JobState::kFailed;
 }
 
+void SchedulerState::withdraw(JobIndex job, Time now) {
+  JobRuntime& runtime = runtime_[job];
+  assert((runtime.state == JobState::kWaiting || runtime.state == JobState::kRunning) &&
+         "only a waiting or running job is withdrawn");
+  if (runtime.state == JobState::kRunning) {
+    runtime.attained_gpu_seconds +=
+        (now - runtime.start) * static_cast<double>(runtime.gpus.size()) * jobs_[job].gpu_share;
+  } else {
+    change_queue({job}, {});
+    ++withdrawals_;
+  }
+  if (!runtime.gpus.empty()) release(job);
+  runtime.state = JobState::kPending;
+  runtime.submitted = kNever;
+}
+
+void SchedulerState::retire(JobIndex job, Time now) {
+  assert(runtime_[job].state == JobState::kPending && "only a pending job is retired");
+  runtime_[job].state = JobState::kFinished;
+  runtime_[job].end = now;
+}
+
 // Adds GPUs to those a waiting job holds.
 void SchedulerState::take(JobIndex job, const std::vector<GpuId>& gpus) {
   const JobSpec& spec = jobs_[job];

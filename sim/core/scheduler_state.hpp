@@ -90,6 +90,14 @@ class SchedulerState final : public ClusterView, public QueueView {
   void fail(JobIndex job, Time now);
   /// A job not submitted yet will never be: it ends failed.
   void fail_pending(JobIndex job);
+  /// A waiting or running job is taken back, not ended: it lets go of its
+  /// GPUs, leaves the queue or the running jobs, and is pending again, to be
+  /// submitted anew or retired (a serving deployment scaling down).
+  void withdraw(JobIndex job, Time now);
+  /// A pending job is done without running again: it ends finished at `now`
+  /// (a serving replica when its deployment ends).
+  void retire(JobIndex job, Time now);
+  std::uint64_t withdrawals() const override { return withdrawals_; }
   /// The engine records how much of a preempted job's work its checkpoints kept.
   void set_saved_fraction(JobIndex job, double fraction) { runtime_[job].saved_fraction = fraction; }
 
@@ -158,6 +166,7 @@ class SchedulerState final : public ClusterView, public QueueView {
   std::vector<JobIndex> waiting_;
   std::vector<JobIndex> running_;
   std::vector<RunEvent> run_log_;
+  std::uint64_t withdrawals_ = 0;
 };
 
 }  // namespace gcsim

@@ -42,6 +42,7 @@
 #include "sim/engine/instant_guard.hpp"
 #include "sim/engine/memory_watch.hpp"
 #include "sim/engine/platform_builder.hpp"
+#include "sim/engine/serving_controller.hpp"
 #include "sim/engine/thrashing_guard.hpp"
 #include "sim/model/checkpoint_model.hpp"
 #include "sim/model/dag_schedule.hpp"
@@ -139,6 +140,14 @@ class Scheduler {
     // A job that depends on others arrives when they have ended (release()).
     arrivals_.reserve(input.jobs.size());
     for (JobIndex j = 0; j < input.jobs.size(); ++j) {
+      if (const auto* serving = std::get_if<ServingWork>(&input.jobs[j].work)) {
+        // A deployment's later replicas join the queue only when its controller says.
+        if (serving->slot > 0) continue;
+        if (deployment_of_.empty()) deployment_of_.resize(input.jobs.size(), kNoDeployment);
+        for (JobIndex k = j; k < j + serving->deployment->slots(); ++k)
+          deployment_of_[k] = static_cast<std::uint32_t>(serving_.size());
+        serving_.emplace_back(serving->deployment, j, input.jobs[j].gpus * input.jobs[j].gpu_share);
+      }
       if (input.jobs[j].after().empty()) {
         arrivals_.push_back(j);
         continue;
@@ -179,7 +188,11 @@ class Scheduler {
     doorbell_wait_.front()->cancel();
   }
 
-  RunRecord finish_record() { return recorder_.finish(now_, state_); }
+  RunRecord finish_record() {
+    RunRecord record = recorder_.finish(now_, state_);
+    for (ServingController& deployment : serving_) record.serving.push_back(deployment.outcome(now_));
+    return record;
+  }
 
  private:
   // The scheduler actor: it wakes for arrivals, the policy's wake-ups and job
@@ -256,6 +269,7 @@ class Scheduler {
       recorder_.event_handled();
       changed = true;
     }
+    if (take_serving_changes()) changed = true;
     return changed;
   }
 
@@ -275,9 +289,74 @@ class Scheduler {
   }
 
   void submit(JobIndex job, Time submitted) {
-    thrashing_guard_.submitted(job, now_);
+    // A replica has no work to throw away: the guard leaves it out.
+    ServingController* deployment = deployment_of(job);
+    if (!deployment) thrashing_guard_.submitted(job, now_);
     state_.submit(job, submitted);
     recorder_.job_submitted(now_);
+    if (deployment && !deployment->started())
+      for (JobIndex replica : deployment->start(now_)) submit(replica, now_);
+  }
+
+  // The deployment a replica job belongs to; null for any other job.
+  ServingController* deployment_of(JobIndex job) {
+    if (deployment_of_.empty() || deployment_of_[job] == kNoDeployment) return nullptr;
+    return &serving_[deployment_of_[job]];
+  }
+
+  // What the deployments have to do by now: replicas to submit and to take
+  // back, and their ends. True when anything changed for the policy.
+  bool take_serving_changes() {
+    bool changed = false;
+    for (ServingController& deployment : serving_) {
+      if (deployment.next_event() > now_) continue;
+      const ServingController::Actions actions = deployment.advance(now_);
+      for (JobIndex job : actions.withdraw) withdraw(job);
+      for (JobIndex job : actions.submit) submit(job, now_);
+      if (actions.ended) end_deployment(deployment);
+      recorder_.event_handled();
+      changed = changed || !actions.withdraw.empty() || !actions.submit.empty() || actions.ended;
+    }
+    return changed;
+  }
+
+  // A replica the deployment lets go: back to pending, its GPUs freed.
+  void withdraw(JobIndex job) {
+    const double allocated_before = state_.allocated_gpus();
+    const std::size_t queued_before = state_.waiting().size();
+    const bool running = state_.runtime(job).state == JobState::kRunning;
+    if (running) recorder_.run_cut(held_gpu_seconds(job));
+    state_.withdraw(job, now_);
+    if (running) cut_run(job);
+    recorder_.allocation_changed(
+        now_, state_.allocated_gpus() - allocated_before,
+        static_cast<std::int64_t>(state_.waiting().size()) - static_cast<std::int64_t>(queued_before));
+  }
+
+  // The deployment's time is up: its running replicas finish, the others
+  // are retired, and the jobs that waited for it are released.
+  void end_deployment(const ServingController& deployment) {
+    const JobIndex first = deployment.first_job();
+    for (JobIndex job = first; job < first + deployment.job_count(); ++job) {
+      switch (state_.runtime(job).state) {
+        case JobState::kRunning:
+          recorder_.job_finished(job, now_, running_[job]->hosts.size(), in_.jobs[job].gpu_share,
+                                 held_gpu_seconds(job));
+          state_.finish(job, now_);
+          cut_run(job);
+          break;
+        case JobState::kWaiting:
+          withdraw(job);
+          state_.retire(job, now_);
+          break;
+        case JobState::kPending:
+          state_.retire(job, now_);
+          break;
+        default:
+          break;
+      }
+    }
+    release_dependants(first);
   }
 
   // A node fails: the jobs holding any of its GPUs let go of all theirs, the
@@ -312,7 +391,11 @@ class Scheduler {
     RunningJob& run = *running_[job];
     const double held = held_gpu_seconds(job);
     ++epoch_[job];
-    thrashing_guard_.finished(job, state_.runtime(job).saved_fraction, now_);
+    if (ServingController* deployment = deployment_of(job)) {
+      deployment->replica_failed(job, now_);
+    } else {
+      thrashing_guard_.finished(job, state_.runtime(job).saved_fraction, now_);
+    }
     recorder_.job_failed(job, now_, run.hosts.size(), in_.jobs[job].gpu_share, held, failure);
     state_.fail(job, now_);
     cut_run(job);
@@ -358,6 +441,7 @@ class Scheduler {
     if (!wake_ups_.empty()) next = std::min(next, wake_ups_.top());
     if (!releases_.empty()) next = std::min(next, releases_.top().first);
     next = std::min(next, memory_.next_change());
+    for (const ServingController& deployment : serving_) next = std::min(next, deployment.next_event());
     // Failures and repairs matter only while some job is yet to end.
     const bool jobs_left = !state_.running().empty() || !state_.waiting().empty() || next_arrival_ < arrivals_.size() ||
                            !releases_.empty();
@@ -694,7 +778,8 @@ class Scheduler {
           send(run, run.hosts[t.from], run.hosts[t.to], step.amount);
         break;
       case JobStep::Kind::kDelay:
-        assert(false && "a delay step starts no activity");
+      case JobStep::Kind::kBusy:
+        assert(false && "a delay or a notebook's burst is a timer: it starts no activity");
         break;
     }
   }
@@ -827,6 +912,7 @@ class Scheduler {
     const JobSpec& spec = in_.jobs[job];
     const std::vector<GpuId>& gpus = state_.runtime(job).gpus;
     if (const auto* dag = std::get_if<DagWork>(&spec.work)) return launch_dag(job, *dag);
+    if (ServingController* deployment = deployment_of(job)) return launch_replica(job, *deployment);
     PlacementCosts costs = placement_costs(spec, gpus, in_.layout, in_.locality);
     if (costs.rescaled && !rescaled_[job]) {
       rescaled_[job] = true;
@@ -874,6 +960,17 @@ class Scheduler {
     return run;
   }
 
+  // A replica holds its GPUs, busy serving, until its deployment ends or lets
+  // it go; the deployment's controller models its requests.
+  void launch_replica(JobIndex job, ServingController& deployment) {
+    RunningJob& run = begin_run(job, std::nullopt);
+    run.work_started = now_;
+    const Time end = deployment.end_time();
+    run.busy_ends.emplace_back(end, run.hosts.size());
+    recorder_.busy(now_, end, run.hosts.size(), run.gpu_share);
+    deployment.replica_running(job, now_);
+  }
+
   // A DAG job runs its own worker actors; its coordinator reports its end.
   // Preempted, it starts over (no checkpoints of a DAG's progress).
   void launch_dag(JobIndex job, const DagWork& dag) {
@@ -898,6 +995,13 @@ class Scheduler {
   // Returns the GPU-seconds its run threw away (since its last checkpoint).
   double stop(JobIndex job) {
     ++epoch_[job];  // its next run's DAG actors get other names
+    if (ServingController* deployment = deployment_of(job)) {
+      // A replica loses no work, only the time it will take to start again.
+      deployment->replica_stopped(job, now_);
+      recorder_.job_preempted(held_gpu_seconds(job), 0, false);
+      cut_run(job);
+      return 0;
+    }
     RunningJob& run = *running_[job];
     // It keeps the work up to its last checkpoint (none: it starts over).
     const JobSpec& spec = in_.jobs[job];
@@ -990,6 +1094,11 @@ class Scheduler {
   InstantGuard instant_guard_;
   ThrashingGuard thrashing_guard_;
   MemoryWatch memory_;
+  // Serving deployments, in workload order, and per job the one it is a
+  // replica of (empty when the workload has none).
+  static constexpr std::uint32_t kNoDeployment = static_cast<std::uint32_t>(-1);
+  std::vector<ServingController> serving_;
+  std::vector<std::uint32_t> deployment_of_;
   RunRecorder recorder_;
   Time now_ = 0;
 };

@@ -58,6 +58,8 @@ Time uncontended_duration(const JobSpec& job, const ClusterLayout& layout) {
   }
   if (const auto* dag = std::get_if<DagWork>(&job.work)) return dag_list_schedule_seconds(*dag, best_flops);
   if (const auto* notebook = std::get_if<NotebookWork>(&job.work)) return notebook->seconds();
+  // A replica serves until its deployment ends or scales it away: at most the deployment's length.
+  if (const auto* serving = std::get_if<ServingWork>(&job.work)) return serving->deployment->length;
   const auto& training = std::get<TrainingWork>(job.work);
   const std::size_t nodes_per_rack = spec.fabric.nodes_per_rack == 0 ? 1 : spec.fabric.nodes_per_rack;
   const double rack_uplink = static_cast<double>(nodes_per_rack) * best->nic.bandwidth / spec.fabric.oversubscription;

@@ -7,7 +7,7 @@
 namespace gcsim {
 namespace {
 
-constexpr std::string_view kTypes[] = {"training", "measured", "dag", "notebook"};
+constexpr std::string_view kTypes[] = {"training", "measured", "dag", "notebook", "serving"};
 
 }  // namespace
 
@@ -15,7 +15,8 @@ std::string_view job_type(const JobSpec& job) {
   if (std::holds_alternative<TrainingWork>(job.work)) return kTypes[0];
   if (std::holds_alternative<MeasuredWork>(job.work)) return kTypes[1];
   if (std::holds_alternative<DagWork>(job.work)) return kTypes[2];
-  return kTypes[3];
+  if (std::holds_alternative<NotebookWork>(job.work)) return kTypes[3];
+  return kTypes[4];
 }
 
 namespace {
@@ -27,7 +28,9 @@ class TypeTally {
  public:
   void add(std::string_view type, std::string_view state, Time jct, Time wait) {
     const std::size_t t = index_of(type);
-    if (t == std::size(kTypes)) return;
+    // A serving replica completes nothing: its deployment's latency
+    // (RunRecord::serving, serving.csv) says how it did.
+    if (t == std::size(kTypes) || kTypes[t] == "serving") return;
     Tally& tally = tallies_[t];
     ++tally.jobs;
     if (state == "failed") ++tally.failed;

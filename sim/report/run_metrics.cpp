@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <variant>
 
 namespace gcsim {
 
@@ -19,8 +20,12 @@ RunMetrics compute_run_metrics(const std::vector<JobSpec>& jobs, const RunRecord
     switch (o.state) {
       case JobState::kFinished:
         ++m.finished;
-        jct.push_back(o.end - o.queued_from(jobs[i].submit));
-        wait.push_back(o.start - o.queued_from(jobs[i].submit));
+        // A serving replica completes nothing: its deployment's latency
+        // (RunRecord::serving) says how it did, not the time it held GPUs.
+        if (!std::holds_alternative<ServingWork>(jobs[i].work)) {
+          jct.push_back(o.end - o.queued_from(jobs[i].submit));
+          wait.push_back(o.start - o.queued_from(jobs[i].submit));
+        }
         m.last_end = any_end ? std::max(m.last_end, o.end) : o.end;
         any_end = true;
         break;

@@ -94,6 +94,32 @@ std::string gpu_labels(const ClusterLayout& layout, const std::vector<GpuId>& gp
 
 }  // namespace
 
+// A time that may be unknown (kNever): null then.
+nlohmann::ordered_json optional_time(Time t) {
+  return t == kNever ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(t);
+}
+
+nlohmann::ordered_json serving_outcome_json(const ServingOutcome& d) {
+  nlohmann::ordered_json rollouts = nlohmann::ordered_json::array();
+  for (Time t : d.rollout_seconds) rollouts.push_back(optional_time(t));
+  const double answered = d.served > 0 ? d.served : 1;
+  return {{"deployment", d.deployment},
+          {"start_s", optional_time(d.start)},
+          {"end_s", optional_time(d.end)},
+          {"requests", d.arrived},
+          {"served", d.served},
+          {"dropped", d.dropped},
+          {"late", d.late},
+          {"late_share", d.late / answered},
+          {"latency_s", {{"mean", d.mean_latency}, {"p50", d.p50}, {"p95", d.p95}, {"p99", d.p99}}},
+          {"gpu_hours", d.gpu_seconds / 3600.0},
+          {"ready_replica_hours", d.ready_replica_seconds / 3600.0},
+          {"most_ready_replicas", d.most_replicas},
+          {"scale_ups", d.scale_ups},
+          {"scale_downs", d.scale_downs},
+          {"rollout_seconds", std::move(rollouts)}};
+}
+
 std::string summary_json(const std::vector<JobSpec>& jobs, const ClusterLayout& layout, const RunRecord& record,
                          const RunMetrics& m, const SummaryOptions& options) {
   nlohmann::ordered_json j;
@@ -186,6 +212,11 @@ std::string summary_json(const std::vector<JobSpec>& jobs, const ClusterLayout& 
                       {"requeued_holds", notebooks.requeued},
                       {"requeue_wait_mean_s", notebooks.requeue_wait_mean_s},
                       {"requeue_wait_max_s", notebooks.requeue_wait_max_s}};
+  if (!record.serving.empty()) {
+    nlohmann::ordered_json deployments = nlohmann::ordered_json::array();
+    for (const ServingOutcome& d : record.serving) deployments.push_back(serving_outcome_json(d));
+    j["serving"] = std::move(deployments);
+  }
   if (!options.queues.empty()) {
     // Each guaranteed queue's attainment, from the jobs' first starts and ends.
     std::vector<QueueGuarantee> leaves;
@@ -274,6 +305,21 @@ void write_jobs_csv(std::ostream& out, const std::vector<JobSpec>& jobs, const C
     rows.character(',').text(job_type(job)).character('\n');
     rows.end_row();
   }
+  rows.flush();
+}
+
+void write_serving_csv(std::ostream& out, const RunRecord& record) {
+  RowBlockWriter rows(out);
+  rows.text("time,deployment,desired_replicas,replicas,ready_replicas,arrival_rate,utilization,backlog\n");
+  for (const ServingOutcome& d : record.serving)
+    for (const ServingSample& p : d.samples) {
+      rows.text(format_seconds(p.time)).character(',');
+      write_csv_field(rows, d.deployment);
+      rows.character(',').integer(p.desired).character(',').integer(p.replicas).character(',').integer(p.ready);
+      rows.character(',').text(fixed(p.arrival_rate, 6)).character(',').text(fixed(p.utilization, 6));
+      rows.character(',').text(fixed(p.backlog, 6)).character('\n');
+      rows.end_row();
+    }
   rows.flush();
 }
 
@@ -383,6 +429,10 @@ std::string human_summary(const RunRecord& record, const RunMetrics& m) {
   if (m.preemptions > 0 || m.gpu_hours_lost > 0)
     out << "  preempted   " << m.preemptions << " times, " << m.restarts_from_zero << " restarts from zero, "
         << fixed(m.gpu_hours_lost, 2) << " GPU-hours lost (" << percent(m.lost_share) << " of the GPU time jobs ran)\n";
+  for (const ServingOutcome& d : record.serving)
+    out << "  serving     " << d.deployment << ": latency p50 " << duration_text(d.p50) << ", p99 "
+        << duration_text(d.p99) << ", " << percent(d.arrived > 0 ? (d.late + d.dropped) / d.arrived : 0)
+        << " late or dropped, up to " << d.most_replicas << " replicas\n";
   out << "  simulated   " << duration_text(record.simulated_time) << " in " << fixed(record.wall_seconds, 3)
       << " s wall, " << record.events << " events\n";
   return out.str();

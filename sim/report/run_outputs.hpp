@@ -6,6 +6,8 @@
 //                 null when it did not), simulated time, events, wall time
 //   jobs.csv      one row per job (placement as "node:gpu" labels, ';'-separated)
 //   timeline.csv  allocated and busy GPUs and queued jobs, one row per change
+//   serving.csv   each serving deployment's replicas, request rate, utilization
+//                 and backlog at each autoscaler sync (a minute apart without one)
 //
 // Every number is printed the same way on every machine, so the same inputs
 // give byte-identical files (wall time aside, see SummaryOptions).
@@ -44,6 +46,8 @@ std::string timeline_csv(const RunRecord& record);
 void write_jobs_csv(std::ostream& out, const std::vector<JobSpec>& jobs, const ClusterLayout& layout,
                     const RunRecord& record);
 void write_timeline_csv(std::ostream& out, const RunRecord& record);
+/// serving.csv; written only when the workload has a serving deployment.
+void write_serving_csv(std::ostream& out, const RunRecord& record);
 /// A few lines for the terminal.
 std::string human_summary(const RunRecord& record, const RunMetrics& metrics);
 /// Which jobs deadlocked and what each holds; empty when the run had no deadlock.

@@ -87,6 +87,32 @@ struct ThrashingReport {
   std::size_t unfinished_jobs = 0;  // submitted and not finished
 };
 
+/// A serving deployment's state at one instant (an autoscaler sync, or a
+/// minute apart without an autoscaler), for serving.csv.
+struct ServingSample {
+  Time time = 0;
+  std::uint32_t desired = 0;   // replicas it should have
+  std::uint32_t replicas = 0;  // replicas it has: waiting for GPUs, starting or ready
+  std::uint32_t ready = 0;     // serving requests
+  double arrival_rate = 0;     // requests a second since the previous sample
+  double utilization = 0;      // the ready replicas' busy fraction since the previous sample
+  double backlog = 0;          // requests waiting
+};
+
+/// What a serving deployment did (sim/engine/serving_controller.hpp).
+struct ServingOutcome {
+  std::string deployment;
+  Time start = kNever, end = kNever;                      // kNever: it never started / is still serving
+  double arrived = 0, served = 0, dropped = 0, late = 0;  // requests; late: slower than the SLO
+  double p50 = 0, p95 = 0, p99 = 0, mean_latency = 0;     // seconds, over the requests served
+  double gpu_seconds = 0;                                 // GPU time its replicas held
+  double ready_replica_seconds = 0;                       // replica time spent serving
+  std::uint32_t most_replicas = 0;                        // ready at once
+  std::uint32_t scale_ups = 0, scale_downs = 0;           // the autoscaler's decisions that changed the count
+  std::vector<Time> rollout_seconds;                      // each rollout's duration, in order; kNever: not done
+  std::vector<ServingSample> samples;
+};
+
 struct RunRecord {
   double failed_gpu_seconds = 0;  // held by the runs that ended in a failure
   // Node failures replayed, the runs they stopped, and the GPU time those
@@ -103,6 +129,7 @@ struct RunRecord {
   std::optional<DeadlockReport> deadlock;
   std::optional<LivelockReport> livelock;
   std::optional<ThrashingReport> thrashing;
+  std::vector<ServingOutcome> serving;   // one per deployment, in workload order
   double run_gpu_seconds = 0;            // GPU time held by jobs' runs (ended, preempted or cut by the end)
   double lost_gpu_seconds = 0;           // GPU time of preempted runs that was thrown away
   std::uint64_t restarts_from_zero = 0;  // preemptions after which the job kept none of its work

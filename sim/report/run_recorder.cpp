@@ -93,6 +93,7 @@ RunRecord RunRecorder::finish(Time end, const QueueView& jobs) {
     o.submitted = runtime.submitted;
     o.preemptions = runtime.preemptions;
     o.uncontended = jobs.oracle_duration(j);
+    if (o.end == kNever) o.end = runtime.end;  // a job retired without running to its end (a serving replica)
     if (!runtime.gpus.empty()) o.gpus = runtime.gpus;
   }
   record_.simulated_time = end;
