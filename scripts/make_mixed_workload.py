@@ -22,6 +22,15 @@ def training(rng, gpus, iterations, **extra):
     return {"gpus": gpus, "training": work}
 
 
+def serving(rng, length):
+    """A deployment whose load follows the day (low at night, peak in the afternoon), autoscaled."""
+    peak = rng.choice([400, 800, 1200])
+    rates = [{"at": h * 3600, "rate": round(peak * (0.2 + 0.8 * max(0.0, 1 - abs(h % 24 - 15) / 9)), 1)}
+             for h in range(0, int(length // 3600))]
+    return {"length": length, "rates": rates, "throughput": 100, "latency": 0.02, "slo": 0.5, "replicas": 2,
+            "startup": 60, "autoscaler": {"target": 0.7, "min_replicas": 1, "max_replicas": 16}}
+
+
 def mixed_jobs(rng):
     jobs = []
 
@@ -58,14 +67,25 @@ def mixed_jobs(rng):
         if i % 2:
             notebook["idle_timeout"] = "30min"
         add("notebook-%03d" % i, rng.uniform(0, 2 * DAY), {"gpus": 1, "notebook": notebook}, "research")
-    for i in range(20):  # workflows: prepare, then train, then evaluate
+    for i in range(20):  # workflows: prepare on CPUs, then train, then evaluate; the first four then serve
         start = rng.uniform(0, 2 * DAY)
-        add("prepare-%03d" % i, start, {"gpus": 1, "duration": {"seconds": 1800, "gpu_type": "V100"}}, "prod")
+        add("prepare-%03d" % i, start,
+            {"cpu_cores": 16, "memory": "64GB", "cpu": {"core_seconds": 16 * 1800}}, "prod")
         body = training(rng, 8, 10000)
         body.update(after=["prepare-%03d" % i], after_delay=60)
         add("wf-train-%03d" % i, start, body, "prod")
         add("evaluate-%03d" % i, start,
             {"gpus": 1, "after": ["wf-train-%03d" % i], "duration": {"seconds": 900, "gpu_type": "V100"}}, "prod")
+        if i < 4:
+            add("deploy-%03d" % i, start,
+                {"gpus": 1, "after": ["evaluate-%03d" % i], "serving": serving(rng, 6 * 3600)}, "prod")
+    for i in range(40):  # CPU-only data preparation (ETL)
+        cores = rng.choice([4, 8, 16])
+        add("etl-%03d" % i, rng.uniform(0, 2 * DAY),
+            {"cpu_cores": cores, "memory": "%dGB" % (4 * cores),
+             "cpu": {"seconds": round(rng.expovariate(1 / 3600), 1) + 60}})
+    for i in range(2):  # serving deployments over both days, autoscaled on a daily load
+        add("serve-%03d" % i, 0, {"gpus": 1, "serving": serving(rng, 2 * DAY)}, "prod")
     for i in range(20):  # inference, two misconfigured (they outgrow their ask and fail under isolation)
         body = {"gpus": 1, "gpu_memory": "6GB",
                 "duration": {"seconds": round(rng.uniform(1800, 7200), 1), "gpu_type": "V100"}}

@@ -51,8 +51,10 @@ const std::set<std::string> kJobFields = {"id",
                                           "after_delay",
                                           "notebook",
                                           "serving",
+                                          "cpu",
                                           "gpu_memory_use"};
 const std::set<std::string> kMemoryUseFields = {"at", "bytes"};
+const std::set<std::string> kCpuFields = {"seconds", "core_seconds"};
 const std::set<std::string> kNotebookFields = {"activity", "length", "busy_fraction", "burst", "seed", "idle_timeout"};
 const std::set<std::string> kPhaseFields = {"idle", "busy"};
 const std::set<std::string> kCheckpointFields = {"interval", "save_cost", "restore_cost"};
@@ -342,30 +344,65 @@ NotebookWork read_notebook(const JsonObject& job) {
   return work;
 }
 
-// Exactly one of "training", "duration", "dag", "frame_chain", "notebook" or
-// "serving" (a "rates_csv" path is relative to `base_dir`).
-JobWork read_work(const JsonObject& job, const std::string& base_dir) {
-  static constexpr std::string_view kKinds[] = {"training", "duration", "dag", "frame_chain", "notebook", "serving"};
+// A CPU job's run: "seconds", or "core_seconds" its `cores` do at one
+// core-second a second each; exactly one.
+CpuWork read_cpu(const JsonObject& job, std::uint32_t cores) {
+  const JsonObject cpu = job.required_object("cpu");
+  cpu.reject_unknown_fields(kCpuFields);
+  if (cpu.has("seconds") == cpu.has("core_seconds"))
+    cpu.fail("seconds",
+             "exactly one of 'seconds' (its run time) or 'core_seconds' (its work, done by its cpu_cores) "
+             "is given");
+  if (cores == 0) job.fail("cpu_cores", "a CPU job ('cpu') runs on cores it holds: give cpu_cores of at least 1");
+  CpuWork work;
+  if (cpu.has("seconds")) {
+    work.seconds = cpu.required_quantity("seconds", Quantity::kTime, true);
+  } else {
+    work.seconds = cpu.required_quantity("core_seconds", Quantity::kPlain, true) / cores;
+  }
+  within_horizon(cpu, cpu.has("seconds") ? "seconds" : "core_seconds", work.seconds, HorizonQuantity::kTime);
+  return work;
+}
+
+// Exactly one of "training", "duration", "dag", "frame_chain", "notebook",
+// "serving" (a "rates_csv" path is relative to `base_dir`) or "cpu" (run by
+// `cpu_cores`).
+JobWork read_work(const JsonObject& job, const std::string& base_dir, std::uint32_t cpu_cores) {
+  static constexpr std::string_view kKinds[] = {"training", "duration", "dag", "frame_chain",
+                                                "notebook", "serving",  "cpu"};
   std::string_view given[2];  // the first two given, in the order of kKinds
   std::size_t count = 0;
   for (const std::string_view kind : kKinds)
     if (count < 2 && job.has(kind)) given[count++] = kind;
   if (count > 1)
     job.fail(given[1],
-             "exactly one of 'training', 'duration', 'dag', 'frame_chain', 'notebook' or 'serving' is given, this "
-             "one gives both '" +
+             "exactly one of 'training', 'duration', 'dag', 'frame_chain', 'notebook', 'serving' or 'cpu' is given, "
+             "this one gives both '" +
                  std::string(given[0]) + "' and '" + std::string(given[1]) + "'");
   if (count == 0)
     job.fail("training",
              "missing: exactly one of 'training' (data-parallel training), 'duration' (run time measured on a GPU "
-             "type), 'dag' (tasks run by pools of workers), 'frame_chain' (a render farm's frame chain) or "
-             "'notebook' (an interactive session) or 'serving' (a model deployment) is given");
+             "type), 'dag' (tasks run by pools of workers), 'frame_chain' (a render farm's frame chain), "
+             "'notebook' (an interactive session), 'serving' (a model deployment) or 'cpu' (a CPU-only job) is "
+             "given");
   if (given[0] == "training") return read_training(job);
   if (given[0] == "duration") return read_duration(job);
   if (given[0] == "dag") return read_dag(job);
   if (given[0] == "notebook") return read_notebook(job);
   if (given[0] == "serving") return ServingWork{std::make_shared<const ServingSpec>(read_serving(job, base_dir)), 0};
+  if (given[0] == "cpu") return read_cpu(job, cpu_cores);
   return read_frame_chain(job);
+}
+
+// A CPU job holds cores and memory on one node, nothing of a GPU: the
+// fields about GPUs, checkpoints and studies are refused, "gpus" may only be 0.
+void check_cpu_job(const JsonObject& job, const JobSpec& spec) {
+  if (job.has("gpus") && spec.gpus != 0)
+    job.fail("gpus", "a CPU job ('cpu') holds no GPU: leave 'gpus' out or give 0, got " + std::to_string(spec.gpus));
+  for (const char* field : {"gpu_share", "gpu_memory", "gpu_memory_use", "gpu_types", "checkpoint", "study"})
+    if (job.has(field))
+      job.fail(field, "a CPU job ('cpu') holds no GPU and starts over when its node fails: leave '" +
+                          std::string(field) + "' out");
 }
 
 // A DAG job holds one GPU per GPU worker and one core per CPU worker: "gpus"
@@ -500,7 +537,11 @@ JobSpec read_job(const nlohmann::json& value, std::size_t index, const std::stri
   spec.queue = job.optional_string("queue", "default");
   spec.submit = read_submit_time(job);
   const bool dag_job = job.has("dag") || job.has("frame_chain");
-  spec.gpus = dag_job && !job.has("gpus") ? 1 : read_gpu_count(job);
+  const bool cpu_job = job.has("cpu");
+  if (cpu_job)
+    spec.gpus = static_cast<std::uint32_t>(std::min<std::uint64_t>(job.optional_uint("gpus", 0), 1u << 31));
+  else
+    spec.gpus = dag_job && !job.has("gpus") ? 1 : read_gpu_count(job);
   spec.gpu_memory_bytes = job.optional_quantity("gpu_memory", Quantity::kBytes, 0);
   if (std::vector<MemoryUse> uses = read_memory_use(job); !uses.empty())
     spec.change_relations().gpu_memory_use = std::move(uses);
@@ -531,7 +572,8 @@ JobSpec read_job(const nlohmann::json& value, std::size_t index, const std::stri
   if (after_delay > 0 && extras.after.empty())
     job.fail("after_delay", "counts from the end of the jobs the job waits for, and \"after\" names none");
 
-  spec.work = read_work(job, folder_of(file_label));
+  spec.work = read_work(job, folder_of(file_label), spec.cpu_cores);
+  if (cpu_job) check_cpu_job(job, spec);
   size_dag_job(job, spec, job.has("gpus"));
   if (std::holds_alternative<ServingWork>(spec.work)) {
     if (spec.checkpoint.interval > 0)
@@ -571,9 +613,11 @@ std::vector<JobSpec> read_study(const nlohmann::json& value, std::size_t index, 
   check_study_bounds(study, spec.min_gpus, spec.max_gpus, spec.gpus_per_trial);
   spec.gpu_memory_bytes = study.optional_quantity("gpu_memory", Quantity::kBytes, 0);
   spec.checkpoint = read_checkpoint(study);
-  spec.trial_work = read_work(study, "");
+  spec.trial_work = read_work(study, "", 1);  // a CPU job is refused just below
   if (std::holds_alternative<ServingWork>(spec.trial_work))
     study.fail("serving", "a study's trials train or run for a duration; a deployment is a job of its own");
+  if (is_cpu_job(spec.trial_work))
+    study.fail("cpu", "a study's trials train or run for a duration on GPUs; a CPU job is a job of its own");
   spec.seed = study.optional_uint("seed", 0);
   if (study.has("successive_halving")) {
     const JsonObject halving = study.required_object("successive_halving");
@@ -949,6 +993,8 @@ nlohmann::json job_json(const JobSpec& job, const std::vector<JobSpec>& jobs) {
     if (!measured->rescale) entry["duration"]["rescale"] = false;
   } else if (const auto* serving = std::get_if<ServingWork>(&job.work)) {
     entry["serving"] = serving_json(*serving->deployment);
+  } else if (const auto* cpu = std::get_if<CpuWork>(&job.work)) {
+    entry["cpu"] = {{"seconds", cpu->seconds}};
   } else if (const auto* notebook = std::get_if<NotebookWork>(&job.work)) {
     entry["notebook"]["activity"] = nlohmann::json::array();
     for (const NotebookPhase& phase : notebook->activity)

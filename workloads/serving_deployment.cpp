@@ -12,19 +12,20 @@
 namespace gcsim {
 namespace {
 
-const std::set<std::string> kServingFields = {"length",      "rate",    "rates",    "rates_csv", "throughput",
-                                              "latency",     "queue",   "slo",      "queue_limit", "startup",
-                                              "replicas",    "autoscaler", "rollouts"};
+const std::set<std::string> kServingFields = {"length",   "rate",       "rates",   "rates_csv",   "throughput",
+                                              "latency",  "queue",      "slo",     "queue_limit", "startup",
+                                              "replicas", "autoscaler", "rollouts"};
 const std::set<std::string> kRateFields = {"at", "rate"};
-const std::set<std::string> kAutoscalerFields = {"metric",       "target",      "min_replicas", "max_replicas",
-                                                 "sync_period", "scale_down_window", "tolerance"};
+const std::set<std::string> kAutoscalerFields = {
+    "metric", "target", "min_replicas", "max_replicas", "sync_period", "scale_down_window", "tolerance"};
 const std::set<std::string> kRolloutFields = {"at", "max_surge", "max_unavailable"};
 
 // Most replicas one deployment may run: each is a job of the workload.
 constexpr std::uint64_t kMostReplicas = 100000;
 
 JsonObject element(const JsonObject& owner, const std::string& field, std::size_t i, const nlohmann::json& value) {
-  return JsonObject(value, {owner.location().file, owner.location().where + "." + field + "[" + std::to_string(i) + "]"});
+  return JsonObject(value,
+                    {owner.location().file, owner.location().where + "." + field + "[" + std::to_string(i) + "]"});
 }
 
 double within(const JsonObject& owner, std::string_view field, double value) {
@@ -82,8 +83,10 @@ void read_autoscaler(const JsonObject& serving, ServingSpec& spec) {
   spec.autoscaled = true;
   const std::string metric = scaler.optional_string("metric", "utilization");
   if (metric != "utilization" && metric != "requests_per_replica")
-    scaler.fail("metric", "expected 'utilization' (the replicas' busy fraction) or 'requests_per_replica' "
-                          "(requests a second per ready replica), got '" + metric + "'");
+    scaler.fail("metric",
+                "expected 'utilization' (the replicas' busy fraction) or 'requests_per_replica' "
+                "(requests a second per ready replica), got '" +
+                    metric + "'");
   spec.utilization_metric = metric == "utilization";
   spec.target = scaler.required_quantity("target", Quantity::kPlain, true);
   if (spec.utilization_metric && spec.target > 1)
@@ -98,7 +101,8 @@ void read_autoscaler(const JsonObject& serving, ServingSpec& spec) {
   spec.scale_down_window =
       within(scaler, "scale_down_window", scaler.optional_quantity("scale_down_window", Quantity::kTime, 300));
   spec.tolerance = scaler.optional_quantity("tolerance", Quantity::kPlain, 0.1);
-  if (spec.tolerance >= 1) scaler.fail("tolerance", "expected a fraction below 1, got " + std::to_string(spec.tolerance));
+  if (spec.tolerance >= 1)
+    scaler.fail("tolerance", "expected a fraction below 1, got " + std::to_string(spec.tolerance));
 }
 
 std::vector<ServingRollout> read_rollouts(const JsonObject& serving, Time length) {
@@ -149,8 +153,7 @@ double csv_number(const std::string& path, std::size_t line, const std::string& 
   }
   if (used == 0 || used != text.size() || !std::isfinite(value))
     throw InputError(path, "line " + std::to_string(line), field, "expected a number, got '" + text + "'");
-  if (value < 0)
-    throw InputError(path, "line " + std::to_string(line), field, "must not be negative, got " + text);
+  if (value < 0) throw InputError(path, "line " + std::to_string(line), field, "must not be negative, got " + text);
   return value;
 }
 
@@ -175,7 +178,8 @@ std::vector<RequestRate> read_request_rates_csv(const std::string& path) {
                        "expected 2 fields (time,rate), got " + std::to_string(fields.size()));
     const RequestRate rate{csv_number(path, number, "time", fields[0]), csv_number(path, number, "rate", fields[1])};
     if (beyond_horizon(rate.at, HorizonQuantity::kTime))
-      throw InputError(path, "line " + std::to_string(number), "time", *beyond_horizon(rate.at, HorizonQuantity::kTime));
+      throw InputError(path, "line " + std::to_string(number), "time",
+                       *beyond_horizon(rate.at, HorizonQuantity::kTime));
     if (!rates.empty() && rate.at <= rates.back().at)
       throw InputError(path, "line " + std::to_string(number), "time",
                        "times increase from row to row; " + fields[0] + " follows " + std::to_string(rates.back().at));
@@ -213,8 +217,10 @@ ServingSpec read_serving(const JsonObject& job, const std::string& base_dir) {
 }
 
 nlohmann::json serving_json(const ServingSpec& spec) {
-  nlohmann::json out = {{"length", spec.length},         {"throughput", spec.throughput},
-                        {"latency", spec.latency},       {"queue", spec.shared_queue ? "shared" : "per_replica"},
+  nlohmann::json out = {{"length", spec.length},
+                        {"throughput", spec.throughput},
+                        {"latency", spec.latency},
+                        {"queue", spec.shared_queue ? "shared" : "per_replica"},
                         {"replicas", spec.replicas}};
   out["rates"] = nlohmann::json::array();
   for (const RequestRate& rate : spec.rates) out["rates"].push_back({{"at", rate.at}, {"rate", rate.rate}});

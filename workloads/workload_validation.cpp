@@ -109,6 +109,32 @@ void check_nodes_can_hold(const JobSpec& job, const ClusterLayout& layout, const
                        " of them");
 }
 
+// A CPU job no node of the empty cluster can hold: its cores, then its memory.
+void check_a_node_holds_cpu_job(const JobSpec& job, const ClusterLayout& layout, const std::string& file_label,
+                                const std::string& where, const std::string& cluster_name) {
+  const NodeClaim claim = cpu_job_claim(job);
+  NodeClaim most;    // the most cores, and the most memory, of any node
+  NodeId first = 0;  // nodes are numbered group by group, and the nodes of a group are alike
+  for (const NodeGroup& group : layout.spec().node_groups) {
+    if (group.count > 0) {
+      const NodeClaim capacity = node_capacity(layout, first);
+      if (claim.millicores <= capacity.millicores && claim.memory_bytes <= capacity.memory_bytes) return;
+      most.millicores = std::max(most.millicores, capacity.millicores);
+      most.memory_bytes = std::max(most.memory_bytes, capacity.memory_bytes);
+    }
+    first += group.count;
+  }
+  if (claim.millicores > most.millicores)
+    throw InputError(file_label, where, "cpu_cores",
+                     "a CPU job runs on one node and needs " + std::to_string(job.cpu_cores) +
+                         " cores; the largest node of " + cluster_name + " has " +
+                         std::to_string(most.millicores / 1000));
+  throw InputError(file_label, where, "memory",
+                   "a CPU job runs on one node and needs " + describe_bytes(job.memory_bytes) +
+                       " of host memory with its " + std::to_string(job.cpu_cores) + " cores; no node of " +
+                       cluster_name + " has both");
+}
+
 }  // namespace
 
 void validate_workload_against_cluster(const std::vector<JobSpec>& jobs, const ClusterLayout& layout,
@@ -149,6 +175,10 @@ void validate_workload_against_cluster(const std::vector<JobSpec>& jobs, const C
                              std::to_string(fitting));
     }
 
+    if (is_cpu_job(job.work)) {
+      check_a_node_holds_cpu_job(job, layout, file_label, where, cluster_name);
+      continue;
+    }
     check_nodes_can_hold(job, layout, file_label, where, cluster_name);
 
     // A use no GPU can hold fails the job on any placement.

@@ -10,6 +10,7 @@
 //     job: GPUs of the types it allows (gpu_types, each a type the cluster
 //     defines), its cores and its host memory split over its GPUs
 //     (sim/core/node_fit.hpp), each node taking as many of its GPUs as fit;
+//   - no node of the empty cluster has a CPU job's cores and memory;
 //   - a measured-duration job names a GPU type the cluster does not define
 //     (its run time could not be scaled to the cluster's GPUs);
 //   - a job's gpu_share is below a millionth of a GPU (a trace's row).

@@ -164,7 +164,19 @@ struct NotebookWork {
   }
 };
 
-using JobWork = std::variant<TrainingWork, MeasuredWork, DagWork, NotebookWork, ServingWork>;
+/// A CPU-only job (data preparation, a feature pipeline): it holds no GPU,
+/// only its JobSpec::cpu_cores and memory_bytes on one node, for `seconds`.
+/// The workload gives either the seconds or the core-seconds of work, which
+/// its cores do at one core-second a second each (the reader turns them into
+/// seconds). Such jobs are placed by the engine's CPU dispatcher
+/// (sim/engine/cpu_dispatch.hpp), not by the GPU scheduling policy.
+struct CpuWork {
+  Time seconds = 0;
+};
+
+using JobWork = std::variant<TrainingWork, MeasuredWork, DagWork, NotebookWork, ServingWork, CpuWork>;
+
+inline bool is_cpu_job(const JobWork& work) { return std::holds_alternative<CpuWork>(work); }
 
 /// Periodic checkpoints: a preempted job resumes from its last checkpoint,
 /// losing the work done since, and pays `restore_cost` when it restarts.

@@ -13,6 +13,7 @@
 //   std::size_t k = gpus_that_fit(cluster, job, node);
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -32,6 +33,12 @@ struct NodeClaim {
 
 /// What `job` claims of a node holding `k` of its GPUs.
 NodeClaim node_claim(const JobSpec& job, std::size_t k);
+
+/// What a CPU-only job (CpuWork) claims of the one node it runs on: all its
+/// cores and memory.
+inline NodeClaim cpu_job_claim(const JobSpec& job) {
+  return {static_cast<std::int64_t>(job.cpu_cores) * 1000, static_cast<std::int64_t>(std::ceil(job.memory_bytes))};
+}
 
 /// How the claim of `job` on each node grows when it takes `gpus` beside the
 /// `held` it has: one entry per node `gpus` touches, in order of first touch.

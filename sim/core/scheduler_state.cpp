@@ -150,13 +150,67 @@ void SchedulerState::withdraw(JobIndex job, Time now) {
   }
   if (!runtime.gpus.empty()) release(job);
   runtime.state = JobState::kPending;
-  runtime.submitted = kNever;
+  // `submitted` stays as it was until the job is submitted again: a policy
+  // that keeps the waiting jobs ordered by it finds the job it must drop.
 }
 
 void SchedulerState::retire(JobIndex job, Time now) {
   assert(runtime_[job].state == JobState::kPending && "only a pending job is retired");
   runtime_[job].state = JobState::kFinished;
   runtime_[job].end = now;
+}
+
+void SchedulerState::submit_cpu_job(JobIndex job, Time submitted) {
+  assert(runtime_[job].state == JobState::kPending && is_cpu_job(jobs_[job].work) && "a pending CPU job");
+  runtime_[job].state = JobState::kWaiting;
+  runtime_[job].submitted = submitted;
+}
+
+bool SchedulerState::cpu_job_fits(JobIndex job, NodeId node) const {
+  if (down_[layout_.node(node).gpus.front()]) return false;
+  const NodeClaim claim = cpu_job_claim(jobs_[job]);
+  const NodeClaim free = free_host(node);
+  return claim.millicores <= free.millicores && claim.memory_bytes <= free.memory_bytes;
+}
+
+void SchedulerState::start_cpu_job(JobIndex job, NodeId node, Time now) {
+  assert(runtime_[job].state == JobState::kWaiting && cpu_job_fits(job, node) && "a waiting CPU job that fits");
+  if (cpu_node_.empty()) {
+    cpu_node_.assign(jobs_.size(), kNoNode);
+    cpu_jobs_of_node_.resize(layout_.node_count());
+  }
+  cpu_node_[job] = node;
+  cpu_jobs_of_node_[node].push_back(job);
+  const NodeClaim claim = cpu_job_claim(jobs_[job]);
+  host_used_[node].millicores += claim.millicores;
+  host_used_[node].memory_bytes += claim.memory_bytes;
+  runtime_[job].state = JobState::kRunning;
+  runtime_[job].start = now;
+}
+
+// Gives back what a running CPU job holds of its node.
+void SchedulerState::let_go_of_node(JobIndex job) {
+  const NodeId node = cpu_node_[job];
+  const NodeClaim claim = cpu_job_claim(jobs_[job]);
+  host_used_[node].millicores -= claim.millicores;
+  host_used_[node].memory_bytes -= claim.memory_bytes;
+  std::vector<JobIndex>& on = cpu_jobs_of_node_[node];
+  on.erase(std::find(on.begin(), on.end(), job));
+  cpu_node_[job] = kNoNode;
+}
+
+void SchedulerState::finish_cpu_job(JobIndex job, Time now) {
+  assert(runtime_[job].state == JobState::kRunning && cpu_job_node(job) != kNoNode && "a running CPU job");
+  let_go_of_node(job);
+  runtime_[job].state = JobState::kFinished;
+  runtime_[job].end = now;
+}
+
+void SchedulerState::stop_cpu_job(JobIndex job) {
+  assert(runtime_[job].state == JobState::kRunning && cpu_job_node(job) != kNoNode && "a running CPU job");
+  let_go_of_node(job);
+  runtime_[job].state = JobState::kWaiting;
+  ++runtime_[job].preemptions;
 }
 
 // Adds GPUs to those a waiting job holds.

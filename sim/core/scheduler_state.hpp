@@ -98,6 +98,25 @@ class SchedulerState final : public ClusterView, public QueueView {
   /// (a serving replica when its deployment ends).
   void retire(JobIndex job, Time now);
   std::uint64_t withdrawals() const override { return withdrawals_; }
+
+  /// CPU-only jobs (CpuWork) are not in the queue the policy sees: the
+  /// engine dispatches them (sim/engine/cpu_dispatch.hpp). One waits
+  /// (submit_cpu_job()), runs on one node holding its cores and memory
+  /// (start_cpu_job()), and finishes, or waits again when its node fails
+  /// (stop_cpu_job()). The policy sees the cores and memory it holds in
+  /// free_host(), so no GPU job is placed on them.
+  void submit_cpu_job(JobIndex job, Time submitted);
+  /// Whether the node is up and has the CPU job's cores and memory free.
+  bool cpu_job_fits(JobIndex job, NodeId node) const;
+  void start_cpu_job(JobIndex job, NodeId node, Time now);
+  void finish_cpu_job(JobIndex job, Time now);
+  void stop_cpu_job(JobIndex job);
+  /// The node a running CPU job holds (kNoNode otherwise).
+  NodeId cpu_job_node(JobIndex job) const { return job < cpu_node_.size() ? cpu_node_[job] : kNoNode; }
+  /// The CPU jobs running on `node`, in the order they started.
+  std::vector<JobIndex> cpu_jobs_on(NodeId node) const {
+    return cpu_jobs_of_node_.empty() ? std::vector<JobIndex>{} : cpu_jobs_of_node_[node];
+  }
   /// The engine records how much of a preempted job's work its checkpoints kept.
   void set_saved_fraction(JobIndex job, double fraction) { runtime_[job].saved_fraction = fraction; }
 
@@ -167,6 +186,11 @@ class SchedulerState final : public ClusterView, public QueueView {
   std::vector<JobIndex> running_;
   std::vector<RunEvent> run_log_;
   std::uint64_t withdrawals_ = 0;
+  // Per job, the node a running CPU job holds, and per node its running CPU
+  // jobs; both empty until a CPU job starts.
+  std::vector<NodeId> cpu_node_;
+  std::vector<std::vector<JobIndex>> cpu_jobs_of_node_;
+  void let_go_of_node(JobIndex job);
 };
 
 }  // namespace gcsim

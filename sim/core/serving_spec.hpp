@@ -41,16 +41,16 @@ struct ServingRollout {
 };
 
 struct ServingSpec {
-  std::string id;     // the deployment's id (its first replica job's)
-  Time length = 0;    // seconds it serves from its start
+  std::string id;   // the deployment's id (its first replica job's)
+  Time length = 0;  // seconds it serves from its start
   // Piecewise constant, in increasing `at`, the first at 0.
   std::vector<RequestRate> rates;
-  double throughput = 0;  // requests a second one replica serves at most
-  double latency = 0;     // seconds one request takes alone on a replica
-  bool shared_queue = true;  // one queue for all replicas; false: one per replica, requests spread at random
-  Time slo = 0;              // a request slower than this is late; 0: no SLO
-  double queue_limit = 0;    // requests that may wait per ready replica; 0: no limit
-  Time startup = 0;          // seconds a replica takes from its start to serving (loading the model)
+  double throughput = 0;       // requests a second one replica serves at most
+  double latency = 0;          // seconds one request takes alone on a replica
+  bool shared_queue = true;    // one queue for all replicas; false: one per replica, requests spread at random
+  Time slo = 0;                // a request slower than this is late; 0: no SLO
+  double queue_limit = 0;      // requests that may wait per ready replica; 0: no limit
+  Time startup = 0;            // seconds a replica takes from its start to serving (loading the model)
   std::uint32_t replicas = 1;  // at the start (and throughout without an autoscaler)
 
   // The Horizontal Pod Autoscaler, when `autoscaled`.

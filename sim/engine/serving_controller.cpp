@@ -20,8 +20,8 @@ ReplicaService replica_service(const ServingSpec& spec) {
 std::optional<HorizontalAutoscaler> autoscaler_of(const ServingSpec& spec) {
   if (!spec.autoscaled) return std::nullopt;
   AutoscalerSpec a;
-  a.metric = spec.utilization_metric ? AutoscalerSpec::Metric::kUtilization
-                                     : AutoscalerSpec::Metric::kRequestsPerReplica;
+  a.metric =
+      spec.utilization_metric ? AutoscalerSpec::Metric::kUtilization : AutoscalerSpec::Metric::kRequestsPerReplica;
   a.target = spec.target;
   a.min_replicas = spec.min_replicas;
   a.max_replicas = spec.max_replicas;
@@ -122,16 +122,19 @@ std::uint32_t ServingController::active(bool current_version) const {
   return n;
 }
 
-double ServingController::rate_at(Time since_start) const {
-  const auto after = std::upper_bound(spec_->rates.begin(), spec_->rates.end(), since_start,
-                                      [](Time t, const RequestRate& r) { return t < r.at; });
+// Rate changes are found in absolute time, start_ + at, as the spans' ends
+// are: with t - start_ a change could round to just below itself, and the
+// span ending there would last no time, again and again.
+double ServingController::rate_at(Time t) const {
+  const auto after = std::upper_bound(spec_->rates.begin(), spec_->rates.end(), t,
+                                      [this](Time at, const RequestRate& r) { return at < start_ + r.at; });
   return after == spec_->rates.begin() ? 0 : std::prev(after)->rate;
 }
 
-Time ServingController::next_rate_change(Time since_start) const {
-  const auto after = std::upper_bound(spec_->rates.begin(), spec_->rates.end(), since_start,
-                                      [](Time t, const RequestRate& r) { return t < r.at; });
-  return after == spec_->rates.end() ? kNever : after->at;
+Time ServingController::next_rate_change(Time t) const {
+  const auto after = std::upper_bound(spec_->rates.begin(), spec_->rates.end(), t,
+                                      [this](Time at, const RequestRate& r) { return at < start_ + r.at; });
+  return after == spec_->rates.end() ? kNever : start_ + after->at;
 }
 
 void ServingController::serve_until(Time until) {
@@ -139,10 +142,9 @@ void ServingController::serve_until(Time until) {
   until = std::min(until, start_ + spec_->length);
   while (served_until_ < until) {
     const Time t = served_until_;
-    const Time rate_change = next_rate_change(t - start_);
-    Time next = std::min({until, next_ready_after(t), rate_change == kNever ? kNever : start_ + rate_change});
+    const Time next = std::min({until, next_ready_after(t), next_rate_change(t)});
     const std::uint32_t ready = ready_count(t);
-    queue_.advance(next - t, rate_at(t - start_), ready);
+    queue_.advance(next - t, rate_at(t), ready);
     outcome_.ready_replica_seconds += ready * (next - t);
     outcome_.most_replicas = std::max(outcome_.most_replicas, ready);
     served_until_ = next;
@@ -183,15 +185,15 @@ void ServingController::sync(Time now) {
   const ServingQueueModel::Window window = queue_.take_window();
   if (autoscaler_) {
     const double metric = spec_->utilization_metric ? window.busy_fraction
-                          : ready > 0                ? window.arrival_rate / ready
-                                                     : 0;
+                          : ready > 0               ? window.arrival_rate / ready
+                                                    : 0;
     const std::uint32_t desired = autoscaler_->decide(now, desired_, ready, metric);
     outcome_.scale_ups += desired > desired_;
     outcome_.scale_downs += desired < desired_;
     desired_ = desired;
   }
-  outcome_.samples.push_back(
-      {now, desired_, active(true) + active(false), ready, window.arrival_rate, window.busy_fraction, queue_.backlog()});
+  outcome_.samples.push_back({now, desired_, active(true) + active(false), ready, window.arrival_rate,
+                              window.busy_fraction, queue_.backlog()});
   last_sample_ = now;
 }
 

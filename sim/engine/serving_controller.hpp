@@ -105,8 +105,9 @@ class ServingController {
   // Removes `how_many` replicas of the version (current or old), in a ReplicaSet's order.
   void remove(std::uint32_t how_many, bool current_version, bool ready_too, Time now, Actions& actions);
   void stop_running(Replica& r, Time now);
-  double rate_at(Time since_start) const;
-  Time next_rate_change(Time since_start) const;
+  // The request rate at `t`, and when it next changes (kNever: never).
+  double rate_at(Time t) const;
+  Time next_rate_change(Time t) const;
 
   std::shared_ptr<const ServingSpec> spec_;
   JobIndex first_;

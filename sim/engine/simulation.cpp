@@ -39,6 +39,7 @@
 #include "sim/core/scheduler_state.hpp"
 #include "sim/engine/actor_failure.hpp"
 #include "sim/engine/dag_run.hpp"
+#include "sim/engine/cpu_dispatch.hpp"
 #include "sim/engine/instant_guard.hpp"
 #include "sim/engine/memory_watch.hpp"
 #include "sim/engine/platform_builder.hpp"
@@ -135,6 +136,7 @@ class Scheduler {
         rescaled_(input.jobs.size(), false),
         thrashing_guard_(gpu_seconds_needed(input, state_)),
         memory_(input.jobs, input.layout, input.options.gpu_memory_isolation),
+        cpu_(input.jobs),
         recorder_(input.jobs.size(), input.layout.gpu_count()) {
     failure_.stop = [this] { stop_after_failure(); };
     // A job that depends on others arrives when they have ended (release()).
@@ -210,6 +212,7 @@ class Scheduler {
         take_changes();
         end_jobs();
         call_policy();
+        dispatch_cpu_jobs();
         if (deadlocked() || stopped_by_a_guard()) return;
         continue;
       }
@@ -238,6 +241,12 @@ class Scheduler {
   bool take_changes() {
     end_timer_steps();
     bool changed = !ended_.empty();
+    for (JobIndex job : cpu_.finish_due(state_, now_)) {
+      recorder_.job_finished(job, now_, 0, 1.0, 0);
+      recorder_.event_handled();
+      release_dependants(job);
+      changed = true;
+    }
     while (next_arrival_ < arrivals_.size() && in_.jobs[arrivals_[next_arrival_]].submit <= now_) {
       const JobIndex job = arrivals_[next_arrival_++];
       submit(job, in_.jobs[job].submit);
@@ -289,6 +298,11 @@ class Scheduler {
   }
 
   void submit(JobIndex job, Time submitted) {
+    if (is_cpu_job(in_.jobs[job].work)) {
+      cpu_.submit(state_, job, submitted);
+      recorder_.event_handled();
+      return;
+    }
     // A replica has no work to throw away: the guard leaves it out.
     ServingController* deployment = deployment_of(job);
     if (!deployment) thrashing_guard_.submitted(job, now_);
@@ -359,10 +373,18 @@ class Scheduler {
     release_dependants(first);
   }
 
+  // The CPU jobs that fit now start (cpu_dispatch.hpp), after the policy's
+  // GPU jobs of this instant.
+  void dispatch_cpu_jobs() {
+    if (!cpu_.waiting()) return;
+    for (JobIndex job : cpu_.dispatch(state_, now_)) recorder_.cpu_job_started(job, now_, state_.cpu_job_node(job));
+  }
+
   // A node fails: the jobs holding any of its GPUs let go of all theirs, the
   // running ones stopped as if preempted (back to their last checkpoint) and
-  // waiting again, as one plan the engine applies; then its GPUs are down
-  // until the repair ends. The policy sees it all in its next call.
+  // waiting again, as one plan the engine applies; its CPU jobs start over
+  // later; then its GPUs are down until the repair ends. The policy sees it
+  // all in its next call.
   void fail_node(const NodeFailure& failure) {
     Plan plan;
     std::vector<JobIndex> holders;
@@ -379,7 +401,8 @@ class Scheduler {
     }
     double lost = 0;
     const SchedulerState::Applied applied = apply_plan(plan, &lost);
-    recorder_.node_failed(applied.preempted.size(), lost);
+    const std::size_t cpu_jobs_stopped = cpu_.stop_on_node(state_, failure.node).size();
+    recorder_.node_failed(applied.preempted.size() + cpu_jobs_stopped, lost);
     recorder_.event_handled();
     state_.take_down(failure.node);
     repairs_.push({failure.at + failure.duration, failure.node});
@@ -444,12 +467,13 @@ class Scheduler {
     for (const ServingController& deployment : serving_) next = std::min(next, deployment.next_event());
     // Failures and repairs matter only while some job is yet to end.
     const bool jobs_left = !state_.running().empty() || !state_.waiting().empty() || next_arrival_ < arrivals_.size() ||
-                           !releases_.empty();
+                           !releases_.empty() || cpu_.waiting() || cpu_.running() > 0;
     if (jobs_left && next_failure_ < in_.options.node_failures.size())
       next = std::min(next, in_.options.node_failures[next_failure_].at);
     if (jobs_left && !repairs_.empty()) next = std::min(next, repairs_.top().first);
     drop_stale_timer_steps();
     if (!timer_steps_.empty()) next = std::min(next, timer_steps_.top().end);
+    next = std::min(next, cpu_.next_end());
     if (next == kNever && state_.running().empty()) return false;
     const double timeout = next == kNever ? -1.0 : std::max(0.0, next - now_);
     listening_ = true;
@@ -839,7 +863,7 @@ class Scheduler {
   // on each other forever. A policy that resolves such waits does it with a
   // wake-up (a timeout), which keeps this from firing.
   bool deadlocked() {
-    if (!state_.running().empty() || !wake_ups_.empty()) return false;
+    if (!state_.running().empty() || !wake_ups_.empty() || cpu_.running() > 0) return false;
     std::vector<JobIndex> holders = state_.holding();
     if (holders.empty()) return false;
     recorder_.deadlocked(DeadlockReport{now_, std::move(holders)});
@@ -1094,6 +1118,7 @@ class Scheduler {
   InstantGuard instant_guard_;
   ThrashingGuard thrashing_guard_;
   MemoryWatch memory_;
+  CpuDispatch cpu_;
   // Serving deployments, in workload order, and per job the one it is a
   // replica of (empty when the workload has none).
   static constexpr std::uint32_t kNoDeployment = static_cast<std::uint32_t>(-1);

@@ -31,6 +31,8 @@ RingEdge packed_ring_edge(const NodeGroup& group, const FabricSpec& fabric, std:
 }  // namespace
 
 Time uncontended_duration(const JobSpec& job, const ClusterLayout& layout) {
+  // A CPU job runs for its seconds on any node.
+  if (const auto* cpu = std::get_if<CpuWork>(&job.work)) return cpu->seconds;
   const ClusterSpec& spec = layout.spec();
   // The fastest group whose GPUs have enough memory. A training job whose
   // model runs at its own speed per GPU type (flops_per_iteration_by_gpu_type)

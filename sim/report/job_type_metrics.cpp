@@ -7,7 +7,7 @@
 namespace gcsim {
 namespace {
 
-constexpr std::string_view kTypes[] = {"training", "measured", "dag", "notebook", "serving"};
+constexpr std::string_view kTypes[] = {"training", "measured", "dag", "notebook", "serving", "cpu"};
 
 }  // namespace
 
@@ -16,7 +16,8 @@ std::string_view job_type(const JobSpec& job) {
   if (std::holds_alternative<MeasuredWork>(job.work)) return kTypes[1];
   if (std::holds_alternative<DagWork>(job.work)) return kTypes[2];
   if (std::holds_alternative<NotebookWork>(job.work)) return kTypes[3];
-  return kTypes[4];
+  if (std::holds_alternative<ServingWork>(job.work)) return kTypes[4];
+  return kTypes[5];
 }
 
 namespace {

@@ -2,9 +2,9 @@
 // workload's training JCT is not averaged with its notebooks' sessions.
 //
 // A job's type is its kind of work: "training", "measured" (a run time
-// measured on a GPU type), "dag", "notebook" or "serving" (a deployment's
+// measured on a GPU type), "dag", "notebook", "serving" (a deployment's
 // replica, whose figures are its deployment's latency instead: RunRecord::
-// serving). Per type but serving: its jobs, how many
+// serving) or "cpu" (a CPU-only job). Per type but serving: its jobs, how many
 // finished and failed, and the JCT and queueing delay over its finished jobs
 // (as summary.json's figures for the whole run). jobs.csv names each job's
 // type, and `gcsim compare` tabulates these per policy from it.
@@ -23,7 +23,7 @@
 
 namespace gcsim {
 
-/// "training", "measured", "dag", "notebook" or "serving".
+/// "training", "measured", "dag", "notebook", "serving" or "cpu".
 std::string_view job_type(const JobSpec& job);
 
 struct JobTypeFigures {

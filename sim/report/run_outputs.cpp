@@ -278,6 +278,7 @@ void write_jobs_csv(std::ostream& out, const std::vector<JobSpec>& jobs, const C
       if (!placement.empty()) placement += ';';
       placement += labels[g];
     }
+    if (!record.cpu_nodes.empty() && record.cpu_nodes[i] != kNoNode) placement = layout.node(record.cpu_nodes[i]).name;
     write_csv_field(rows, job.id);
     rows.character(',');
     write_csv_field(rows, job.user);

@@ -125,6 +125,9 @@ struct RunRecord {
   std::uint64_t seed = 0;
   std::size_t total_gpus = 0;
   std::vector<JobOutcome> outcomes;  // one per job, in workload order
+  // Per job, the node of a CPU job's last run (kNoNode for the others); empty
+  // when no CPU job ran, so that a workload without any pays nothing for it.
+  std::vector<NodeId> cpu_nodes;
   std::vector<TimelinePoint> timeline;
   std::optional<DeadlockReport> deadlock;
   std::optional<LivelockReport> livelock;

@@ -51,6 +51,13 @@ void RunRecorder::job_started(JobIndex job, Time now, const std::vector<GpuId>& 
   outcome.gpus = gpus;
 }
 
+void RunRecorder::cpu_job_started(JobIndex job, Time now, NodeId node) {
+  JobOutcome& outcome = record_.outcomes[job];
+  if (outcome.start == kNever) outcome.start = now;
+  if (record_.cpu_nodes.empty()) record_.cpu_nodes.assign(record_.outcomes.size(), kNoNode);
+  record_.cpu_nodes[job] = node;
+}
+
 void RunRecorder::job_finished(JobIndex job, Time now, std::size_t gpus, double gpu_share, double held_gpu_seconds) {
   record_.run_gpu_seconds += held_gpu_seconds;
   record_.outcomes[job].end = now;

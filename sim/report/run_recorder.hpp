@@ -45,6 +45,8 @@ class RunRecorder {
   void allocation_changed(Time now, double allocated_delta, std::int64_t queued_delta);
   /// A job started a run on `gpus`: the first start and the last placement.
   void job_started(JobIndex job, Time now, const std::vector<GpuId>& gpus);
+  /// A CPU job (CpuWork) started on `node`.
+  void cpu_job_started(JobIndex job, Time now, NodeId node);
   /// A job completed on `gpus` GPUs of share `gpu_share`, its run having held
   /// `held_gpu_seconds`: its GPUs are no longer allocated.
   void job_finished(JobIndex job, Time now, std::size_t gpus, double gpu_share, double held_gpu_seconds);

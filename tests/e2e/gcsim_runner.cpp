@@ -145,6 +145,28 @@ std::map<std::string, JobRow> read_jobs_csv(const std::string& out_dir) {
   return rows;
 }
 
+std::vector<ServingRow> read_serving_csv(const std::string& out_dir) {
+  std::istringstream in(read_text(out_dir + "/serving.csv"));
+  std::string line;
+  std::getline(in, line);
+  const auto header = split_csv_line(line);
+  std::vector<ServingRow> rows;
+  while (std::getline(in, line)) {
+    const auto fields = split_csv_line(line);
+    std::map<std::string, std::string> f;
+    for (std::size_t i = 0; i < header.size() && i < fields.size(); ++i) f[header[i]] = fields[i];
+    ServingRow row;
+    row.time = std::stod(f["time"]);
+    row.deployment = f["deployment"];
+    row.desired = std::stoi(f["desired_replicas"]);
+    row.replicas = std::stoi(f["replicas"]);
+    row.ready = std::stoi(f["ready_replicas"]);
+    row.backlog = std::stod(f["backlog"]);
+    rows.push_back(row);
+  }
+  return rows;
+}
+
 nlohmann::json read_summary(const std::string& out_dir) {
   return nlohmann::json::parse(read_text(out_dir + "/summary.json"));
 }

@@ -62,6 +62,18 @@ struct JobRow {
 
 /// jobs.csv by job id.
 std::map<std::string, JobRow> read_jobs_csv(const std::string& out_dir);
+
+/// One row of serving.csv: a deployment at one sample (an autoscaler sync,
+/// or once a minute without one).
+struct ServingRow {
+  double time = 0;
+  std::string deployment;
+  int desired = 0, replicas = 0, ready = 0;
+  double backlog = 0;
+};
+/// serving.csv's rows, in order.
+std::vector<ServingRow> read_serving_csv(const std::string& out_dir);
+
 nlohmann::json read_summary(const std::string& out_dir);
 std::string read_text(const std::string& path);
 /// Names of the regular files in a directory (empty when it does not exist).

@@ -1,8 +1,11 @@
 // The bundled scenarios run to completion and their outputs are consistent.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
+#include <map>
 #include <sstream>
+#include <utility>
 
 #include "tests/e2e/gcsim_runner.hpp"
 
@@ -172,6 +175,122 @@ TEST(BundledScenarios, ReleasingIdleNotebooksCutsTheirIdleGpuHoursAndTheTraining
   EXPECT_GT(release["requeue_wait_mean_s"].get<double>(), 0);
 }
 
+// A day of requests, 100 a second at night to 1,000 at midday, on 1-GPU
+// replicas serving 100 a second each (50 ms a request, 100 waiting per ready
+// replica at most, 60 s to load the model), beside training jobs on 32 GPUs:
+// three of 8 GPUs and one of 4 until 9 h, two of 8 from 10 h to 18 h, two
+// from 18 h. Under fifo; serving-autoscaled.json's autoscaler keeps 2 to 16
+// replicas busy 70% of the time, serving-fixed.json runs 12 throughout.
+GcsimRun run_serving_day(const ScratchDir& dir, const std::string& workload) {
+  return run_gcsim({"run", "--cluster", scenario("clusters/rack-32gpu.json"), "--workload",
+                    scenario("workloads/" + workload + ".json"), "--policy", "fifo", "--out", dir / workload});
+}
+
+TEST(BundledScenarios, TheAutoscalerWaitsForTheTrainingGpusInTheMorningThenFollowsTheLoad) {
+  ScratchDir dir;
+  const GcsimRun run = run_serving_day(dir, "serving-autoscaled");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::vector<ServingRow> rows = read_serving_csv(dir / "serving-autoscaled");
+  auto at = [&](double time) {
+    for (const ServingRow& row : rows)
+      if (row.time == time) return row;
+    ADD_FAILURE() << "no serving.csv row at " << time;
+    return ServingRow{};
+  };
+  // The night on the minimum, beside 28 training GPUs: 2 GPUs stay free.
+  EXPECT_EQ(at(5 * 3600).desired, 2);
+  EXPECT_EQ(at(5 * 3600).ready, 2);
+  // From 7 h the load outgrows the 4 replicas those GPUs allow: 6 are asked
+  // for, 2 wait for GPUs, and the autoscaler asks for no more: 4 ready at
+  // 100% busy against a 70% target ask for 5.7, no more than the 6 it has
+  // (the waiting ones count at 0).
+  for (const ServingRow& row : rows)
+    if (row.time > 25215 && row.time <= 9 * 3600) {
+      SCOPED_TRACE(row.time);
+      EXPECT_EQ(row.desired, 6);
+      EXPECT_EQ(row.replicas, 6);
+      EXPECT_EQ(row.ready, 4);
+    }
+  // The training ends at 9 h: the two start, and at each load of models the
+  // autoscaler asks for ceil(ready / 0.7), up to 16.
+  EXPECT_EQ(at(32460).desired, 9);
+  EXPECT_EQ(at(32520).desired, 13);
+  EXPECT_EQ(at(32580).desired, 16);
+  EXPECT_EQ(at(32640).ready, 16);
+  // Then it follows the load down, 300 s (its window) after each hourly
+  // step: at 16 h 800 a second on 13 replicas is 62% busy, so ceil(13 x
+  // 0.62 / 0.7) = 12; at 23 h, 200 on 3 is 67%, within the tolerance.
+  const std::pair<double, int> down[] = {{57900, 12}, {61500, 10}, {65100, 8}, {68700, 7},
+                                         {72300, 5},  {79500, 4},  {83100, 3}, {86400, 3}};
+  for (const auto& [time, desired] : down) EXPECT_EQ(at(time).desired, desired) << time;
+
+  const nlohmann::json svc = read_summary(dir / "serving-autoscaled")["serving"][0];
+  EXPECT_EQ(svc["most_ready_replicas"], 16);
+  // Dropped, arrivals past 100 waiting per ready replica: the first minute's
+  // 150 a second before any model is loaded (9,000); 250 a second on 2 from
+  // 6 h, full at 6 h + 4 s until a third, asked for at 6 h + 15 s, is ready
+  // at 6 h + 75 s (50 x 71); 450 on 4 from 7 h, full at 7 h + 8 s (50 x
+  // 3,592); 700 on 4 (300 x 3,600); 900 on 4 until the two waiting are ready
+  // (500 x 60); on 6 for 60 s, full after 2/3 s (300 x 59 1/3); then
+  // capacity enough.
+  EXPECT_NEAR(svc["dropped"].get<double>(), 9000 + 50 * 71 + 50 * 3592 + 300 * 3600 + 500 * 60 + 300 * (60 - 2.0 / 3),
+              1e-3);
+}
+
+TEST(BundledScenarios, AutoscalingServesTheDayOnFewerGpuHoursAndTheTrainingWaitsLessButRequestsAreLate) {
+  ScratchDir dir;
+  ASSERT_EQ(run_serving_day(dir, "serving-autoscaled").exit_code, 0);
+  ASSERT_EQ(run_serving_day(dir, "serving-fixed").exit_code, 0);
+  const nlohmann::json autoscaled = read_summary(dir / "serving-autoscaled")["serving"][0];
+  const nlohmann::json fixed = read_summary(dir / "serving-fixed")["serving"][0];
+  // 12 replicas all day.
+  EXPECT_NEAR(fixed["gpu_hours"].get<double>(), 12 * 24, 1e-9);
+  // The autoscaled replicas, ranked by start, each run until the count
+  // falls below its rank (the newest go first) or the day ends: from 16 to
+  // 13 once the window has passed the last sync that asked for 16 (32,640
+  // s), then as in the test above.
+  const double starts[] = {0,     0,     21615, 21675, 32400, 32400, 32460, 32460,
+                           32460, 32520, 32520, 32520, 32520, 32580, 32580, 32580};
+  const std::pair<double, int> falls[] = {{32940, 13}, {57900, 12}, {61500, 10}, {65100, 8},
+                                          {68700, 7},  {72300, 5},  {79500, 4},  {83100, 3}};
+  double replica_seconds = 0;
+  for (int rank = 1; rank <= 16; ++rank) {
+    double end = 86400;
+    for (const auto& [time, count] : falls)
+      if (count < rank) {
+        end = time;
+        break;
+      }
+    replica_seconds += end - starts[rank - 1];
+  }
+  EXPECT_NEAR(autoscaled["gpu_hours"].get<double>(), replica_seconds / 3600, 1e-9);
+  EXPECT_LT(autoscaled["gpu_hours"].get<double>(), 0.6 * fixed["gpu_hours"].get<double>());
+
+  // The GPUs the autoscaler gives back go to the training: none waits. Beside
+  // 12 replicas, train-03 and train-04 wait until the first two end at 9 h,
+  // train-06 until 18 h and train-08 until 24 h.
+  for (const auto& [id, row] : read_jobs_csv(dir / "serving-autoscaled"))
+    if (id.rfind("train-", 0) == 0) EXPECT_EQ(row.wait, 0) << id;
+  const auto fixed_jobs = read_jobs_csv(dir / "serving-fixed");
+  const std::map<std::string, double> fixed_waits = {{"train-01", 0},     {"train-02", 0},    {"train-03", 32400},
+                                                     {"train-04", 32400}, {"train-05", 0},    {"train-06", 28800},
+                                                     {"train-07", 0},     {"train-08", 21600}};
+  for (const auto& [id, wait] : fixed_waits) EXPECT_DOUBLE_EQ(fixed_jobs.at(id).wait, wait) << id;
+
+  // The price: the morning's overload. Fixed, a request is late (over 0.5 s)
+  // almost only when its service alone, exponential of mean 50 ms, takes
+  // that long: e^-10 of them, and a few that waited.
+  const double served = fixed["served"].get<double>();
+  EXPECT_GT(fixed["late"].get<double>(), served * std::exp(-10));
+  EXPECT_LT(fixed["late"].get<double>(), 1.01 * served * std::exp(-10));
+  EXPECT_DOUBLE_EQ(fixed["dropped"].get<double>(), 150 * 60);  // before the models are loaded
+  // Autoscaled, the 2 hours on 4 replicas fill their queues: the 400 requests
+  // a second admitted then wait 1 s each (400 waiting, served 400 a second).
+  EXPECT_GT(autoscaled["late"].get<double>(), 400 * 2 * 3600);
+  EXPECT_GT(autoscaled["latency_s"]["p95"].get<double>(), 1);
+  EXPECT_LT(fixed["latency_s"]["p99"].get<double>(), 0.5);
+}
+
 TEST(BundledScenarios, WithoutGpuMemoryIsolationAMisconfiguredJobMakesItsNeighboursFail) {
   // 24 replicas of 0.3 GPU asking 8 GB each, one a minute, and a job asking
   // 8 GB that uses 24 GB from 30 s on, packed with the first replica on GPU 0
@@ -221,20 +340,30 @@ TEST(BundledScenarios, TheMixedWorkloadRunsUnderFifoCapacityAndGangWithFiguresPe
     ASSERT_EQ(run.exit_code, 0) << policy[0] << ": " << run.err;
     const nlohmann::json summary = read_summary(dir / "out");
     const nlohmann::json& types = summary["job_types"];
-    for (const char* type : {"training", "measured", "dag", "notebook"})
+    for (const char* type : {"training", "measured", "dag", "notebook", "cpu"})
       EXPECT_GT(types[type]["finished"].get<int>(), 0) << policy[0] << " " << type;
+    const auto rows = read_jobs_csv(dir / "out");
+    int replicas = 0;  // serving replicas are reported by their deployments, not per job type
+    for (const auto& [id, row] : rows) replicas += id.rfind("serve-", 0) == 0 || id.rfind("deploy-", 0) == 0;
     EXPECT_EQ(types["training"]["jobs"].get<int>() + types["measured"]["jobs"].get<int>() +
-                  types["dag"]["jobs"].get<int>() + types["notebook"]["jobs"].get<int>(),
+                  types["dag"]["jobs"].get<int>() + types["notebook"]["jobs"].get<int>() +
+                  types["cpu"]["jobs"].get<int>() + replicas,
               summary["jobs"]["total"].get<int>());
+    // Two deployments serve both days, and four more serve for 6 h after their workflow's evaluation.
+    ASSERT_EQ(summary["serving"].size(), 6u) << policy[0];
+    for (const nlohmann::json& deployment : summary["serving"]) {
+      EXPECT_GT(deployment["served"].get<double>(), 0) << deployment["deployment"];
+      EXPECT_GT(deployment["latency_s"]["p99"].get<double>(), 0) << deployment["deployment"];
+    }
     // The two misconfigured inference jobs fail 20 min into their run.
     EXPECT_EQ(summary["failures"]["out_of_memory"], 2) << policy[0];
-    const auto rows = read_jobs_csv(dir / "out");
-    for (const char* id : {"infer-000", "infer-001"}) EXPECT_DOUBLE_EQ(rows.at(id).end - rows.at(id).start, 1200);
+    for (const char* id : {"infer-000", "infer-001"}) EXPECT_NEAR(rows.at(id).end - rows.at(id).start, 1200, 1e-6);
     // Each workflow's evaluation starts after its training, which starts after its preparation.
     for (int i = 0; i < 20; ++i) {
       const std::string n = (i < 10 ? "00" : "0") + std::to_string(i);
       EXPECT_GE(rows.at("wf-train-" + n).start, rows.at("prepare-" + n).end + 60) << n;
       EXPECT_GE(rows.at("evaluate-" + n).start, rows.at("wf-train-" + n).end) << n;
+      if (i < 4) EXPECT_GE(rows.at("deploy-" + n).start, rows.at("evaluate-" + n).end) << n;
     }
   }
 }

@@ -1,12 +1,15 @@
-// A serving deployment whose replicas the autoscaler adds and removes, its
-// requests counted by hand: on one node of 8 GPUs under fifo, each replica
-// takes 1 GPU and serves 100 requests a second (one at a time, 10 ms each).
-// The autoscaler aims at 80 requests a second per ready replica, so it asks
-// for ceil(rate / 80) replicas once their metric is in.
+// A serving deployment whose replicas the autoscaler adds and removes, or a
+// rollout replaces, its requests and replicas counted by hand: on one node of
+// 8 GPUs under fifo, each replica takes 1 GPU and serves 100 requests a second
+// (one at a time, 10 ms each). The autoscaler aims at 80 requests a second
+// per ready replica, so it asks for ceil(rate / 80) replicas once their
+// metric is in.
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "tests/e2e/gcsim_runner.hpp"
 
@@ -31,25 +34,6 @@ nlohmann::json deployment(const nlohmann::json& rates, double length) {
               {"max_replicas", 6},
               {"sync_period", 15},
               {"scale_down_window", 60}}}}}};
-}
-
-struct ServingRow {
-  double time;
-  int desired, replicas, ready;
-};
-
-std::vector<ServingRow> read_serving_csv(const std::string& out_dir) {
-  std::istringstream in(read_text(out_dir + "/serving.csv"));
-  std::string line;
-  std::getline(in, line);
-  std::vector<ServingRow> rows;
-  while (std::getline(in, line)) {
-    std::vector<std::string> fields;
-    std::stringstream fields_in(line);
-    for (std::string field; std::getline(fields_in, field, ',');) fields.push_back(field);
-    rows.push_back({std::stod(fields[0]), std::stoi(fields[2]), std::stoi(fields[3]), std::stoi(fields[4])});
-  }
-  return rows;
 }
 
 ServingRow row_at(const std::vector<ServingRow>& rows, double time) {
@@ -164,6 +148,144 @@ TEST(Serving, RatesComeFromACsvFileNextToTheWorkload) {
   const GcsimRun bad = run_simulation(cluster, workload, dir / "bad");
   EXPECT_EQ(bad.exit_code, 1);
   EXPECT_NE(bad.err.find("rates.csv: line 3: field 'rate'"), std::string::npos) << bad.err;
+}
+
+// Six replicas without an autoscaler (sampled once a minute), each loading
+// its model for 60 s, and a rollout at 330 s.
+nlohmann::json rolled_out(const nlohmann::json& rollout) {
+  return {{"id", "svc"},
+          {"submit", 0},
+          {"gpus", 1},
+          {"serving",
+           {{"length", 1200},
+            {"rate", 400},
+            {"throughput", 100},
+            {"latency", 0.01},
+            {"slo", 1},
+            {"startup", 60},
+            {"replicas", 6},
+            {"rollouts", nlohmann::json::array({rollout})}}}};
+}
+
+// timeline.csv's (time, allocated GPUs) rows: here, the replicas holding GPUs.
+std::vector<std::pair<double, double>> allocated_gpus(const std::string& out_dir) {
+  std::istringstream in(read_text(out_dir + "/timeline.csv"));
+  std::string line;
+  std::getline(in, line);
+  std::vector<std::pair<double, double>> rows;
+  while (std::getline(in, line)) {
+    std::stringstream fields(line);
+    std::string time, allocated;
+    std::getline(fields, time, ',');
+    std::getline(fields, allocated, ',');
+    rows.emplace_back(std::stod(time), std::stod(allocated));
+  }
+  return rows;
+}
+
+// max_surge 2, max_unavailable 1: at most 8 replicas, at least 5 ready. By
+// the rules of serving_controller.hpp, in waves a startup apart:
+//   330 s: 6 old ready; one goes (5 ready stay), three new start (8 in all);
+//   390 s: the three are ready (8 ready): three old go (5 ready), three new start;
+//   450 s: those are ready (8): the last two old go; 6 new, ready.
+// Done in two startups, 120 s. The samples at 360 and 420 s fall mid-wave:
+// 8 replicas, 5 ready.
+TEST(Serving, ARollingUpdateReplacesEveryReplicaWithinItsSurgeAndUnavailability) {
+  ScratchDir dir;
+  const auto cluster = dir.write("cluster.json", CraftedCluster{}.to_json());
+  const auto workload =
+      dir.write("jobs.json", workload_json({rolled_out({{"at", 330}, {"max_surge", 2}, {"max_unavailable", 1}})}));
+  const GcsimRun run = run_simulation(cluster, workload, dir / "out");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::vector<ServingRow> rows = read_serving_csv(dir / "out");
+  for (const ServingRow& row : rows) {
+    SCOPED_TRACE(row.time);
+    EXPECT_EQ(row.desired, 6);
+    EXPECT_LE(row.replicas, 6 + 2);
+    EXPECT_GE(row.ready, 6 - 1);  // from 60 s, the first models loaded
+  }
+  for (double mid_wave : {360, 420}) {
+    EXPECT_EQ(row_at(rows, mid_wave).replicas, 8) << mid_wave;
+    EXPECT_EQ(row_at(rows, mid_wave).ready, 5) << mid_wave;
+  }
+  EXPECT_EQ(row_at(rows, 480).replicas, 6);
+  EXPECT_EQ(row_at(rows, 480).ready, 6);
+  // The replicas holding GPUs: 6, 8 from 330 s (at 390 s three go as three
+  // come), 6 from 450 s.
+  const std::vector<std::pair<double, double>> expected = {{0, 6}, {330, 8}, {450, 6}, {1200, 0}};
+  EXPECT_EQ(allocated_gpus(dir / "out"), expected);
+  // The two slots beyond the six ran nothing before the rollout.
+  const auto jobs = read_jobs_csv(dir / "out");
+  EXPECT_DOUBLE_EQ(jobs.at("svc#7").start, 330);
+  EXPECT_DOUBLE_EQ(jobs.at("svc#8").start, 330);
+
+  const nlohmann::json svc = read_summary(dir / "out")["serving"][0];
+  ASSERT_EQ(svc["rollout_seconds"].size(), 1u);
+  EXPECT_DOUBLE_EQ(svc["rollout_seconds"][0].get<double>(), 2 * 60);
+  // Old replicas: one to 330 s, three to 390 s, two to 450 s; new ones: three
+  // from 330 s and three from 390 s to the end.
+  EXPECT_NEAR(svc["gpu_hours"].get<double>(), (330 + 3 * 390 + 2 * 450 + 3 * 870 + 3 * 810) / 3600.0, 1e-9);
+  // Five ready replicas serve 500 a second: only the first minute's requests,
+  // before any model was loaded, are dropped.
+  EXPECT_DOUBLE_EQ(svc["dropped"].get<double>(), 400 * 60);
+}
+
+// max_surge 1 alone, beside a 2-GPU job holding the node's last GPUs until
+// 630 s: the surge replica waits for them, then the old replicas go one at a
+// time, each when a new one is ready:
+//   330 s: 6 ready; a new one queues (7 in all);
+//   630 s: it gets its GPU; 690 s: it is ready, an old one goes, a new one starts;
+//   750, 810, 870, 930 s: likewise;
+//   990 s: the sixth new one is ready and the last old one goes.
+// 660 s: 300 s waiting for a GPU, then six startups. Never fewer than 6 ready.
+TEST(Serving, ARollingUpdateWithoutUnavailabilityWaitsForAGpuForItsSurge) {
+  ScratchDir dir;
+  const auto cluster = dir.write("cluster.json", CraftedCluster{}.to_json());
+  const auto workload = dir.write(
+      "jobs.json", workload_json({rolled_out({{"at", 330}, {"max_surge", 1}}), measured_job("big", 0, 2, 630)}));
+  const GcsimRun run = run_simulation(cluster, workload, dir / "out");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const auto jobs = read_jobs_csv(dir / "out");
+  EXPECT_DOUBLE_EQ(jobs.at("svc#7").submit, 330);
+  EXPECT_DOUBLE_EQ(jobs.at("svc#7").start, 630);
+  const std::vector<ServingRow> rows = read_serving_csv(dir / "out");
+  for (const ServingRow& row : rows) {
+    SCOPED_TRACE(row.time);
+    EXPECT_EQ(row.ready, 6);                                            // from 60 s
+    EXPECT_EQ(row.replicas, row.time > 330 && row.time < 990 ? 7 : 6);  // never above 6 + 1
+  }
+  const nlohmann::json svc = read_summary(dir / "out")["serving"][0];
+  ASSERT_EQ(svc["rollout_seconds"].size(), 1u);
+  EXPECT_DOUBLE_EQ(svc["rollout_seconds"][0].get<double>(), 300 + 6 * 60);
+  // Six replicas throughout, and a seventh during each of the six startups.
+  EXPECT_NEAR(svc["gpu_hours"].get<double>(), (6 * 1200 + 6 * 60) / 3600.0, 1e-9);
+  EXPECT_DOUBLE_EQ(svc["dropped"].get<double>(), 400 * 60);
+}
+
+// Replicas withdrawn from the queue as the autoscaler scales down: every
+// policy keeping its own order of the waiting jobs drops them and never
+// allocates to one (srtf and drf once did, and the plan was rejected).
+TEST(Serving, EveryPolicyRunsTheBundledAutoscaledDeployment) {
+  for (const char* policy : {"fifo", "fifo-backfill", "gang", "srtf", "drf", "capacity", "tiresias", "incremental"}) {
+    ScratchDir dir;
+    const GcsimRun run = run_simulation(scenario("clusters/rack-32gpu.json"),
+                                        scenario("workloads/serving-autoscaled.json"), dir / "out", {}, policy);
+    EXPECT_EQ(run.exit_code, 0) << policy << ": " << run.err;
+  }
+}
+
+// A deployment that starts at a time no rate step divides: each step is
+// found in absolute time, so no span of no length repeats forever.
+TEST(Serving, RateStepsOfADeploymentStartingAtAnyTimeEachEndOneSpan) {
+  ScratchDir dir;
+  const auto cluster = dir.write("cluster.json", CraftedCluster{}.to_json());
+  nlohmann::json job =
+      deployment({{{"at", 0}, {"rate", 100}}, {{"at", 3600}, {"rate", 300}}, {{"at", 7200}, {"rate", 100}}}, 10800);
+  job["submit"] = 3833.131;  // (3833.131 + 3600) - 3833.131 rounds to just below 3600
+  const auto workload = dir.write("jobs.json", workload_json({job}));
+  const GcsimRun run = run_simulation(cluster, workload, dir / "out");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NEAR(read_summary(dir / "out")["serving"][0]["requests"].get<double>(), 3600 * (100 + 300 + 100), 1e-3);
 }
 
 }  // namespace

@@ -1,0 +1,68 @@
+#include "sim/engine/cpu_dispatch.hpp"
+
+namespace gcsim {
+
+void CpuDispatch::submit(SchedulerState& state, JobIndex job, Time submitted) {
+  if (submitted_.empty()) {
+    submitted_.assign(jobs_.size(), kNever);
+    runs_.assign(jobs_.size(), 0);
+  }
+  state.submit_cpu_job(job, submitted);
+  submitted_[job] = submitted;
+  line_.emplace(submitted, job);
+}
+
+std::vector<JobIndex> CpuDispatch::dispatch(SchedulerState& state, Time now) {
+  std::vector<JobIndex> started;
+  const NodeId nodes = static_cast<NodeId>(state.layout().node_count());
+  for (auto it = line_.begin(); it != line_.end();) {
+    const JobIndex job = it->second;
+    NodeId node = 0;
+    while (node < nodes && !state.cpu_job_fits(job, node)) ++node;
+    if (node == nodes) {
+      ++it;
+      continue;
+    }
+    state.start_cpu_job(job, node, now);
+    ends_.push({now + std::get<CpuWork>(jobs_[job].work).seconds, job, ++runs_[job]});
+    ++running_;
+    started.push_back(job);
+    it = line_.erase(it);
+  }
+  return started;
+}
+
+std::vector<JobIndex> CpuDispatch::finish_due(SchedulerState& state, Time now) {
+  std::vector<JobIndex> ended;
+  for (drop_stale_ends(); !ends_.empty() && ends_.top().at <= now; drop_stale_ends()) {
+    const JobIndex job = ends_.top().job;
+    ends_.pop();
+    ++runs_[job];  // no later entry of this run's is due
+    state.finish_cpu_job(job, now);
+    --running_;
+    ended.push_back(job);
+  }
+  return ended;
+}
+
+std::vector<JobIndex> CpuDispatch::stop_on_node(SchedulerState& state, NodeId node) {
+  std::vector<JobIndex> stopped = state.cpu_jobs_on(node);
+  for (JobIndex job : stopped) {
+    state.stop_cpu_job(job);
+    ++runs_[job];  // its end is stale
+    --running_;
+    line_.emplace(submitted_[job], job);
+  }
+  return stopped;
+}
+
+Time CpuDispatch::next_end() {
+  drop_stale_ends();
+  return ends_.empty() ? kNever : ends_.top().at;
+}
+
+void CpuDispatch::drop_stale_ends() {
+  while (!ends_.empty() && stale(ends_.top())) ends_.pop();
+}
+
+}  // namespace gcsim
