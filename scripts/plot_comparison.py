@@ -70,7 +70,8 @@ class Run:
             (float(r["time"]), float(r["allocated_gpus"]), float(r["busy_gpus"]), int(r["queued_jobs"]))
             for r in read_csv(os.path.join(base, "timeline.csv"))
         ]
-        finished = [j for j in self.jobs if j["state"] == "finished"]
+        # A serving replica completes nothing (its deployment's latency is in summary.json), as in the table.
+        finished = [j for j in self.jobs if j["state"] == "finished" and j.get("type") != "serving"]
         self.jct = sorted(float(j["jct"]) for j in finished)
         self.wait = sorted(float(j["wait"]) for j in finished)
         self.first_submit = min((float(j["submit"]) for j in self.jobs), default=0.0)
@@ -162,7 +163,8 @@ def plot_gantt(run, unit, path):
     bars = []  # (gpu label, start, end, job index, unfinished, share of the GPU)
     for index, job in enumerate(run.jobs):
         start = number(job["start"])
-        if start is None or not job["placement"]:
+        # A CPU job holds no GPU (its placement is a node): the chart is of GPUs.
+        if start is None or not job["placement"] or job.get("type") == "cpu":
             continue
         end = number(job["end"])
         unfinished = end is None

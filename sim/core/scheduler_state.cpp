@@ -150,6 +150,7 @@ void SchedulerState::withdraw(JobIndex job, Time now) {
   }
   if (!runtime.gpus.empty()) release(job);
   runtime.state = JobState::kPending;
+  runtime.end = now;  // its time in the cluster ends here, unless it is submitted again
   // `submitted` stays as it was until the job is submitted again: a policy
   // that keeps the waiting jobs ordered by it finds the job it must drop.
 }
@@ -157,7 +158,7 @@ void SchedulerState::withdraw(JobIndex job, Time now) {
 void SchedulerState::retire(JobIndex job, Time now) {
   assert(runtime_[job].state == JobState::kPending && "only a pending job is retired");
   runtime_[job].state = JobState::kFinished;
-  runtime_[job].end = now;
+  if (runtime_[job].end == kNever) runtime_[job].end = now;  // withdrawn earlier: it left then
 }
 
 void SchedulerState::submit_cpu_job(JobIndex job, Time submitted) {

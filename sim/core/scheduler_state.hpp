@@ -94,8 +94,9 @@ class SchedulerState final : public ClusterView, public QueueView {
   /// GPUs, leaves the queue or the running jobs, and is pending again, to be
   /// submitted anew or retired (a serving deployment scaling down).
   void withdraw(JobIndex job, Time now);
-  /// A pending job is done without running again: it ends finished at `now`
-  /// (a serving replica when its deployment ends).
+  /// A pending job is done without running again: it ends finished, at the
+  /// time it was last withdrawn, or at `now` if never (a serving replica
+  /// when its deployment ends).
   void retire(JobIndex job, Time now);
   std::uint64_t withdrawals() const override { return withdrawals_; }
 

@@ -308,6 +308,7 @@ class Scheduler {
     if (!deployment) thrashing_guard_.submitted(job, now_);
     state_.submit(job, submitted);
     recorder_.job_submitted(now_);
+    if (deployment) recorder_.first_submitted(job, submitted);
     if (deployment && !deployment->started())
       for (JobIndex replica : deployment->start(now_)) submit(replica, now_);
   }

@@ -73,6 +73,7 @@ ComparisonRow comparison_row(const std::string& policy, const RunOutputs& run,
   typed.reserve(run.jobs.size());
   for (const JobsCsvRow& job : run.jobs) typed.push_back({job.type, job.state, job.jct, job.wait});
   row.job_types = job_type_figures(typed);
+  row.serving = run.summary.serving;
 
   if (!s.queues.empty()) {
     row.queue_attainment = s.queues;  // as the run wrote them
@@ -160,7 +161,21 @@ std::string comparison_markdown(const std::vector<ComparisonRow>& rows) {
         out << "| " << markdown_cell(r.policy) << " | " << t.type << " | " << t.finished << '/' << t.jobs << " | "
             << time(t.jct.mean) << " | " << time(t.jct.p95) << " | " << time(t.wait.mean) << " | " << time(t.wait.p95)
             << " |\n";
-    out << "\nPer job type (training, measured runs, DAGs, notebooks), over its finished jobs.\n";
+    out << "\nPer job type (training, measured runs, DAGs, notebooks, CPU jobs), over its finished jobs.\n";
+  }
+
+  // Serving deployments: their requests' latency, beside the jobs' completion times above.
+  if (std::any_of(rows.begin(), rows.end(), [](const ComparisonRow& r) { return !r.serving.empty(); })) {
+    out << "\n| policy | deployment | latency p50 (ms) | p95 (ms) | p99 (ms) | late | dropped | GPU-hours |\n"
+           "|---|---|---:|---:|---:|---:|---:|---:|\n";
+    for (const ComparisonRow& r : rows)
+      for (const ServingFigures& d : r.serving)
+        out << "| " << markdown_cell(r.policy) << " | " << markdown_cell(d.deployment) << " | " << fixed(d.p50 * 1e3, 1)
+            << " | " << fixed(d.p95 * 1e3, 1) << " | " << fixed(d.p99 * 1e3, 1) << " | "
+            << percent(d.served > 0 ? d.late / d.served : 0) << " | "
+            << percent(d.requests > 0 ? d.dropped / d.requests : 0) << " | " << fixed(d.gpu_hours, 2) << " |\n";
+    out << "\nServing: latency percentiles over the requests served; late: share of them slower than the SLO;\n"
+           "dropped: share of the requests that arrived.\n";
   }
 
   if (std::none_of(rows.begin(), rows.end(), [](const ComparisonRow& r) { return !r.queue_attainment.empty(); }))

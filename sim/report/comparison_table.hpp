@@ -57,6 +57,7 @@ struct ComparisonRow {
   std::optional<Time> deadlock_at;
   std::optional<double> wall_seconds;
   std::vector<JobTypeFigures> job_types;  // from jobs.csv
+  std::vector<ServingFigures> serving;    // from summary.json, one per deployment
 };
 
 /// The row of one run. Fragmentation is taken over the summary's makespan

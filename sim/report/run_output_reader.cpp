@@ -198,6 +198,23 @@ RunSummaryFigures parse_summary_json(const std::string& text, const std::string&
       s.queues.push_back(std::move(queue));
     }
   }
+  if (summary.contains("serving")) {
+    const json& deployments = summary.at("serving");
+    if (!deployments.is_array()) throw InputError(file, "", "serving", "expected an array, got " + deployments.dump());
+    for (std::size_t d = 0; d < deployments.size(); ++d) {
+      const std::string where = "serving[" + std::to_string(d) + "]";
+      const json& name = member(deployments[d], "deployment", file, where);
+      if (!name.is_string()) throw InputError(file, where, "deployment", "expected an id, got " + name.dump());
+      const json& latency = member(deployments[d], "latency_s", file, where);
+      const std::string latency_where = where + ".latency_s";
+      s.serving.push_back({name.get<std::string>(), number(deployments[d], "requests", file, where),
+                           number(deployments[d], "served", file, where),
+                           number(deployments[d], "dropped", file, where), number(deployments[d], "late", file, where),
+                           number(latency, "p50", file, latency_where), number(latency, "p95", file, latency_where),
+                           number(latency, "p99", file, latency_where),
+                           number(deployments[d], "gpu_hours", file, where)});
+    }
+  }
   return s;
 }
 

@@ -22,6 +22,14 @@
 namespace gcsim {
 
 /// The figures of summary.json that comparisons use.
+/// A serving deployment's figures in summary.json ("serving").
+struct ServingFigures {
+  std::string deployment;
+  double requests = 0, served = 0, dropped = 0, late = 0;
+  double p50 = 0, p95 = 0, p99 = 0;  // latency, seconds
+  double gpu_hours = 0;
+};
+
 struct RunSummaryFigures {
   std::string policy;
   std::size_t gpus = 0;
@@ -36,6 +44,8 @@ struct RunSummaryFigures {
   std::optional<double> wall_seconds;  // absent when the run was told --no-wall-time
   /// The guarantee attainment of each queue the policy guaranteed ("queues"); empty without.
   std::vector<QueueAttainment> queues;
+  /// Each serving deployment's figures ("serving"); empty without.
+  std::vector<ServingFigures> serving;
 };
 
 /// One row of jobs.csv; times that are empty in the file are kNever.

@@ -58,6 +58,11 @@ void RunRecorder::cpu_job_started(JobIndex job, Time now, NodeId node) {
   record_.cpu_nodes[job] = node;
 }
 
+void RunRecorder::first_submitted(JobIndex job, Time submitted) {
+  Time& first = record_.outcomes[job].submitted;
+  if (first == kNever) first = submitted;
+}
+
 void RunRecorder::job_finished(JobIndex job, Time now, std::size_t gpus, double gpu_share, double held_gpu_seconds) {
   record_.run_gpu_seconds += held_gpu_seconds;
   record_.outcomes[job].end = now;
@@ -97,7 +102,7 @@ RunRecord RunRecorder::finish(Time end, const QueueView& jobs) {
     JobOutcome& o = record_.outcomes[j];
     const JobRuntime& runtime = jobs.runtime(j);
     o.state = runtime.state;
-    o.submitted = runtime.submitted;
+    if (o.submitted == kNever) o.submitted = runtime.submitted;
     o.preemptions = runtime.preemptions;
     o.uncontended = jobs.oracle_duration(j);
     if (o.end == kNever) o.end = runtime.end;  // a job retired without running to its end (a serving replica)

@@ -45,6 +45,11 @@ class RunRecorder {
   void allocation_changed(Time now, double allocated_delta, std::int64_t queued_delta);
   /// A job started a run on `gpus`: the first start and the last placement.
   void job_started(JobIndex job, Time now, const std::vector<GpuId>& gpus);
+  /// A job that may be submitted more than once (a serving replica) was
+  /// submitted at `submitted`: its outcome keeps the first time, so that its
+  /// wait and time in the cluster count from there (other jobs' is taken from
+  /// the state at the end).
+  void first_submitted(JobIndex job, Time submitted);
   /// A CPU job (CpuWork) started on `node`.
   void cpu_job_started(JobIndex job, Time now, NodeId node);
   /// A job completed on `gpus` GPUs of share `gpu_share`, its run having held

@@ -349,6 +349,47 @@ TEST(Compare, DrawsThePlotsOfJobsWhoseSharesLeaveFractionalGpuCounts) {
   }
 }
 
+// Serving deployments and CPU jobs beside the jobs the plots draw: replica
+// slots never used end finished without a start, CPU jobs hold no GPU. The
+// table shows each deployment's latency beside the jobs' figures.
+TEST(Compare, ShowsServingLatencyAndDrawsThePlotsOfDeploymentsAndCpuJobs) {
+  ScratchDir dir;
+  const std::string cluster = scenario("clusters/rack-32gpu.json");
+  nlohmann::json prepare = {{"id", "prepare"}, {"submit", 0}, {"cpu_cores", 8}, {"cpu", {{"seconds", 600}}}};
+  const auto workload = dir.write(
+      "jobs.json",
+      workload_json(
+          {prepare,
+           {{"id", "eval"}, {"submit", 0}, {"gpus", 1}, {"duration", {{"seconds", 100}, {"gpu_type", "V100"}}}},
+           {{"id", "svc"},
+            {"submit", 0},
+            {"gpus", 1},
+            {"serving",
+             {{"length", 3600},
+              {"rates", {{{"at", 0}, {"rate", 50}}, {{"at", 1800}, {"rate", 400}}}},
+              {"throughput", 100},
+              {"latency", 0.01},
+              {"replicas", 1},
+              {"autoscaler", {{"target", 0.7}, {"min_replicas", 1}, {"max_replicas", 8}}}}}}}));
+  const GcsimRun run = run_gcsim({"compare", "--policies", "fifo,srtf", "--cluster", cluster, "--workload", workload,
+                                  "--out", dir / "cmp", "--quiet", "--plots", "no"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::string md = read_text(dir / "cmp/comparison.md");
+  EXPECT_NE(md.find("| policy | deployment | latency p50 (ms)"), std::string::npos) << md;
+  EXPECT_NE(md.find("| fifo | svc |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| srtf | svc |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| fifo | cpu | 1/1 |"), std::string::npos) << md;
+
+  if (std::system("/usr/bin/python3 -c 'import matplotlib' >/dev/null 2>&1") != 0)
+    GTEST_SKIP() << "/usr/bin/python3 cannot import matplotlib (Debian: python3-matplotlib)";
+  const ScopedEnv python("GCSIM_PYTHON", "/usr/bin/python3");
+  const GcsimRun plotted = run_gcsim({"compare", "--policies", "fifo", "--cluster", cluster, "--workload", workload,
+                                      "--out", dir / "plotted", "--quiet", "--plots", "yes"});
+  ASSERT_EQ(plotted.exit_code, 0) << plotted.err;
+  for (const char* png : {"jct_cdf.png", "wait_cdf.png", "utilization.png", "gantt_fifo.png"})
+    EXPECT_TRUE(is_png(dir / (std::string("plotted/") + png))) << png;
+}
+
 TEST(Compare, WithoutThePlotScriptAutoWritesTheTableAndYesFails) {
   const DeadlockScenario s;
   const ScopedEnv scripts("GCSIM_SCRIPTS_DIR", s.dir / "no-scripts-here");

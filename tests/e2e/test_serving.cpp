@@ -218,6 +218,17 @@ TEST(Serving, ARollingUpdateReplacesEveryReplicaWithinItsSurgeAndUnavailability)
   const auto jobs = read_jobs_csv(dir / "out");
   EXPECT_DOUBLE_EQ(jobs.at("svc#7").start, 330);
   EXPECT_DOUBLE_EQ(jobs.at("svc#8").start, 330);
+  // Each slot's row spans its first submission to its last stop: the two
+  // old replicas let go at 450 s and never used again end then, the six
+  // serving to the end at 1200 s; none waited before its first start.
+  int ended_at_450 = 0, ended_at_1200 = 0;
+  for (const auto& [id, row] : jobs) {
+    EXPECT_GE(row.wait, 0) << id;
+    ended_at_450 += row.end == 450;
+    ended_at_1200 += row.end == 1200;
+  }
+  EXPECT_EQ(ended_at_450, 2);
+  EXPECT_EQ(ended_at_1200, 6);
 
   const nlohmann::json svc = read_summary(dir / "out")["serving"][0];
   ASSERT_EQ(svc["rollout_seconds"].size(), 1u);

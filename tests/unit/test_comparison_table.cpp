@@ -176,6 +176,32 @@ TEST(ComparisonMarkdown, OneRowPerPolicyInOrderWithTimesInOneUnit) {
   EXPECT_LT(srtf, fifo);
 }
 
+// A deployment's figures, as summary.json writes them, read back and shown
+// beside the jobs: 1,000 requests, 900 served of which 45 late, 100 dropped.
+TEST(ComparisonMarkdown, ServingDeploymentsShowTheirLatencyBesideTheJobs) {
+  SmallRun run;
+  ServingOutcome svc;
+  svc.deployment = "svc";
+  svc.arrived = 1000;
+  svc.served = 900;
+  svc.late = 45;
+  svc.dropped = 100;
+  svc.p50 = 0.012;
+  svc.p95 = 0.0805;
+  svc.p99 = 0.25;
+  svc.gpu_seconds = 2 * 3600;
+  run.record.serving.push_back(svc);
+  const RunOutputs outputs = run.read_back();
+  ASSERT_EQ(outputs.summary.serving.size(), 1u);
+  EXPECT_DOUBLE_EQ(outputs.summary.serving[0].p95, 0.0805);
+  EXPECT_DOUBLE_EQ(outputs.summary.serving[0].gpu_hours, 2);
+  const std::string md = comparison_markdown({comparison_row("fifo", outputs)});
+  EXPECT_NE(md.find("| fifo | svc | 12.0 | 80.5 | 250.0 | 5.0% | 10.0% | 2.00 |"), std::string::npos) << md;
+  // Without deployments, no such table.
+  EXPECT_EQ(comparison_markdown({comparison_row("fifo", SmallRun().read_back())}).find("| deployment |"),
+            std::string::npos);
+}
+
 // ---- capacity queues' guarantee attainment ------------------------------------------------
 
 // SmallRun's jobs in one queue guaranteed all 4 GPUs, over the run's 40 s:
