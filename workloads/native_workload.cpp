@@ -364,6 +364,19 @@ CpuWork read_cpu(const JsonObject& job, std::uint32_t cores) {
   return work;
 }
 
+// A deployment serving from CPUs ("gpus": 0): each replica holds its
+// cpu_cores and memory on one node, nothing of a GPU.
+void check_cpu_replicas(const JsonObject& job, const JobSpec& spec) {
+  if (spec.cpu_cores == 0)
+    job.fail("cpu_cores",
+             "a deployment serving from CPUs (\"gpus\": 0) runs each replica on cores it holds: give "
+             "cpu_cores of at least 1");
+  for (const char* field : {"gpu_share", "gpu_memory", "gpu_types"})
+    if (job.has(field))
+      job.fail(field,
+               "a deployment serving from CPUs (\"gpus\": 0) holds no GPU: leave '" + std::string(field) + "' out");
+}
+
 // Exactly one of "training", "duration", "dag", "frame_chain", "notebook",
 // "serving" (a "rates_csv" path is relative to `base_dir`) or "cpu" (run by
 // `cpu_cores`).
@@ -538,8 +551,12 @@ JobSpec read_job(const nlohmann::json& value, std::size_t index, const std::stri
   spec.submit = read_submit_time(job);
   const bool dag_job = job.has("dag") || job.has("frame_chain");
   const bool cpu_job = job.has("cpu");
+  // A deployment may serve from CPUs: "gpus": 0.
+  const bool cpu_replicas = job.has("serving") && job.has("gpus") && job.raw("gpus") == 0;
   if (cpu_job)
     spec.gpus = static_cast<std::uint32_t>(std::min<std::uint64_t>(job.optional_uint("gpus", 0), 1u << 31));
+  else if (cpu_replicas)
+    spec.gpus = 0;
   else
     spec.gpus = dag_job && !job.has("gpus") ? 1 : read_gpu_count(job);
   spec.gpu_memory_bytes = job.optional_quantity("gpu_memory", Quantity::kBytes, 0);
@@ -574,6 +591,7 @@ JobSpec read_job(const nlohmann::json& value, std::size_t index, const std::stri
 
   spec.work = read_work(job, folder_of(file_label), spec.cpu_cores);
   if (cpu_job) check_cpu_job(job, spec);
+  if (cpu_replicas) check_cpu_replicas(job, spec);
   size_dag_job(job, spec, job.has("gpus"));
   if (std::holds_alternative<ServingWork>(spec.work)) {
     if (spec.checkpoint.interval > 0)

@@ -175,7 +175,7 @@ void validate_workload_against_cluster(const std::vector<JobSpec>& jobs, const C
                              std::to_string(fitting));
     }
 
-    if (is_cpu_job(job.work)) {
+    if (runs_on_cpu(job)) {
       check_a_node_holds_cpu_job(job, layout, file_label, where, cluster_name);
       continue;
     }

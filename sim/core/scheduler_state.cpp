@@ -139,6 +139,13 @@ void SchedulerState::fail_pending(JobIndex job) {
 
 void SchedulerState::withdraw(JobIndex job, Time now) {
   JobRuntime& runtime = runtime_[job];
+  if (runs_on_cpu(jobs_[job])) {
+    // Not in the queue the policy sees: it lets go of its node, if it holds one.
+    if (runtime.state == JobState::kRunning) let_go_of_node(job);
+    runtime.state = JobState::kPending;
+    runtime.end = now;
+    return;
+  }
   assert((runtime.state == JobState::kWaiting || runtime.state == JobState::kRunning) &&
          "only a waiting or running job is withdrawn");
   if (runtime.state == JobState::kRunning) {
@@ -162,7 +169,7 @@ void SchedulerState::retire(JobIndex job, Time now) {
 }
 
 void SchedulerState::submit_cpu_job(JobIndex job, Time submitted) {
-  assert(runtime_[job].state == JobState::kPending && is_cpu_job(jobs_[job].work) && "a pending CPU job");
+  assert(runtime_[job].state == JobState::kPending && runs_on_cpu(jobs_[job]) && "a pending CPU job");
   runtime_[job].state = JobState::kWaiting;
   runtime_[job].submitted = submitted;
 }

@@ -24,7 +24,9 @@ std::vector<JobIndex> CpuDispatch::dispatch(SchedulerState& state, Time now) {
       continue;
     }
     state.start_cpu_job(job, node, now);
-    ends_.push({now + std::get<CpuWork>(jobs_[job].work).seconds, job, ++runs_[job]});
+    ++runs_[job];
+    // A serving replica runs until its deployment lets it go (withdraw(), finish()).
+    if (const auto* work = std::get_if<CpuWork>(&jobs_[job].work)) ends_.push({now + work->seconds, job, runs_[job]});
     ++running_;
     started.push_back(job);
     it = line_.erase(it);
@@ -54,6 +56,22 @@ std::vector<JobIndex> CpuDispatch::stop_on_node(SchedulerState& state, NodeId no
     line_.emplace(submitted_[job], job);
   }
   return stopped;
+}
+
+void CpuDispatch::withdraw(SchedulerState& state, JobIndex job, Time now) {
+  if (state.runtime(job).state == JobState::kRunning) {
+    ++runs_[job];
+    --running_;
+  } else {
+    line_.erase({submitted_[job], job});
+  }
+  state.withdraw(job, now);
+}
+
+void CpuDispatch::finish(SchedulerState& state, JobIndex job, Time now) {
+  ++runs_[job];
+  --running_;
+  state.finish_cpu_job(job, now);
 }
 
 Time CpuDispatch::next_end() {

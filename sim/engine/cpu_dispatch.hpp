@@ -1,4 +1,5 @@
-// cpu_dispatch.hpp: where and when CPU-only jobs (CpuWork) run.
+// cpu_dispatch.hpp: where and when CPU-only jobs (CpuWork) run, and the
+// replicas of serving deployments on CPUs (runs_on_cpu()).
 //
 // A CPU job holds no GPU, so the GPU scheduling policy never sees it: the
 // engine dispatches it here, as a cluster manager places a pod that asks for
@@ -10,7 +11,9 @@
 // - the engine dispatches right after each policy call, so at one instant
 //   GPU jobs are placed first and CPU jobs take what cores are left;
 // - a CPU job runs for its seconds, its cores its own, and then lets go of
-//   them; the policy sees its cores and memory taken (ClusterView::free_host);
+//   them; a serving replica runs until its deployment lets it go (withdraw(),
+//   finish()); the policy sees their cores and memory taken
+//   (ClusterView::free_host);
 // - when its node fails it starts over, waiting again in its place in line.
 //
 //   CpuDispatch cpu(jobs);
@@ -45,6 +48,11 @@ class CpuDispatch {
   std::vector<JobIndex> finish_due(SchedulerState& state, Time now);
   /// The node failed: its CPU jobs stop and wait again. Returns them.
   std::vector<JobIndex> stop_on_node(SchedulerState& state, NodeId node);
+  /// A serving replica on CPUs the deployment lets go, waiting or running: it
+  /// leaves the line or its node and is pending again (SchedulerState::withdraw()).
+  void withdraw(SchedulerState& state, JobIndex job, Time now);
+  /// A running serving replica on CPUs ends with its deployment.
+  void finish(SchedulerState& state, JobIndex job, Time now);
   /// When the next running CPU job ends (kNever: none runs).
   Time next_end();
   bool waiting() const { return !line_.empty(); }

@@ -298,16 +298,16 @@ class Scheduler {
   }
 
   void submit(JobIndex job, Time submitted) {
-    if (is_cpu_job(in_.jobs[job].work)) {
+    ServingController* deployment = deployment_of(job);
+    if (runs_on_cpu(in_.jobs[job])) {
       cpu_.submit(state_, job, submitted);
       recorder_.event_handled();
-      return;
+    } else {
+      // A replica has no work to throw away: the guard leaves it out.
+      if (!deployment) thrashing_guard_.submitted(job, now_);
+      state_.submit(job, submitted);
+      recorder_.job_submitted(now_);
     }
-    // A replica has no work to throw away: the guard leaves it out.
-    ServingController* deployment = deployment_of(job);
-    if (!deployment) thrashing_guard_.submitted(job, now_);
-    state_.submit(job, submitted);
-    recorder_.job_submitted(now_);
     if (deployment) recorder_.first_submitted(job, submitted);
     if (deployment && !deployment->started())
       for (JobIndex replica : deployment->start(now_)) submit(replica, now_);
@@ -337,6 +337,7 @@ class Scheduler {
 
   // A replica the deployment lets go: back to pending, its GPUs freed.
   void withdraw(JobIndex job) {
+    if (runs_on_cpu(in_.jobs[job])) return cpu_.withdraw(state_, job, now_);
     const double allocated_before = state_.allocated_gpus();
     const std::size_t queued_before = state_.waiting().size();
     const bool running = state_.runtime(job).state == JobState::kRunning;
@@ -355,6 +356,11 @@ class Scheduler {
     for (JobIndex job = first; job < first + deployment.job_count(); ++job) {
       switch (state_.runtime(job).state) {
         case JobState::kRunning:
+          if (runs_on_cpu(in_.jobs[job])) {
+            recorder_.job_finished(job, now_, 0, 1.0, 0);
+            cpu_.finish(state_, job, now_);
+            break;
+          }
           recorder_.job_finished(job, now_, running_[job]->hosts.size(), in_.jobs[job].gpu_share,
                                  held_gpu_seconds(job));
           state_.finish(job, now_);
@@ -378,7 +384,10 @@ class Scheduler {
   // GPU jobs of this instant.
   void dispatch_cpu_jobs() {
     if (!cpu_.waiting()) return;
-    for (JobIndex job : cpu_.dispatch(state_, now_)) recorder_.cpu_job_started(job, now_, state_.cpu_job_node(job));
+    for (JobIndex job : cpu_.dispatch(state_, now_)) {
+      recorder_.cpu_job_started(job, now_, state_.cpu_job_node(job));
+      if (ServingController* deployment = deployment_of(job)) deployment->replica_running(job, now_);
+    }
   }
 
   // A node fails: the jobs holding any of its GPUs let go of all theirs, the
@@ -402,8 +411,10 @@ class Scheduler {
     }
     double lost = 0;
     const SchedulerState::Applied applied = apply_plan(plan, &lost);
-    const std::size_t cpu_jobs_stopped = cpu_.stop_on_node(state_, failure.node).size();
-    recorder_.node_failed(applied.preempted.size() + cpu_jobs_stopped, lost);
+    const std::vector<JobIndex> cpu_jobs_stopped = cpu_.stop_on_node(state_, failure.node);
+    for (JobIndex job : cpu_jobs_stopped)
+      if (ServingController* deployment = deployment_of(job)) deployment->replica_stopped(job, now_);
+    recorder_.node_failed(applied.preempted.size() + cpu_jobs_stopped.size(), lost);
     recorder_.event_handled();
     state_.take_down(failure.node);
     repairs_.push({failure.at + failure.duration, failure.node});

@@ -299,5 +299,54 @@ TEST(Serving, RateStepsOfADeploymentStartingAtAnyTimeEachEndOneSpan) {
   EXPECT_NEAR(read_summary(dir / "out")["serving"][0]["requests"].get<double>(), 3600 * (100 + 300 + 100), 1e-3);
 }
 
+// Replicas on CPUs ("gpus": 0, 8 cores each) on two nodes of 16 cores. A
+// GPU job holds n-0's 16 cores until 600 s, so the first two replicas take
+// n-1. The step to 300 a second at 300 s: the sync at 315 s sees 150 per
+// replica and asks for ceil(2 x 150 / 80) = 4; the two new ones fit nowhere
+// until the GPU job ends, then take n-0 at 600 s.
+TEST(Serving, ReplicasOnCpusWaitForCoresAsGpuReplicasWaitForGpus) {
+  ScratchDir dir;
+  CraftedCluster crafted;
+  crafted.nodes = 2;
+  const auto cluster = dir.write("cluster.json", crafted.to_json());
+  nlohmann::json svc = deployment({{{"at", 0}, {"rate", 100}}, {{"at", 300}, {"rate", 300}}}, 1200);
+  svc["gpus"] = 0;
+  svc["cpu_cores"] = 8;
+  nlohmann::json big = measured_job("big", 0, 1, 600);
+  big["cpu_cores"] = 16;
+  const auto workload = dir.write("jobs.json", workload_json({big, svc}));
+  const GcsimRun run = run_simulation(cluster, workload, dir / "out");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const auto jobs = read_jobs_csv(dir / "out");
+  for (const char* first : {"svc", "svc#2"}) {
+    EXPECT_DOUBLE_EQ(jobs.at(first).start, 0) << first;
+    EXPECT_EQ(jobs.at(first).placement, "n-1") << first;
+    EXPECT_EQ(jobs.at(first).gpus, 0) << first;
+  }
+  for (const char* added : {"svc#3", "svc#4"}) {
+    EXPECT_DOUBLE_EQ(jobs.at(added).submit, 315) << added;
+    EXPECT_DOUBLE_EQ(jobs.at(added).start, 600) << added;
+    EXPECT_EQ(jobs.at(added).placement, "n-0") << added;
+  }
+  const std::vector<ServingRow> rows = read_serving_csv(dir / "out");
+  EXPECT_EQ(row_at(rows, 450).desired, 4);
+  EXPECT_EQ(row_at(rows, 450).ready, 2);
+  EXPECT_EQ(row_at(rows, 615).ready, 4);
+  const nlohmann::json summary = read_summary(dir / "out")["serving"][0];
+  EXPECT_DOUBLE_EQ(summary["gpu_hours"].get<double>(), 0);
+  // No queue limit: the requests that piled up while two replicas served 200
+  // of 300 a second are all served once four drain them.
+  EXPECT_DOUBLE_EQ(summary["requests"].get<double>(), 100 * 300 + 300 * 900);
+  EXPECT_NEAR(summary["served"].get<double>(), summary["requests"].get<double>(), 1e-6);
+  EXPECT_DOUBLE_EQ(summary["dropped"].get<double>(), 0);
+
+  nlohmann::json shared = svc;
+  shared["gpu_share"] = 0.5;
+  const auto bad = dir.write("bad.json", workload_json({shared}));
+  const GcsimRun rejected = run_simulation(cluster, bad, dir / "bad");
+  EXPECT_EQ(rejected.exit_code, 1);
+  EXPECT_NE(rejected.err.find("gpu_share"), std::string::npos) << rejected.err;
+}
+
 }  // namespace
 }  // namespace gcsim::testing
