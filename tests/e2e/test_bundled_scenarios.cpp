@@ -1,6 +1,7 @@
 // The bundled scenarios run to completion and their outputs are consistent.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -437,6 +438,36 @@ TEST(BundledScenarios, EveryBundledClusterRunsASmallWorkload) {
     ASSERT_EQ(run.exit_code, 0) << run.err;
     EXPECT_EQ(read_summary(dir / "out")["jobs"]["finished"].get<int>(), 2);
   }
+}
+
+TEST(BundledScenarios, ACpuJobHoldingANodesCoresDelaysATrainingJobOfTheWorkflows) {
+  // Two workflows (prepare on CPUs, train on 16 GPUs with 16 cores a node,
+  // evaluate, serve from CPU replicas) beside a CPU ETL job holding all 40
+  // cores of one node for 2 h, on rack-32gpu under fifo. At 1860 s train-a
+  // takes two whole nodes; train-b fits only on the one node whose cores are
+  // free, and waits until train-a ends at 5460 s. Without the ETL job it
+  // starts with train-a.
+  const std::string cluster = scenario("clusters/rack-32gpu.json");
+  ScratchDir dir;
+  const GcsimRun run = run_simulation(cluster, scenario("workloads/workflows.json"), dir / "out");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const auto jobs = read_jobs_csv(dir / "out");
+  EXPECT_DOUBLE_EQ(jobs.at("train-a").start, 1860);
+  EXPECT_DOUBLE_EQ(jobs.at("train-b").submit, 1860);
+  EXPECT_DOUBLE_EQ(jobs.at("train-b").start, 5460);
+  EXPECT_DOUBLE_EQ(jobs.at("evaluate-b").start, 9060);
+  EXPECT_DOUBLE_EQ(jobs.at("serve-b").start, 9960);
+  // prepare-a and prepare-b (32 cores each) take dgx1-0 and dgx1-1; the ETL job the next whole node.
+  EXPECT_EQ(jobs.at("etl-nightly").placement, "dgx1-2");
+  EXPECT_DOUBLE_EQ(jobs.at("etl-nightly").end, 7200);  // 288,000 core-seconds on 40 cores
+
+  nlohmann::json without_etl = nlohmann::json::parse(read_text(scenario("workloads/workflows.json")));
+  auto& list = without_etl["jobs"];
+  list.erase(std::remove_if(list.begin(), list.end(), [](const nlohmann::json& j) { return j["id"] == "etl-nightly"; }),
+             list.end());
+  const auto workload = dir.write("no-etl.json", without_etl.dump());
+  ASSERT_EQ(run_simulation(cluster, workload, dir / "no-etl").exit_code, 0);
+  EXPECT_DOUBLE_EQ(read_jobs_csv(dir / "no-etl").at("train-b").start, 1860);
 }
 
 }  // namespace
