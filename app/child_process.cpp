@@ -13,7 +13,8 @@
 
 namespace gcsim {
 
-ChildResult run_child(const std::string& program, const std::vector<std::string>& args, ChildOutput output) {
+ChildResult run_child(const std::string& program, const std::vector<std::string>& args, ChildOutput output,
+                      const std::string& working_directory) {
   int pipe_fds[2] = {-1, -1};
   if (output == ChildOutput::kCapture && ::pipe2(pipe_fds, O_CLOEXEC) != 0)
     throw std::runtime_error(std::string("cannot create a pipe: ") + std::strerror(errno));
@@ -28,6 +29,7 @@ ChildResult run_child(const std::string& program, const std::vector<std::string>
   for (std::string& a : copies) argv.push_back(a.data());
   argv.push_back(nullptr);
   const std::string exec_failed = "cannot execute " + program + ": ";
+  const std::string chdir_failed = "cannot enter " + working_directory + ": ";
 
   const pid_t child = ::fork();
   if (child < 0) {
@@ -39,9 +41,11 @@ ChildResult run_child(const std::string& program, const std::vector<std::string>
     int sink = pipe_fds[1];
     if (output == ChildOutput::kDiscard) sink = ::open("/dev/null", O_WRONLY);
     if (sink < 0 || ::dup2(sink, STDOUT_FILENO) < 0 || ::dup2(sink, STDERR_FILENO) < 0) ::_exit(127);
-    ::execv(program.c_str(), argv.data());
+    const bool entered = working_directory.empty() || ::chdir(working_directory.c_str()) == 0;
+    if (entered) ::execv(program.c_str(), argv.data());
     const char* reason = std::strerror(errno);
-    [[maybe_unused]] ssize_t ignored = ::write(STDERR_FILENO, exec_failed.data(), exec_failed.size());
+    const std::string& failed = entered ? exec_failed : chdir_failed;
+    [[maybe_unused]] ssize_t ignored = ::write(STDERR_FILENO, failed.data(), failed.size());
     ignored = ::write(STDERR_FILENO, reason, std::strlen(reason));
     ignored = ::write(STDERR_FILENO, "\n", 1);
     ::_exit(127);

@@ -22,10 +22,11 @@ struct ChildResult {
 
 enum class ChildOutput { kCapture, kDiscard };
 
-/// Runs `program` with `args` (argv[1...]) and waits for it. Throws
-/// std::runtime_error only when no process could be created.
+/// Runs `program` with `args` (argv[1...]) and waits for it, in
+/// `working_directory` when one is given. Throws std::runtime_error only when
+/// no process could be created.
 ChildResult run_child(const std::string& program, const std::vector<std::string>& args,
-                      ChildOutput output = ChildOutput::kCapture);
+                      ChildOutput output = ChildOutput::kCapture, const std::string& working_directory = "");
 
 /// The first executable file named `name` in the directories of $PATH.
 std::optional<std::string> find_in_path(const std::string& name);

@@ -45,6 +45,12 @@ int run_action(const Command& command, int argc, char** argv) {
 
 int run_unguarded(const Command& command, int argc, char** argv) {
   if (!command.actions.empty()) return run_action(command, argc, argv);
+  if (command.run_on_operand) {
+    if (argc < 1 || std::string(argv[0]).rfind("--", 0) == 0)
+      throw UsageError("expected the " + command.operand + " after 'gcsim " + command.name + "' (see --help)");
+    const Arguments args(argc - 1, argv + 1, command.options);
+    return command.run_on_operand(argv[0], args);
+  }
   const Arguments args(argc, argv, command.options);
   return command.run(args);
 }

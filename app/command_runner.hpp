@@ -65,6 +65,16 @@ struct Command {
         usage(std::move(usage)),
         options(std::move(options)),
         run(std::move(run)) {}
+  /// A command that runs on one operand (`operand` names it, "SUITE.json")
+  /// given before its declared options.
+  Command(std::string name, std::string summary, std::string usage, std::string operand, std::vector<FlagSpec> options,
+          std::function<int(const std::string& operand, const Arguments&)> run)
+      : name(std::move(name)),
+        summary(std::move(summary)),
+        usage(std::move(usage)),
+        options(std::move(options)),
+        operand(std::move(operand)),
+        run_on_operand(std::move(run)) {}
   /// A command of actions, given in `actions` after it is made.
   Command(std::string name, std::string summary, std::string usage)
       : name(std::move(name)), summary(std::move(summary)), usage(std::move(usage)) {}
@@ -74,6 +84,9 @@ struct Command {
   std::string usage;    // `gcsim NAME --help`
   std::vector<FlagSpec> options;
   std::function<int(const Arguments&)> run;
+  /// Instead of run: the operand's name and the function run on it and the options.
+  std::string operand;
+  std::function<int(const std::string& operand, const Arguments&)> run_on_operand;
   /// Instead of options and run: the command's actions, chosen by the first argument.
   std::vector<CommandAction> actions;
   std::optional<OtherFailure> other_failure;

@@ -24,6 +24,7 @@ inline constexpr int kLivelock = 9;      // the policy kept changing allocations
 inline constexpr int kThrashing = 10;    // preemptions kept throwing work away, no job finishing (outputs are written)
 inline constexpr int kOutOfMemory = 11;  // gcsim ran out of memory (nothing is written)
 inline constexpr int kInternalError = 12;  // a failure inside gcsim (nothing is written)
+inline constexpr int kRegressed = 13;      // bench: a metric regressed beyond its tolerance (reports are written)
 }  // namespace exit_codes
 
 Command run_command();       // run_command.cpp
@@ -32,5 +33,6 @@ Command policies_command();  // run_command.cpp
 Command compare_command();   // compare_command.cpp
 Command trace_command();     // trace_command.cpp
 Command validate_command();  // validate_command.cpp
+Command bench_command();     // bench_command.cpp
 
 }  // namespace gcsim

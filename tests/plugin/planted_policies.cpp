@@ -14,6 +14,10 @@
 //                  first come, first served on the lowest free GPUs; throws
 //                  when called twice at one instant without having asked to
 //                  be: the engine owes it every change of an instant at once
+//   first-free     first come, first served on the lowest free GPUs
+//   first-free-late
+//                  the same, but a job starts only once it has waited a
+//                  minute: a regressed policy for `gcsim bench` to catch
 #include <new>
 #include <numeric>
 #include <stdexcept>
@@ -92,6 +96,31 @@ class OneCallPerInstant final : public SchedulingPolicy {
   Time last_call_ = -1;
 };
 
+// First come, first served on the lowest free GPUs, each job `DelaySeconds`
+// after it was submitted at the earliest.
+template <const char* Name, int DelaySeconds>
+class FirstFree final : public SchedulingPolicy {
+ public:
+  std::string_view name() const override { return Name; }
+  void schedule(const SchedulingContext& ctx, Plan& plan) override {
+    std::vector<GpuId> free;
+    for (GpuId g = 0; g < ctx.cluster.layout().gpu_count(); ++g)
+      if (ctx.cluster.is_free(g)) free.push_back(g);
+    std::size_t taken = 0;
+    for (JobIndex job : ctx.jobs.waiting()) {
+      const Time due = ctx.jobs.runtime(job).submitted + DelaySeconds;
+      if (due > ctx.now) return plan.wake_at(due);
+      const std::size_t gpus = ctx.jobs.spec(job).gpus;
+      if (free.size() - taken < gpus) return;
+      plan.allocate(job, std::vector<GpuId>(free.begin() + static_cast<std::ptrdiff_t>(taken),
+                                            free.begin() + static_cast<std::ptrdiff_t>(taken + gpus)));
+      taken += gpus;
+    }
+  }
+};
+constexpr char kFirstFree[] = "first-free";
+constexpr char kFirstFreeLate[] = "first-free-late";
+
 template <class Policy>
 std::unique_ptr<SchedulingPolicy> make(const PolicyOptions&, std::unique_ptr<PlacementPolicy>) {
   return std::make_unique<Policy>();
@@ -108,4 +137,8 @@ extern "C" void gcsim_register_plugin(gcsim::PolicyRegistry& registry) {
   registry.add_policy("throws", "throws at its first call", "", make<Throws>);
   registry.add_policy("one-call-per-instant", "first come, first served; throws when called twice at one instant", "",
                       make<OneCallPerInstant>);
+  registry.add_policy("first-free", "first come, first served on the lowest free GPUs", "",
+                      make<FirstFree<kFirstFree, 0>>);
+  registry.add_policy("first-free-late", "first come, first served, each job a minute late", "",
+                      make<FirstFree<kFirstFreeLate, 60>>);
 }
