@@ -4,6 +4,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <gtest/gtest.h>
+
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -223,6 +225,15 @@ std::string workload_json(const std::vector<nlohmann::json>& jobs) {
   nlohmann::json doc;
   doc["jobs"] = jobs;
   return doc.dump(2);
+}
+
+void expect_job_rejected(const ScratchDir& dir, const std::string& cluster, const nlohmann::json& job,
+                         const std::vector<std::string>& parts) {
+  const auto workload = dir.write("jobs.json", workload_json({job}));
+  const GcsimRun run = run_simulation(cluster, workload, dir / "out");
+  EXPECT_EQ(run.exit_code, 1);
+  for (const std::string& part : parts) EXPECT_NE(run.err.find(part), std::string::npos) << part << ": " << run.err;
+  EXPECT_TRUE(files_in(dir / "out").empty());
 }
 
 }  // namespace gcsim::testing

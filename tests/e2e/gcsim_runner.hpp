@@ -103,6 +103,12 @@ struct CraftedCluster {
 GcsimRun run_alone(const ScratchDir& dir, const CraftedCluster& cluster, const nlohmann::json& job,
                    const std::string& fidelity);
 
+/// Runs the workload of the one job `job` on `cluster` and expects it
+/// rejected as bad input: exit status 1, every one of `parts` in the message,
+/// nothing written.
+void expect_job_rejected(const ScratchDir& dir, const std::string& cluster, const nlohmann::json& job,
+                         const std::vector<std::string>& parts);
+
 /// A training job line for a native workload.
 nlohmann::json training_job(const std::string& id, double submit, int gpus, double flops_per_iteration,
                             double gradient_bytes, int iterations);

@@ -85,11 +85,7 @@ TEST(CpuJobs, BadCpuJobsAreNamed) {
   ScratchDir dir;
   const auto cluster = dir.write("cluster.json", CraftedCluster{}.to_json());
   auto rejected = [&](const nlohmann::json& job, const std::vector<std::string>& parts) {
-    const auto workload = dir.write("jobs.json", workload_json({job}));
-    const GcsimRun run = run_simulation(cluster, workload, dir / "out");
-    EXPECT_EQ(run.exit_code, 1);
-    for (const std::string& part : parts) EXPECT_NE(run.err.find(part), std::string::npos) << part << ": " << run.err;
-    EXPECT_TRUE(files_in(dir / "out").empty());
+    expect_job_rejected(dir, cluster, job, parts);
   };
   rejected(cpu_job("p", 0, 0, {{"seconds", 10}}), {"jobs[0] (id 'p')", "cpu_cores", "at least 1"});
   rejected(cpu_job("p", 0, 17, {{"seconds", 10}}), {"jobs.json", "id 'p'", "cpu_cores", "largest node", "has 16"});

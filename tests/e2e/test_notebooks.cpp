@@ -58,12 +58,8 @@ TEST(Notebooks, AnIdleTimeoutReleasesTheGpusAndTheNextBurstQueuesForThem) {
 TEST(Notebooks, BadSessionsAreNamed) {
   ScratchDir dir;
   const auto cluster = dir.write("cluster.json", CraftedCluster{}.to_json());
-  auto rejected = [&](nlohmann::json job, const std::vector<std::string>& parts) {
-    const auto workload = dir.write("jobs.json", workload_json({std::move(job)}));
-    const GcsimRun run = run_simulation(cluster, workload, dir / "out");
-    EXPECT_EQ(run.exit_code, 1);
-    for (const std::string& part : parts) EXPECT_NE(run.err.find(part), std::string::npos) << part << ": " << run.err;
-    EXPECT_TRUE(files_in(dir / "out").empty());
+  auto rejected = [&](const nlohmann::json& job, const std::vector<std::string>& parts) {
+    expect_job_rejected(dir, cluster, job, parts);
   };
   nlohmann::json both = notebook("both");
   both["notebook"]["length"] = 100;
