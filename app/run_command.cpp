@@ -7,6 +7,7 @@
 #include "app/commands.hpp"
 #include "app/policy_option_flags.hpp"
 #include "app/plugin_loader.hpp"
+#include "app/progress_line.hpp"
 #include "traces/trace_request.hpp"
 #include "sim/core/input_error.hpp"
 #include "sim/engine/simulation.hpp"
@@ -27,7 +28,7 @@ constexpr const char* kRunUsage =
                  [--seed N] [--fidelity job|iteration] [--job-rounds R] [--placement NAME]
                  [--policy-opt KEY=VALUE ...] [--plugin LIB.so ...] [--until SECONDS]
                  [--whole-gpus] [--gpu-memory-isolation on|off] [--node-failures FILE]
-                 [--no-wall-time] [--quiet]
+                 [--no-wall-time] [--quiet] [--progress auto|always|never]
 
 Simulates the workload on the cluster under the policy and writes, all at once
 when the run succeeds (nothing is left in DIR when it fails):
@@ -93,6 +94,9 @@ Options:
                       policy that does not share GPUs needs
   --no-wall-time      leave wall time out of summary.json (byte-identical reruns)
   --quiet             do not print the summary
+  --progress MODE     auto (default): a progress line on standard error when it
+                      is a terminal and the run is not --quiet (simulated time,
+                      jobs ended of all, events a second, time left); always; never
 
 Preemptions: a preempted job resumes from its last checkpoint, or starts over
 without one. The summary prints preemptions, restarts from zero and the
@@ -173,6 +177,9 @@ int simulate_workload(const Arguments& args) {
   if (args.has("node-failures"))
     options.node_failures = read_node_failures_file(args.required("node-failures"), layout);
 
+  ProgressLine progress_line(std::cerr);
+  if (progress_wanted(args.value_or("progress", "auto"), args.has("quiet")))
+    options.progress = [&](const SimulationProgress& progress) { progress_line.show(progress); };
   const RunRecord record = simulate({layout, graph, jobs, *policy, options});
   const RunMetrics metrics = compute_run_metrics(jobs, record);
 
@@ -242,6 +249,7 @@ Command run_command() {
            {"job-rounds"},
            {"no-wall-time", false},
            {"quiet", false},
+           {"progress"},
            {"plugin", true, true},
            {"trace-opt", true, true},
            {"whole-gpus", false},

@@ -191,6 +191,7 @@ class Scheduler {
   }
 
   RunRecord finish_record() {
+    report_progress(true);
     RunRecord record = recorder_.finish(now_, state_);
     for (ServingController& deployment : serving_) record.serving.push_back(deployment.outcome(now_));
     return record;
@@ -202,6 +203,7 @@ class Scheduler {
   // one instant to the policy in one call.
   void loop() {
     while (true) {
+      report_progress();
       rethrow_a_failure();
       advance_clock();
       if (now_ >= in_.options.until) return;
@@ -221,6 +223,17 @@ class Scheduler {
   }
 
   void advance_clock() { now_ = std::max(now_, sg4::Engine::get_clock()); }
+
+  // The progress report, about twice a second of wall time: the clock is read
+  // once every 1024 turns of the loop, so a run pays almost nothing for it.
+  void report_progress(bool done = false) {
+    if (!in_.options.progress || (!done && (++turns_ & 1023) != 0)) return;
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - began_).count();
+    if (!done && wall < last_report_ + 0.5) return;
+    last_report_ = wall;
+    in_.options.progress(
+        SimulationProgress{now_, recorder_.jobs_ended(), in_.jobs.size(), recorder_.events(), wall, done});
+  }
 
   // An actor failed (ActorFailure::stop): the others do nothing more once
   // they wake, and the scheduler, woken if it waits, rethrows the failure
@@ -1138,6 +1151,10 @@ class Scheduler {
   std::vector<std::uint32_t> deployment_of_;
   RunRecorder recorder_;
   Time now_ = 0;
+  // The progress report's (report_progress()).
+  const std::chrono::steady_clock::time_point began_ = std::chrono::steady_clock::now();
+  std::uint64_t turns_ = 0;
+  double last_report_ = 0;
 };
 
 }  // namespace

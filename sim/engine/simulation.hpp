@@ -23,6 +23,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <vector>
 
@@ -35,6 +36,16 @@
 #include "sim/report/run_record.hpp"
 
 namespace gcsim {
+
+/// How far a run has come.
+struct SimulationProgress {
+  Time simulated = 0;
+  std::size_t jobs_ended = 0;  // finished or failed
+  std::size_t jobs = 0;
+  std::uint64_t events = 0;
+  double wall_seconds = 0;  // since the simulation began
+  bool done = false;        // the last report, at the run's end
+};
 
 struct SimulationOptions {
   Fidelity fidelity = Fidelity::kJob;
@@ -51,6 +62,9 @@ struct SimulationOptions {
   /// the jobs on a failed node stop as if preempted and wait again; its GPUs
   /// are down until the repair ends.
   std::vector<NodeFailure> node_failures;
+  /// Told how far the run has come about twice a second of wall time, and
+  /// once at its end (a progress line); none: never.
+  std::function<void(const SimulationProgress&)> progress;
 };
 
 struct SimulationInput {

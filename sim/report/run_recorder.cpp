@@ -66,6 +66,7 @@ void RunRecorder::first_submitted(JobIndex job, Time submitted) {
 void RunRecorder::job_finished(JobIndex job, Time now, std::size_t gpus, double gpu_share, double held_gpu_seconds) {
   record_.run_gpu_seconds += held_gpu_seconds;
   record_.outcomes[job].end = now;
+  ++jobs_ended_;
   add_change({now, -share_units(gpus, gpu_share), 0, 0});
 }
 

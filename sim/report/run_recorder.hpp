@@ -57,6 +57,10 @@ class RunRecorder {
   void job_finished(JobIndex job, Time now, std::size_t gpus, double gpu_share, double held_gpu_seconds);
   /// A running job failed (`failure`), having held `held_gpu_seconds` in this run.
   void job_failed(JobIndex job, Time now, std::size_t gpus, double gpu_share, double held_gpu_seconds, Failure failure);
+  /// Runs ended so far, finished or failed (a job preempted and run again counts once, at its end).
+  std::size_t jobs_ended() const { return jobs_ended_; }
+  /// Events handled so far.
+  std::uint64_t events() const { return record_.events; }
   /// A node failed, stopping `runs` runs that lost `lost_gpu_seconds`.
   void node_failed(std::size_t runs, double lost_gpu_seconds) {
     ++record_.node_failures;
@@ -65,6 +69,7 @@ class RunRecorder {
   }
   /// A job never submitted fails because `cause`, which it waited for, did.
   void dependency_failed(JobIndex job, JobIndex cause) {
+    ++jobs_ended_;
     record_.outcomes[job].failure = Failure::kDependency;
     record_.outcomes[job].cause = cause;
   }
@@ -109,6 +114,7 @@ class RunRecorder {
 
   RunRecord record_;
   std::vector<Change> changes_;
+  std::size_t jobs_ended_ = 0;
 };
 
 }  // namespace gcsim
