@@ -14,6 +14,7 @@
 #include "sim/io/atomic_output.hpp"
 #include "sim/report/run_metrics.hpp"
 #include "sim/report/run_outputs.hpp"
+#include "sim/report/trace_events.hpp"
 #include "sim/topology/cluster_graph.hpp"
 #include "sim/topology/cluster_reader.hpp"
 #include "workloads/native_workload.hpp"
@@ -28,7 +29,7 @@ constexpr const char* kRunUsage =
                  [--seed N] [--fidelity job|iteration] [--job-rounds R] [--placement NAME]
                  [--policy-opt KEY=VALUE ...] [--plugin LIB.so ...] [--until SECONDS]
                  [--whole-gpus] [--gpu-memory-isolation on|off] [--node-failures FILE]
-                 [--no-wall-time] [--quiet] [--progress auto|always|never]
+                 [--no-wall-time] [--quiet] [--progress auto|always|never] [--timeline FILE]
 
 Simulates the workload on the cluster under the policy and writes, all at once
 when the run succeeds (nothing is left in DIR when it fails):
@@ -94,6 +95,11 @@ Options:
                       policy that does not share GPUs needs
   --no-wall-time      leave wall time out of summary.json (byte-identical reruns)
   --quiet             do not print the summary
+  --timeline FILE     also write the schedule as a Chrome trace (Trace Event
+                      Format, JSON) that ui.perfetto.dev loads: a track per GPU
+                      with a slice per run of a job, instant events for
+                      preemptions, failures and a deadlock, counters of
+                      allocated GPUs and queued jobs
   --progress MODE     auto (default): a progress line on standard error when it
                       is a terminal and the run is not --quiet (simulated time,
                       jobs ended of all, events a second, time left); always; never
@@ -177,6 +183,7 @@ int simulate_workload(const Arguments& args) {
   if (args.has("node-failures"))
     options.node_failures = read_node_failures_file(args.required("node-failures"), layout);
 
+  options.keep_runs = args.has("timeline");
   ProgressLine progress_line(std::cerr);
   if (progress_wanted(args.value_or("progress", "auto"), args.has("quiet")))
     options.progress = [&](const SimulationProgress& progress) { progress_line.show(progress); };
@@ -191,6 +198,9 @@ int simulate_workload(const Arguments& args) {
     out.stage("timeline.csv", [&](std::ostream& file) { write_timeline_csv(file, record); });
     if (!record.serving.empty()) out.stage("serving.csv", [&](std::ostream& file) { write_serving_csv(file, record); });
     out.commit();
+    if (args.has("timeline"))
+      write_file_atomically(args.required("timeline"),
+                            [&](std::ostream& file) { write_trace_events(file, jobs, layout, record); });
   } catch (const std::bad_alloc&) {
     throw;
   } catch (const std::exception& e) {
@@ -250,6 +260,7 @@ Command run_command() {
            {"no-wall-time", false},
            {"quiet", false},
            {"progress"},
+           {"timeline"},
            {"plugin", true, true},
            {"trace-opt", true, true},
            {"whole-gpus", false},

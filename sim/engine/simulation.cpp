@@ -139,6 +139,7 @@ class Scheduler {
         cpu_(input.jobs),
         recorder_(input.jobs.size(), input.layout.gpu_count()) {
     failure_.stop = [this] { stop_after_failure(); };
+    if (input.options.keep_runs) recorder_.keep_runs();
     // A job that depends on others arrives when they have ended (release()).
     arrivals_.reserve(input.jobs.size());
     for (JobIndex j = 0; j < input.jobs.size(); ++j) {
@@ -350,6 +351,7 @@ class Scheduler {
 
   // A replica the deployment lets go: back to pending, its GPUs freed.
   void withdraw(JobIndex job) {
+    recorder_.run_stopped(job, now_, RunEnd::kWithdrawn);
     if (runs_on_cpu(in_.jobs[job])) return cpu_.withdraw(state_, job, now_);
     const double allocated_before = state_.allocated_gpus();
     const std::size_t queued_before = state_.waiting().size();
@@ -425,8 +427,11 @@ class Scheduler {
     double lost = 0;
     const SchedulerState::Applied applied = apply_plan(plan, &lost);
     const std::vector<JobIndex> cpu_jobs_stopped = cpu_.stop_on_node(state_, failure.node);
-    for (JobIndex job : cpu_jobs_stopped)
+    for (JobIndex job : cpu_jobs_stopped) {
+      recorder_.run_stopped(job, now_, RunEnd::kPreempted);
       if (ServingController* deployment = deployment_of(job)) deployment->replica_stopped(job, now_);
+    }
+    recorder_.node_failed_at(now_, failure.node);
     recorder_.node_failed(applied.preempted.size() + cpu_jobs_stopped.size(), lost);
     recorder_.event_handled();
     state_.take_down(failure.node);
@@ -1044,6 +1049,7 @@ class Scheduler {
   // Returns the GPU-seconds its run threw away (since its last checkpoint).
   double stop(JobIndex job) {
     ++epoch_[job];  // its next run's DAG actors get other names
+    recorder_.run_stopped(job, now_, RunEnd::kPreempted);
     if (ServingController* deployment = deployment_of(job)) {
       // A replica loses no work, only the time it will take to start again.
       deployment->replica_stopped(job, now_);

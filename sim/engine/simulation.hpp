@@ -65,6 +65,8 @@ struct SimulationOptions {
   /// Told how far the run has come about twice a second of wall time, and
   /// once at its end (a progress line); none: never.
   std::function<void(const SimulationProgress&)> progress;
+  /// Keep every run of every job and the node failures (RunRecord::runs), for a timeline of the schedule.
+  bool keep_runs = false;
 };
 
 struct SimulationInput {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "sim/core/ids.hpp"
+#include "sim/report/run_log.hpp"
 #include "sim/core/job_state.hpp"
 #include "sim/core/plan.hpp"
 
@@ -129,6 +130,10 @@ struct RunRecord {
   // when no CPU job ran, so that a workload without any pays nothing for it.
   std::vector<NodeId> cpu_nodes;
   std::vector<TimelinePoint> timeline;
+  // Kept only for a timeline of the schedule (RunRecorder::keep_runs()):
+  // every run of every job, and the node failures.
+  std::vector<RunSlice> runs;
+  std::vector<NodeEvent> node_failure_events;
   std::optional<DeadlockReport> deadlock;
   std::optional<LivelockReport> livelock;
   std::optional<ThrashingReport> thrashing;
