@@ -34,5 +34,6 @@ Command compare_command();   // compare_command.cpp
 Command trace_command();     // trace_command.cpp
 Command validate_command();  // validate_command.cpp
 Command bench_command();     // bench_command.cpp
+Command sweep_command();     // sweep_command.cpp
 
 }  // namespace gcsim
