@@ -49,9 +49,7 @@ int run_scenario(const BenchScenario& scenario, const std::string& folder, const
   args.insert(args.end(), scenario.options.begin(), scenario.options.end());
   const ChildResult result = run_child("/proc/self/exe", args, ChildOutput::kCapture, folder);
   // A deadlock, a livelock or thrashing are outcomes to hold to the baseline: their outputs are written.
-  if (result.exit_code == exit_codes::kOk || result.exit_code == exit_codes::kDeadlock ||
-      result.exit_code == exit_codes::kLivelock || result.exit_code == exit_codes::kThrashing)
-    return exit_codes::kOk;
+  if (exit_codes::run_wrote_outputs(result.exit_code)) return exit_codes::kOk;
   std::cerr << "gcsim bench: error: the run of scenario '" << scenario.name << "' failed (exit status "
             << result.exit_code << "); its messages:\n"
             << result.output;

@@ -25,6 +25,12 @@ inline constexpr int kThrashing = 10;    // preemptions kept throwing work away,
 inline constexpr int kOutOfMemory = 11;  // gcsim ran out of memory (nothing is written)
 inline constexpr int kInternalError = 12;  // a failure inside gcsim (nothing is written)
 inline constexpr int kRegressed = 13;      // bench: a metric regressed beyond its tolerance (reports are written)
+/// Whether a `gcsim run` that ended with `status` wrote its outputs: it
+/// succeeded, or ended in a deadlock, a livelock or thrashing, which are
+/// results to report like any other.
+inline bool run_wrote_outputs(int status) {
+  return status == kOk || status == kDeadlock || status == kLivelock || status == kThrashing;
+}
 }  // namespace exit_codes
 
 Command run_command();       // run_command.cpp

@@ -67,8 +67,7 @@ RunOutcome run_point(const SweepSpec& spec, const SweepRun& run, const std::stri
   args.insert(args.end(), {"--out", run_dir, "--quiet", "--no-wall-time"});
   const ChildResult result = run_child("/proc/self/exe", args, ChildOutput::kCapture, spec.folder);
   // A deadlock, a livelock or thrashing are results: their outputs are written.
-  const bool written = result.exit_code == exit_codes::kOk || result.exit_code == exit_codes::kDeadlock ||
-                       result.exit_code == exit_codes::kLivelock || result.exit_code == exit_codes::kThrashing;
+  const bool written = exit_codes::run_wrote_outputs(result.exit_code);
   return {true, written ? exit_codes::kOk : result.exit_code, written ? "" : result.output};
 }
 
