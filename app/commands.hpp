@@ -25,6 +25,7 @@ inline constexpr int kThrashing = 10;    // preemptions kept throwing work away,
 inline constexpr int kOutOfMemory = 11;  // gcsim ran out of memory (nothing is written)
 inline constexpr int kInternalError = 12;  // a failure inside gcsim (nothing is written)
 inline constexpr int kRegressed = 13;      // bench: a metric regressed beyond its tolerance (reports are written)
+inline constexpr int kNoPlan = 14;         // plan: no size up to --max-nodes meets every SLO (outputs are written)
 /// Whether a `gcsim run` that ended with `status` wrote its outputs: it
 /// succeeded, or ended in a deadlock, a livelock or thrashing, which are
 /// results to report like any other.
@@ -41,5 +42,6 @@ Command trace_command();     // trace_command.cpp
 Command validate_command();  // validate_command.cpp
 Command bench_command();     // bench_command.cpp
 Command sweep_command();     // sweep_command.cpp
+Command plan_command();      // plan_command.cpp
 
 }  // namespace gcsim

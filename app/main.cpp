@@ -7,7 +7,8 @@
 
 int main(int argc, char** argv) {
   const std::vector<gcsim::Command> commands = {
-      gcsim::run_command(),   gcsim::synth_command(),    gcsim::policies_command(), gcsim::compare_command(),
-      gcsim::trace_command(), gcsim::validate_command(), gcsim::bench_command(),    gcsim::sweep_command()};
+      gcsim::run_command(),     gcsim::synth_command(), gcsim::policies_command(),
+      gcsim::compare_command(), gcsim::trace_command(), gcsim::validate_command(),
+      gcsim::bench_command(),   gcsim::sweep_command(), gcsim::plan_command()};
   return gcsim::run_command_line(commands, argc, argv);
 }

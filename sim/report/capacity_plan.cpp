@@ -1,0 +1,109 @@
+#include "sim/report/capacity_plan.hpp"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace gcsim {
+namespace {
+
+const std::map<std::string, std::string> kAliases = {
+    {"makespan", "makespan_s"},
+    {"utilization", "gpu_utilization.busy_share"},
+    {"allocation", "gpu_utilization.allocated_share"},
+};
+
+// 97.5% quantiles of Student's t for 1 to 30 degrees of freedom; 1.96 beyond.
+constexpr double kT975[] = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+                            2.201,  2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+                            2.080,  2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
+
+std::string metric_of(const std::string& name) {
+  if (const auto alias = kAliases.find(name); alias != kAliases.end()) return alias->second;
+  for (const char* prefix : {"wait_", "jct_"}) {
+    const std::string p = prefix;
+    if (name.rfind(p, 0) != 0) continue;
+    const std::string statistic = name.substr(p.size());
+    if (statistic != "mean" && statistic != "p50" && statistic != "p95" && statistic != "p99" && statistic != "max")
+      throw std::invalid_argument("'" + name + "': expected " + p + "mean, p50, p95, p99 or max");
+    return (p == "wait_" ? "queueing_delay_s." : "jct_s.") + statistic;
+  }
+  return name;  // a dotted path into summary.json
+}
+
+}  // namespace
+
+Slo parse_slo(const std::string& text) {
+  Slo slo;
+  slo.text = text;
+  std::size_t op = text.find("<=");
+  slo.at_most = op != std::string::npos;
+  if (!slo.at_most) op = text.find(">=");
+  if (op == std::string::npos || op == 0)
+    throw std::invalid_argument("'" + text + "': expected METRIC<=BOUND or METRIC>=BOUND, e.g. 'wait_p95<=3600'");
+  slo.metric = metric_of(text.substr(0, op));
+  const std::string bound = text.substr(op + 2);
+  std::size_t used = 0;
+  try {
+    slo.bound = std::stod(bound, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (bound.empty() || used != bound.size() || !std::isfinite(slo.bound))
+    throw std::invalid_argument("'" + text + "': the bound '" + bound + "' is not a number");
+  return slo;
+}
+
+MeanInterval mean_interval(const std::vector<double>& values) {
+  MeanInterval m;
+  if (values.empty()) return m;
+  double sum = 0;
+  for (double v : values) sum += v;
+  m.mean = sum / static_cast<double>(values.size());
+  if (values.size() < 2) return m;
+  double squares = 0;
+  for (double v : values) squares += (v - m.mean) * (v - m.mean);
+  const std::size_t freedom = values.size() - 1;
+  const double t = freedom <= 30 ? kT975[freedom - 1] : 1.96;
+  m.half_width = t * std::sqrt(squares / static_cast<double>(freedom) / static_cast<double>(values.size()));
+  return m;
+}
+
+bool meets(const Slo& slo, const MeanInterval& interval) {
+  return slo.at_most ? interval.mean + interval.half_width <= slo.bound
+                     : interval.mean - interval.half_width >= slo.bound;
+}
+
+std::optional<int> PlanSearch::next() {
+  if (done_) return std::nullopt;
+  // The largest size first: if it fails, no size up to it meets the SLOs.
+  if (!tried_.count(high_)) return high_;
+  if (!tried_.at(high_)) {
+    done_ = true;
+    return std::nullopt;
+  }
+  // Bisection between the largest failing size at or above the floor (or
+  // floor - 1) and the smallest meeting size above it.
+  int meeting = high_;
+  for (const auto& [size, ok] : tried_)
+    if (ok && size >= low_) meeting = std::min(meeting, size);
+  int failing = low_ - 1;
+  for (const auto& [size, ok] : tried_)
+    if (!ok && size < meeting) failing = std::max(failing, size);
+  if (meeting - failing > 1) return failing + (meeting - failing) / 2;
+  // `meeting` meets and the size below fails: its neighbour above must meet too.
+  if (meeting < high_) {
+    if (!tried_.count(meeting + 1)) return meeting + 1;
+    if (!tried_.at(meeting + 1)) {
+      // Not monotone here: the answer lies above the size that failed.
+      low_ = meeting + 2;
+      return next();
+    }
+  }
+  answer_ = meeting;
+  done_ = true;
+  return std::nullopt;
+}
+
+void PlanSearch::record(int size, bool meets_every_slo) { tried_[size] = meets_every_slo; }
+
+}  // namespace gcsim

@@ -1,0 +1,72 @@
+// capacity_plan.hpp: the search of `gcsim plan` for the fewest nodes that
+// meet every SLO, and the statistics it judges each size by.
+//
+// An SLO bounds a summary.json metric: "wait_p95<=3600" (aliases below, or
+// any dotted path: "job_types.training.jct_s.p95<=7200"), with <= or >=.
+// A size meets it when the 95% confidence interval of the metric's mean over
+// the seeds lies on the right side of the bound (with one seed, the value
+// itself).
+//
+// The search: the largest size first (if it fails, no size does), then a
+// bisection between the largest size known to fail and the smallest known to
+// meet every SLO, down to two neighbours. A bisection is sound only if the
+// SLOs, once met, stay met as nodes are added; that need not hold (a policy
+// can place worse on a larger cluster, a queue can be starved differently),
+// so the answer's neighbours are checked: the size below has failed, and the
+// size above must meet every SLO too. When it does not, the answer is sought
+// again above the size that failed (PlanSearch::next()). Every size tried is
+// reported.
+//
+//   PlanSearch search(1, 64);
+//   while (auto size = search.next()) search.record(*size, meets(*size));
+//   search.answer();  // the fewest nodes found, or nullopt
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gcsim {
+
+struct Slo {
+  std::string text;     // as given
+  std::string metric;   // the dotted path into summary.json
+  bool at_most = true;  // "<=" (false: ">=")
+  double bound = 0;
+};
+
+/// "wait_p95<=3600" -> {metric "queueing_delay_s.p95", at_most, 3600}. Aliases:
+/// wait_{mean,p50,p95,p99,max}, jct_{...}, makespan, utilization (busy share),
+/// allocation (allocated share). Throws std::invalid_argument naming what is wrong.
+Slo parse_slo(const std::string& text);
+
+/// Mean and the half-width of its 95% confidence interval (Student's t); 0 with one value.
+struct MeanInterval {
+  double mean = 0, half_width = 0;
+};
+MeanInterval mean_interval(const std::vector<double>& values);
+
+/// Whether the interval lies within the SLO's bound.
+bool meets(const Slo& slo, const MeanInterval& interval);
+
+class PlanSearch {
+ public:
+  /// Sizes from `smallest` to `largest` nodes.
+  PlanSearch(int smallest, int largest) : low_(smallest), high_(largest) {}
+  /// The next size to try; nullopt when the answer is known.
+  std::optional<int> next();
+  /// The verdict on a size the search asked for.
+  void record(int size, bool meets_every_slo);
+  /// The fewest nodes that meet every SLO, the one below having failed; nullopt if none up to the largest.
+  std::optional<int> answer() const { return answer_; }
+  const std::map<int, bool>& tried() const { return tried_; }
+
+ private:
+  int low_, high_;
+  std::map<int, bool> tried_;
+  std::optional<int> answer_;
+  bool done_ = false;
+};
+
+}  // namespace gcsim

@@ -1,0 +1,71 @@
+// The search and the statistics of `gcsim plan`.
+#include "sim/report/capacity_plan.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <set>
+
+namespace gcsim {
+namespace {
+
+// Runs the search against a verdict per size; returns the answer and the sizes tried.
+std::pair<std::optional<int>, std::vector<int>> search(int low, int high, const std::function<bool(int)>& meets) {
+  PlanSearch s(low, high);
+  std::vector<int> tried;
+  while (const std::optional<int> size = s.next()) {
+    tried.push_back(*size);
+    s.record(*size, meets(*size));
+  }
+  return {s.answer(), tried};
+}
+
+TEST(PlanSearch, BisectsToTheFirstSizeThatMeetsAndChecksItsNeighbours) {
+  const auto [answer, tried] = search(1, 64, [](int n) { return n >= 23; });
+  EXPECT_EQ(answer, 23);
+  EXPECT_EQ(tried.front(), 64);  // the largest first
+  EXPECT_TRUE(std::set<int>(tried.begin(), tried.end()).count(22));
+  EXPECT_TRUE(std::set<int>(tried.begin(), tried.end()).count(24));
+  EXPECT_LE(tried.size(), 10u);  // log2(64) + the neighbour
+}
+
+TEST(PlanSearch, NoAnswerWhenTheLargestFailsAndTheSmallestWhenEverySizeMeets) {
+  EXPECT_EQ(search(1, 16, [](int) { return false; }).first, std::nullopt);
+  EXPECT_EQ(search(1, 16, [](int) { return false; }).second, std::vector<int>{16});
+  EXPECT_EQ(search(3, 16, [](int) { return true; }).first, 3);
+}
+
+TEST(PlanSearch, AnAnswerWhoseUpperNeighbourFailsIsSoughtAgainAbove) {
+  // Meets at 3 and from 5 on, not at 4: 3 is met by chance; 5 is the answer whose neighbours agree.
+  const auto [answer, tried] = search(1, 8, [](int n) { return n == 3 || n >= 5; });
+  EXPECT_EQ(answer, 5);
+  EXPECT_TRUE(std::set<int>(tried.begin(), tried.end()).count(4));
+}
+
+TEST(PlanStatistics, StudentsIntervalOverTheSeeds) {
+  const MeanInterval m = mean_interval({1, 2, 3});
+  EXPECT_DOUBLE_EQ(m.mean, 2);
+  EXPECT_NEAR(m.half_width, 4.303 / std::sqrt(3.0), 1e-12);  // t(0.975, 2) x s / sqrt(n), s = 1
+  EXPECT_DOUBLE_EQ(mean_interval({7}).half_width, 0);
+  const Slo slo = parse_slo("wait_p95<=4.4");
+  EXPECT_TRUE(meets(slo, {2, 2.4}));
+  EXPECT_FALSE(meets(slo, {2, 2.5}));
+  EXPECT_TRUE(meets(parse_slo("utilization>=0.5"), {0.75, 0.25}));
+  EXPECT_FALSE(meets(parse_slo("utilization>=0.5"), {0.75, 0.26}));
+}
+
+TEST(PlanSlo, AliasesAndPathsAndTheirErrors) {
+  EXPECT_EQ(parse_slo("wait_p95<=3600").metric, "queueing_delay_s.p95");
+  EXPECT_EQ(parse_slo("jct_mean<=3600").metric, "jct_s.mean");
+  EXPECT_EQ(parse_slo("utilization>=0.6").metric, "gpu_utilization.busy_share");
+  EXPECT_FALSE(parse_slo("utilization>=0.6").at_most);
+  EXPECT_EQ(parse_slo("job_types.training.jct_s.p95<=7200").metric, "job_types.training.jct_s.p95");
+  EXPECT_THROW(parse_slo("wait_p95<3600"), std::invalid_argument);
+  EXPECT_THROW(parse_slo("wait_p96<=3600"), std::invalid_argument);
+  EXPECT_THROW(parse_slo("wait_p95<=soon"), std::invalid_argument);
+  EXPECT_THROW(parse_slo("<=5"), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace gcsim
