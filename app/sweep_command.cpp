@@ -14,6 +14,7 @@
 
 #include "app/child_process.hpp"
 #include "app/commands.hpp"
+#include "app/python_plots.hpp"
 #include "app/sweep_mpi.hpp"
 #include "app/sweep_spec.hpp"
 #include "sim/core/input_error.hpp"
@@ -26,7 +27,7 @@ namespace gcsim {
 namespace {
 namespace fs = std::filesystem;
 
-constexpr const char* kSweepUsage = R"(usage: gcsim sweep SPEC.json --out DIR [--jobs N] [--quiet]
+constexpr const char* kSweepUsage = R"(usage: gcsim sweep SPEC.json --out DIR [--jobs N] [--plots auto|yes|no] [--quiet]
        mpirun -np K gcsim sweep SPEC.json --out DIR [--jobs N]
 
 Runs every combination of the spec's axes (policies, clusters, workloads,
@@ -34,6 +35,8 @@ seeds, any `gcsim run` option), each as its own `gcsim run --no-wall-time`
 writing DIR/runs/run-NNNN/, N at a time (default 1), and writes
   DIR/sweep.csv   a row per run: its number, its value on each axis, each metric
   DIR/sweep.md    the same as a table, and each metric's mean per value of each axis
+  DIR/sweep_METRIC_by_AXIS.png   those means drawn (with matplotlib; --plots
+                  as for gcsim compare: auto draws them when a Python has it)
 Under mpirun the runs spread over the ranks; rank 0 gathers and writes (DIR
 must be on a file system every rank sees).
 The files are the same, byte for byte, whatever N or the ranks. A run whose
@@ -138,20 +141,23 @@ int sweep(const std::string& spec_path, const Arguments& args) {
   const std::uint64_t jobs = args.uint_or("jobs", 1);
   if (jobs < 1 || jobs > 1024) throw UsageError("option '--jobs' must be between 1 and 1024");
   const bool quiet = args.has("quiet");
+  const PlotMode plots = parse_plot_mode(args.value_or("plots", "auto"));
 
   std::vector<std::size_t> mine;
   for (const SweepRun& run : runs)
     if (run.index % ranks.size() == ranks.rank()) mine.push_back(run.index);
   std::vector<RunOutcome> outcomes(runs.size());
-  std::atomic<std::size_t> next{0};
+  std::atomic<std::size_t> next{0}, finished{0};
   std::mutex print;
   auto worker = [&] {
     for (std::size_t k = next++; k < mine.size(); k = next++) {
       const SweepRun& run = runs[mine[k]];
       outcomes[run.index] = run_point(spec, run, out_dir + "/runs/" + sweep_run_name(run.index, runs.size()));
+      const std::size_t done = ++finished;
       if (!quiet && outcomes[run.index].ran) {
         const std::lock_guard<std::mutex> lock(print);
-        std::cout << "gcsim sweep: " << sweep_run_name(run.index, runs.size()) << " done" << std::endl;
+        std::cout << "gcsim sweep: [" << done << "/" << mine.size() << "] " << sweep_run_name(run.index, runs.size())
+                  << " done" << std::endl;
       }
     }
   };
@@ -199,6 +205,18 @@ int sweep(const std::string& spec_path, const Arguments& args) {
   out.stage("sweep.csv", csv);
   out.stage("sweep.md", sweep_markdown(spec, runs, cells));
   out.commit();
+  if (plots != PlotMode::kNo) {
+    std::string output;
+    if (const auto problem = run_plot_script("plot_sweep.py", {out_dir, std::to_string(spec.metrics.size())}, output)) {
+      if (plots == PlotMode::kYes) {
+        std::cerr << "gcsim sweep: error: cannot draw the plots: " << *problem << "\n";
+        return exit_codes::kPlotError;
+      }
+      std::cerr << "gcsim sweep: notice: plots skipped: " << *problem << "\n";
+    } else if (!quiet) {
+      std::cout << output;
+    }
+  }
   if (!quiet) std::cout << "  outputs     " << out_dir << "/sweep.csv, sweep.md\n";
   return exit_codes::kOk;
 }
@@ -210,7 +228,7 @@ Command sweep_command() {
                   "run a grid of runs on local cores or MPI ranks, gathered in one table",
                   kSweepUsage,
                   "SPEC.json",
-                  {{"out"}, {"jobs"}, {"quiet", false}},
+                  {{"out"}, {"jobs"}, {"plots"}, {"quiet", false}},
                   sweep};
   command.other_failure = OtherFailure{exit_codes::kRunFailed, "gcsim sweep: error: "};
   return command;
