@@ -2,9 +2,13 @@
 // holds, found by a search over simulations (sim/report/capacity_plan.hpp
 // says which and why it is sound). Each size is a cluster like the
 // template's with its first node group resized, run once per seed.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <numeric>
+#include <set>
+#include <sstream>
 
 #include "app/child_process.hpp"
 #include "app/commands.hpp"
@@ -42,17 +46,53 @@ Options:
                    allocation, or a dotted path into summary.json
                    (job_types.training.jct_s.p95, serving.0.latency_s.p99); repeatable
   --seeds N        runs per size, seeds 0 to N-1 (default 1)
-  --gpu-cost P     price of one GPU-hour, for the answer's cost per hour (default 0)
-  --min-nodes N    smallest size considered (default 1)
-  --max-nodes N    largest size considered (default 4 x the template's count, at least 8)
+  --node-template F[@P]  a node type: a cluster file whose first node group is
+                   resized; P is the price of one of its nodes an hour
+                   (default: its GPUs x --gpu-cost); repeatable, for a mix
+  --gpu-cost P     price of one GPU-hour, for the templates priced by it (default 0)
+  --min-nodes N    smallest size of one type (default 1)
+  --max-nodes N    largest size of each type (default 4 x the template's count, at least 8)
 
 Exit status: 0 an answer found; 14 no size up to --max-nodes meets every SLO
 (the outputs say how close each came); 1 bad input; 2 a bad command line;
 7 a run failed.
 )";
 
+struct NodeTemplate {
+  std::string path;
+  nlohmann::json cluster;
+  std::size_t gpus_per_node = 0;
+  double price = 0;  // a node an hour
+};
+
+// The cluster of a mix: each template's first node group at its count (none
+// at 0), their GPU types, the first template's fabric.
+nlohmann::json mixed_cluster(const std::vector<NodeTemplate>& templates, const std::vector<int>& counts) {
+  nlohmann::json cluster = templates.front().cluster;
+  cluster["node_groups"] = nlohmann::json::array();
+  cluster["gpu_types"] = nlohmann::json::array();
+  std::set<std::string> types;
+  for (std::size_t t = 0; t < templates.size(); ++t) {
+    if (counts[t] == 0) continue;
+    nlohmann::json group = templates[t].cluster["node_groups"][0];
+    group["count"] = counts[t];
+    if (templates.size() > 1) group["name"] = group["name"].get<std::string>() + "-t" + std::to_string(t + 1);
+    cluster["node_groups"].push_back(group);
+    for (const nlohmann::json& type : templates[t].cluster["gpu_types"])
+      if (types.insert(type["name"].get<std::string>()).second) cluster["gpu_types"].push_back(type);
+  }
+  return cluster;
+}
+
+std::string mix_name(const std::vector<int>& counts) {
+  std::string name;
+  for (int c : counts) name += (name.empty() ? "" : "-") + std::to_string(c);
+  return name;
+}
+
 struct SizeResult {
-  int nodes = 0;
+  std::vector<int> counts;                  // nodes of each template
+  int nodes = 0;                            // in all
   bool feasible = true;                     // false: the workload does not fit this cluster (a job too large for it)
   std::string infeasibility;                // gcsim run's message, then
   std::vector<std::vector<double>> values;  // per SLO, per seed
@@ -60,20 +100,17 @@ struct SizeResult {
   bool meets = false;
 };
 
-nlohmann::json resized(const nlohmann::json& cluster, int nodes) {
-  nlohmann::json copy = cluster;
-  copy["node_groups"][0]["count"] = nodes;
-  return copy;
-}
-
-SizeResult simulate_size(int nodes, const nlohmann::json& cluster, const std::vector<Slo>& slos, std::uint64_t seeds,
-                         const Arguments& args, const std::string& out_dir, bool quiet) {
+SizeResult simulate_mix(const std::vector<int>& counts, const std::vector<NodeTemplate>& templates,
+                        const std::vector<Slo>& slos, std::uint64_t seeds, const Arguments& args,
+                        const std::string& out_dir, bool quiet) {
   SizeResult result;
-  result.nodes = nodes;
+  result.counts = counts;
+  for (int c : counts) result.nodes += c;
+  const int nodes = result.nodes;
   result.values.resize(slos.size());
-  const std::string size_dir = out_dir + "/sizes/" + std::to_string(nodes);
+  const std::string size_dir = out_dir + "/sizes/" + mix_name(counts);
   fs::create_directories(size_dir);
-  write_file_atomically(size_dir + "/cluster.json", resized(cluster, nodes).dump(2) + "\n");
+  write_file_atomically(size_dir + "/cluster.json", mixed_cluster(templates, counts).dump(2) + "\n");
   for (std::uint64_t seed = 0; seed < seeds; ++seed) {
     const std::string run_dir = size_dir + "/seed-" + std::to_string(seed);
     std::vector<std::string> run{"run",
@@ -97,7 +134,7 @@ SizeResult simulate_size(int nodes, const nlohmann::json& cluster, const std::ve
       break;
     }
     if (!exit_codes::run_wrote_outputs(child.exit_code))
-      throw CommandFailure(exit_codes::kRunFailed, "the run on " + std::to_string(nodes) + " nodes, seed " +
+      throw CommandFailure(exit_codes::kRunFailed, "the run on " + mix_name(counts) + " nodes, seed " +
                                                        std::to_string(seed) + ", failed (exit status " +
                                                        std::to_string(child.exit_code) + "):\n" + child.output);
     const std::string summary_path = run_dir + "/summary.json";
@@ -116,7 +153,9 @@ SizeResult simulate_size(int nodes, const nlohmann::json& cluster, const std::ve
     result.meets = result.meets && meets(slos[i], result.intervals.back());
   }
   if (!quiet)
-    std::cout << "gcsim plan: " << nodes << " nodes: "
+    std::cout << "gcsim plan: "
+              << (templates.size() > 1 ? mix_name(counts) + " (" + std::to_string(nodes) + ")" : std::to_string(nodes))
+              << " nodes: "
               << (!result.feasible ? "the workload does not fit"
                   : result.meets   ? "meets every SLO"
                                    : "misses an SLO")
@@ -124,29 +163,58 @@ SizeResult simulate_size(int nodes, const nlohmann::json& cluster, const std::ve
   return result;
 }
 
-nlohmann::ordered_json plan_json(const std::vector<Slo>& slos, const std::map<int, SizeResult>& sizes,
-                                 std::optional<int> answer, std::size_t gpus_per_node, double gpu_cost,
+double cost_of(const std::vector<NodeTemplate>& templates, const std::vector<int>& counts) {
+  double cost = 0;
+  for (std::size_t t = 0; t < templates.size(); ++t) cost += counts[t] * templates[t].price;
+  return cost;
+}
+
+std::size_t gpus_of(const std::vector<NodeTemplate>& templates, const std::vector<int>& counts) {
+  std::size_t gpus = 0;
+  for (std::size_t t = 0; t < templates.size(); ++t)
+    gpus += static_cast<std::size_t>(counts[t]) * templates[t].gpus_per_node;
+  return gpus;
+}
+
+using Sizes = std::map<std::vector<int>, SizeResult>;
+
+nlohmann::ordered_json plan_json(const std::vector<Slo>& slos, const std::vector<NodeTemplate>& templates,
+                                 const Sizes& sizes, const std::optional<std::vector<int>>& answer,
                                  std::uint64_t seeds) {
   nlohmann::ordered_json out;
   out["search"] =
-      "largest size first, then bisection between the largest failing and the smallest meeting size, then the "
-      "answer's neighbours checked (the size below fails, the size above meets)";
+      "per count of the other node types, the fewest of the last: largest size first, then bisection between the "
+      "largest failing and the smallest meeting size, then the answer's neighbours checked (the size below fails, "
+      "the size above meets); the cheapest answer, then the fewest nodes";
   out["seeds"] = seeds;
+  out["templates"] = nlohmann::ordered_json::array();
+  for (const NodeTemplate& t : templates)
+    out["templates"].push_back(
+        {{"file", t.path}, {"gpus_per_node", t.gpus_per_node}, {"price_per_node_hour", t.price}});
   out["slos"] = nlohmann::ordered_json::array();
   for (const Slo& slo : slos)
     out["slos"].push_back({{"slo", slo.text}, {"metric", slo.metric}, {"at_most", slo.at_most}, {"bound", slo.bound}});
+  auto mix_json = [&](const std::vector<int>& counts) {
+    nlohmann::ordered_json mix = nlohmann::ordered_json::array();
+    for (std::size_t t = 0; t < templates.size(); ++t)
+      mix.push_back({{"template", templates[t].path}, {"nodes", counts[t]}});
+    return mix;
+  };
   if (answer) {
-    const double gpus = static_cast<double>(*answer) * static_cast<double>(gpus_per_node);
-    out["answer"] = {{"nodes", *answer}, {"gpus", gpus}, {"cost_per_hour", gpus * gpu_cost}};
+    int nodes = 0;
+    for (int c : *answer) nodes += c;
+    out["answer"] = {{"nodes", nodes},
+                     {"gpus", gpus_of(templates, *answer)},
+                     {"mix", mix_json(*answer)},
+                     {"cost_per_hour", cost_of(templates, *answer)}};
   } else {
     out["answer"] = nullptr;
   }
   out["sizes"] = nlohmann::ordered_json::array();
-  for (const auto& [nodes, r] : sizes) {
-    nlohmann::ordered_json size = {{"nodes", nodes},
-                                   {"gpus", nodes * static_cast<int>(gpus_per_node)},
-                                   {"feasible", r.feasible},
-                                   {"meets_every_slo", r.meets}};
+  for (const auto& [counts, r] : sizes) {
+    nlohmann::ordered_json size = {{"nodes", r.nodes},        {"gpus", gpus_of(templates, counts)},
+                                   {"mix", mix_json(counts)}, {"cost_per_hour", cost_of(templates, counts)},
+                                   {"feasible", r.feasible},  {"meets_every_slo", r.meets}};
     if (!r.feasible) size["why_not"] = r.infeasibility;
     size["metrics"] = nlohmann::ordered_json::object();
     for (std::size_t i = 0; i < r.intervals.size(); ++i)
@@ -159,21 +227,28 @@ nlohmann::ordered_json plan_json(const std::vector<Slo>& slos, const std::map<in
   return out;
 }
 
-std::string plan_markdown(const std::vector<Slo>& slos, const std::map<int, SizeResult>& sizes,
-                          std::optional<int> answer, std::size_t gpus_per_node, double gpu_cost) {
+std::string plan_markdown(const std::vector<Slo>& slos, const std::vector<NodeTemplate>& templates, const Sizes& sizes,
+                          const std::optional<std::vector<int>>& answer) {
   std::ostringstream out;
-  if (answer)
-    out << "Answer: " << *answer << " nodes (" << *answer * gpus_per_node << " GPUs), "
-        << exact_number(static_cast<double>(*answer * gpus_per_node) * gpu_cost) << " an hour.\n\n";
-  else
+  const bool mixed = templates.size() > 1;
+  if (answer) {
+    int nodes = 0;
+    for (int c : *answer) nodes += c;
+    out << "Answer: " << nodes << " nodes";
+    if (mixed) out << " (" << mix_name(*answer) << " of the templates in order)";
+    out << ", " << gpus_of(templates, *answer) << " GPUs, " << exact_number(cost_of(templates, *answer))
+        << " an hour.\n\n";
+  } else {
     out << "No size tried meets every SLO.\n\n";
-  out << "| nodes | GPUs |";
+  }
+  out << "| nodes |" << (mixed ? " mix |" : "") << " GPUs |";
   for (const Slo& slo : slos) out << " " << slo.text << " |";
-  out << " verdict |\n|---:|---:|";
+  out << " verdict |\n|---:|" << (mixed ? "---|" : "") << "---:|";
   for (std::size_t i = 0; i < slos.size(); ++i) out << "---:|";
   out << "---|\n";
-  for (const auto& [nodes, r] : sizes) {
-    out << "| " << nodes << " | " << nodes * gpus_per_node << " |";
+  for (const auto& [counts, r] : sizes) {
+    out << "| " << r.nodes << " |" << (mixed ? " " + mix_name(counts) + " |" : "") << " " << gpus_of(templates, counts)
+        << " |";
     for (std::size_t i = 0; i < slos.size(); ++i) {
       if (i < r.intervals.size())
         out << " " << exact_number(r.intervals[i].mean)
@@ -185,11 +260,27 @@ std::string plan_markdown(const std::vector<Slo>& slos, const std::map<int, Size
         << (!r.feasible ? "does not fit"
             : r.meets   ? "meets"
                         : "misses")
-        << (answer && *answer == nodes ? " (answer)" : "") << " |\n";
+        << (answer && *answer == counts ? " (answer)" : "") << " |\n";
   }
   out << "\nA size meets an SLO when the 95% confidence interval of the metric's mean over the seeds lies within "
          "the bound.\n";
   return out.str();
+}
+
+// "cluster.json@12.5": the file, and the price of a node an hour (nullopt: none given).
+std::pair<std::string, std::optional<double>> template_argument(const std::string& text) {
+  const auto at = text.rfind('@');
+  if (at == std::string::npos) return {text, std::nullopt};
+  std::size_t used = 0;
+  double price = -1;
+  try {
+    price = std::stod(text.substr(at + 1), &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size() - at - 1 || price < 0)
+    throw UsageError("option '--node-template' " + text + ": the price after '@' is not a number >= 0");
+  return {text.substr(0, at), price};
 }
 
 int plan(const Arguments& args) {
@@ -202,18 +293,28 @@ int plan(const Arguments& args) {
     }
   }
   if (slos.empty()) throw UsageError("give at least one --slo, e.g. --slo 'wait_p95<=3600'");
-  const std::string template_path = args.required("node-template");
-  const nlohmann::json cluster = read_json_file(template_path);
-  if (!cluster.contains("node_groups") || !cluster["node_groups"].is_array() || cluster["node_groups"].empty() ||
-      !cluster["node_groups"][0].contains("count") || !cluster["node_groups"][0].contains("gpus_per_node"))
-    throw InputError(template_path, "node_groups[0]", "count",
-                     "a node template is a cluster with a node group to resize");
-  const auto gpus_per_node = cluster["node_groups"][0]["gpus_per_node"].get<std::size_t>();
-  const std::uint64_t seeds = args.uint_or("seeds", 1);
-  if (seeds < 1 || seeds > 1000) throw UsageError("option '--seeds' must be between 1 and 1000");
   const double gpu_cost = args.number_or("gpu-cost", 0);
   if (gpu_cost < 0) throw UsageError("option '--gpu-cost' must not be negative");
-  const auto template_count = cluster["node_groups"][0]["count"].get<std::uint64_t>();
+  std::vector<NodeTemplate> templates;
+  std::uint64_t template_count = 0;
+  for (const std::string& argument : args.all("node-template")) {
+    const auto [path, price] = template_argument(argument);
+    NodeTemplate t;
+    t.path = path;
+    t.cluster = read_json_file(path);
+    if (!t.cluster.contains("node_groups") || !t.cluster["node_groups"].is_array() ||
+        t.cluster["node_groups"].empty() || !t.cluster["node_groups"][0].contains("count") ||
+        !t.cluster["node_groups"][0].contains("gpus_per_node"))
+      throw InputError(path, "node_groups[0]", "count", "a node template is a cluster with a node group to resize");
+    t.gpus_per_node = t.cluster["node_groups"][0]["gpus_per_node"].get<std::size_t>();
+    t.price = price ? *price : static_cast<double>(t.gpus_per_node) * gpu_cost;
+    template_count = std::max(template_count, t.cluster["node_groups"][0]["count"].get<std::uint64_t>());
+    templates.push_back(std::move(t));
+  }
+  if (templates.empty()) throw UsageError("give a --node-template");
+  if (templates.size() > 3) throw UsageError("at most 3 node templates: a mix of more takes too many runs");
+  const std::uint64_t seeds = args.uint_or("seeds", 1);
+  if (seeds < 1 || seeds > 1000) throw UsageError("option '--seeds' must be between 1 and 1000");
   const std::uint64_t smallest = args.uint_or("min-nodes", 1);
   const std::uint64_t largest = args.uint_or("max-nodes", std::max<std::uint64_t>(8, 4 * template_count));
   if (smallest < 1 || largest < smallest || largest > 1000000)
@@ -223,18 +324,40 @@ int plan(const Arguments& args) {
   const std::string out_dir = fs::absolute(args.required("out")).lexically_normal().string();
   read_json_file(args.required("workload"));  // a bad workload file is named before anything runs
 
-  PlanSearch search(static_cast<int>(smallest), static_cast<int>(largest));
-  std::map<int, SizeResult> sizes;
-  while (const std::optional<int> nodes = search.next()) {
-    sizes[*nodes] = simulate_size(*nodes, cluster, slos, seeds, args, out_dir, quiet);
-    search.record(*nodes, sizes[*nodes].meets);
+  // Every count of the types but the last (0 to the largest), and for each the search over the last.
+  Sizes sizes;
+  std::optional<std::vector<int>> answer;
+  std::vector<int> prefix(templates.size() - 1, 0);
+  while (true) {
+    const bool others = std::any_of(prefix.begin(), prefix.end(), [](int c) { return c > 0; });
+    PlanSearch search(others ? 0 : static_cast<int>(smallest), static_cast<int>(largest));
+    while (const std::optional<int> last = search.next()) {
+      std::vector<int> counts = prefix;
+      counts.push_back(*last);
+      if (!sizes.count(counts)) sizes[counts] = simulate_mix(counts, templates, slos, seeds, args, out_dir, quiet);
+      search.record(*last, sizes[counts].meets);
+    }
+    if (search.answer()) {
+      std::vector<int> counts = prefix;
+      counts.push_back(*search.answer());
+      const int nodes = std::accumulate(counts.begin(), counts.end(), 0);
+      const bool better = !answer || cost_of(templates, counts) < cost_of(templates, *answer) ||
+                          (cost_of(templates, counts) == cost_of(templates, *answer) &&
+                           nodes < std::accumulate(answer->begin(), answer->end(), 0));
+      if (better) answer = counts;
+    }
+    // The next count of the other types, as an odometer.
+    std::size_t t = 0;
+    while (t < prefix.size() && prefix[t] == static_cast<int>(largest)) prefix[t++] = 0;
+    if (t == prefix.size()) break;
+    ++prefix[t];
   }
-  const std::optional<int> answer = search.answer();
+
   OutputSet out(out_dir);
-  out.stage("plan.json", plan_json(slos, sizes, answer, gpus_per_node, gpu_cost, seeds).dump(2) + "\n");
-  out.stage("plan.md", plan_markdown(slos, sizes, answer, gpus_per_node, gpu_cost));
+  out.stage("plan.json", plan_json(slos, templates, sizes, answer, seeds).dump(2) + "\n");
+  out.stage("plan.md", plan_markdown(slos, templates, sizes, answer));
   out.commit();
-  if (!quiet) std::cout << "\n" << plan_markdown(slos, sizes, answer, gpus_per_node, gpu_cost) << "\n";
+  if (!quiet) std::cout << "\n" << plan_markdown(slos, templates, sizes, answer) << "\n";
   if (plots != PlotMode::kNo) {
     std::string output;
     if (const auto problem = run_plot_script("plot_plan.py", {out_dir}, output)) {
@@ -259,7 +382,7 @@ Command plan_command() {
                   kPlanUsage,
                   {{"workload"},
                    {"policy"},
-                   {"node-template"},
+                   {"node-template", true, true},
                    {"slo", true, true},
                    {"seeds"},
                    {"gpu-cost"},

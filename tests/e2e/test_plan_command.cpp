@@ -58,5 +58,39 @@ TEST(Plan, NoSizeMeetingTheSloIsItsOwnExitStatusAndABadSloIsNamed) {
   EXPECT_FALSE(std::filesystem::exists(dir / "bad"));
 }
 
+// Two node types: rack-32gpu's 8-GPU node at 20 an hour, and a node of 4 of
+// the same GPUs at 8 (cheaper per GPU). The cheapest mix meeting the SLO
+// costs less than the 5 eight-GPU nodes the single type needs (100), meets
+// it in a direct run, and no cheaper mix tried meets it.
+TEST(Plan, SeveralNodeTypesGiveTheCheapestMixThatMeetsTheSlo) {
+  ScratchDir dir;
+  nlohmann::json half = nlohmann::json::parse(read_text(scenario("clusters/rack-32gpu.json")));
+  half["node_groups"][0]["name"] = "half";
+  half["node_groups"][0]["gpus_per_node"] = 4;
+  half["node_groups"][0]["cpu_cores"] = 20;
+  const auto half_file = dir.write("half.json", half.dump());
+  const GcsimRun run =
+      run_gcsim({"plan", "--workload", scenario("workloads/default.json"), "--policy", "fifo", "--node-template",
+                 scenario("clusters/rack-32gpu.json") + "@20", "--node-template", half_file + "@8", "--slo",
+                 "wait_p95<=1800", "--max-nodes", "12", "--out", dir / "plan", "--plots", "no", "--quiet"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const nlohmann::json plan = nlohmann::json::parse(read_text(dir / "plan/plan.json"));
+  const double cost = plan["answer"]["cost_per_hour"];
+  EXPECT_LT(cost, 100);
+  const int full = plan["answer"]["mix"][0]["nodes"], halves = plan["answer"]["mix"][1]["nodes"];
+  EXPECT_DOUBLE_EQ(cost, full * 20.0 + halves * 8.0);
+  for (const nlohmann::json& size : plan["sizes"]) {
+    if (size["cost_per_hour"].get<double>() < cost) EXPECT_FALSE(size["meets_every_slo"].get<bool>()) << size.dump();
+    // The answer's lower neighbour in the last type was tried, and fails.
+    if (size["mix"][0]["nodes"] == full && size["mix"][1]["nodes"] == halves - 1)
+      EXPECT_FALSE(size["meets_every_slo"].get<bool>());
+  }
+  const std::string mix = std::to_string(full) + "-" + std::to_string(halves);
+  const GcsimRun direct =
+      run_simulation(dir / ("plan/sizes/" + mix + "/cluster.json"), scenario("workloads/default.json"), dir / "direct");
+  ASSERT_EQ(direct.exit_code, 0) << direct.err;
+  EXPECT_LE(read_summary(dir / "direct")["queueing_delay_s"]["p95"].get<double>(), 1800);
+}
+
 }  // namespace
 }  // namespace gcsim::testing
