@@ -3,6 +3,11 @@
 // after an interruption runs only what was not done.
 #include <gtest/gtest.h>
 
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 
@@ -69,6 +74,47 @@ TEST(Sweep, RunAgainAfterAnInterruptionItRunsOnlyWhatWasNotDone) {
   EXPECT_EQ(read_text(s.dir / "out/sweep.csv"), before);
   const GcsimRun nothing_left = s.run("out");
   EXPECT_NE(nothing_left.out.find("0 ran, 12 done before (skipped)"), std::string::npos) << nothing_left.out;
+}
+
+// Killed for real (the sweep and the run it had under way, at once) once a
+// few runs are done, then run again: it runs only the runs without a summary
+// and loses none, and its table is the uninterrupted sweep's.
+TEST(Sweep, KilledMidwayAndRunAgainItRepeatsNothing) {
+  const Sweep s;
+  ASSERT_EQ(s.run("whole").exit_code, 0);
+  const pid_t sweep = ::fork();
+  ASSERT_GE(sweep, 0);
+  if (sweep == 0) {
+    ::setpgid(0, 0);  // its runs in its group, to be killed with it
+    if (!std::freopen("/dev/null", "w", stdout)) _exit(127);
+    ::execl(GCSIM_EXECUTABLE, GCSIM_EXECUTABLE, "sweep", s.spec.c_str(), "--out", (s.dir / "cut").c_str(), "--jobs",
+            "1", "--plots", "no", static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  ::setpgid(sweep, sweep);
+  auto done = [&] {
+    std::size_t n = 0;
+    std::error_code ec;
+    for (const auto& run : std::filesystem::directory_iterator(s.dir / "cut/runs", ec))
+      n += std::filesystem::exists(run.path() / "summary.json");
+    return n;
+  };
+  for (int i = 0; i < 3000 && done() < 3; ++i) ::usleep(10000);
+  ::kill(-sweep, SIGKILL);
+  int status = 0;
+  ::waitpid(sweep, &status, 0);
+  ASSERT_TRUE(WIFSIGNALED(status)) << "the sweep ended before it was killed";
+  ::usleep(100000);
+  const std::size_t before = done();
+  ASSERT_GE(before, 3u);
+  ASSERT_LT(before, 12u);
+  const GcsimRun again = s.run("cut", {"--plots", "no"});
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_NE(again.out.find("12 runs over 1 rank(s): " + std::to_string(12 - before) + " ran, " +
+                           std::to_string(before) + " done before (skipped), 0 failed"),
+            std::string::npos)
+      << again.out;
+  EXPECT_EQ(read_text(s.dir / "cut/sweep.csv"), read_text(s.dir / "whole/sweep.csv"));
 }
 
 TEST(Sweep, TwoMpiRanksGiveTheSameTableAsOneProcess) {
