@@ -271,7 +271,9 @@ TEST(BundledScenarios, AutoscalingServesTheDayOnFewerGpuHoursAndTheTrainingWaits
   // 12 replicas, train-03 and train-04 wait until the first two end at 9 h,
   // train-06 until 18 h and train-08 until 24 h.
   for (const auto& [id, row] : read_jobs_csv(dir / "serving-autoscaled"))
-    if (id.rfind("train-", 0) == 0) EXPECT_EQ(row.wait, 0) << id;
+    if (id.rfind("train-", 0) == 0) {
+      EXPECT_EQ(row.wait, 0) << id;
+    }
   const auto fixed_jobs = read_jobs_csv(dir / "serving-fixed");
   const std::map<std::string, double> fixed_waits = {{"train-01", 0},     {"train-02", 0},    {"train-03", 32400},
                                                      {"train-04", 32400}, {"train-05", 0},    {"train-06", 28800},
@@ -309,7 +311,9 @@ TEST(BundledScenarios, WithoutGpuMemoryIsolationAMisconfiguredJobMakesItsNeighbo
   EXPECT_DOUBLE_EQ(isolated.at("misconfigured").end, 30);
   EXPECT_EQ(isolated.at("report").state, "failed");
   for (const auto& [id, row] : isolated)
-    if (id.rfind("replica-", 0) == 0) EXPECT_EQ(row.state, "finished") << id;
+    if (id.rfind("replica-", 0) == 0) {
+      EXPECT_EQ(row.state, "finished") << id;
+    }
   // Unfenced, 24 + 8 GB fill GPU 0; every later replica is packed there, asks
   // 8 GB more at its start and fails, one a minute.
   const auto open = run_with(dir, "off");
@@ -364,7 +368,9 @@ TEST(BundledScenarios, TheMixedWorkloadRunsUnderFifoCapacityAndGangWithFiguresPe
       const std::string n = (i < 10 ? "00" : "0") + std::to_string(i);
       EXPECT_GE(rows.at("wf-train-" + n).start, rows.at("prepare-" + n).end + 60) << n;
       EXPECT_GE(rows.at("evaluate-" + n).start, rows.at("wf-train-" + n).end) << n;
-      if (i < 4) EXPECT_GE(rows.at("deploy-" + n).start, rows.at("evaluate-" + n).end) << n;
+      if (i < 4) {
+        EXPECT_GE(rows.at("deploy-" + n).start, rows.at("evaluate-" + n).end) << n;
+      }
     }
   }
 }

@@ -36,7 +36,9 @@ TEST(Plan, ThePlansSizeMeetsTheSloInADirectRunAndOneNodeFewerDoesNot) {
   bool answer_listed = false;
   for (const nlohmann::json& size : plan["sizes"]) {
     if (size["nodes"] == nodes) answer_listed = size["meets_every_slo"].get<bool>();
-    if (size["feasible"].get<bool>()) EXPECT_EQ(size["metrics"]["wait_p95<=1800"]["values"].size(), 2u);
+    if (size["feasible"].get<bool>()) {
+      EXPECT_EQ(size["metrics"]["wait_p95<=1800"]["values"].size(), 2u);
+    }
   }
   EXPECT_TRUE(answer_listed);
   EXPECT_TRUE(std::filesystem::is_regular_file(dir / "plan/plan.md"));
@@ -80,7 +82,9 @@ TEST(Plan, SeveralNodeTypesGiveTheCheapestMixThatMeetsTheSlo) {
   const int full = plan["answer"]["mix"][0]["nodes"], halves = plan["answer"]["mix"][1]["nodes"];
   EXPECT_DOUBLE_EQ(cost, full * 20.0 + halves * 8.0);
   for (const nlohmann::json& size : plan["sizes"]) {
-    if (size["cost_per_hour"].get<double>() < cost) EXPECT_FALSE(size["meets_every_slo"].get<bool>()) << size.dump();
+    if (size["cost_per_hour"].get<double>() < cost) {
+      EXPECT_FALSE(size["meets_every_slo"].get<bool>()) << size.dump();
+    }
     // The answer's lower neighbour in the last type was tried, and fails.
     if (size["mix"][0]["nodes"] == full && size["mix"][1]["nodes"] == halves - 1)
       EXPECT_FALSE(size["meets_every_slo"].get<bool>());

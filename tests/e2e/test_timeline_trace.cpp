@@ -30,8 +30,12 @@ void expect_well_formed(const nlohmann::json& trace) {
     }
     EXPECT_TRUE(e["ts"].is_number());
     EXPECT_GE(e["ts"].get<double>(), 0);
-    if (ph == "X") EXPECT_GE(e["dur"].get<double>(), 0);
-    if (ph == "i") EXPECT_TRUE(std::set<std::string>({"g", "p", "t"}).count(e["s"].get<std::string>()));
+    if (ph == "X") {
+      EXPECT_GE(e["dur"].get<double>(), 0);
+    }
+    if (ph == "i") {
+      EXPECT_TRUE(std::set<std::string>({"g", "p", "t"}).count(e["s"].get<std::string>()));
+    }
     if (ph == "C")
       for (const auto& [name, value] : e["args"].items()) EXPECT_TRUE(value.is_number()) << name;
   }
