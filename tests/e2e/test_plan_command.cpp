@@ -86,8 +86,9 @@ TEST(Plan, SeveralNodeTypesGiveTheCheapestMixThatMeetsTheSlo) {
       EXPECT_FALSE(size["meets_every_slo"].get<bool>()) << size.dump();
     }
     // The answer's lower neighbour in the last type was tried, and fails.
-    if (size["mix"][0]["nodes"] == full && size["mix"][1]["nodes"] == halves - 1)
+    if (size["mix"][0]["nodes"] == full && size["mix"][1]["nodes"] == halves - 1) {
       EXPECT_FALSE(size["meets_every_slo"].get<bool>());
+    }
   }
   const std::string mix = std::to_string(full) + "-" + std::to_string(halves);
   const GcsimRun direct =

@@ -36,8 +36,9 @@ void expect_well_formed(const nlohmann::json& trace) {
     if (ph == "i") {
       EXPECT_TRUE(std::set<std::string>({"g", "p", "t"}).count(e["s"].get<std::string>()));
     }
-    if (ph == "C")
+    if (ph == "C") {
       for (const auto& [name, value] : e["args"].items()) EXPECT_TRUE(value.is_number()) << name;
+    }
   }
 }
 
