@@ -22,6 +22,7 @@
 #include "sim/io/atomic_output.hpp"
 #include "sim/io/json_input.hpp"
 #include "sim/report/bench_comparison.hpp"
+#include "sim/report/run_outputs.hpp"
 
 namespace gcsim {
 namespace {
@@ -48,14 +49,6 @@ sweep run again retries it); 1 a bad spec, or a metric a summary lacks; 2 a
 bad command line.
 )";
 
-// A CSV field, quoted when it holds a comma, a quote or a line break.
-std::string csv_quoted(const std::string& text) {
-  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
-  std::string quoted = "\"";
-  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return quoted + "\"";
-}
-
 struct RunOutcome {
   bool ran = false;    // false: done before (skipped)
   int status = 0;      // of `gcsim run`; kOk when skipped
@@ -79,7 +72,7 @@ std::string csv_row(const SweepSpec& spec, const SweepRun& run, const std::strin
   const std::string summary_path = run_dir + "/summary.json";
   const nlohmann::json summary = read_json_file(summary_path);
   std::string row = std::to_string(run.index);
-  for (const std::string& value : run.values) row += "," + csv_quoted(value);
+  for (const std::string& value : run.values) row += "," + csv_field(value);
   for (const std::string& metric : spec.metrics) {
     const std::optional<double> value = metric_value(summary, metric);
     row += ",";
@@ -90,8 +83,8 @@ std::string csv_row(const SweepSpec& spec, const SweepRun& run, const std::strin
 
 std::string csv_header(const SweepSpec& spec) {
   std::string header = "run";
-  for (const SweepAxis& axis : spec.axes) header += "," + csv_quoted(axis.name);
-  for (const std::string& metric : spec.metrics) header += "," + csv_quoted(metric);
+  for (const SweepAxis& axis : spec.axes) header += "," + csv_field(axis.name);
+  for (const std::string& metric : spec.metrics) header += "," + csv_field(metric);
   return header + "\n";
 }
 
