@@ -12,17 +12,11 @@ const std::set<std::string> kSuiteFields = {"metrics", "scenarios"};
 const std::set<std::string> kScenarioFields = {"name", "cluster", "workload", "policy", "options", "metrics"};
 const std::set<std::string> kMetricFields = {"path", "better", "relative", "absolute"};
 
-JsonObject element(const JsonObject& owner, const std::string& field, std::size_t i, const nlohmann::json& value) {
-  return JsonObject(
-      value, {owner.location().file, (owner.location().where.empty() ? "" : owner.location().where + ".") + field +
-                                         "[" + std::to_string(i) + "]"});
-}
-
 std::vector<BenchMetric> read_metrics(const JsonObject& owner) {
   std::vector<BenchMetric> metrics;
   const nlohmann::json& list = owner.required_array("metrics");
   for (std::size_t i = 0; i < list.size(); ++i) {
-    const JsonObject entry = element(owner, "metrics", i, list[i]);
+    const JsonObject entry = element_of(owner, "metrics", i, list[i]);
     entry.reject_unknown_fields(kMetricFields);
     BenchMetric metric;
     metric.path = entry.required_string("path");
@@ -57,7 +51,7 @@ BenchSuite read_bench_suite(const std::string& path) {
   out.folder = slash == std::string::npos ? "." : path.substr(0, slash + 1);
   std::set<std::string> names;
   for (std::size_t i = 0; i < list.size(); ++i) {
-    const JsonObject entry = element(suite, "scenarios", i, list[i]);
+    const JsonObject entry = element_of(suite, "scenarios", i, list[i]);
     entry.reject_unknown_fields(kScenarioFields);
     BenchScenario scenario;
     scenario.name = entry.required_string("name");

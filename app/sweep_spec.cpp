@@ -41,7 +41,7 @@ SweepSpec read_sweep_spec(const std::string& path) {
   std::size_t runs = 1;
   std::set<std::string> names;
   for (std::size_t i = 0; i < axes.size(); ++i) {
-    const JsonObject axis(axes[i], {path, "axes[" + std::to_string(i) + "]"});
+    const JsonObject axis = element_of(spec, "axes", i, axes[i]);
     axis.reject_unknown_fields(kAxisFields);
     SweepAxis a{axis.required_string("name"), strings(axis, "values")};
     const bool input = a.name == "cluster" || a.name == "workload" || a.name == "policy";

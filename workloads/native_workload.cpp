@@ -196,13 +196,6 @@ MeasuredWork read_duration(const JsonObject& job) {
   return work;
 }
 
-JsonObject element_of(const JsonObject& owner, const std::string& field, std::size_t i, const nlohmann::json& value) {
-  const JsonLocation& at = owner.location();
-  const JsonObject element(value, {at.file, at.where + "." + field + "[" + std::to_string(i) + "]"});
-  if (!value.is_object()) element.fail("", "expected an object, got " + value.dump());
-  return element;
-}
-
 DagWork read_dag(const JsonObject& job) {
   const JsonObject dag = job.required_object("dag");
   dag.reject_unknown_fields(kDagFields);

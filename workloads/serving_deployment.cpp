@@ -23,11 +23,6 @@ const std::set<std::string> kRolloutFields = {"at", "max_surge", "max_unavailabl
 // Most replicas one deployment may run: each is a job of the workload.
 constexpr std::uint64_t kMostReplicas = 100000;
 
-JsonObject element(const JsonObject& owner, const std::string& field, std::size_t i, const nlohmann::json& value) {
-  return JsonObject(value,
-                    {owner.location().file, owner.location().where + "." + field + "[" + std::to_string(i) + "]"});
-}
-
 double within(const JsonObject& owner, std::string_view field, double value) {
   if (const auto problem = beyond_horizon(value, HorizonQuantity::kTime)) owner.fail(field, *problem);
   return value;
@@ -60,7 +55,7 @@ std::vector<RequestRate> read_rates(const JsonObject& serving, const std::string
     const nlohmann::json& list = serving.required_array("rates");
     if (list.empty()) serving.fail("rates", "expected at least one {at, rate}");
     for (std::size_t i = 0; i < list.size(); ++i) {
-      const JsonObject point = element(serving, "rates", i, list[i]);
+      const JsonObject point = element_of(serving, "rates", i, list[i]);
       point.reject_unknown_fields(kRateFields);
       const RequestRate rate{within(point, "at", point.required_quantity("at", Quantity::kTime)),
                              point.required_quantity("rate", Quantity::kPlain)};
@@ -109,7 +104,7 @@ std::vector<ServingRollout> read_rollouts(const JsonObject& serving, Time length
   std::vector<ServingRollout> rollouts;
   const nlohmann::json& list = serving.required_array("rollouts");
   for (std::size_t i = 0; i < list.size(); ++i) {
-    const JsonObject entry = element(serving, "rollouts", i, list[i]);
+    const JsonObject entry = element_of(serving, "rollouts", i, list[i]);
     entry.reject_unknown_fields(kRolloutFields);
     ServingRollout rollout;
     rollout.at = within(entry, "at", entry.required_quantity("at", Quantity::kTime));

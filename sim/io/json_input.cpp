@@ -345,4 +345,12 @@ void JsonObject::reject_unknown_fields(const std::set<std::string>& known) const
   }
 }
 
+JsonObject element_of(const JsonObject& owner, const std::string& field, std::size_t i, const nlohmann::json& value) {
+  const JsonLocation& at = owner.location();
+  const std::string where = (at.where.empty() ? "" : at.where + ".") + field + "[" + std::to_string(i) + "]";
+  const JsonObject element(value, {at.file, where});
+  if (!value.is_object()) element.fail("", "expected an object, got " + value.dump());
+  return element;
+}
+
 }  // namespace gcsim

@@ -109,4 +109,9 @@ class JsonObject {
   JsonLocation location_;
 };
 
+/// Element `i` of the array `field` of `owner`, an object: its location is
+/// "WHERE.field[i]" (or "field[i]" at the top level), and anything else is an
+/// InputError saying what it is.
+JsonObject element_of(const JsonObject& owner, const std::string& field, std::size_t i, const nlohmann::json& value);
+
 }  // namespace gcsim
