@@ -25,20 +25,25 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr const char* kPlanUsage =
-    R"(usage: gcsim plan --workload WORKLOAD.json --policy NAME --node-template CLUSTER.json
-                  --slo METRIC<=BOUND [--slo ...] --out DIR [--seeds N] [--gpu-cost PRICE]
-                  [--min-nodes N] [--max-nodes N] [--policy-opt KEY=VALUE ...] [--plots auto|yes|no] [--quiet]
+    R"(usage: gcsim plan --workload WORKLOAD.json --policy NAME --node-template CLUSTER.json[@PRICE]
+                  [--node-template ...] --slo METRIC<=BOUND [--slo ...] --out DIR [--seeds N]
+                  [--gpu-cost PRICE] [--min-nodes N] [--max-nodes N] [--policy-opt KEY=VALUE ...]
+                  [--plots auto|yes|no] [--quiet]
 
 Finds the fewest nodes of the template's first node group for which every
 SLO holds, by simulating the workload under the policy on each size the
 search asks for (the largest first, then a bisection, then the answer's
 neighbours checked: SLOs need not improve with every node added), once per
 seed. A size meets an SLO when the 95% confidence interval of the metric's
-mean over the seeds lies within the bound. Writes
-  DIR/plan.json   the answer (nodes, GPUs, cost per hour) and every size tried with its metrics
+mean over the seeds lies within the bound. With several templates (each a
+node type: its first node group and GPU types; the fabric is the first
+template's), it finds the cheapest mix: for every count of the types but the
+last, the fewest of the last by the same search; the cheapest of these
+answers wins, then the fewest nodes. Writes
+  DIR/plan.json   the answer (nodes, its mix, GPUs, cost per hour) and every size tried with its metrics
   DIR/plan.md     the same as tables
   DIR/slo_N.png   each SLO's metric against the nodes, the bound and the answer marked (matplotlib)
-  DIR/sizes/NODES/seed-S/   each run's outputs
+  DIR/sizes/MIX/seed-S/   each run's outputs (MIX: the nodes of each template, "4" or "2-6")
 
 Options:
   --slo S          METRIC<=BOUND or METRIC>=BOUND; METRIC is wait_mean, wait_p50,
