@@ -1,3 +1,4 @@
+// child_process.cpp: fork and exec without a shell, output captured (child_process.hpp).
 #include "app/child_process.hpp"
 
 #include <fcntl.h>
@@ -10,6 +11,8 @@
 #include <cstring>
 #include <sstream>
 #include <stdexcept>
+
+#include "app/interrupt_signals.hpp"
 
 namespace gcsim {
 
@@ -30,6 +33,10 @@ ChildResult run_child(const std::string& program, const std::vector<std::string>
   argv.push_back(nullptr);
   const std::string exec_failed = "cannot execute " + program + ": ";
   const std::string chdir_failed = "cannot enter " + working_directory + ": ";
+  // Where this process passes SIGINT and SIGTERM on (interrupt_signals.hpp),
+  // the child has a process group of its own, so that a terminal's ^C
+  // reaches it once, passed on, not twice.
+  const bool own_group = interrupt_signals_caught();
 
   const pid_t child = ::fork();
   if (child < 0) {
@@ -38,6 +45,7 @@ ChildResult run_child(const std::string& program, const std::vector<std::string>
     throw std::runtime_error(std::string("cannot start a process: ") + std::strerror(error));
   }
   if (child == 0) {
+    if (own_group) ::setpgid(0, 0);
     int sink = pipe_fds[1];
     if (output == ChildOutput::kDiscard) sink = ::open("/dev/null", O_WRONLY);
     if (sink < 0 || ::dup2(sink, STDOUT_FILENO) < 0 || ::dup2(sink, STDERR_FILENO) < 0) ::_exit(127);
@@ -51,6 +59,7 @@ ChildResult run_child(const std::string& program, const std::vector<std::string>
     ::_exit(127);
   }
 
+  if (own_group) forward_interrupts_to(child);
   ChildResult result;
   if (output == ChildOutput::kCapture) {
     ::close(pipe_fds[1]);
@@ -67,7 +76,11 @@ ChildResult run_child(const std::string& program, const std::vector<std::string>
   }
   int status = 0;
   while (::waitpid(child, &status, 0) < 0)
-    if (errno != EINTR) throw std::runtime_error(std::string("cannot wait for a process: ") + std::strerror(errno));
+    if (errno != EINTR) {
+      if (own_group) forward_interrupts_to(0);
+      throw std::runtime_error(std::string("cannot wait for a process: ") + std::strerror(errno));
+    }
+  if (own_group) forward_interrupts_to(0);
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   return result;
 }

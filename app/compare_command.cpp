@@ -14,10 +14,13 @@
 #include <set>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "policies/register_builtin.hpp"
 #include "app/arguments.hpp"
 #include "app/child_process.hpp"
 #include "app/commands.hpp"
+#include "app/interrupt_signals.hpp"
 #include "app/policy_option_flags.hpp"
 #include "app/plugin_loader.hpp"
 #include "app/python_plots.hpp"
@@ -128,7 +131,16 @@ included), 1 bad input file, 2 bad command line, unknown or repeated policy,
 3 a policy returned an invalid plan or failed, 4 outputs could not be read or
 written, 11 a run ran out of memory, 12 a failure inside gcsim (for 1, 3, 4,
 11 and 12 the failing run's messages are shown), 6 --plots yes and the plots
-could not be drawn, 7 a run could not be started or was killed.
+could not be drawn, 7 a run could not be started or was killed, 15 SIGINT
+or SIGTERM stopped the comparison.
+
+SIGINT or SIGTERM is passed on to the run under way, which stops and writes
+its outputs marked partial (see gcsim run --help); the policies after it do
+not run. compare then writes the comparison of the runs that wrote outputs,
+at once: comparison.md opens with what stopped and what did not run, and
+DIR/partial.json lists the signal, the policies done, the one stopped
+early and those not run (a complete comparison removes it). A second
+signal ends compare and its run at once, leaving no half-written file.
 )";
 
 std::vector<std::string> parse_policy_list(const std::string& text) {
@@ -171,6 +183,12 @@ int run_policy(const std::string& policy, const std::vector<std::string>& common
       std::cerr << "gcsim compare: policy '" << policy << "': " << result.output.substr(notice + 7);
     return exit_codes::kOk;
   }
+  if (result.exit_code == exit_codes::kInterrupted) {
+    std::cerr << "gcsim compare: notice: the run of policy '" << policy
+              << "' was interrupted; its outputs are partial:\n"
+              << result.output;
+    return exit_codes::kInterrupted;
+  }
   const char* stopped = result.exit_code == exit_codes::kDeadlock    ? "ended in a deadlock"
                         : result.exit_code == exit_codes::kLivelock  ? "was stopped as a livelock"
                         : result.exit_code == exit_codes::kThrashing ? "was stopped as thrashing"
@@ -198,6 +216,42 @@ std::optional<std::string> draw_plots(const std::string& out_dir, bool quiet) {
   if (auto problem = run_plot_script("plot_comparison.py", {out_dir}, output)) return problem;
   if (!quiet) std::cout << output;
   return std::nullopt;
+}
+
+/// After SIGINT or SIGTERM: the comparison of the runs that wrote outputs
+/// (`partial_run`'s partial), marked partial in comparison.md and
+/// partial.json, written at once; ends with kInterrupted.
+int write_partial_comparison(const std::string& out_dir, const std::vector<std::string>& policies,
+                             const std::vector<std::string>& ran, const std::string& partial_run, bool quiet) {
+  std::vector<ComparisonRow> rows;
+  nlohmann::ordered_json not_run = nlohmann::ordered_json::array();
+  for (const std::string& policy : policies)
+    if (std::find(ran.begin(), ran.end(), policy) == ran.end()) not_run.push_back(policy);
+  nlohmann::ordered_json partial{
+      {"signal", signal_name(interrupt_signal())},
+      {"policies_done", nlohmann::ordered_json::array()},
+      {"policy_partial", partial_run.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(partial_run)},
+      {"policies_not_run", std::move(not_run)}};
+  for (const std::string& policy : ran)
+    if (policy != partial_run) partial["policies_done"].push_back(policy);
+  std::string note = std::string("Partial: ") + signal_name(interrupt_signal()) + " stopped the comparison.";
+  if (!partial_run.empty()) note += " The run of " + partial_run + " stopped early (its summary.json: \"partial\").";
+  if (!partial["policies_not_run"].empty()) note += " Not run: " + partial["policies_not_run"].dump() + ".";
+  try {
+    for (const std::string& policy : ran)
+      rows.push_back(comparison_row(policy, read_run_outputs(out_dir + "/runs/" + policy)));
+    OutputSet out(out_dir);
+    out.stage("comparison.csv", comparison_csv(rows));
+    out.stage("comparison.md", note + "\n\n" + comparison_markdown(rows));
+    out.stage("partial.json", partial.dump(2) + "\n");
+    out.commit();
+  } catch (const std::runtime_error& e) {
+    std::cerr << "gcsim compare: error: " << e.what() << "\n";
+    return exit_codes::kOutputError;
+  }
+  std::cerr << "gcsim compare: " << note << " Written: " << out_dir << "/comparison.csv, comparison.md, partial.json\n";
+  if (!quiet) std::cout << "\n" << comparison_markdown(rows) << "\n";
+  return exit_codes::kInterrupted;
 }
 
 int compare_policies(const Arguments& args) {
@@ -261,15 +315,29 @@ int compare_policies(const Arguments& args) {
   if (args.has("gpu-memory-isolation"))
     common.insert(common.end(), {"--gpu-memory-isolation", args.required("gpu-memory-isolation")});
 
-  for (std::size_t i = 0; i < policies.size(); ++i) {
+  // A signal stops the run under way (it writes its partial outputs) and
+  // the runs after it; the comparison then holds the runs that wrote outputs.
+  catch_interrupt_signals();
+  std::vector<std::string> ran;
+  std::string partial_run;  // the run the signal stopped, if it wrote its outputs
+  for (std::size_t i = 0; i < policies.size() && interrupt_signal() == 0; ++i) {
     if (!quiet) std::cout << "gcsim compare: [" << i + 1 << "/" << policies.size() << "] " << policies[i] << std::endl;
     std::vector<std::string> args_of_run = common;
     for (const std::string& pair : own_options[policies[i]])
       args_of_run.insert(args_of_run.end(), {"--policy-opt", pair});
-    if (const int status = run_policy(policies[i], args_of_run, out_dir + "/runs/" + policies[i]);
-        status != exit_codes::kOk)
+    const int status = run_policy(policies[i], args_of_run, out_dir + "/runs/" + policies[i]);
+    if (status == exit_codes::kInterrupted) {
+      ran.push_back(policies[i]);
+      partial_run = policies[i];
+      break;
+    }
+    if (status != exit_codes::kOk) {
+      if (interrupt_signal() != 0) break;  // the signal ended the run before it could write anything
       return status;
+    }
+    ran.push_back(policies[i]);
   }
+  if (interrupt_signal() != 0) return write_partial_comparison(out_dir, policies, ran, partial_run, quiet);
 
   std::vector<ComparisonRow> rows;
   try {
@@ -280,6 +348,9 @@ int compare_policies(const Arguments& args) {
     out.stage("comparison.csv", comparison_csv(rows));
     out.stage("comparison.md", comparison_markdown(rows));
     out.commit();
+    // A complete comparison replaces an interrupted one.
+    std::error_code ignored;
+    fs::remove(fs::path(out_dir) / "partial.json", ignored);
   } catch (const std::runtime_error& e) {  // InputError included: a run's file did not parse
     std::cerr << "gcsim compare: error: " << e.what() << "\n";
     return exit_codes::kOutputError;

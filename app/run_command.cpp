@@ -5,6 +5,7 @@
 #include "policies/register_builtin.hpp"
 #include "app/arguments.hpp"
 #include "app/commands.hpp"
+#include "app/interrupt_signals.hpp"
 #include "app/policy_option_flags.hpp"
 #include "app/plugin_loader.hpp"
 #include "app/progress_line.hpp"
@@ -123,13 +124,24 @@ The run stops early, writing its outputs as they stand, when:
   more than three times the GPU time the unfinished jobs need to run to their
   end (each one's uncontended run time x GPUs), and none finished (thrashing).
 summary.json says which under "deadlock", "livelock" or "thrashing".
+When jobs were submitted and not ended at the stop (these, or --until),
+summary.json adds "jct_s_censored" and "queueing_delay_s_censored": the
+finished jobs' figures with those jobs counted at the stop time T (JCT =
+T - submit, wait = first start or T, - submit).
+
+SIGINT or SIGTERM stops the run at the current simulated time and writes
+its outputs as they stand, all at once, summary.json saying so under
+"partial" (the signal, the simulated time, the jobs finished, running or
+waiting, and not submitted); a second signal ends gcsim at once, removing
+the files it was writing (exit status 128 + the signal's number).
 
 Exit status: 0 success, 1 bad input file, 2 bad command line or unknown policy,
 3 a policy returned an invalid plan or failed, 4 outputs could not be written,
 5 the run ended in a deadlock (jobs holding GPUs wait on each other), 9 in a
 livelock, 10 in thrashing (for 5, 9 and 10 outputs are written and
 summary.json names the jobs), 11 gcsim ran out of memory, 12 a failure inside
-gcsim (for 11 and 12 nothing is written).
+gcsim (for 11 and 12 nothing is written), 15 SIGINT or SIGTERM stopped the
+run (partial outputs are written).
 )";
 
 Fidelity parse_fidelity(const std::string& text) {
@@ -183,6 +195,8 @@ int simulate_workload(const Arguments& args) {
   if (args.has("node-failures"))
     options.node_failures = read_node_failures_file(args.required("node-failures"), layout);
 
+  catch_interrupt_signals();
+  options.stop_request = interrupt_flag();
   options.keep_runs = args.has("timeline");
   ProgressLine progress_line(std::cerr);
   if (progress_wanted(args.value_or("progress", "auto"), args.has("quiet")))
@@ -208,6 +222,14 @@ int simulate_workload(const Arguments& args) {
     return exit_codes::kOutputError;
   }
   if (!args.has("quiet")) std::cout << human_summary(record, metrics) << "  outputs     " << out_dir << "/\n";
+  if (record.stop_request != 0) {
+    std::cerr << "gcsim: " << signal_name(interrupt_signal())
+              << ": the run stopped at t=" << format_seconds(record.simulated_time)
+              << " s; its outputs are partial (\"partial\" in summary.json): " << metrics.finished << " jobs finished, "
+              << metrics.censored << " running or waiting, " << metrics.unfinished - metrics.censored
+              << " not submitted\n";
+    return exit_codes::kInterrupted;
+  }
   if (record.deadlock) {
     std::cerr << "gcsim: " << deadlock_diagnosis(jobs, layout, record);
     return exit_codes::kDeadlock;

@@ -22,6 +22,8 @@
 #include "sim/engine/simulation.hpp"
 
 #include <algorithm>
+#include <signal.h>
+
 #include <cassert>
 #include <chrono>
 #include <cmath>
@@ -194,6 +196,7 @@ class Scheduler {
   RunRecord finish_record() {
     report_progress(true);
     RunRecord record = recorder_.finish(now_, state_);
+    record.stop_request = stop_request_;
     for (ServingController& deployment : serving_) record.serving.push_back(deployment.outcome(now_));
     return record;
   }
@@ -208,6 +211,10 @@ class Scheduler {
       rethrow_a_failure();
       advance_clock();
       if (now_ >= in_.options.until) return;
+      if (in_.options.stop_request && *in_.options.stop_request != 0) {
+        stop_request_ = *in_.options.stop_request;
+        return;
+      }
       if (take_changes()) {
         // Everything else happening at this instant reaches the policy in the same call.
         settle();
@@ -1144,8 +1151,9 @@ class Scheduler {
   std::size_t runners_started_ = 0;
   std::uint64_t wakes_ = 0;                            // runners and DAG workers back from a wait (settle())
   const std::vector<sg4::ActivityPtr> no_activities_;  // a wait on these is a kernel timer
-  bool stopped_ = false;                               // the run is over (or failed): runners do nothing more
-  bool recording_ = true;                              // false once the run failed
+  int stop_request_ = 0;   // SimulationOptions::stop_request's value when it stopped the run
+  bool stopped_ = false;   // the run is over (or failed): runners do nothing more
+  bool recording_ = true;  // false once the run failed
   InstantGuard instant_guard_;
   ThrashingGuard thrashing_guard_;
   MemoryWatch memory_;
@@ -1170,7 +1178,12 @@ RunRecord simulate(const SimulationInput& input) {
   std::string program = "gcsim", log = "--log=root.thres:warning";
   char* argv[] = {program.data(), log.data(), nullptr};
   int argc = 2;
+  // SimGrid's engine takes SIGINT for itself (it prints its actors and
+  // exits); a caller that reads a stop request keeps its own handler.
+  struct sigaction caller_sigint {};
+  ::sigaction(SIGINT, nullptr, &caller_sigint);
   sg4::Engine engine(&argc, argv);
+  if (input.options.stop_request) ::sigaction(SIGINT, &caller_sigint, nullptr);
   configure_network_model(input.layout.spec().network);
   // CPU hosts only where a job decodes its input on them.
   const bool pipelines = std::any_of(input.jobs.begin(), input.jobs.end(), [](const JobSpec& job) {

@@ -22,6 +22,7 @@
 //   RunRecord record = simulate({layout, locality, jobs, policy, options});
 #pragma once
 
+#include <csignal>
 #include <cstdint>
 #include <functional>
 #include <stdexcept>
@@ -67,6 +68,10 @@ struct SimulationOptions {
   std::function<void(const SimulationProgress&)> progress;
   /// Keep every run of every job and the node failures (RunRecord::runs), for a timeline of the schedule.
   bool keep_runs = false;
+  /// Read between events (a signal handler may set it, to the signal's
+  /// number): once it is non-zero the run stops at the current instant as at
+  /// `until`, its record keeping the value (RunRecord::stop_request). None: never.
+  const volatile std::sig_atomic_t* stop_request = nullptr;
 };
 
 struct SimulationInput {

@@ -3,7 +3,12 @@
 // Files are staged next to their destination under a hidden temporary name
 // and renamed into place together by commit(). If the run fails before
 // commit(), the destructor removes the staged files, so an output directory
-// never holds a half-written file.
+// never holds a half-written file. commit() holds SIGINT and SIGTERM back
+// while it renames, so a signal ending the process finds all of the set's
+// files in place or none; remove_staged_files_now() is for such a signal's
+// handler.
+// Temporary files a killed process left behind (".NAME.tmpPID", the process
+// gone) are removed when the same name is staged again.
 //
 //   OutputSet out("results/run1");
 //   out.stage("summary.json", summary_text);
@@ -46,5 +51,10 @@ void write_file_atomically(const std::string& path, const std::string& content);
 /// The same with the content written by `write` as it goes, so that a large
 /// file need not be held in memory whole.
 void write_file_atomically(const std::string& path, const std::function<void(std::ostream&)>& write);
+
+/// Removes every temporary file this process has staged and not yet renamed
+/// or removed. Async-signal-safe: for a signal handler that ends the process
+/// at once (_exit), so that it leaves no temporary file behind.
+void remove_staged_files_now() noexcept;
 
 }  // namespace gcsim

@@ -11,6 +11,8 @@ RunMetrics compute_run_metrics(const std::vector<JobSpec>& jobs, const RunRecord
   RunMetrics m;
   m.jobs = jobs.size();
   std::vector<double> jct, wait;
+  std::vector<double> jct_censored, wait_censored;  // the finished jobs' and those cut by the stop
+  const Time stop = record.simulated_time;
   bool any_end = false;
   m.first_submit = jobs.empty() ? 0 : kNever;
   for (std::size_t i = 0; i < jobs.size(); ++i) {
@@ -38,6 +40,11 @@ RunMetrics compute_run_metrics(const std::vector<JobSpec>& jobs, const RunRecord
         break;
       default:
         ++m.unfinished;
+        if (o.submitted != kNever && o.submitted <= stop && !std::holds_alternative<ServingWork>(jobs[i].work)) {
+          ++m.censored;
+          jct_censored.push_back(stop - o.submitted);
+          wait_censored.push_back((o.start != kNever && o.start <= stop ? o.start : stop) - o.submitted);
+        }
     }
   }
   m.restarts_from_zero = record.restarts_from_zero;
@@ -48,8 +55,12 @@ RunMetrics compute_run_metrics(const std::vector<JobSpec>& jobs, const RunRecord
   m.lost_share = ran > 0 ? m.gpu_hours_lost / ran : 0;
   if (!any_end) m.last_end = record.simulated_time;
   m.makespan = std::max(0.0, m.last_end - m.first_submit);
-  m.jct = summarize(jct);
-  m.wait = summarize(wait);
+  jct_censored.insert(jct_censored.end(), jct.begin(), jct.end());
+  wait_censored.insert(wait_censored.end(), wait.begin(), wait.end());
+  m.jct = summarize(std::move(jct));
+  m.wait = summarize(std::move(wait));
+  m.jct_censored = summarize(std::move(jct_censored));
+  m.wait_censored = summarize(std::move(wait_censored));
 
   // Integrate the step functions of the timeline over [first_submit, last_end].
   double allocated_s = 0, busy_s = 0;

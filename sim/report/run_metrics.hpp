@@ -11,6 +11,12 @@
 // runs, what checkpoints kept, runs cut by the end of the simulation);
 // lost share = lost / (lost + useful), over the whole run.
 //
+// A run cut short (--until, a signal, a deadlock, a livelock, thrashing)
+// leaves jobs submitted and not ended; the figures above leave them out.
+// Censored figures count them too, at the stop time T: JCT = T - submit and
+// queueing delay = (first start, or T if none) - submit, beside the finished
+// jobs' own. Jobs not submitted by T are left out of both.
+//
 //   RunMetrics m = compute_run_metrics(jobs, record);
 //   std::cout << m.jct.p95;
 #pragma once
@@ -36,6 +42,11 @@ struct RunMetrics {
   double lost_share = 0;  // lost / (lost + useful); 0 when no job ran
   Time first_submit = 0, last_end = 0, makespan = 0;
   Distribution jct, wait;
+  /// Jobs submitted and not ended when the run stopped, and the JCT and
+  /// queueing-delay figures of the finished jobs with those jobs counted at
+  /// the stop (censored). With no such job they equal jct and wait.
+  std::size_t censored = 0;
+  Distribution jct_censored, wait_censored;
   double allocated_share = 0, busy_share = 0;
   double gpu_hours_allocated = 0, gpu_hours_busy = 0;
 };

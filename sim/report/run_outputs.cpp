@@ -1,8 +1,9 @@
 #include "sim/report/run_outputs.hpp"
 
 #include <algorithm>
-#include <map>
+#include <csignal>
 #include <cstdio>
+#include <map>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -43,6 +44,13 @@ const char* decision_name(Decision::Kind kind) {
       return "release";
   }
   return "?";
+}
+
+// The signal a stop request names (RunRecord::stop_request).
+std::string stop_request_name(int request) {
+  if (request == SIGINT) return "SIGINT";
+  if (request == SIGTERM) return "SIGTERM";
+  return "signal " + std::to_string(request);
 }
 
 std::string percent(double share) { return fixed(100 * share, 1) + "%"; }
@@ -132,6 +140,10 @@ std::string summary_json(const std::vector<JobSpec>& jobs, const ClusterLayout& 
   j["makespan_s"] = m.makespan;
   j["jct_s"] = distribution_json(m.jct);
   j["queueing_delay_s"] = distribution_json(m.wait);
+  if (m.censored > 0) {
+    j["jct_s_censored"] = distribution_json(m.jct_censored);
+    j["queueing_delay_s_censored"] = distribution_json(m.wait_censored);
+  }
   nlohmann::ordered_json types = nlohmann::ordered_json::object();
   for (const JobTypeFigures& t : job_type_figures(jobs, record))
     types[t.type] = {{"jobs", t.jobs},
@@ -245,6 +257,12 @@ std::string summary_json(const std::vector<JobSpec>& jobs, const ClusterLayout& 
     const std::optional<double> least = minimum_attainment(attained);
     j["queue_guarantee_attainment"] = least ? nlohmann::ordered_json(*least) : nlohmann::ordered_json(nullptr);
   }
+  if (record.stop_request != 0)
+    j["partial"] = {{"signal", stop_request_name(record.stop_request)},
+                    {"simulated_time_s", record.simulated_time},
+                    {"jobs_finished", m.finished},
+                    {"jobs_running_or_waiting", m.censored},
+                    {"jobs_not_submitted", m.unfinished - m.censored}};
   j["rescaled_jobs"] = record.rescaled_jobs;
   j["simulated_time_s"] = record.simulated_time;
   j["events_processed"] = record.events;
@@ -427,6 +445,9 @@ std::string human_summary(const RunRecord& record, const RunMetrics& m) {
       << duration_text(m.wait.p95) << ", p99 " << duration_text(m.wait.p99) << "\n"
       << "  GPU util    allocated " << fixed(100 * m.allocated_share, 1) << "%, busy " << fixed(100 * m.busy_share, 1)
       << "%\n";
+  if (m.censored > 0)
+    out << "  censored    JCT mean " << duration_text(m.jct_censored.mean) << ", wait mean "
+        << duration_text(m.wait_censored.mean) << " (" << m.censored << " jobs unfinished at the stop counted)\n";
   if (m.preemptions > 0 || m.gpu_hours_lost > 0)
     out << "  preempted   " << m.preemptions << " times, " << m.restarts_from_zero << " restarts from zero, "
         << fixed(m.gpu_hours_lost, 2) << " GPU-hours lost (" << percent(m.lost_share) << " of the GPU time jobs ran)\n";

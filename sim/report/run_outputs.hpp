@@ -3,7 +3,10 @@
 //   summary.json  counts, makespan, JCT and queueing-delay distributions,
 //                 utilization, preemptions and the GPU time they threw away,
 //                 why the run stopped early (deadlock, livelock, thrashing:
-//                 null when it did not), simulated time, events, wall time
+//                 null when it did not), simulated time, events, wall time;
+//                 when jobs were submitted and not ended at the stop, the
+//                 censored JCT and queueing-delay figures (run_metrics.hpp);
+//                 when a signal stopped the run, "partial"
 //   jobs.csv      one row per job (placement as "node:gpu" labels, ';'-separated)
 //   timeline.csv  allocated and busy GPUs and queued jobs, one row per change
 //   serving.csv   each serving deployment's replicas, request rate, utilization

@@ -144,6 +144,11 @@ struct RunRecord {
   /// Jobs of a measured duration that ran on a GPU type other than the one it
   /// was measured on, their run time rescaled by the types' FLOP/s.
   std::size_t rescaled_jobs = 0;
+  /// Non-zero: the run was asked to stop before its end and stopped at
+  /// simulated_time, its figures partial; the request's value
+  /// (SimulationOptions::stop_request), a signal's number when a signal
+  /// handler set it.
+  int stop_request = 0;
   Time simulated_time = 0;   // clock when the simulation ended
   std::uint64_t events = 0;  // activity completions, arrivals and timers handled
   double wall_seconds = 0;   // host time spent simulating

@@ -1,5 +1,7 @@
 #include "tests/e2e/gcsim_runner.hpp"
 
+#include <fcntl.h>
+#include <signal.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -8,6 +10,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <cerrno>
 #include <random>
 #include <sstream>
 #include <stdexcept>
@@ -76,6 +79,74 @@ GcsimRun run_gcsim(const std::vector<std::string>& args) { return run_gcsim_limi
 
 GcsimRun run_gcsim_with_memory_limit(const std::vector<std::string>& args, std::size_t bytes) {
   return run_gcsim_limited(args, bytes);
+}
+
+BackgroundGcsim::BackgroundGcsim(const std::vector<std::string>& args) {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error("pipe failed");
+  std::string program = GCSIM_EXECUTABLE;
+  std::vector<std::string> copies(args);
+  std::vector<char*> argv{program.data()};
+  for (auto& a : copies) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const pid_t child = ::fork();
+  if (child < 0) throw std::runtime_error("fork failed");
+  if (child == 0) {
+    const int null = ::open("/dev/null", O_WRONLY);
+    if (null < 0 || ::dup2(null, STDOUT_FILENO) < 0 || ::dup2(fds[1], STDERR_FILENO) < 0) _exit(127);
+    ::execv(program.c_str(), argv.data());
+    _exit(127);
+  }
+  ::close(fds[1]);
+  pid_ = child;
+  err_fd_ = fds[0];
+}
+
+BackgroundGcsim::~BackgroundGcsim() {
+  if (status_ < 0 && pid_ > 0) {
+    ::kill(pid_, SIGKILL);
+    int status = 0;
+    ::waitpid(pid_, &status, 0);
+  }
+  if (err_fd_ >= 0) ::close(err_fd_);
+}
+
+bool BackgroundGcsim::read_some() {
+  char buffer[4096];
+  for (;;) {
+    const ssize_t n = ::read(err_fd_, buffer, sizeof buffer);
+    if (n > 0) {
+      err_.append(buffer, static_cast<std::size_t>(n));
+      return true;
+    }
+    if (n == 0 || errno != EINTR) return false;
+  }
+}
+
+bool BackgroundGcsim::wait_for_error_output(const std::string& text) {
+  while (err_.find(text) == std::string::npos)
+    if (!read_some()) return false;
+  return true;
+}
+
+void BackgroundGcsim::send(int signal) const { ::kill(pid_, signal); }
+
+bool BackgroundGcsim::running() {
+  if (status_ >= 0) return false;
+  int status = 0;
+  if (::waitpid(pid_, &status, WNOHANG) != pid_) return true;
+  status_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return false;
+}
+
+int BackgroundGcsim::wait() {
+  while (read_some()) {
+  }
+  if (status_ >= 0) return status_;
+  int status = 0;
+  ::waitpid(pid_, &status, 0);
+  status_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return status_;
 }
 
 GcsimRun run_simulation(const std::string& cluster, const std::string& workload, const std::string& out_dir,

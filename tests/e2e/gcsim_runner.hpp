@@ -46,6 +46,40 @@ GcsimRun run_gcsim(const std::vector<std::string>& args);
 /// that allocations beyond it fail.
 GcsimRun run_gcsim_with_memory_limit(const std::vector<std::string>& args, std::size_t bytes);
 
+/// A gcsim started in the background, its standard error read as it comes
+/// (its standard output discarded), for tests that signal it mid-run.
+//
+//   BackgroundGcsim run({"run", ..., "--progress", "always"});
+//   ASSERT_TRUE(run.wait_for_error_output("gcsim: simulated "));
+//   run.send(SIGINT);
+//   EXPECT_EQ(run.wait(), 15);
+class BackgroundGcsim {
+ public:
+  explicit BackgroundGcsim(const std::vector<std::string>& args);
+  /// Kills it (SIGKILL) and reaps it when it is still running.
+  ~BackgroundGcsim();
+  BackgroundGcsim(const BackgroundGcsim&) = delete;
+  BackgroundGcsim& operator=(const BackgroundGcsim&) = delete;
+
+  /// Reads its standard error until `text` appears (true) or it closes it (false).
+  bool wait_for_error_output(const std::string& text);
+  void send(int signal) const;
+  /// Reads the rest of its standard error and waits for its end: its exit
+  /// status, 128 + N when signal N killed it.
+  int wait();
+  const std::string& err() const { return err_; }
+  int pid() const { return pid_; }
+  /// Whether it has not ended yet (its end is then taken as wait() would).
+  bool running();
+
+ private:
+  bool read_some();  // false at the end of its standard error
+  int pid_ = -1;
+  int err_fd_ = -1;
+  int status_ = -1;
+  std::string err_;
+};
+
 /// `gcsim run` with the usual flags; extra flags appended.
 GcsimRun run_simulation(const std::string& cluster, const std::string& workload, const std::string& out_dir,
                         const std::vector<std::string>& extra = {}, const std::string& policy = "fifo");

@@ -54,6 +54,37 @@ TEST(RunMetrics, JobCompletionTimeIsEndMinusSubmit) {
   EXPECT_DOUBLE_EQ(m.jct.max, 27);
 }
 
+// Stopped at 50: job 0 finished (0 -> 20, started at 5); job 1 runs since
+// 30 (submitted 10); job 2 waits since 40; job 3 is submitted at 60, after
+// the stop; job 4 waits for a dependency (never joined the queue).
+TEST(RunMetrics, CensoredFiguresCountTheJobsCutByTheStopAtTheStop) {
+  std::vector<JobSpec> jobs{submitted_at(0), submitted_at(10), submitted_at(40), submitted_at(60), submitted_at(0)};
+  RunRecord record;
+  record.simulated_time = 50;
+  record.outcomes = {outcome(JobState::kFinished, 5, 20), outcome(JobState::kRunning, 30, kNever),
+                     outcome(JobState::kWaiting, kNever, kNever), outcome(JobState::kPending, kNever, kNever),
+                     outcome(JobState::kPending, kNever, kNever)};
+  record.outcomes[0].submitted = 0;
+  record.outcomes[1].submitted = 10;
+  record.outcomes[2].submitted = 40;
+  const RunMetrics m = compute_run_metrics(jobs, record);
+  EXPECT_EQ(m.jct.count, 1u);
+  EXPECT_EQ(m.censored, 2u);
+  EXPECT_EQ(m.jct_censored.count, 3u);
+  EXPECT_DOUBLE_EQ(m.jct_censored.mean, (20 + 40 + 10) / 3.0);  // 20; 50 - 10; 50 - 40
+  EXPECT_DOUBLE_EQ(m.jct_censored.max, 40);
+  EXPECT_DOUBLE_EQ(m.wait_censored.mean, (5 + 20 + 10) / 3.0);  // 5; 30 - 10; 50 - 40
+}
+
+TEST(RunMetrics, CensoredFiguresEqualTheFinishedOnesWhenNothingIsCut) {
+  const ThreeFinishedJobs run;
+  const RunMetrics m = compute_run_metrics(run.jobs, run.record);
+  EXPECT_EQ(m.censored, 0u);
+  EXPECT_EQ(m.jct_censored.count, m.jct.count);
+  EXPECT_DOUBLE_EQ(m.jct_censored.mean, m.jct.mean);
+  EXPECT_DOUBLE_EQ(m.wait_censored.p95, m.wait.p95);
+}
+
 TEST(RunMetrics, WaitIsStartMinusSubmit) {
   const ThreeFinishedJobs run;
   const RunMetrics m = compute_run_metrics(run.jobs, run.record);
