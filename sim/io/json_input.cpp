@@ -136,7 +136,27 @@ class LocatedDocument {
 
 JsonErrorAt::JsonErrorAt(std::size_t at, const std::string& what) : std::runtime_error(reason_of(what)), byte(at) {}
 
+namespace {
+
+// Whether the text holds nothing but white space (after a UTF-8 byte order mark).
+bool blank_text(std::istream& text) {
+  std::string start(3, '\0');
+  text.read(start.data(), 3);
+  start.resize(static_cast<std::size_t>(text.gcount()));
+  if (start != "\xEF\xBB\xBF")
+    for (char c : start)
+      if (c != ' ' && c != '\n' && c != '\r' && c != '\t') return false;
+  for (char c; text.get(c);)
+    if (c != ' ' && c != '\n' && c != '\r' && c != '\t') return false;
+  return true;
+}
+
+}  // namespace
+
 InputError json_syntax_error(const JsonErrorAt& error, std::istream& text, const std::string& file) {
+  text.clear();
+  text.seekg(0);
+  if (blank_text(text)) return InputError(file, "", "", "empty file: expected a JSON document");
   text.clear();
   text.seekg(0);
   auto [line, column] = line_column(text, error.byte == 0 ? 0 : error.byte - 1);

@@ -49,7 +49,8 @@ bool throw_json_error_at(std::size_t byte, const Exception& error) {
 }
 /// The error for a syntax error found in `text` (read again from its start
 /// to locate the error's byte by line and column): "FILE: line L, column C:
-/// malformed JSON: REASON".
+/// malformed JSON: REASON", or "FILE: empty file: ..." when it holds only
+/// white space.
 InputError json_syntax_error(const JsonErrorAt& error, std::istream& text, const std::string& file);
 
 enum class Quantity { kBytes, kBandwidth, kTime, kFlops, kPlain };
