@@ -1,5 +1,11 @@
-// The same inputs and seed give byte-identical outputs.
+// The same inputs and seed give byte-identical outputs: run after run,
+// whatever the output directory, whatever the order compare runs the
+// policies in, and whatever a sweep's parallelism (--jobs, MPI ranks).
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
 
 #include "tests/e2e/gcsim_runner.hpp"
 
@@ -35,6 +41,101 @@ TEST(Determinism, OnlyWallTimeDiffersWhenItIsReported) {
   second.erase("wall_time_s");
   EXPECT_EQ(first, second);
   EXPECT_EQ(read_text(dir / "first/jobs.csv"), read_text(dir / "second/jobs.csv"));
+}
+
+// Every regular file under `dir`, by its path relative to `dir`, with its content.
+std::map<std::string, std::string> tree_of(const std::string& dir) {
+  std::map<std::string, std::string> files;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir))
+    if (entry.is_regular_file())
+      files[std::filesystem::relative(entry.path(), dir).string()] = read_text(entry.path().string());
+  return files;
+}
+
+void expect_same_trees(const std::map<std::string, std::string>& a, const std::map<std::string, std::string>& b) {
+  std::vector<std::string> names_a, names_b;
+  for (const auto& [name, content] : a) names_a.push_back(name);
+  for (const auto& [name, content] : b) names_b.push_back(name);
+  EXPECT_EQ(names_a, names_b);
+  for (const auto& [name, content] : a) {
+    const auto other = b.find(name);
+    if (other != b.end()) {
+      EXPECT_TRUE(content == other->second) << name << " differs";
+    }
+  }
+}
+
+TEST(Determinism, TheOutputDirectoryChangesNoOutput) {
+  ScratchDir dir;
+  const std::vector<std::string> flags{"--seed", "7", "--no-wall-time"};
+  const std::string cluster = scenario("clusters/rack-32gpu.json"), workload = scenario("workloads/default.json");
+  ASSERT_EQ(run_simulation(cluster, workload, dir / "out", flags).exit_code, 0);
+  ASSERT_EQ(run_simulation(cluster, workload, dir / "a/much/deeper/directory with spaces", flags).exit_code, 0);
+  const auto first = tree_of(dir / "out");
+  ASSERT_EQ(first.size(), 3u);
+  expect_same_trees(first, tree_of(dir / "a/much/deeper/directory with spaces"));
+}
+
+TEST(Determinism, ComparePolicyOrderChangesNoRunsOutputs) {
+  ScratchDir dir;
+  for (const std::string order : {"fifo,gang,srtf", "srtf,fifo,gang"}) {
+    const GcsimRun run = run_gcsim({"compare", "--policies", order, "--cluster", scenario("clusters/rack-32gpu.json"),
+                                    "--workload", scenario("workloads/default.json"), "--seed", "3", "--out",
+                                    dir / order, "--plots", "no", "--quiet"});
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+  }
+  for (const std::string policy : {"fifo", "gang", "srtf"}) {
+    SCOPED_TRACE(policy);
+    const auto first = tree_of(dir / ("fifo,gang,srtf/runs/" + policy));
+    ASSERT_EQ(first.size(), 3u);
+    // Wall time aside (compare's runs report it), each run's files are the same.
+    for (const std::string file : {"jobs.csv", "timeline.csv"})
+      EXPECT_EQ(first.at(file), read_text(dir / ("srtf,fifo,gang/runs/" + policy + "/" + file))) << file;
+    nlohmann::json a = read_summary(dir / ("fifo,gang,srtf/runs/" + policy));
+    nlohmann::json b = read_summary(dir / ("srtf,fifo,gang/runs/" + policy));
+    a.erase("wall_time_s");
+    b.erase("wall_time_s");
+    EXPECT_EQ(a.dump(), b.dump());
+  }
+}
+
+// 3 policies x 2 seeds of the default workload.
+std::string sweep_spec(const ScratchDir& dir) {
+  const nlohmann::json grid = {
+      {"cluster", scenario("clusters/rack-32gpu.json")},
+      {"workload", scenario("workloads/default.json")},
+      {"axes", {{{"name", "policy"}, {"values", {"fifo", "gang", "srtf"}}}, {{"name", "--seed"}, {"values", {1, 2}}}}},
+      {"metrics", {"jct_s.mean", "gpu_utilization.busy_share"}}};
+  return dir.write("spec.json", grid.dump(2));
+}
+
+TEST(Determinism, SweepParallelismChangesNoFile) {
+  ScratchDir dir;
+  const std::string spec = sweep_spec(dir);
+  for (const std::string jobs : {"1", "2"}) {
+    const GcsimRun run = run_gcsim({"sweep", spec, "--out", dir / ("jobs" + jobs), "--jobs", jobs, "--plots", "no"});
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+  }
+  const auto first = tree_of(dir / "jobs1");
+  ASSERT_EQ(first.size(), 2u + 6u * 3u);  // sweep.csv, sweep.md, and each run's three files
+  expect_same_trees(first, tree_of(dir / "jobs2"));
+}
+
+TEST(Determinism, SweepOverOneOrTwoMpiRanksWritesTheSameFiles) {
+  if (std::system("command -v mpirun >/dev/null 2>&1") != 0) GTEST_SKIP() << "no mpirun (Debian: openmpi-bin)";
+  ScratchDir dir;
+  const std::string spec = sweep_spec(dir);
+  for (const std::string ranks : {"1", "2"}) {
+    const std::string out = dir / ("ranks" + ranks), log = dir / ("ranks" + ranks + ".log");
+    const std::string command =
+        "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 mpirun -np " +
+        ranks + " " + std::string(GCSIM_EXECUTABLE) + " sweep " + spec + " --out '" + out + "' --plots no --quiet > '" +
+        log + "' 2>&1";
+    ASSERT_EQ(std::system(command.c_str()), 0) << read_text(log);
+  }
+  const auto one = tree_of(dir / "ranks1");
+  ASSERT_EQ(one.size(), 2u + 6u * 3u);
+  expect_same_trees(one, tree_of(dir / "ranks2"));
 }
 
 }  // namespace
