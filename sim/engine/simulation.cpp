@@ -784,6 +784,11 @@ class Scheduler {
     if (stopped_) return false;
     ++wakes_;
     advance_clock();
+    // While the scheduler sleeps through a long job, its runner keeps the
+    // progress line going, and a stop request wakes the scheduler now, not
+    // at its next wake-up: it stops at the top of its loop.
+    report_progress();
+    if (in_.options.stop_request && *in_.options.stop_request != 0) ring();
     return true;
   }
 

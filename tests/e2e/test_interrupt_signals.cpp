@@ -169,6 +169,26 @@ TEST(LeftoverTemporaries, ARunRemovesThoseAProcessNoLongerRunningLeftBehind) {
   EXPECT_TRUE(fs::exists(other));
 }
 
+TEST(InterruptOneLongJob, StopsMidJobWithTheJobCensoredAtTheStop) {
+  // One job of three million iterations, simulated one by one: the
+  // scheduler sleeps until its end, its runner sees the signal.
+  ScratchDir dir;
+  const auto workload = dir.write("long.json", workload_json({training_job("long", 0, 8, 1e9, 1e6, 3000000)}));
+  BackgroundGcsim run({"run", "--cluster", scenario("clusters/rack-32gpu.json"), "--workload", workload, "--policy",
+                       "fifo", "--fidelity", "iteration", "--out", dir / "out", "--quiet", "--progress", "always"});
+  wait_until_under_way(run);
+  run.send(SIGINT);
+  ASSERT_EQ(run.wait(), kInterrupted) << run.err();
+  expect_whole_run_outputs(dir / "out", 1);
+  const nlohmann::json summary = read_summary(dir / "out");
+  const double stopped_at = summary["partial"]["simulated_time_s"].get<double>();
+  EXPECT_GT(stopped_at, 0);
+  EXPECT_EQ(summary["partial"]["jobs_running_or_waiting"], 1);
+  EXPECT_EQ(read_jobs_csv(dir / "out").at("long").state, "running");
+  EXPECT_DOUBLE_EQ(summary["jct_s_censored"]["max"].get<double>(), stopped_at);
+  EXPECT_DOUBLE_EQ(summary["queueing_delay_s_censored"]["max"].get<double>(), 0);
+}
+
 // The pid of a child `gcsim run` of `parent` that catches SIGINT (its
 // handler installed: past reading its inputs), or 0.
 pid_t catching_child_of(pid_t parent) {
