@@ -41,7 +41,7 @@ constexpr const char* kCompareUsage = R"(usage: gcsim compare --policies NAME,NA
                      --workload WORKLOAD.json --out DIR [--seed N] [--trace-opt KEY=VALUE ...]
                      [--fidelity job|iteration] [--job-rounds R] [--placement NAME]
                      [--policy-opt KEY=VALUE ...] [--plugin LIB.so ...] [--plots auto|yes|no]
-                     [--whole-gpus] [--gpu-memory-isolation on|off] [--quiet]
+                     [--whole-gpus] [--gpu-memory-isolation on|off] [--no-wall-time] [--quiet]
 
 Runs the workload on the cluster once per policy, in the order given, each as
 its own `gcsim run` writing DIR/runs/POLICY/ (summary.json, jobs.csv,
@@ -76,6 +76,8 @@ Options:
   --plots WHEN        auto (default): draw the plots when a Python with matplotlib
                       is found, otherwise say so and go on; yes: fail (exit 6)
                       without one; no: do not plot
+  --no-wall-time      every run leaves wall time out of its summary.json, and
+                      wall_time_s is n/a: byte-identical reruns
   --quiet             print only errors and notices
 
 Columns (comparison.csv; times in seconds, over finished jobs):
@@ -311,6 +313,7 @@ int compare_policies(const Arguments& args) {
   for (const std::string& plugin : args.all("plugin")) common.insert(common.end(), {"--plugin", plugin});
   for (const std::string& setting : args.all("trace-opt")) common.insert(common.end(), {"--trace-opt", setting});
   if (args.has("whole-gpus")) common.push_back("--whole-gpus");
+  if (args.has("no-wall-time")) common.push_back("--no-wall-time");
   if (args.has("node-failures")) common.insert(common.end(), {"--node-failures", args.required("node-failures")});
   if (args.has("gpu-memory-isolation"))
     common.insert(common.end(), {"--gpu-memory-isolation", args.required("gpu-memory-isolation")});
@@ -389,6 +392,7 @@ Command compare_command() {
                    {"plugin", true, true},
                    {"plots"},
                    {"quiet", false},
+                   {"no-wall-time", false},
                    {"trace-opt", true, true},
                    {"whole-gpus", false},
                    {"gpu-memory-isolation"},
