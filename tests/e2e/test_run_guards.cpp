@@ -58,6 +58,12 @@ TEST(RunGuards, APolicyTakingTurnsAtOneInstantStopsAsALivelockNamingTheJobsAndTh
   EXPECT_TRUE(summary["deadlock"].is_null());
   EXPECT_TRUE(summary["thrashing"].is_null());
   EXPECT_EQ(summary["preemptions"]["count"], 21);  // 11 + 10
+  // Both jobs were submitted at the stop's instant (give or take the calls'
+  // nanoseconds): censored there, with a JCT of about 0.
+  EXPECT_EQ(summary["jct_s"]["count"], 0);
+  EXPECT_EQ(summary["jct_s_censored"]["count"], 2);
+  EXPECT_NEAR(summary["jct_s_censored"]["max"].get<double>(), 0, 1e-6);
+  EXPECT_EQ(summary["queueing_delay_s_censored"]["count"], 2);
   const auto rows = read_jobs_csv(dir / "out");
   EXPECT_EQ(rows.at("a").preemptions, 11);
   EXPECT_EQ(rows.at("b").state, "running");
@@ -156,10 +162,18 @@ TEST(RunGuards, TiresiasOnJobsAsLargeAsTheClusterWithoutCheckpointsEndsWithTheTh
   EXPECT_NEAR(preemptions["lost_gpu_hours"].get<double>(), lost, 1e-6);
   EXPECT_EQ(preemptions["useful_gpu_hours"], 0);
   EXPECT_EQ(preemptions["lost_share"], 1);
+  double submitted = 0, started = 0;
   for (const auto& [id, row] : read_jobs_csv(dir / "out")) {
     EXPECT_NE(row.state, "finished") << id;
     EXPECT_GT(row.preemptions, 1000) << id;  // they took turns about 1800 times each
+    submitted += row.submit;
+    started += row.start;
   }
+  // Every job is censored at the stop: JCT = stop - submit, wait = first start - submit.
+  const double stop = thrashing["detected_at_s"].get<double>();
+  EXPECT_EQ(summary["jct_s_censored"]["count"], 10);
+  EXPECT_NEAR(summary["jct_s_censored"]["mean"].get<double>(), stop - submitted / 10, 1e-6);
+  EXPECT_NEAR(summary["queueing_delay_s_censored"]["mean"].get<double>(), (started - submitted) / 10, 1e-6);
 }
 
 TEST(RunGuards, WithACheckpointEvery30SecondsTheSameJobsFinishAndTheLostWorkIsReported) {
