@@ -2,6 +2,8 @@
 #include "app/child_process.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -35,8 +37,10 @@ ChildResult run_child(const std::string& program, const std::vector<std::string>
   const std::string chdir_failed = "cannot enter " + working_directory + ": ";
   // Where this process passes SIGINT and SIGTERM on (interrupt_signals.hpp),
   // the child has a process group of its own, so that a terminal's ^C
-  // reaches it once, passed on, not twice.
+  // reaches it once, passed on, not twice; and since a hangup of the
+  // terminal then no longer reaches it, it gets SIGTERM when this process ends.
   const bool own_group = interrupt_signals_caught();
+  const pid_t parent = ::getpid();
 
   const pid_t child = ::fork();
   if (child < 0) {
@@ -45,7 +49,11 @@ ChildResult run_child(const std::string& program, const std::vector<std::string>
     throw std::runtime_error(std::string("cannot start a process: ") + std::strerror(error));
   }
   if (child == 0) {
-    if (own_group) ::setpgid(0, 0);
+    if (own_group) {
+      ::setpgid(0, 0);
+      ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+      if (::getppid() != parent) ::_exit(127);  // this process ended before prctl took effect
+    }
     int sink = pipe_fds[1];
     if (output == ChildOutput::kDiscard) sink = ::open("/dev/null", O_WRONLY);
     if (sink < 0 || ::dup2(sink, STDOUT_FILENO) < 0 || ::dup2(sink, STDERR_FILENO) < 0) ::_exit(127);

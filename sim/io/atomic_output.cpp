@@ -84,7 +84,7 @@ void remove_stale_temporaries(const fs::path& final_path) {
     const std::string pid = name.substr(prefix.size());
     if (pid.empty() || pid.find_first_not_of("0123456789") != std::string::npos || pid.size() > 9) continue;
     const pid_t owner = static_cast<pid_t>(std::stol(pid));
-    if (owner == ::getpid() || (::kill(owner, 0) != 0 && errno == ESRCH)) {
+    if (::kill(owner, 0) != 0 && errno == ESRCH) {
       std::error_code ignored;
       fs::remove(entry->path(), ignored);
     }

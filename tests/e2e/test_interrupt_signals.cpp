@@ -236,5 +236,27 @@ TEST_F(Interrupt, CompareWritesTheComparisonOfWhatRanMarkedPartial) {
   EXPECT_EQ(read_text(dir / "out/comparison.md").rfind("Partial: SIGINT", 0), 0u);
 }
 
+// Whether process `pid` has ended (gone, or a zombie nobody reaped yet).
+bool ended(pid_t pid) {
+  const std::string stat = read_text("/proc/" + std::to_string(pid) + "/stat");
+  const std::size_t after_name = stat.rfind(')');
+  return after_name == std::string::npos || stat.compare(after_name, 3, ") Z") == 0;
+}
+
+TEST_F(Interrupt, CompareKilledStopsItsRunWhichWritesItsPartialOutputs) {
+  ScratchDir dir;
+  BackgroundGcsim compare({"compare", "--policies", "fifo,srtf", "--cluster", cluster(), "--workload", workload(),
+                           "--fidelity", "iteration", "--out", dir / "out", "--plots", "no", "--quiet"});
+  pid_t run = 0;
+  while (compare.running() && (run = catching_child_of(compare.pid())) == 0) ::usleep(20000);
+  if (run == 0) FAIL() << "compare ended before its first run: " << compare.wait() << " " << compare.err();
+  compare.send(SIGKILL);
+  EXPECT_EQ(compare.wait(), 128 + SIGKILL);
+  // The run, in a process group of its own, gets SIGTERM when compare ends.
+  while (!ended(run)) ::usleep(20000);
+  expect_whole_run_outputs(dir / "out/runs/fifo", kJobs);
+  EXPECT_EQ(read_summary(dir / "out/runs/fifo")["partial"]["signal"], "SIGTERM");
+}
+
 }  // namespace
 }  // namespace gcsim::testing
