@@ -2,7 +2,9 @@
 //
 // The program is a path (find_in_path looks a bare name up in $PATH). Its
 // standard output and standard error are captured together (or discarded),
-// so they can be shown when it fails.
+// so they can be shown when it fails. Where SIGINT and SIGTERM are passed
+// on (interrupt_signals.hpp), the child runs in a process group of its own,
+// gets them from this process only, and gets SIGTERM if this process ends.
 //
 //   ChildResult r = run_child("/proc/self/exe", {"run", "--policy", "fifo", ...});
 //   if (r.exit_code != 0) std::cerr << r.output;

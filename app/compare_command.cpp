@@ -142,7 +142,8 @@ not run. compare then writes the comparison of the runs that wrote outputs,
 at once: comparison.md opens with what stopped and what did not run, and
 DIR/partial.json lists the signal, the policies done, the one stopped
 early and those not run (a complete comparison removes it). A second
-signal ends compare and its run at once, leaving no half-written file.
+signal ends compare and its run at once, leaving no half-written file. A
+run whose compare is killed gets SIGTERM and writes its partial outputs.
 )";
 
 std::vector<std::string> parse_policy_list(const std::string& text) {
