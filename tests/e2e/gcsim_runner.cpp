@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -45,7 +46,7 @@ std::string scenario(const std::string& relative) { return std::string(GCSIM_SOU
 namespace {
 
 // 0: no limit.
-GcsimRun run_gcsim_limited(const std::vector<std::string>& args, std::size_t address_space_bytes) {
+GcsimRun run_gcsim_limited(const std::vector<std::string>& args, std::size_t address_space_bytes, bool audited) {
   ScratchDir capture;
   const std::string out_path = capture / "stdout", err_path = capture / "stderr";
   const pid_t child = ::fork();
@@ -58,6 +59,9 @@ GcsimRun run_gcsim_limited(const std::vector<std::string>& args, std::size_t add
     for (auto& a : copies) argv.push_back(a.data());
     argv.push_back(nullptr);
     if (!std::freopen(out_path.c_str(), "w", stdout) || !std::freopen(err_path.c_str(), "w", stderr)) _exit(127);
+    // Every run of the suite, and every run a command starts, audits its
+    // schedule (gcsim run --check): a broken invariant fails the test.
+    if (audited ? ::setenv("GCSIM_CHECK", "1", 1) != 0 : ::unsetenv("GCSIM_CHECK") != 0) _exit(127);
     if (address_space_bytes > 0) {
       const rlimit limit{address_space_bytes, address_space_bytes};
       if (::setrlimit(RLIMIT_AS, &limit) != 0) _exit(127);
@@ -72,10 +76,10 @@ GcsimRun run_gcsim_limited(const std::vector<std::string>& args, std::size_t add
 
 }  // namespace
 
-GcsimRun run_gcsim(const std::vector<std::string>& args) { return run_gcsim_limited(args, 0); }
+GcsimRun run_gcsim(const std::vector<std::string>& args, bool audited) { return run_gcsim_limited(args, 0, audited); }
 
 GcsimRun run_gcsim_with_memory_limit(const std::vector<std::string>& args, std::size_t bytes) {
-  return run_gcsim_limited(args, bytes);
+  return run_gcsim_limited(args, bytes, true);
 }
 
 GcsimRun run_simulation(const std::string& cluster, const std::string& workload, const std::string& out_dir,
