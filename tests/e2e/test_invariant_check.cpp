@@ -16,8 +16,8 @@ TEST(InvariantCheck, APolicysBrokenBookkeepingStopsTheRunNamingTheInvariantTimeA
   // the policy still counts a's GPUs: 6 counted, 2 held, by b.
   const GcsimRun run = run_simulation(
       dir.write("cluster.json", CraftedCluster{}.to_json()),
-      dir.write("jobs.json", workload_json({measured_job("a", 0, 4, 100), measured_job("b", 0, 2, 300)})),
-      dir / "out", {"--plugin", GCSIM_PLANTED_POLICIES, "--check"}, "miscounts");
+      dir.write("jobs.json", workload_json({measured_job("a", 0, 4, 100), measured_job("b", 0, 2, 300)})), dir / "out",
+      {"--plugin", GCSIM_PLANTED_POLICIES, "--check"}, "miscounts");
   EXPECT_EQ(run.exit_code, 16) << run.err;
   EXPECT_NE(run.err.find("invariant 'queue-usage' broken after the policy's call at t=100 s"), std::string::npos)
       << run.err;

@@ -90,7 +90,8 @@ TEST_F(StateAuditTest, AJobEndingTwiceIsNamed) {
 
 TEST_F(StateAuditTest, AJobCountedEndedMustBeFinishedOrFailed) {
   audit_.ended(3);  // "waits" still waits
-  EXPECT_EQ(broken([&] { audit_.check_end(state_, false); }), "one-end: job 'waits' is waiting, yet its ends counted 1");
+  EXPECT_EQ(broken([&] { audit_.check_end(state_, false); }),
+            "one-end: job 'waits' is waiting, yet its ends counted 1");
 }
 
 TEST_F(StateAuditTest, NoJobWaitsWhenNothingMoreCanHappen) {
@@ -100,7 +101,8 @@ TEST_F(StateAuditTest, NoJobWaitsWhenNothingMoreCanHappen) {
   // Cut short (--until, a guard), jobs may still wait and run; a run that ran
   // out of events may not leave any.
   EXPECT_EQ(broken([&] { audit_.check_end(state_, false); }), "");
-  EXPECT_EQ(broken([&] { audit_.check_end(state_, true); }), "one-end: job 'whole' is still running when nothing more could happen");
+  EXPECT_EQ(broken([&] { audit_.check_end(state_, true); }),
+            "one-end: job 'whole' is still running when nothing more could happen");
 }
 
 TEST_F(StateAuditTest, WaitingJobsHoldingGpusAreSummedForTheTimeline) {
