@@ -24,8 +24,8 @@ StateAudit::StateAudit(const ClusterLayout& layout, const std::vector<JobSpec>& 
 
 void StateAudit::check(const SchedulerState& state, Time now) {
   if (now < last_)
-    throw InvariantViolation("time-monotone", "the clock went back from " + significant(last_, 12) + " s to " +
-                                                  significant(now, 12) + " s");
+    throw InvariantViolation(
+        "time-monotone", "the clock went back from " + significant(last_, 12) + " s to " + significant(now, 12) + " s");
   waiting_hold_ += (now - last_) * waiting_held_;
   last_ = now;
   waiting_held_ = 0;
@@ -58,8 +58,8 @@ void StateAudit::check_gpus(const SchedulerState& state) const {
       share += spec.gpu_share;
       memory += spec.gpu_memory_bytes;
       if (spec.gpu_share >= 1 && holders.size() > 1)
-        throw InvariantViolation("gpu-capacity",
-                                 gpu_name(layout_, gpu) + " is shared, but job '" + spec.id + "' takes whole GPUs", holders);
+        throw InvariantViolation(
+            "gpu-capacity", gpu_name(layout_, gpu) + " is shared, but job '" + spec.id + "' takes whole GPUs", holders);
       const std::vector<GpuId>& held = state.runtime(job).gpus;
       if (std::count(held.begin(), held.end(), gpu) != 1)
         throw InvariantViolation("holdings-agree",
@@ -68,13 +68,13 @@ void StateAudit::check_gpus(const SchedulerState& state) const {
                                  {job});
     }
     if (share > 1 + kRelativeSlack)
-      throw InvariantViolation("gpu-capacity", gpu_name(layout_, gpu) + " is given " + significant(share, 12) + " of itself",
-                               holders);
+      throw InvariantViolation("gpu-capacity",
+                               gpu_name(layout_, gpu) + " is given " + significant(share, 12) + " of itself", holders);
     const double capacity = layout_.gpu_type_of(gpu).memory_bytes;
     if (memory > capacity * (1 + kRelativeSlack))
       throw InvariantViolation("gpu-memory",
-                               gpu_name(layout_, gpu) + " has " + significant(memory, 12) + " bytes of device memory asked of its " +
-                                   significant(capacity, 12),
+                               gpu_name(layout_, gpu) + " has " + significant(memory, 12) +
+                                   " bytes of device memory asked of its " + significant(capacity, 12),
                                holders);
     allocated += share;
   }
@@ -102,21 +102,20 @@ void StateAudit::check_jobs(const SchedulerState& state) {
     if (listed[job]++)
       throw InvariantViolation("queue-states", "job '" + jobs_[job].id + "' is listed twice among the waiting", {job});
     if (state.runtime(job).state != JobState::kWaiting)
-      throw InvariantViolation("queue-states",
-                               "job '" + jobs_[job].id + "' is listed waiting but is " +
-                                   std::string(to_string(state.runtime(job).state)),
-                               {job});
+      throw InvariantViolation(
+          "queue-states",
+          "job '" + jobs_[job].id + "' is listed waiting but is " + std::string(to_string(state.runtime(job).state)),
+          {job});
   }
   for (JobIndex job : state.running()) {
     if (listed[job]++)
-      throw InvariantViolation("queue-states", "job '" + jobs_[job].id + "' is listed twice among the queued and running",
-                               {job});
+      throw InvariantViolation("queue-states",
+                               "job '" + jobs_[job].id + "' is listed twice among the queued and running", {job});
     const JobRuntime& runtime = state.runtime(job);
     if (runtime.state != JobState::kRunning)
-      throw InvariantViolation("queue-states",
-                               "job '" + jobs_[job].id + "' is listed running but is " +
-                                   std::string(to_string(runtime.state)),
-                               {job});
+      throw InvariantViolation(
+          "queue-states",
+          "job '" + jobs_[job].id + "' is listed running but is " + std::string(to_string(runtime.state)), {job});
     if (runtime.gpus.size() != jobs_[job].gpus)
       throw InvariantViolation("gang-whole",
                                "job '" + jobs_[job].id + "' runs on " + std::to_string(runtime.gpus.size()) +
@@ -147,10 +146,10 @@ void StateAudit::check_end(const SchedulerState& state, bool complete) const {
                                    ", yet its ends counted " + std::to_string(ends_[job]),
                                {job});
     if (complete && (s == JobState::kWaiting || s == JobState::kRunning))
-      throw InvariantViolation("one-end",
-                               "job '" + jobs_[job].id + "' is still " + std::string(to_string(s)) +
-                                   " when nothing more could happen",
-                               {job});
+      throw InvariantViolation(
+          "one-end",
+          "job '" + jobs_[job].id + "' is still " + std::string(to_string(s)) + " when nothing more could happen",
+          {job});
   }
 }
 
