@@ -27,6 +27,8 @@ inline constexpr int kInternalError = 12;  // a failure inside gcsim (nothing is
 inline constexpr int kRegressed = 13;      // bench: a metric regressed beyond its tolerance (reports are written)
 inline constexpr int kNoPlan = 14;         // plan: no size up to --max-nodes meets every SLO (outputs are written)
 inline constexpr int kInterrupted = 15;    // run, compare: SIGINT or SIGTERM stopped it (partial outputs are written)
+inline constexpr int kInvariantBroken =
+    16;  // run --check: a rule every real schedule keeps was broken (nothing is written)
 /// Whether a `gcsim run` that ended with `status` wrote its outputs: it
 /// succeeded, or ended in a deadlock, a livelock or thrashing, which are
 /// results to report like any other.

@@ -41,7 +41,8 @@ constexpr const char* kCompareUsage = R"(usage: gcsim compare --policies NAME,NA
                      --workload WORKLOAD.json --out DIR [--seed N] [--trace-opt KEY=VALUE ...]
                      [--fidelity job|iteration] [--job-rounds R] [--placement NAME]
                      [--policy-opt KEY=VALUE ...] [--plugin LIB.so ...] [--plots auto|yes|no]
-                     [--whole-gpus] [--gpu-memory-isolation on|off] [--no-wall-time] [--quiet]
+                     [--whole-gpus] [--gpu-memory-isolation on|off] [--check] [--no-wall-time]
+                     [--quiet]
 
 Runs the workload on the cluster once per policy, in the order given, each as
 its own `gcsim run` writing DIR/runs/POLICY/ (summary.json, jobs.csv,
@@ -68,6 +69,8 @@ Options:
   --policy-opt K=V    an option handed to every policy; repeatable
   --plugin LIB.so     load policies from a library (see gcsim run --help); repeatable
   --whole-gpus        every run gives whole GPUs to jobs asking a fraction of one
+  --check             every run audits its schedule (gcsim run --help); a broken
+                      invariant stops the comparison with status 16
   --gpu-memory-isolation on|off
                       every run's GPU memory isolation (gcsim run --help)
   --node-failures FILE
@@ -314,6 +317,7 @@ int compare_policies(const Arguments& args) {
   for (const std::string& plugin : args.all("plugin")) common.insert(common.end(), {"--plugin", plugin});
   for (const std::string& setting : args.all("trace-opt")) common.insert(common.end(), {"--trace-opt", setting});
   if (args.has("whole-gpus")) common.push_back("--whole-gpus");
+  if (args.has("check")) common.push_back("--check");
   if (args.has("no-wall-time")) common.push_back("--no-wall-time");
   if (args.has("node-failures")) common.insert(common.end(), {"--node-failures", args.required("node-failures")});
   if (args.has("gpu-memory-isolation"))
@@ -396,6 +400,7 @@ Command compare_command() {
                    {"no-wall-time", false},
                    {"trace-opt", true, true},
                    {"whole-gpus", false},
+                   {"check", false},
                    {"gpu-memory-isolation"},
                    {"node-failures"}},
                   compare_policies};

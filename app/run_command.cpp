@@ -1,4 +1,5 @@
 // `gcsim run`: simulate one workload on one cluster under one policy.
+#include <cstdlib>
 #include <iostream>
 #include <new>
 
@@ -31,6 +32,7 @@ constexpr const char* kRunUsage =
                  [--policy-opt KEY=VALUE ...] [--plugin LIB.so ...] [--until SECONDS]
                  [--whole-gpus] [--gpu-memory-isolation on|off] [--node-failures FILE]
                  [--no-wall-time] [--quiet] [--progress auto|always|never] [--timeline FILE]
+                 [--check]
 
 Simulates the workload on the cluster under the policy and writes, all at once
 when the run succeeds (nothing is left in DIR when it fails):
@@ -104,6 +106,14 @@ Options:
   --progress MODE     auto (default): a progress line on standard error when it
                       is a terminal and the run is not --quiet (simulated time,
                       jobs ended of all, events a second, time left); always; never
+  --check             audit every instant's events and every plan against the
+                      rules any real schedule keeps (no GPU, GPU memory, core or
+                      host memory given beyond capacity, a gang whole, a queue's
+                      usage its jobs' sum, one end per job, time never going
+                      back, busy within allocated, the timeline's GPU-seconds
+                      the jobs'); the first broken one stops the run (status 16).
+                      GCSIM_CHECK=1 in the environment: every run checks, also
+                      those of compare, sweep, bench and plan (a test suite's)
 
 Preemptions: a preempted job resumes from its last checkpoint, or starts over
 without one. The summary prints preemptions, restarts from zero and the
@@ -141,13 +151,20 @@ Exit status: 0 success, 1 bad input file, 2 bad command line or unknown policy,
 livelock, 10 in thrashing (for 5, 9 and 10 outputs are written and
 summary.json names the jobs), 11 gcsim ran out of memory, 12 a failure inside
 gcsim (for 11 and 12 nothing is written), 15 SIGINT or SIGTERM stopped the
-run (partial outputs are written).
+run (partial outputs are written), 16 --check found an invariant broken
+(nothing is written; the message names it, what it followed, the time and the jobs).
 )";
 
 Fidelity parse_fidelity(const std::string& text) {
   if (text == "job") return Fidelity::kJob;
   if (text == "iteration") return Fidelity::kIteration;
   throw UsageError("option '--fidelity' must be 'job' or 'iteration', got '" + text + "'");
+}
+
+// GCSIM_CHECK=1: every run is audited as under --check, however it was started.
+bool check_everywhere() {
+  const char* value = std::getenv("GCSIM_CHECK");
+  return value && std::string(value) == "1";
 }
 
 bool parse_isolation(const std::string& text) {
@@ -198,10 +215,17 @@ int simulate_workload(const Arguments& args) {
   catch_interrupt_signals();
   options.stop_request = interrupt_flag();
   options.keep_runs = args.has("timeline");
+  options.check = args.has("check") || check_everywhere();
   ProgressLine progress_line(std::cerr);
   if (progress_wanted(args.value_or("progress", "auto"), args.has("quiet")))
     options.progress = [&](const SimulationProgress& progress) { progress_line.show(progress); };
-  const RunRecord record = simulate({layout, graph, jobs, *policy, options});
+  const RunRecord record = [&] {
+    try {
+      return simulate({layout, graph, jobs, *policy, options});
+    } catch (const InvariantBroken& e) {
+      throw CommandFailure(exit_codes::kInvariantBroken, e.what());
+    }
+  }();
   const RunMetrics metrics = compute_run_metrics(jobs, record);
 
   try {
@@ -280,6 +304,7 @@ Command run_command() {
            {"until"},
            {"job-rounds"},
            {"no-wall-time", false},
+           {"check", false},
            {"quiet", false},
            {"progress"},
            {"timeline"},

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cmath>
 #include <map>
 #include <stdexcept>
 
@@ -9,6 +10,8 @@
 #include "policies/capacity/preemption_planner.hpp"
 #include "policies/capacity/user_limits.hpp"
 #include "sim/core/input_error.hpp"
+#include "sim/core/invariant_violation.hpp"
+#include "sim/core/number_text.hpp"
 
 namespace gcsim {
 
@@ -148,6 +151,27 @@ void CapacityPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
   }
   if (auto edge = reservations_.next_edge_after(ctx.now)) plan.wake_at(*edge);
   for (const Decision& decision : plan.decisions()) live_->noted(decision.job);
+}
+
+void CapacityPolicy::check_invariants(const SchedulingContext& ctx) const {
+  if (!live_) return;
+  QueueUsage summed(tree_);
+  std::vector<QueueUsage::Charge> running;
+  for (JobIndex job : ctx.jobs.running())
+    running.push_back({leaf_of_job_[job], user_of_job_[job], &request_of_job_[job]});
+  summed.start_all(running, user_names_);
+  for (int queue = 0; queue < static_cast<int>(tree_.size()); ++queue) {
+    const ResourceVector& kept = live_->usage().used(queue);
+    const ResourceVector& sum = summed.used(queue);
+    for (std::size_t kind = 0; kind < ResourceVector::kKinds; ++kind) {
+      // Kept sums are exact for whole quantities and may differ by rounding otherwise.
+      if (std::abs(kept[kind] - sum[kind]) <= 1e-9 * std::max(1.0, std::abs(sum[kind]))) continue;
+      static const char* const kKinds[] = {"GPUs", "CPU cores", "bytes of host memory"};
+      throw InvariantViolation("queue-usage", "queue '" + tree_.queue(queue).path() + "' counts " +
+                                                  significant(kept[kind], 12) + " " + kKinds[kind] +
+                                                  " in use; its running jobs hold " + significant(sum[kind], 12));
+    }
+  }
 }
 
 }  // namespace gcsim

@@ -107,6 +107,9 @@ class CapacityPolicy final : public SchedulingPolicy {
   /// Each leaf queue, its absolute capacity of the cluster's GPUs, and the
   /// names that designate it (its path; its short name when no other leaf has it).
   std::vector<GuaranteedQueue> guaranteed_queues(const ClusterLayout& layout) const override;
+  /// The usage kept across calls equals the usage summed again from the
+  /// running jobs, queue by queue (invariant `queue-usage`).
+  void check_invariants(const SchedulingContext& ctx) const override;
 
   const CapacityConfig& config() const { return config_; }
   const QueueTree& queues() const { return tree_; }

@@ -16,7 +16,7 @@
 #include "sim/core/policy_registry.hpp"
 
 /// Bumped whenever a header a plugin sees changes incompatibly.
-#define GCSIM_PLUGIN_API_VERSION 1
+#define GCSIM_PLUGIN_API_VERSION 2  // 2: SchedulingPolicy::check_invariants()
 
 extern "C" {
 /// Returns GCSIM_PLUGIN_API_VERSION as the plugin was compiled with it.

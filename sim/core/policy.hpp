@@ -64,6 +64,12 @@ class SchedulingPolicy {
     (void)layout;
     return {};
   }
+  /// Under `gcsim run --check`, called after every schedule() with the same
+  /// context, before its plan is applied: throws InvariantViolation
+  /// (invariant_violation.hpp) when what the policy keeps from call to call
+  /// disagrees with what `ctx` shows (a queue's usage and its jobs'
+  /// allocations). Nothing to check by default.
+  virtual void check_invariants(const SchedulingContext& ctx) const { (void)ctx; }
 };
 
 /// Chooses GPUs for one job, independently of the order in which jobs are

@@ -38,6 +38,8 @@
 #include <simgrid/s4u.hpp>
 
 #include "sim/core/input_error.hpp"
+#include "sim/core/invariant_violation.hpp"
+#include "sim/core/number_text.hpp"
 #include "sim/core/scheduler_state.hpp"
 #include "sim/engine/actor_failure.hpp"
 #include "sim/engine/dag_run.hpp"
@@ -46,12 +48,14 @@
 #include "sim/engine/memory_watch.hpp"
 #include "sim/engine/platform_builder.hpp"
 #include "sim/engine/serving_controller.hpp"
+#include "sim/engine/state_audit.hpp"
 #include "sim/engine/thrashing_guard.hpp"
 #include "sim/model/checkpoint_model.hpp"
 #include "sim/model/dag_schedule.hpp"
 #include "sim/model/duration_oracle.hpp"
 #include "sim/model/input_pipeline.hpp"
 #include "sim/model/placement_costs.hpp"
+#include "sim/report/record_audit.hpp"
 #include "sim/report/run_recorder.hpp"
 
 namespace gcsim {
@@ -140,6 +144,7 @@ class Scheduler {
         memory_(input.jobs, input.layout, input.options.gpu_memory_isolation),
         cpu_(input.jobs),
         recorder_(input.jobs.size(), input.layout.gpu_count()) {
+    if (input.options.check) audit_.emplace(input.layout, input.jobs);
     failure_.stop = [this] { stop_after_failure(); };
     if (input.options.keep_runs) recorder_.keep_runs();
     // A job that depends on others arrives when they have ended (release()).
@@ -174,6 +179,9 @@ class Scheduler {
     doorbell_wait_.push_back(doorbell_->get_async<void>(&doorbell_payload_));
     try {
       loop();
+    } catch (const InvariantViolation& violation) {
+      abandon();
+      throw InvariantBroken(describe(violation, audited_after_));
     } catch (const simgrid::ForcefulKillException&) {
       throw;
     } catch (...) {
@@ -198,6 +206,14 @@ class Scheduler {
     RunRecord record = recorder_.finish(now_, state_);
     record.stop_request = stop_request_;
     for (ServingController& deployment : serving_) record.serving.push_back(deployment.outcome(now_));
+    if (audit_) {
+      try {
+        audit_->check_end(state_, ran_out_of_events_ && !record.deadlock);
+        audit_record(record, audit_->waiting_hold_gpu_seconds(now_));
+      } catch (const InvariantViolation& violation) {
+        throw InvariantBroken(describe(violation, "the end of the run"));
+      }
+    }
     return record;
   }
 
@@ -216,21 +232,50 @@ class Scheduler {
         return;
       }
       if (take_changes()) {
+        audit("the arrivals, timers and failures");
         // Everything else happening at this instant reaches the policy in the same call.
         settle();
         rethrow_a_failure();
         take_changes();
-        end_jobs();
+        if (!ended_.empty()) {
+          end_jobs();
+          audit("the jobs' ends");
+        }
         call_policy();
-        dispatch_cpu_jobs();
+        audit("the policy's plan");
+        if (cpu_.waiting()) {
+          dispatch_cpu_jobs();
+          audit("the CPU jobs' dispatch");
+        }
         if (deadlocked() || stopped_by_a_guard()) return;
         continue;
       }
-      if (!wait_for_next()) return;  // nothing can happen any more
+      if (!wait_for_next()) {  // nothing can happen any more
+        ran_out_of_events_ = true;
+        return;
+      }
     }
   }
 
   void advance_clock() { now_ = std::max(now_, sg4::Engine::get_clock()); }
+
+  // --check: the state audited from scratch (state_audit.hpp).
+  void audit(const char* after) {
+    if (!audit_) return;
+    audited_after_ = after;
+    audit_->check(state_, now_);
+  }
+  // A job ended (finished, failed, retired): --check counts its ends.
+  void note_end(JobIndex job) {
+    if (audit_) audit_->ended(job);
+  }
+  std::string describe(const InvariantViolation& violation, const std::string& after) const {
+    std::string text = "invariant '" + violation.invariant() + "' broken after " + after +
+                       " at t=" + exact_number(now_) + " s: " + violation.what();
+    for (std::size_t i = 0; i < violation.jobs().size(); ++i)
+      text += (i == 0 ? "; jobs: '" : ", '") + in_.jobs[violation.jobs()[i]].id + "'";
+    return text;
+  }
 
   // The progress report, about twice a second of wall time: the clock is read
   // once every 1024 turns of the loop, so a run pays almost nothing for it.
@@ -263,6 +308,7 @@ class Scheduler {
     end_timer_steps();
     bool changed = !ended_.empty();
     for (JobIndex job : cpu_.finish_due(state_, now_)) {
+      note_end(job);
       recorder_.job_finished(job, now_, 0, 1.0, 0);
       recorder_.event_handled();
       release_dependants(job);
@@ -378,6 +424,7 @@ class Scheduler {
     for (JobIndex job = first; job < first + deployment.job_count(); ++job) {
       switch (state_.runtime(job).state) {
         case JobState::kRunning:
+          note_end(job);
           if (runs_on_cpu(in_.jobs[job])) {
             recorder_.job_finished(job, now_, 0, 1.0, 0);
             cpu_.finish(state_, job, now_);
@@ -390,9 +437,11 @@ class Scheduler {
           break;
         case JobState::kWaiting:
           withdraw(job);
+          note_end(job);
           state_.retire(job, now_);
           break;
         case JobState::kPending:
+          note_end(job);
           state_.retire(job, now_);
           break;
         default:
@@ -456,6 +505,7 @@ class Scheduler {
     } else {
       thrashing_guard_.finished(job, state_.runtime(job).saved_fraction, now_);
     }
+    note_end(job);
     recorder_.job_failed(job, now_, run.hosts.size(), in_.jobs[job].gpu_share, held, failure);
     state_.fail(job, now_);
     cut_run(job);
@@ -471,6 +521,7 @@ class Scheduler {
       to_visit.pop_back();
       for (JobIndex next : dependants_[job]) {
         if (state_.runtime(next).state != JobState::kPending) continue;
+        note_end(next);
         state_.fail_pending(next);
         recorder_.dependency_failed(next, job);
         to_visit.push_back(next);
@@ -552,6 +603,7 @@ class Scheduler {
       const double held = held_gpu_seconds(job);
       report_speeds(job);
       thrashing_guard_.finished(job, state_.runtime(job).saved_fraction, now_);
+      note_end(job);
       state_.finish(job, now_);
       recorder_.job_finished(job, now_, running_[job]->hosts.size(), in_.jobs[job].gpu_share, held);
       memory_.ended(job);
@@ -740,6 +792,11 @@ class Scheduler {
       recorder_.event_handled();
     }
     run.activities.clear();
+    // SimGrid's clock may reach a computation's end a rounding error before
+    // the end told to the recorder: its GPUs are idle from now, so that the
+    // next step's busy interval does not overlap this one's.
+    for (const auto& [end, gpus] : run.busy_ends) recorder_.busy_cut(end, now_, gpus, in_.jobs[job].gpu_share);
+    run.busy_ends.clear();
     return true;
   }
 
@@ -933,6 +990,10 @@ class Scheduler {
     SchedulingContext context{now_, state_, state_};
     try {
       in_.policy.schedule(context, plan);
+      if (audit_) in_.policy.check_invariants(context);
+    } catch (const InvariantViolation&) {
+      audited_after_ = "the policy's call";
+      throw;
     } catch (const std::bad_alloc&) {
       throw;
     } catch (const InputError&) {
@@ -1169,6 +1230,9 @@ class Scheduler {
   std::vector<ServingController> serving_;
   std::vector<std::uint32_t> deployment_of_;
   RunRecorder recorder_;
+  std::optional<StateAudit> audit_;  // --check only
+  const char* audited_after_ = "";   // what the audit last followed
+  bool ran_out_of_events_ = false;   // the loop ended with nothing more to happen
   Time now_ = 0;
   // The progress report's (report_progress()).
   const std::chrono::steady_clock::time_point began_ = std::chrono::steady_clock::now();

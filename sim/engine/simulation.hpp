@@ -72,6 +72,10 @@ struct SimulationOptions {
   /// number): once it is non-zero the run stops at the current instant as at
   /// `until`, its record keeping the value (RunRecord::stop_request). None: never.
   const volatile std::sig_atomic_t* stop_request = nullptr;
+  /// Audit the state from scratch after every instant's events and every
+  /// plan, and the record at the end (state_audit.hpp, record_audit.hpp):
+  /// a broken invariant stops the run with InvariantBroken.
+  bool check = false;
 };
 
 struct SimulationInput {
@@ -88,9 +92,18 @@ class PolicyFailed : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// Under SimulationOptions::check, an invariant of every possible schedule
+/// was found broken: its name, what it followed (an instant's events, a
+/// plan), the time and the jobs involved. A bug in gcsim or in the policy.
+class InvariantBroken : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 /// Throws PlanRejected when the policy's plan breaks an invariant,
 /// PolicyFailed when the policy throws (InputError when what it throws is
-/// one: an input only the policy checks), and std::bad_alloc when memory
+/// one: an input only the policy checks), InvariantBroken (under --check),
+/// and std::bad_alloc when memory
 /// runs out, wherever it does (nothing escapes to SimGrid's handler). These end
 /// the run early with their report in the record: a deadlock (jobs holding
 /// GPUs and waiting on each other, RunRecord::deadlock), a livelock (the

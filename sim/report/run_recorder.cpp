@@ -24,16 +24,34 @@ RunRecorder::RunRecorder(std::size_t job_count, std::size_t total_gpus) {
 }
 
 void RunRecorder::add_change(const Change& change) {
+  while (!future_.empty() && future_.begin()->first <= change.time) {
+    const Change due = future_.begin()->second;
+    future_.erase(future_.begin());
+    add_change(due);
+  }
   // Changes at one instant only ever add up (assemble_timeline()), so one
   // entry holds them all: most of a run's changes happen at the latest instant.
+  const double allocated = static_cast<double>(change.allocated);
+  const double busy = static_cast<double>(change.busy);
+  const auto queued = static_cast<std::uint32_t>(change.queued);  // modulo 2^32
   if (!changes_.empty() && changes_.back().time == change.time) {
-    Change& last = changes_.back();
-    last.allocated += change.allocated;
-    last.busy += change.busy;
-    last.queued += change.queued;
+    TimelinePoint& last = changes_.back();
+    last.allocated += allocated;
+    last.busy += busy;
+    last.queued += queued;
     return;
   }
-  changes_.push_back(change);
+  changes_.push_back({change.time, allocated, busy, queued});
+}
+
+void RunRecorder::add_future_change(const Change& change) {
+  const auto [at, added] = future_.try_emplace(change.time, change);
+  if (added) return;
+  Change& sum = at->second;
+  sum.allocated += change.allocated;
+  sum.busy += change.busy;
+  sum.queued += change.queued;
+  if (sum.allocated == 0 && sum.busy == 0 && sum.queued == 0) future_.erase(at);
 }
 
 void RunRecorder::job_submitted(Time now) {
@@ -92,13 +110,13 @@ void RunRecorder::run_cut(double held_gpu_seconds) { record_.run_gpu_seconds += 
 void RunRecorder::busy(Time start, Time end, std::size_t gpus, double gpu_share) {
   const std::int64_t units = share_units(gpus, gpu_share);
   add_change({start, 0, units, 0});
-  add_change({end, 0, -units, 0});
+  add_future_change({end, 0, -units, 0});
 }
 
 void RunRecorder::busy_cut(Time planned_end, Time now, std::size_t gpus, double gpu_share) {
   if (planned_end <= now) return;
   const std::int64_t units = share_units(gpus, gpu_share);
-  add_change({planned_end, 0, units, 0});  // undo the planned end
+  add_future_change({planned_end, 0, units, 0});  // undo the planned end
   add_change({now, 0, -units, 0});
 }
 
@@ -118,41 +136,43 @@ RunRecord RunRecorder::finish(Time end, const QueueView& jobs) {
     record_.runs = runs_.close_all(end);
     record_.node_failure_events = runs_.node_failures();
   }
+  const std::map<Time, Change> due = std::move(future_);
+  future_.clear();
+  for (const auto& [time, change] : due) add_change(change);
   record_.timeline = assemble_timeline();
-  changes_.clear();
+  changes_ = {};
   return std::move(record_);
 }
 
 std::vector<TimelinePoint> RunRecorder::assemble_timeline() {
   // The counts at an instant are the sums of all its changes, in any order,
   // so an in-place sort serves (a stable one would take a buffer of them).
-  std::sort(changes_.begin(), changes_.end(), [](const Change& a, const Change& b) { return a.time < b.time; });
+  std::sort(changes_.begin(), changes_.end(),
+            [](const TimelinePoint& a, const TimelinePoint& b) { return a.time < b.time; });
   // The counts after each instant, written over the changes already summed
-  // (an instant whose counts equal the last kept one's dropped), so that the
-  // timeline is then made at its size: a million-job run's changes and a
-  // timeline grown by doubling would not be held at once.
+  // (an instant whose counts equal the last kept one's dropped).
   std::size_t kept = 0;
-  Change counts{0, 0, 0, 0};
+  std::int64_t allocated = 0;
+  std::int64_t busy = 0;
+  std::uint32_t queued = 0;
+  std::int64_t kept_allocated = -1;
+  std::int64_t kept_busy = -1;
   for (std::size_t i = 0; i < changes_.size(); ++i) {
-    counts.time = changes_[i].time;
-    counts.allocated += changes_[i].allocated;
-    counts.busy += changes_[i].busy;
-    counts.queued += changes_[i].queued;
-    if (i + 1 < changes_.size() && changes_[i + 1].time == counts.time) continue;
-    assert(counts.allocated >= 0 && counts.busy >= 0 && counts.busy <= counts.allocated && counts.queued >= 0 &&
+    const Time time = changes_[i].time;
+    allocated += std::llround(changes_[i].allocated);
+    busy += std::llround(changes_[i].busy);
+    queued += changes_[i].queued;
+    if (i + 1 < changes_.size() && changes_[i + 1].time == time) continue;
+    assert(allocated >= 0 && busy >= 0 && busy <= allocated && static_cast<std::int32_t>(queued) >= 0 &&
            "counts stay consistent");
-    if (kept > 0 && changes_[kept - 1].allocated == counts.allocated && changes_[kept - 1].busy == counts.busy &&
-        changes_[kept - 1].queued == counts.queued)
-      continue;
-    changes_[kept++] = counts;
+    if (kept > 0 && kept_allocated == allocated && kept_busy == busy && changes_[kept - 1].queued == queued) continue;
+    kept_allocated = allocated;
+    kept_busy = busy;
+    changes_[kept++] = {time, static_cast<double>(allocated) / kShareUnits, static_cast<double>(busy) / kShareUnits,
+                        queued};
   }
-  std::vector<TimelinePoint> timeline;
-  timeline.reserve(kept);
-  for (std::size_t i = 0; i < kept; ++i)
-    timeline.push_back({changes_[i].time, static_cast<double>(changes_[i].allocated) / kShareUnits,
-                        static_cast<double>(changes_[i].busy) / kShareUnits,
-                        static_cast<std::uint32_t>(changes_[i].queued)});
-  return timeline;
+  changes_.resize(kept);
+  return std::move(changes_);
 }
 
 }  // namespace gcsim

@@ -24,6 +24,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <vector>
 
 #include "sim/core/ids.hpp"
@@ -123,10 +124,20 @@ class RunRecorder {
     std::int64_t queued;
   };
   void add_change(const Change& change);
+  // A change told ahead of its time (a planned end of computing). Held apart
+  // until a change at or after its time arrives, so that a run's planned end,
+  // cut short or not, adds no entry of its own to the changes: one cut short
+  // cancels out, and one reached merges with the finish at that instant.
+  void add_future_change(const Change& change);
   std::vector<TimelinePoint> assemble_timeline();
 
   RunRecord record_;
-  std::vector<Change> changes_;
+  // The changes, held in the timeline's own type so that the timeline is
+  // assembled in place, with no second array of a million-job run's points:
+  // allocated and busy are whole millionths (doubles add integers below 2^53
+  // exactly), queued a count modulo 2^32 (its running sum never negative).
+  std::vector<TimelinePoint> changes_;
+  std::map<Time, Change> future_;  // by time, the changes of each instant summed
   std::size_t jobs_ended_ = 0;
   bool keep_runs_ = false;
   RunLog runs_;

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <cerrno>
@@ -48,7 +49,7 @@ std::string scenario(const std::string& relative) { return std::string(GCSIM_SOU
 namespace {
 
 // 0: no limit.
-GcsimRun run_gcsim_limited(const std::vector<std::string>& args, std::size_t address_space_bytes) {
+GcsimRun run_gcsim_limited(const std::vector<std::string>& args, std::size_t address_space_bytes, bool audited) {
   ScratchDir capture;
   const std::string out_path = capture / "stdout", err_path = capture / "stderr";
   const pid_t child = ::fork();
@@ -61,6 +62,9 @@ GcsimRun run_gcsim_limited(const std::vector<std::string>& args, std::size_t add
     for (auto& a : copies) argv.push_back(a.data());
     argv.push_back(nullptr);
     if (!std::freopen(out_path.c_str(), "w", stdout) || !std::freopen(err_path.c_str(), "w", stderr)) _exit(127);
+    // Every run of the suite, and every run a command starts, audits its
+    // schedule (gcsim run --check): a broken invariant fails the test.
+    if (audited ? ::setenv("GCSIM_CHECK", "1", 1) != 0 : ::unsetenv("GCSIM_CHECK") != 0) _exit(127);
     if (address_space_bytes > 0) {
       const rlimit limit{address_space_bytes, address_space_bytes};
       if (::setrlimit(RLIMIT_AS, &limit) != 0) _exit(127);
@@ -75,10 +79,10 @@ GcsimRun run_gcsim_limited(const std::vector<std::string>& args, std::size_t add
 
 }  // namespace
 
-GcsimRun run_gcsim(const std::vector<std::string>& args) { return run_gcsim_limited(args, 0); }
+GcsimRun run_gcsim(const std::vector<std::string>& args, bool audited) { return run_gcsim_limited(args, 0, audited); }
 
 GcsimRun run_gcsim_with_memory_limit(const std::vector<std::string>& args, std::size_t bytes) {
-  return run_gcsim_limited(args, bytes);
+  return run_gcsim_limited(args, bytes, true);
 }
 
 BackgroundGcsim::BackgroundGcsim(const std::vector<std::string>& args) {
@@ -94,6 +98,7 @@ BackgroundGcsim::BackgroundGcsim(const std::vector<std::string>& args) {
   if (child == 0) {
     const int null = ::open("/dev/null", O_WRONLY);
     if (null < 0 || ::dup2(null, STDOUT_FILENO) < 0 || ::dup2(fds[1], STDERR_FILENO) < 0) _exit(127);
+    if (::setenv("GCSIM_CHECK", "1", 1) != 0) _exit(127);  // audited, as every run of the suite
     ::execv(program.c_str(), argv.data());
     _exit(127);
   }

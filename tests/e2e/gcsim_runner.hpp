@@ -41,7 +41,9 @@ struct GcsimRun {
 std::string scenario(const std::string& relative);
 
 /// Runs the gcsim executable with these arguments (no shell involved).
-GcsimRun run_gcsim(const std::vector<std::string>& args);
+/// With `audited`, gcsim and every gcsim it starts run with GCSIM_CHECK=1
+/// (gcsim run --check): a broken invariant ends the run with status 16.
+GcsimRun run_gcsim(const std::vector<std::string>& args, bool audited = true);
 /// The same, its address space limited to `bytes` (as `ulimit -v` does), so
 /// that allocations beyond it fail.
 GcsimRun run_gcsim_with_memory_limit(const std::vector<std::string>& args, std::size_t bytes);

@@ -18,11 +18,16 @@
 //   first-free-late
 //                  the same, but a job starts only once it has waited a
 //                  minute: a regressed policy for `gcsim bench` to catch
+//   miscounts      first come, first served on the lowest free GPUs,
+//                  keeping a count of the GPUs its jobs hold that forgets
+//                  the jobs that ended: its check_invariants() finds the
+//                  count wrong once a job has ended
 #include <new>
 #include <numeric>
 #include <stdexcept>
 #include <string>
 
+#include "sim/core/invariant_violation.hpp"
 #include "sim/core/plugin_api.hpp"
 
 namespace {
@@ -121,6 +126,39 @@ class FirstFree final : public SchedulingPolicy {
 constexpr char kFirstFree[] = "first-free";
 constexpr char kFirstFreeLate[] = "first-free-late";
 
+class Miscounts final : public SchedulingPolicy {
+ public:
+  std::string_view name() const override { return "miscounts"; }
+  void schedule(const SchedulingContext& ctx, Plan& plan) override {
+    believed_ = held_;
+    std::size_t free = ctx.cluster.free_gpu_count();
+    GpuId next_free = 0;
+    for (JobIndex job : ctx.jobs.waiting()) {
+      const std::size_t gpus = ctx.jobs.spec(job).gpus;
+      if (gpus > free) return;
+      std::vector<GpuId> taken;
+      for (; taken.size() < gpus; ++next_free)
+        if (ctx.cluster.is_free(next_free)) taken.push_back(next_free);
+      plan.allocate(job, taken);
+      free -= gpus;
+      held_ += gpus;  // never taken back when the job ends
+    }
+  }
+  void check_invariants(const SchedulingContext& ctx) const override {
+    std::size_t held = 0;
+    for (JobIndex job : ctx.jobs.running()) held += ctx.jobs.runtime(job).gpus.size();
+    if (held != believed_)
+      throw InvariantViolation(
+          "queue-usage",
+          "the policy counts " + std::to_string(believed_) + " GPUs held; " + std::to_string(held) + " are",
+          ctx.jobs.running());
+  }
+
+ private:
+  std::size_t held_ = 0;      // GPUs its jobs hold, by this policy's count
+  std::size_t believed_ = 0;  // the same as the call began, before its own starts
+};
+
 template <class Policy>
 std::unique_ptr<SchedulingPolicy> make(const PolicyOptions&, std::unique_ptr<PlacementPolicy>) {
   return std::make_unique<Policy>();
@@ -141,4 +179,6 @@ extern "C" void gcsim_register_plugin(gcsim::PolicyRegistry& registry) {
                       make<FirstFree<kFirstFree, 0>>);
   registry.add_policy("first-free-late", "first come, first served, each job a minute late", "",
                       make<FirstFree<kFirstFreeLate, 60>>);
+  registry.add_policy("miscounts", "first come, first served; its count of GPUs held forgets ended jobs", "",
+                      make<Miscounts>);
 }
