@@ -57,7 +57,8 @@ RandomCase random_case(std::uint64_t seed) {
   c.cluster.gpus_per_node = std::vector<int>{1, 2, 4, 8}[uniform(rng, 0, 3)];
   const int jobs = uniform(rng, 2, 20);
   for (int j = 0; j < jobs; ++j) {
-    const int gpus = uniform(rng, 0, 9) < 6 ? uniform(rng, 1, c.cluster.gpus_per_node) : uniform(rng, 1, c.total_gpus());
+    const int gpus =
+        uniform(rng, 0, 9) < 6 ? uniform(rng, 1, c.cluster.gpus_per_node) : uniform(rng, 1, c.total_gpus());
     c.jobs.push_back({"j" + std::to_string(j), 10.0 * uniform(rng, 0, 30), gpus, 1.0 * uniform(rng, 1, 200)});
   }
   return c;
@@ -233,8 +234,8 @@ TEST(RandomFidelity, JobAndIterationFidelityAgreeOnUncontendedJobs) {
     cluster.nodes = uniform(rng, 1, 2);
     cluster.gpus_per_node = std::vector<int>{2, 4, 8}[uniform(rng, 0, 2)];
     const int gpus = uniform(rng, 1, cluster.nodes * cluster.gpus_per_node);
-    const double flops = std::pow(10.0, uniform(rng, 90, 120) / 10.0);      // 1e9 .. 1e12 per iteration
-    const double gradient = std::pow(10.0, uniform(rng, 60, 90) / 10.0);    // 1 MB .. 1 GB
+    const double flops = std::pow(10.0, uniform(rng, 90, 120) / 10.0);    // 1e9 .. 1e12 per iteration
+    const double gradient = std::pow(10.0, uniform(rng, 60, 90) / 10.0);  // 1 MB .. 1 GB
     const int iterations = uniform(rng, 20, 150);
     SCOPED_TRACE("seed " + std::to_string(seed) + ": " + std::to_string(cluster.nodes) + " x " +
                  std::to_string(cluster.gpus_per_node) + " GPUs, job of " + std::to_string(gpus) + " GPUs, " +
