@@ -351,8 +351,8 @@ TEST(NativeWorkload, ReadsTheAllreduceAndRejectsOthersOrOneBesideParameterServer
 TEST(NativeWorkload, ReadsATensorFusionBuffer) {
   auto doc = two_jobs();
   doc["jobs"][0]["training"]["fusion_buffer"] = "64MB";
-  const auto& work = std::get<TrainingWork>(parse_native_workload(doc, kLabel)[0].work);
-  EXPECT_DOUBLE_EQ(work.fusion_bytes, 64e6);
+  const std::vector<JobSpec> jobs = parse_native_workload(doc, kLabel);
+  EXPECT_DOUBLE_EQ(std::get<TrainingWork>(jobs[0].work).fusion_bytes, 64e6);
 }
 
 TEST(NativeWorkload, RejectsAFusionBufferOfNothingOrOfTooManyBuffers) {
