@@ -4,7 +4,7 @@
 # (fuzz/corpus/TARGET) for a while. docs/robustness.md says what counts as a finding.
 #
 #   scripts/fuzz.sh                       every target, 600 s each
-#   scripts/fuzz.sh --short               every target, 5 s each (CI)
+#   scripts/fuzz.sh --short               every target, 3 s each (CI)
 #   scripts/fuzz.sh --seconds 60 fuzz_swf_trace fuzz_cluster
 #
 # Prints, per target, the executions, executions per second and findings;
@@ -19,7 +19,7 @@ targets=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --seconds) seconds="$2"; shift 2 ;;
-    --short) seconds=5; shift ;;
+    --short) seconds=3; shift ;;
     -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "fuzz.sh: unknown option '$1'" >&2; exit 2 ;;
     *) targets+=("$1"); shift ;;
