@@ -12,6 +12,7 @@
 
 #include "app/child_process.hpp"
 #include "app/commands.hpp"
+#include "app/node_template.hpp"
 #include "app/python_plots.hpp"
 #include "sim/core/input_error.hpp"
 #include "sim/core/number_text.hpp"
@@ -62,32 +63,6 @@ Exit status: 0 an answer found; 14 no size up to --max-nodes meets every SLO
 (the outputs say how close each came); 1 bad input; 2 a bad command line;
 7 a run failed.
 )";
-
-struct NodeTemplate {
-  std::string path;
-  nlohmann::json cluster;
-  std::size_t gpus_per_node = 0;
-  double price = 0;  // a node an hour
-};
-
-// The cluster of a mix: each template's first node group at its count (none
-// at 0), their GPU types, the first template's fabric.
-nlohmann::json mixed_cluster(const std::vector<NodeTemplate>& templates, const std::vector<int>& counts) {
-  nlohmann::json cluster = templates.front().cluster;
-  cluster["node_groups"] = nlohmann::json::array();
-  cluster["gpu_types"] = nlohmann::json::array();
-  std::set<std::string> types;
-  for (std::size_t t = 0; t < templates.size(); ++t) {
-    if (counts[t] == 0) continue;
-    nlohmann::json group = templates[t].cluster["node_groups"][0];
-    group["count"] = counts[t];
-    if (templates.size() > 1) group["name"] = group["name"].get<std::string>() + "-t" + std::to_string(t + 1);
-    cluster["node_groups"].push_back(group);
-    for (const nlohmann::json& type : templates[t].cluster["gpu_types"])
-      if (types.insert(type["name"].get<std::string>()).second) cluster["gpu_types"].push_back(type);
-  }
-  return cluster;
-}
 
 std::string mix_name(const std::vector<int>& counts) {
   std::string name;
@@ -304,16 +279,9 @@ int plan(const Arguments& args) {
   std::uint64_t template_count = 0;
   for (const std::string& argument : args.all("node-template")) {
     const auto [path, price] = template_argument(argument);
-    NodeTemplate t;
-    t.path = path;
-    t.cluster = read_json_file(path);
-    if (!t.cluster.contains("node_groups") || !t.cluster["node_groups"].is_array() ||
-        t.cluster["node_groups"].empty() || !t.cluster["node_groups"][0].contains("count") ||
-        !t.cluster["node_groups"][0].contains("gpus_per_node"))
-      throw InputError(path, "node_groups[0]", "count", "a node template is a cluster with a node group to resize");
-    t.gpus_per_node = t.cluster["node_groups"][0]["gpus_per_node"].get<std::size_t>();
+    NodeTemplate t = read_node_template(path);
     t.price = price ? *price : static_cast<double>(t.gpus_per_node) * gpu_cost;
-    template_count = std::max(template_count, t.cluster["node_groups"][0]["count"].get<std::uint64_t>());
+    template_count = std::max<std::uint64_t>(template_count, t.count);
     templates.push_back(std::move(t));
   }
   if (templates.empty()) throw UsageError("give a --node-template");

@@ -48,6 +48,13 @@ std::optional<std::pair<std::string, std::string>> header_entry(const std::strin
 
 bool is_integer(double value) { return value == std::floor(value); }
 
+/// A user or queue number as a key of the names the header gives: nothing for
+/// a fraction or a number beyond a long long's range (2^63).
+std::optional<long long> name_key(double value) {
+  if (!is_integer(value) || std::fabs(value) >= 9223372036854775808.0) return std::nullopt;
+  return static_cast<long long>(value);
+}
+
 std::string status_name(int status) {
   switch (status) {
     case 1:
@@ -102,13 +109,13 @@ TraceReadResult parse_swf_trace(std::istream& in, const std::string& file, const
       else if (key == "Queue") {
         const std::vector<std::string> words = split_whitespace(value);
         const auto number = words.empty() ? std::nullopt : parse_trace_number(words[0]);
-        if (number && words.size() >= 2 && is_integer(*number)) queue_names[static_cast<long long>(*number)] = words[1];
+        if (number && words.size() >= 2 && name_key(*number)) queue_names[*name_key(*number)] = words[1];
       } else if (key == "Note") {
         // "; Note: user N = name", as gcsim's writer names users.
         const std::vector<std::string> words = split_whitespace(value);
         const auto number = words.size() >= 4 ? parse_trace_number(words[1]) : std::nullopt;
-        if (number && words[0] == "user" && words[2] == "=" && is_integer(*number))
-          user_names[static_cast<long long>(*number)] = std::string(trim(value.substr(value.find('=') + 1)));
+        if (number && words[0] == "user" && words[2] == "=" && name_key(*number))
+          user_names[*name_key(*number)] = std::string(trim(value.substr(value.find('=') + 1)));
       }
       continue;
     }
@@ -120,7 +127,7 @@ TraceReadResult parse_swf_trace(std::istream& in, const std::string& file, const
     const double status = field[10], user = field[11], queue = field[14];
     const TraceColumn &c_number = kColumns[0], &c_submit = kColumns[1], &c_run_time = kColumns[3],
                       &c_status = kColumns[10];
-    row.malformed_if(!is_integer(number) || number < 1, c_number, "not a job number (an integer >= 1)",
+    row.malformed_if(!name_key(number) || number < 1, c_number, "not a job number (an integer >= 1)",
                      row.got(c_number));
     row.malformed_if(!is_integer(status) || status < -1 || status > 5, c_status,
                      "unknown status (expected -1, 0, 1, 2, 3, 4 or 5)", row.got(c_status));
@@ -159,13 +166,13 @@ TraceReadResult parse_swf_trace(std::istream& in, const std::string& file, const
     if (user == -1) {
       job.spec.user = "unknown";
     } else {
-      const auto named = is_integer(user) ? user_names.find(static_cast<long long>(user)) : user_names.end();
+      const auto named = name_key(user) ? user_names.find(*name_key(user)) : user_names.end();
       job.spec.user = named != user_names.end() ? named->second : describe_number(user);
     }
     if (queue == -1) {
       job.spec.queue = "unknown";
     } else {
-      const auto named = is_integer(queue) ? queue_names.find(static_cast<long long>(queue)) : queue_names.end();
+      const auto named = name_key(queue) ? queue_names.find(*name_key(queue)) : queue_names.end();
       job.spec.queue = named != queue_names.end() ? named->second : describe_number(queue);
     }
     job.spec.submit = submit;

@@ -69,8 +69,15 @@ void read_step_time_file(const std::string& path, bool placements, const std::st
                          "expected a positive number, got '" + fields[column] + "'");
       return *value;
     };
+    const auto count = [&](std::size_t column) {
+      const auto value = parse_trace_number(fields[column]);
+      if (!value || *value < 1 || *value != std::floor(*value) || *value > 4294967295.0)
+        throw InputError(path, where, header.names()[column],
+                         "expected a whole number from 1 to 4294967295, got '" + fields[column] + "'");
+      return static_cast<std::uint32_t>(*value);
+    };
     row.step_time = number(step);
-    row.local_bsz = static_cast<std::uint32_t>(number(bsz));
+    row.local_bsz = count(bsz);
     if (placements) {
       const std::string placement(trim(fields[first]));
       if (placement.empty() ||
@@ -79,8 +86,8 @@ void read_step_time_file(const std::string& path, bool placements, const std::st
       for (char c : placement) row.gpus += static_cast<std::uint32_t>(c - '0');
       row.nodes = static_cast<std::uint32_t>(placement.size());
     } else {
-      row.nodes = static_cast<std::uint32_t>(number(first));
-      row.gpus = static_cast<std::uint32_t>(number(replicas));
+      row.nodes = count(first);
+      row.gpus = count(replicas);
     }
     if (row.gpus == 0) throw InputError(path, where, "placement", "a placement of 0 GPUs");
     rows.push_back(row);

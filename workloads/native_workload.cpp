@@ -556,7 +556,11 @@ JobSpec read_job(const nlohmann::json& value, std::size_t index, const std::stri
   if (std::vector<MemoryUse> uses = read_memory_use(job); !uses.empty())
     spec.change_relations().gpu_memory_use = std::move(uses);
   spec.gpu_share = read_gpu_share(job);
-  spec.cpu_cores = static_cast<std::uint32_t>(job.optional_uint("cpu_cores", 0));
+  const std::uint64_t cpu_cores = job.optional_uint("cpu_cores", 0);
+  if (cpu_cores > std::numeric_limits<std::uint32_t>::max())
+    job.fail("cpu_cores", "expected at most " + std::to_string(std::numeric_limits<std::uint32_t>::max()) +
+                              " cores, got " + std::to_string(cpu_cores));
+  spec.cpu_cores = static_cast<std::uint32_t>(cpu_cores);
   spec.memory_bytes = job.optional_quantity("memory", Quantity::kBytes, 0);
   spec.single_node = job.optional_bool("single_node", false);
   spec.gpu_types = read_gpu_types(job);

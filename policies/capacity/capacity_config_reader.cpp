@@ -1,6 +1,7 @@
 #include "policies/capacity/capacity_config_reader.hpp"
 
 #include <cmath>
+#include <limits>
 #include <map>
 #include <set>
 #include <sstream>
@@ -261,7 +262,11 @@ std::vector<ReservationConfig> read_reservations(const nlohmann::json& array, co
     if (leaf.index < 0) object.fail("queue", leaf.problem);
     r.queue = queues[leaf.index].path;
     r.user = object.required_string("user");
-    r.gpus = static_cast<std::uint32_t>(object.required_uint("gpus", 1));
+    const std::uint64_t gpus = object.required_uint("gpus", 1);
+    if (gpus > std::numeric_limits<std::uint32_t>::max())
+      object.fail("gpus", "expected at most " + std::to_string(std::numeric_limits<std::uint32_t>::max()) +
+                              " GPUs, got " + std::to_string(gpus));
+    r.gpus = static_cast<std::uint32_t>(gpus);
     r.start = object.required_quantity("start", Quantity::kTime);
     r.end = object.required_quantity("end", Quantity::kTime);
     if (!(r.end > r.start))

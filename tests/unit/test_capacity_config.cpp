@@ -197,6 +197,10 @@ INSTANTIATE_TEST_SUITE_P(
             two_queues(R"("reservations": [{"id": "r", "queue": "a", "user": "u", "gpus": 1, "start": 0, "end": 10},
                                                  {"id": "r", "queue": "b", "user": "u", "gpus": 1, "start": 0, "end": 10}])"),
             "reservations[1] (id 'r')", "id", "duplicate reservation id 'r'"},
+        BadConfig{"ReservationOfMoreGpusThanACountHolds",
+                  two_queues(R"("reservations": [{"id": "r", "queue": "a", "user": "u", "gpus": 4294967297,)"
+                             R"( "start": 0, "end": 10}])"),
+                  "reservations[0] (id 'r')", "gpus", "at most 4294967295 GPUs"},
         BadConfig{
             "ReservationUnknownField",
             two_queues(R"("reservations": [{"id": "r", "queue": "a", "user": "u", "gpu": 1, "start": 0, "end": 10}])"),

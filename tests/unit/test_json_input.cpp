@@ -176,6 +176,8 @@ const FieldErrorCase kFieldErrors[] = {
     {"FractionWhereUintExpected", R"({"count": 2.5})", "count", "expected an integer"},
     {"UintBelowMinimum", R"({"count": 0})", "count", ">= 1"},
     {"NegativeUint", R"({"count": -2})", "count", ">= 1"},
+    {"IntegralFloatBeyondAnyUint", R"({"count": 3.3e69})", "count", "at most 18446744073709551615"},
+    {"IntegralFloatOfTwoToThe64", R"({"count": 18446744073709551616.0})", "count", "at most 18446744073709551615"},
     {"NumberWhereStringExpected", R"({"name": 3})", "name", "expected a string"},
     {"EmptyString", R"({"name": ""})", "name", "must not be empty"},
     {"NegativeQuantity", R"({"nic": -5})", "nic", "must not be negative"},

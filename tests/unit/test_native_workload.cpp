@@ -236,6 +236,12 @@ TEST(NativeWorkload, AShareBelowAMillionthIsReportedAsGivenNotAsZero) {
   expect_rejected(doc, {"jobs[0]", "field 'gpu_share'", "at least a millionth", "got 1e-09"});
 }
 
+TEST(NativeWorkload, CpuCoresBeyondACountAreRejectedNotWrappedToFewer) {
+  auto doc = two_jobs();
+  doc["jobs"][0]["cpu_cores"] = 4294967297ull;  // 2^32 + 1: one core, were it wrapped
+  expect_rejected(doc, {"jobs[0]", "field 'cpu_cores'", "at most 4294967295", "got 4294967297"});
+}
+
 TEST(NativeWorkload, ReadsSchedulingHintsAndCheckpoints) {
   auto doc = two_jobs();
   doc["jobs"][0]["cpu_cores"] = 16;
@@ -351,8 +357,8 @@ TEST(NativeWorkload, ReadsTheAllreduceAndRejectsOthersOrOneBesideParameterServer
 TEST(NativeWorkload, ReadsATensorFusionBuffer) {
   auto doc = two_jobs();
   doc["jobs"][0]["training"]["fusion_buffer"] = "64MB";
-  const auto& work = std::get<TrainingWork>(parse_native_workload(doc, kLabel)[0].work);
-  EXPECT_DOUBLE_EQ(work.fusion_bytes, 64e6);
+  const std::vector<JobSpec> jobs = parse_native_workload(doc, kLabel);
+  EXPECT_DOUBLE_EQ(std::get<TrainingWork>(jobs[0].work).fusion_bytes, 64e6);
 }
 
 TEST(NativeWorkload, RejectsAFusionBufferOfNothingOrOfTooManyBuffers) {

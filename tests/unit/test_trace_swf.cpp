@@ -241,6 +241,28 @@ TEST(SwfTrace, StrictModeFailsOnTheFirstMalformedRow) {
   }
 }
 
+TEST(SwfTrace, AJobNumberBeyondAnyIntegerIsMalformedNamingItsLineAndField) {
+  TraceReadOptions options;
+  options.strict = true;
+  try {
+    parse("1e300 0 1 100 4 -1 -1 4 100 -1 1 1 -1 -1 -1 -1 -1 -1\n", options);
+    FAIL() << "a job number of 1e300 was accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.where(), "line 1");
+    EXPECT_EQ(e.field(), "job number");
+  }
+}
+
+TEST(SwfTrace, UserAndQueueNumbersBeyondAnyIntegerAreKeptAsNumbersAndNamesOfThemIgnored) {
+  const TraceReadResult trace = parse(
+      "; Note: user 1e300 = alice\n"
+      "; Queue: 1e300 big\n"
+      "1 0 1 100 4 -1 -1 4 100 -1 1 1e300 -1 -1 1e300 -1 -1 -1\n");
+  ASSERT_EQ(trace.jobs.size(), 1u);
+  EXPECT_EQ(trace.jobs[0].user, "1e+300");
+  EXPECT_EQ(trace.jobs[0].queue, "1e+300");
+}
+
 JobSpec measured(const std::string& id, double submit, std::uint32_t gpus, double seconds, const std::string& user,
                  const std::string& queue, double estimate = 0) {
   JobSpec job;

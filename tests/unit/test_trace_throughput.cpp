@@ -166,6 +166,33 @@ TEST(ThroughputTable, MalformedFilesNameTheFileAndPlace) {
   }
 }
 
+TEST(ThroughputTable, ABatchSizeBeyondAnyCountIsAnErrorNamingItsLineAndColumn) {
+  TempFolder dir;
+  std::filesystem::create_directories(dir / "steps/m");
+  dir.write("steps/m/placements.csv", "placement,local_bsz,step_time,sync_time\n1,1e300,0.5,0\n");
+  try {
+    read_step_time_throughputs(dir / "steps", ThroughputSource::kPollux);
+    FAIL() << "a batch size of 1e300 was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(e.file().find("placements.csv"), std::string::npos) << e.what();
+    EXPECT_EQ(e.where(), "line 2");
+    EXPECT_EQ(e.field(), "local_bsz");
+  }
+}
+
+TEST(ThroughputTable, AFractionOfAReplicaIsAnErrorNamingItsColumn) {
+  TempFolder dir;
+  std::filesystem::create_directories(dir / "steps/m");
+  dir.write("steps/m/scalability.csv", "num_nodes,num_replicas,local_bsz,step_time,sync_time\n1,0.5,64,0.5,0\n");
+  try {
+    read_step_time_throughputs(dir / "steps", ThroughputSource::kPollux);
+    FAIL() << "half a replica was accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.where(), "line 2");
+    EXPECT_EQ(e.field(), "num_replicas");
+  }
+}
+
 // ---- work from a table -----------------------------------------------------------------------
 
 const JobTypeRule kFromTrace = parse_job_type_rule("trace", 0);

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets in build-fuzz/ (clang, AddressSanitizer and
+# UndefinedBehaviorSanitizer, -O1) and runs each one on its seed corpus
+# (fuzz/corpus/TARGET) for a while. docs/robustness.md says what counts as a finding.
+#
+#   scripts/fuzz.sh                       every target, 600 s each
+#   scripts/fuzz.sh --short               every target, 3 s each (CI)
+#   scripts/fuzz.sh --seconds 60 fuzz_swf_trace fuzz_cluster
+#
+# Prints, per target, the executions, executions per second and findings;
+# exits non-zero on any finding, naming the input that caused it (kept in
+# build-fuzz/findings/TARGET/). The corpus grown by a run is kept in
+# build-fuzz/corpus/TARGET and used again by the next run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+seconds=600
+targets=()
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --seconds) seconds="$2"; shift 2 ;;
+    --short) seconds=3; shift ;;
+    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -*) echo "fuzz.sh: unknown option '$1'" >&2; exit 2 ;;
+    *) targets+=("$1"); shift ;;
+  esac
+done
+
+scripts/ensure-deps.sh
+build=${GCSIM_FUZZ_BUILD_DIR:-build-fuzz}
+jobs=${GCSIM_BUILD_JOBS:-$(nproc)}
+cxx=${CXX_FUZZ:-clang++}
+if ! command -v "$cxx" >/dev/null; then
+  echo "fuzz.sh: needs clang ('$cxx' not found; Debian package clang)" >&2
+  exit 2
+fi
+
+cmake -S . -B "$build" -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE=Fuzz \
+  -DCMAKE_CXX_FLAGS="-O1 -g0" -DGCSIM_SANITIZE=fuzz -DGCSIM_BUILD_FUZZERS=ON \
+  -DGCSIM_BUILD_TESTS=OFF -DGCSIM_BUILD_BENCHMARKS=OFF -DGCSIM_CUDA=OFF >/dev/null
+cmake --build "$build" --target fuzzers -j"$jobs"
+
+if [[ ${#targets[@]} -eq 0 ]]; then
+  for source in fuzz/fuzz_*.cpp; do
+    name=$(basename "$source" .cpp)
+    [[ $name == fuzz_input ]] || targets+=("$name")
+  done
+fi
+
+status=0
+printf '%-24s %8s %12s %10s %s\n' target seconds executions exec/s findings
+for target in "${targets[@]}"; do
+  corpus="$build/corpus/$target"
+  findings="$build/findings/$target"
+  log="$build/logs/$target.log"
+  mkdir -p "$corpus" "$findings" "$(dirname "$log")"
+  options=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
+           -artifact_prefix="$findings/")
+  dict="fuzz/dict/${target#fuzz_}.dict"
+  [[ -f $dict ]] && options+=(-dict="$dict")
+  before=$(find "$findings" -type f | wc -l)
+  start=$(date +%s)
+  rc=0
+  "$build/fuzz/$target" "${options[@]}" "$corpus" "fuzz/corpus/$target" >"$log" 2>&1 || rc=$?
+  elapsed=$(($(date +%s) - start))
+  executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+  rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
+  new=$(($(find "$findings" -type f | wc -l) - before))
+  printf '%-24s %8s %12s %10s %s\n' "$target" "$elapsed" "${executions:-?}" "${rate:-?}" "$new"
+  if [[ $rc -ne 0 || $new -gt 0 ]]; then
+    status=1
+    echo "  $target failed (exit $rc); log: $log" >&2
+    grep -m1 -E '^(==[0-9]+==ERROR|.*runtime error|finding:|terminate called)' "$log" | sed 's/^/  /' >&2 || true
+    sed -n 's/^.*Test unit written to /  input: /p' "$log" >&2
+  fi
+done
+exit $status
