@@ -6,6 +6,8 @@
 #   scripts/fuzz.sh                       every target, 600 s each
 #   scripts/fuzz.sh --short               every target, 3 s each (CI)
 #   scripts/fuzz.sh --seconds 60 fuzz_swf_trace fuzz_cluster
+#   scripts/fuzz.sh --configure-only      configures build-fuzz/ and stops
+#                                         (GCSIM_FUZZ_TESTS=ON: with the tests)
 #
 # Prints, per target, the executions, executions per second and findings;
 # exits non-zero on any finding, naming the input that caused it (kept in
@@ -15,12 +17,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 seconds=600
+configure_only=false
 targets=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --seconds) seconds="$2"; shift 2 ;;
     --short) seconds=3; shift ;;
-    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --configure-only) configure_only=true; shift ;;
+    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "fuzz.sh: unknown option '$1'" >&2; exit 2 ;;
     *) targets+=("$1"); shift ;;
   esac
@@ -37,7 +41,8 @@ fi
 
 cmake -S . -B "$build" -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE=Fuzz \
   -DCMAKE_CXX_FLAGS="-O1 -g0" -DGCSIM_SANITIZE=fuzz -DGCSIM_BUILD_FUZZERS=ON \
-  -DGCSIM_BUILD_TESTS=OFF -DGCSIM_BUILD_BENCHMARKS=OFF -DGCSIM_CUDA=OFF >/dev/null
+  -DGCSIM_BUILD_TESTS="${GCSIM_FUZZ_TESTS:-OFF}" -DGCSIM_BUILD_BENCHMARKS=OFF -DGCSIM_CUDA=OFF >/dev/null
+$configure_only && exit 0
 cmake --build "$build" --target fuzzers -j"$jobs"
 
 if [[ ${#targets[@]} -eq 0 ]]; then

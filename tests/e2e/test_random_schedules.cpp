@@ -81,6 +81,15 @@ GcsimRun run_case(const ScratchDir& dir, const RandomCase& c, const std::string&
                         dir / policy, {}, policy);
 }
 
+// The jobs in the queue's order: submit time, then workload order.
+std::vector<std::size_t> submit_order(const RandomCase& c) {
+  std::vector<std::size_t> order(c.jobs.size());
+  for (std::size_t j = 0; j < order.size(); ++j) order[j] = j;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return c.jobs[a].submit < c.jobs[b].submit; });
+  return order;
+}
+
 struct Times {
   double start, end;
 };
@@ -90,10 +99,7 @@ struct Times {
 // and the head starts while enough GPUs are free. Measured jobs on one GPU
 // type last their seconds wherever they run.
 std::vector<Times> reference_fifo(const RandomCase& c) {
-  std::vector<std::size_t> order(c.jobs.size());
-  for (std::size_t j = 0; j < order.size(); ++j) order[j] = j;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return c.jobs[a].submit < c.jobs[b].submit; });
+  const std::vector<std::size_t> order = submit_order(c);
   std::vector<Times> times(c.jobs.size(), {-1, -1});
   int free = c.total_gpus();
   std::size_t head = 0;
@@ -119,43 +125,36 @@ std::vector<Times> reference_fifo(const RandomCase& c) {
 
 class RandomSchedules : public ::testing::TestWithParam<int> {
  protected:
-  // The seeds of this block of cases.
-  std::vector<std::uint64_t> seeds() const {
-    std::vector<std::uint64_t> block;
-    for (int i = 0; i < kCasesPerBlock; ++i)
-      block.push_back(base_seed() + static_cast<std::uint64_t>(GetParam() * kCasesPerBlock + i));
-    return block;
+  // Runs each case of this block under `policy`, which must end it, and
+  // hands `check` the case and the run's output directory.
+  template <class Check>
+  void for_each_case(const std::string& policy, Check check) const {
+    for (int i = 0; i < kCasesPerBlock; ++i) {
+      const RandomCase c = random_case(base_seed() + static_cast<std::uint64_t>(GetParam() * kCasesPerBlock + i));
+      SCOPED_TRACE(describe(c));
+      const ScratchDir dir;
+      const GcsimRun run = run_case(dir, c, policy);
+      ASSERT_EQ(run.exit_code, 0) << run.err;
+      check(c, dir / policy);
+    }
   }
 };
 
 TEST_P(RandomSchedules, FifoEqualsTheReferenceScheduler) {
-  for (std::uint64_t seed : seeds()) {
-    const RandomCase c = random_case(seed);
-    SCOPED_TRACE(describe(c));
-    const ScratchDir dir;
-    const GcsimRun run = run_case(dir, c, "fifo");
-    ASSERT_EQ(run.exit_code, 0) << run.err;
-    const auto rows = read_jobs_csv(dir / "fifo");
+  for_each_case("fifo", [](const RandomCase& c, const std::string& out) {
+    const auto rows = read_jobs_csv(out);
     const std::vector<Times> expected = reference_fifo(c);
     for (std::size_t j = 0; j < c.jobs.size(); ++j) {
       EXPECT_NEAR(rows.at(c.jobs[j].id).start, expected[j].start, 1e-6) << c.jobs[j].id;
       EXPECT_NEAR(rows.at(c.jobs[j].id).end, expected[j].end, 1e-6) << c.jobs[j].id;
     }
-  }
+  });
 }
 
 TEST_P(RandomSchedules, BackfillNeverStartsTheHeadAfterItsShadowTime) {
-  for (std::uint64_t seed : seeds()) {
-    const RandomCase c = random_case(seed);
-    SCOPED_TRACE(describe(c));
-    const ScratchDir dir;
-    const GcsimRun run = run_case(dir, c, "fifo-backfill");
-    ASSERT_EQ(run.exit_code, 0) << run.err;
-    const auto rows = read_jobs_csv(dir / "fifo-backfill");
-    std::vector<std::size_t> order(c.jobs.size());
-    for (std::size_t j = 0; j < order.size(); ++j) order[j] = j;
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::size_t a, std::size_t b) { return c.jobs[a].submit < c.jobs[b].submit; });
+  for_each_case("fifo-backfill", [](const RandomCase& c, const std::string& out) {
+    const auto rows = read_jobs_csv(out);
+    const std::vector<std::size_t> order = submit_order(c);
     for (std::size_t k = 0; k < order.size(); ++k) {
       const RandomJob& head = c.jobs[order[k]];
       // It heads the line once it arrived and every job before it started.
@@ -181,20 +180,15 @@ TEST_P(RandomSchedules, BackfillNeverStartsTheHeadAfterItsShadowTime) {
       }
       EXPECT_LE(rows.at(head.id).start, shadow + 1e-6) << head.id << " headed the line at " << headed;
     }
-  }
+  });
 }
 
 TEST_P(RandomSchedules, GangNeverDeadlocksAndFinishesEveryJob) {
-  for (std::uint64_t seed : seeds()) {
-    const RandomCase c = random_case(seed);
-    SCOPED_TRACE(describe(c));
-    const ScratchDir dir;
-    const GcsimRun run = run_case(dir, c, "gang");
-    ASSERT_EQ(run.exit_code, 0) << run.err;
-    const nlohmann::json summary = read_summary(dir / "gang");
+  for_each_case("gang", [](const RandomCase& c, const std::string& out) {
+    const nlohmann::json summary = read_summary(out);
     EXPECT_TRUE(summary["deadlock"].is_null());
     EXPECT_EQ(summary["jobs"]["finished"].get<std::size_t>(), c.jobs.size());
-  }
+  });
 }
 
 INSTANTIATE_TEST_SUITE_P(Blocks, RandomSchedules, ::testing::Range(0, 8));

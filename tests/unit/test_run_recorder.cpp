@@ -115,8 +115,11 @@ TEST(RunRecorder, FractionalSharesAddUpExactly) {
 
 TEST(RunRecorder, OutcomesKeepTheFirstStartAndTheLastPlacement) {
   RunRecorder recorder(2, 8);
+  recorder.allocation_changed(1, 2, 0);  // the plans that start, preempt and restart job 0
   recorder.job_started(0, 1, {0, 1});
+  recorder.allocation_changed(7, -2, 0);
   recorder.job_preempted(6, 2, false);
+  recorder.allocation_changed(9, 2, 0);
   recorder.job_started(0, 9, {4, 5});
   recorder.job_finished(0, 20, 2, 1.0, 22);
   CraftedJobs jobs(2);
@@ -139,6 +142,7 @@ TEST(RunRecorder, OutcomesKeepTheFirstStartAndTheLastPlacement) {
 
 TEST(RunRecorder, GpuTimeTotalsFollowPreemptionsCompletionsAndCutRuns) {
   RunRecorder recorder(3, 8);
+  recorder.allocation_changed(10, 2, 0);  // the plan that started job 1
   recorder.job_preempted(30, 10, true);
   recorder.job_preempted(5, 0, false);
   recorder.job_finished(1, 50, 2, 1.0, 40);
