@@ -4,10 +4,10 @@
 #
 #   scripts/sanitize.sh           the whole suite (but the measured tests), in
 #                                 build-asan/ (gcc, GCSIM_SANITIZE=address)
-#   scripts/sanitize.sh --short   the unit tests of the core, report and
-#                                 capacity libraries, in the fuzzers' build
-#                                 (build-fuzz/: clang, the same sanitizers),
-#                                 whose libraries scripts/fuzz.sh built (CI)
+#   scripts/sanitize.sh --short   the unit-test programs that link no
+#                                 SimGrid, in the fuzzers' build (build-fuzz/:
+#                                 clang, the same sanitizers), whose libraries
+#                                 scripts/fuzz.sh built (CI)
 #
 # SimGrid switches between its actors' stacks, which AddressSanitizer's
 # detection of stack use after return does not follow: it is turned off
@@ -29,7 +29,8 @@ scripts/ensure-deps.sh
 if $short; then
   # The fuzzers' configuration with the tests on: the same flags, so the
   # libraries fuzz.sh compiled are reused and only the tests are compiled.
-  unit=(core_tests report_tests capacity_tests)
+  unit=(core_tests topology_tests model_tests policy_tests workload_tests trace_tests report_tests capacity_tests
+        app_input_tests)
   build=${GCSIM_FUZZ_BUILD_DIR:-build-fuzz}
   GCSIM_FUZZ_TESTS=ON scripts/fuzz.sh --configure-only
   cmake --build "$build" -j"$jobs" --target "${unit[@]}"
