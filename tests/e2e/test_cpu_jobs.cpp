@@ -75,7 +75,7 @@ TEST(CpuJobs, StartOverWhenTheirNodeFails) {
   const auto failures = dir.write("failures.json", R"({"failures": [{"node": "n-0", "at": 40, "duration": 20}]})");
   const GcsimRun run = run_simulation(cluster, workload, dir / "out", {"--node-failures", failures});
   ASSERT_EQ(run.exit_code, 0) << run.err;
-  const JobRow& prep = read_jobs_csv(dir / "out").at("prep");
+  const JobRow prep = read_jobs_csv(dir / "out").at("prep");
   EXPECT_DOUBLE_EQ(prep.end, 160);
   EXPECT_EQ(prep.preemptions, 1);
   EXPECT_EQ(prep.state, "finished");
