@@ -1245,8 +1245,17 @@ class Scheduler {
 RunRecord simulate(const SimulationInput& input) {
   // SimGrid reads its own options from argv; keep its console quiet but for warnings.
   std::string program = "gcsim", log = "--log=root.thres:warning";
+#ifdef GCSIM_SANITIZED
+  // AddressSanitizer does not follow SimGrid's own switches between actors'
+  // stacks: an exception unwinding in an actor is misreported. It follows
+  // threads (docs/robustness.md).
+  std::string contexts = "--cfg=contexts/factory:thread";
+  char* argv[] = {program.data(), log.data(), contexts.data(), nullptr};
+  int argc = 3;
+#else
   char* argv[] = {program.data(), log.data(), nullptr};
   int argc = 2;
+#endif
   // SimGrid's engine takes SIGINT for itself (it prints its actors and
   // exits); a caller that reads a stop request keeps its own handler.
   struct sigaction caller_sigint {};
