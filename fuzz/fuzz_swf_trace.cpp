@@ -1,19 +1,10 @@
 // fuzz_swf_trace: the reader of the Standard Workload Format (SWF) (traces/swf_trace.hpp) on
 // arbitrary text, in lenient and in strict mode.
-#include <sstream>
-
-#include "fuzz/fuzz_input.hpp"
+#include "fuzz/fuzz_trace_stream.hpp"
 #include "traces/swf_trace.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const std::string text = gcsim::fuzz::input_text(data, size);
-  for (const bool strict : {false, true}) {
-    gcsim::TraceReadOptions options;
-    options.strict = strict;
-    gcsim::fuzz::rejected([&] {
-      std::istringstream in(text);
-      gcsim::parse_swf_trace(in, "log.swf", options);
-    });
-  }
-  return 0;
+  return gcsim::fuzz::trace_stream(data, size, [](std::istream& in, const gcsim::TraceReadOptions& options) {
+    gcsim::parse_swf_trace(in, "log.swf", options);
+  });
 }
