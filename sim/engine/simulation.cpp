@@ -21,9 +21,9 @@
 // cancelling its activities, see cancel_step().
 #include "sim/engine/simulation.hpp"
 
-#include <algorithm>
 #include <signal.h>
 
+#include <algorithm>
 #include <cassert>
 #include <chrono>
 #include <cmath>
