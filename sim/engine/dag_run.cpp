@@ -6,6 +6,8 @@
 #include <deque>
 #include <mutex>
 
+#include <simgrid/Exception.hpp>
+
 #include "sim/core/dag_work.hpp"
 
 namespace gcsim {
@@ -29,10 +31,28 @@ struct DagRun::State {
 
 namespace {
 
-void run_worker(const std::shared_ptr<DagRun::State>& s, std::uint32_t pool, std::size_t slot, sg4::Host* host) {
+// Runs `body(lock)` with `lock` on the DAG's mutex, taken. A preempted job's
+// actors are killed: SimGrid unwinds each with a ForcefulKillException from
+// the call it was blocked in. A killed actor must not release the mutex on
+// its way out: it may make no more simcalls (with threads as contexts, that
+// one would wait forever), and killed in a condition variable's wait it does
+// not even hold it. The DAG's state, mutex included, dies with its actors.
+template <typename Body>
+void locked_until_killed(DagRun::State& s, Body&& body) {
+  std::unique_lock<sg4::Mutex> lock(*s.mutex, std::defer_lock);
+  try {
+    lock.lock();
+    body(lock);
+  } catch (const simgrid::ForcefulKillException&) {
+    lock.release();
+    throw;
+  }
+}
+
+void run_worker(const std::shared_ptr<DagRun::State>& s, std::uint32_t pool, std::size_t slot, sg4::Host* host,
+                std::unique_lock<sg4::Mutex>& lock) {
   const std::size_t total = s->work.tasks.size();
   const bool cpu = s->work.pools[pool].cpu;
-  std::unique_lock<sg4::Mutex> lock(*s->mutex);
   for (;;) {
     bool waited = false;
     while (s->ready[pool].empty() && s->finished < total) {
@@ -112,7 +132,8 @@ DagRun::DagRun(const DagWork& work, std::vector<sg4::Host*> gpu_hosts, sg4::Host
       s.alive.push_back(true);
       actors_.push_back(sg4::Actor::create(name + "-" + work.pools[p].name + "-" + std::to_string(w), host,
                                            guarded(failure, [st = state_, p, slot, host] {
-                                             run_worker(st, p, slot, host);
+                                             locked_until_killed(
+                                                 *st, [&](auto& lock) { run_worker(st, p, slot, host, lock); });
                                              st->alive[slot] = false;
                                            })));
     }
@@ -120,10 +141,9 @@ DagRun::DagRun(const DagWork& work, std::vector<sg4::Host*> gpu_hosts, sg4::Host
   s.alive.push_back(true);
   actors_.push_back(
       sg4::Actor::create(name + "-done", scheduler_host, guarded(failure, [st = state_, on_done = std::move(on_done)] {
-                           {
-                             std::unique_lock<sg4::Mutex> lock(*st->mutex);
+                           locked_until_killed(*st, [&](auto& lock) {
                              while (st->finished < st->work.tasks.size()) st->all_done->wait(lock);
-                           }
+                           });
                            on_done();
                            st->alive.back() = false;
                          })));
