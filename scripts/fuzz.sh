@@ -4,34 +4,42 @@
 # (fuzz/corpus/TARGET) for a while. docs/robustness.md says what counts as a finding.
 #
 #   scripts/fuzz.sh                       every target, 600 s each
-#   scripts/fuzz.sh --short               every target, 3 s each (CI)
+#   scripts/fuzz.sh --short               every target, 3 s each (CI), built
+#                                         at -O0 in build-fuzz-short/, which
+#                                         compiles in half the time
 #   scripts/fuzz.sh --seconds 60 fuzz_swf_trace fuzz_cluster
-#   scripts/fuzz.sh --configure-only      configures build-fuzz/ and stops
+#   scripts/fuzz.sh [--short] --configure-only
+#                                         configures the build and stops
 #                                         (GCSIM_FUZZ_TESTS=ON: with the tests)
 #
 # Prints, per target, the executions, executions per second and findings;
 # exits non-zero on any finding, naming the input that caused it (kept in
-# build-fuzz/findings/TARGET/). The corpus grown by a run is kept in
-# build-fuzz/corpus/TARGET and used again by the next run.
+# BUILD/findings/TARGET/). The corpus grown by a run is kept in
+# BUILD/corpus/TARGET and used again by the next run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 seconds=600
+short=false
 configure_only=false
 targets=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --seconds) seconds="$2"; shift 2 ;;
-    --short) seconds=3; shift ;;
+    --short) seconds=3; short=true; shift ;;
     --configure-only) configure_only=true; shift ;;
-    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "fuzz.sh: unknown option '$1'" >&2; exit 2 ;;
     *) targets+=("$1"); shift ;;
   esac
 done
 
 scripts/ensure-deps.sh
-build=${GCSIM_FUZZ_BUILD_DIR:-build-fuzz}
+if $short; then
+  build=${GCSIM_FUZZ_BUILD_DIR:-build-fuzz-short} optimization=-O0
+else
+  build=${GCSIM_FUZZ_BUILD_DIR:-build-fuzz} optimization=-O1
+fi
 jobs=${GCSIM_BUILD_JOBS:-$(nproc)}
 cxx=${CXX_FUZZ:-clang++}
 if ! command -v "$cxx" >/dev/null; then
@@ -40,7 +48,7 @@ if ! command -v "$cxx" >/dev/null; then
 fi
 
 cmake -S . -B "$build" -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE=Fuzz \
-  -DCMAKE_CXX_FLAGS="-O1 -g0" -DGCSIM_SANITIZE=fuzz -DGCSIM_BUILD_FUZZERS=ON \
+  -DCMAKE_CXX_FLAGS="$optimization -g0" -DGCSIM_SANITIZE=fuzz -DGCSIM_BUILD_FUZZERS=ON \
   -DGCSIM_BUILD_TESTS="${GCSIM_FUZZ_TESTS:-OFF}" -DGCSIM_BUILD_BENCHMARKS=OFF -DGCSIM_CUDA=OFF >/dev/null
 $configure_only && exit 0
 cmake --build "$build" --target fuzzers -j"$jobs"
