@@ -183,7 +183,10 @@ TraceReadResult parse_swf_trace(std::istream& in, const std::string& file, const
   }
 
   const std::optional<double> machine_procs = max_procs ? max_procs : max_nodes;
-  if (machine_procs && *machine_procs >= options.procs_per_gpu)
+  // A header of more GPUs than any count holds names no machine; like any
+  // header value that is not a number, it is left out.
+  if (machine_procs && *machine_procs >= options.procs_per_gpu &&
+      *machine_procs / options.procs_per_gpu < 18446744073709551616.0)
     result.machine_gpus = static_cast<std::uint64_t>(std::floor(*machine_procs / options.procs_per_gpu));
   result.assumptions = {"SWF logs come from CPU machines: " + describe_number(options.procs_per_gpu) +
                             " processor(s) per GPU, a job asks for ceil(processors / " +

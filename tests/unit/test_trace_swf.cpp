@@ -263,6 +263,23 @@ TEST(SwfTrace, UserAndQueueNumbersBeyondAnyIntegerAreKeptAsNumbersAndNamesOfThem
   EXPECT_EQ(trace.jobs[0].queue, "1e+300");
 }
 
+TEST(SwfTrace, AMachineOfMoreGpusThanAnyCountHoldsIsLeftOut) {
+  // 8e25 processors at 3 per GPU: 2.7e25 GPUs, beyond 2^64.
+  const std::string row = "1 0 1 100 4 -1 -1 4 100 -1 1 1 -1 -1 -1 -1 -1 -1\n";
+  TraceReadOptions options;
+  options.procs_per_gpu = 3;
+  for (const std::string header : {"; MaxProcs: 8e25\n", "; MaxNodes: 8e25\n", "; MaxProcs: 1e300\n"}) {
+    const TraceReadResult trace = parse(header + row, options);
+    EXPECT_FALSE(trace.machine_gpus.has_value()) << header;
+    EXPECT_EQ(trace.jobs.size(), 1u) << header;
+  }
+  // The largest machine a count holds is kept.
+  options.procs_per_gpu = 1;
+  const TraceReadResult largest = parse("; MaxProcs: 1e19\n" + row, options);
+  ASSERT_TRUE(largest.machine_gpus.has_value());
+  EXPECT_EQ(*largest.machine_gpus, 10000000000000000000u);
+}
+
 JobSpec measured(const std::string& id, double submit, std::uint32_t gpus, double seconds, const std::string& user,
                  const std::string& queue, double estimate = 0) {
   JobSpec job;
