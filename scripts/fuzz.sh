@@ -6,7 +6,7 @@
 #   scripts/fuzz.sh                       every target, 600 s each
 #   scripts/fuzz.sh --short               every target, 3 s each (CI), built
 #                                         at -O0 in build-fuzz-short/, which
-#                                         compiles in half the time
+#                                         compiles faster
 #   scripts/fuzz.sh --seconds 60 fuzz_swf_trace fuzz_cluster
 #   scripts/fuzz.sh [--short] --configure-only
 #                                         configures the build and stops
