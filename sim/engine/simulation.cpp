@@ -33,6 +33,7 @@
 #include <queue>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include <simgrid/Exception.hpp>
 #include <simgrid/s4u.hpp>
@@ -1244,23 +1245,22 @@ class Scheduler {
 
 RunRecord simulate(const SimulationInput& input) {
   // SimGrid reads its own options from argv; keep its console quiet but for warnings.
-  std::string program = "gcsim", log = "--log=root.thres:warning";
+  std::vector<std::string> options{"gcsim", "--log=root.thres:warning"};
 #ifdef GCSIM_SANITIZED
   // AddressSanitizer does not follow SimGrid's own switches between actors'
   // stacks: an exception unwinding in an actor is misreported. It follows
   // threads (docs/robustness.md).
-  std::string contexts = "--cfg=contexts/factory:thread";
-  char* argv[] = {program.data(), log.data(), contexts.data(), nullptr};
-  int argc = 3;
-#else
-  char* argv[] = {program.data(), log.data(), nullptr};
-  int argc = 2;
+  options.push_back("--cfg=contexts/factory:thread");
 #endif
+  std::vector<char*> argv;
+  for (std::string& option : options) argv.push_back(option.data());
+  argv.push_back(nullptr);
+  int argc = static_cast<int>(options.size());
   // SimGrid's engine takes SIGINT for itself (it prints its actors and
   // exits); a caller that reads a stop request keeps its own handler.
   struct sigaction caller_sigint {};
   ::sigaction(SIGINT, nullptr, &caller_sigint);
-  sg4::Engine engine(&argc, argv);
+  sg4::Engine engine(&argc, argv.data());
   if (input.options.stop_request) ::sigaction(SIGINT, &caller_sigint, nullptr);
   configure_network_model(input.layout.spec().network);
   // CPU hosts only where a job decodes its input on them.

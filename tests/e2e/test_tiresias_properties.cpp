@@ -74,8 +74,9 @@ TEST(TiresiasProperties, EveryRunEndsWithEveryJobFinishedOrTheThrashingReported)
     }
     // Every finished job ran its whole work in its last run (no checkpoints),
     // and the jobs never held more GPUs than the node has.
+    const auto rows = read_jobs_csv(dir / "out");
     for (std::size_t j = 0; j < jobs.size(); ++j) {
-      const JobRow row = read_jobs_csv(dir / "out").at(jobs[j]["id"]);
+      const JobRow& row = rows.at(jobs[j]["id"]);
       if (row.state != "finished") continue;
       EXPECT_GE(row.start, row.submit) << row.id;
       EXPECT_GE(row.end - row.submit, jobs[j]["duration"]["seconds"].get<double>() - 1e-6) << row.id;
