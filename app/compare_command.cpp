@@ -58,8 +58,8 @@ Options:
   --cluster FILE      cluster description (JSON, see docs/cluster-format.md)
   --workload FILE     jobs (gcsim's native JSON, see docs/workload-format.md), or
                       FORMAT:FILE to replay a trace (philly, swf, helios, pai, csv)
-  --trace-opt K=V     a trace reader, selection, work or checkpoint_interval
-                      setting, handed to every run (see gcsim run --help);
+  --trace-opt K=V     a trace reader, selection, work or checkpoint setting,
+                      handed to every run (see gcsim run --help);
                       repeatable
   --out DIR           output directory (created if missing)
   --seed N            seed handed to every run (default 0)

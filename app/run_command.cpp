@@ -64,7 +64,9 @@ Options:
                       uniform|gpu-time|MODEL), or checkpoint_interval=T: every
                       job checkpoints every T of work ("30min", seconds), and
                       resumes from its last checkpoint when preempted instead
-                      of starting over, or duration=recorded: a run time
+                      of starting over, or checkpoint_at_preemption=true:
+                      every job saves its work when preempted and resumes
+                      from it, or duration=recorded: a run time
                       measured on one GPU type lasts as long on any type
                       (default duration=scaled: by the types' FLOP/s);
                       repeatable
@@ -120,8 +122,9 @@ without one. The summary prints preemptions, restarts from zero and the
 GPU-hours they threw away whenever there are any, and a notice when the lost
 GPU time exceeds 10% of the useful GPU time. Under a preemptive policy (srtf,
 tiresias, capacity with preemption, incremental), give jobs checkpoints: the
-workload's "checkpoint" field, or for a trace --trace-opt
-checkpoint_interval=SECONDS (every job checkpoints that often); tiresias also
+workload's "checkpoint" field (gcsim synth's jobs save at preemption), or for
+a trace --trace-opt checkpoint_interval=SECONDS (every job checkpoints that
+often) or checkpoint_at_preemption=true (every job saves when preempted); tiresias also
 preempts less with a larger promote_knob (0: no promotion).
 
 The run stops early, writing its outputs as they stand, when:

@@ -5,6 +5,7 @@
 #include "app/commands.hpp"
 #include "sim/core/cluster_layout.hpp"
 #include "sim/core/input_error.hpp"
+#include "sim/core/usage_error.hpp"
 #include "sim/io/atomic_output.hpp"
 #include "sim/io/json_input.hpp"
 #include "sim/topology/cluster_reader.hpp"
@@ -16,6 +17,7 @@ namespace {
 
 constexpr const char* kSynthUsage = R"(usage: gcsim synth --out WORKLOAD.json [--jobs N] [--seed N] [--config GEN.json]
                    [--cluster CLUSTER.json] [--mean-interarrival SECONDS]
+                   [--checkpoint at_preemption|none]
 
 Generates a synthetic workload: Poisson arrivals, GPU counts from a weighted
 list, lognormal run times, a mix of data-parallel training jobs and jobs with
@@ -28,6 +30,9 @@ Options:
   --cluster FILE             take the FLOP/s of the generator's GPU type from this
                              cluster, so durations hold on it
   --mean-interarrival S      mean seconds between submissions (overrides the config)
+  --checkpoint MODE          at_preemption (default): a preempted job saves its work
+                             and resumes from it, as preemptive schedulers assume;
+                             none: it starts over (overrides the config)
 )";
 
 int write_synthetic_workload(const Arguments& args) {
@@ -39,6 +44,12 @@ int write_synthetic_workload(const Arguments& args) {
   }
   spec.jobs = args.uint_or("jobs", spec.jobs);
   spec.mean_interarrival_s = args.number_or("mean-interarrival", spec.mean_interarrival_s);
+  if (args.has("checkpoint")) {
+    const std::string mode = args.required("checkpoint");
+    if (mode != "at_preemption" && mode != "none")
+      throw UsageError("--checkpoint expects at_preemption or none, got '" + mode + "'");
+    spec.checkpoint_at_preemption = mode == "at_preemption";
+  }
   if (args.has("cluster")) {
     const std::string path = args.required("cluster");
     const ClusterLayout layout(read_cluster_file(path));
@@ -69,7 +80,7 @@ Command synth_command() {
   Command command{"synth",
                   "generate a synthetic workload (native JSON)",
                   kSynthUsage,
-                  {{"out"}, {"jobs"}, {"seed"}, {"config"}, {"cluster"}, {"mean-interarrival"}},
+                  {{"out"}, {"jobs"}, {"seed"}, {"config"}, {"cluster"}, {"mean-interarrival"}, {"checkpoint"}},
                   synthesize};
   // What else fails is the workload file that could not be written.
   command.other_failure = OtherFailure{exit_codes::kOutputError, "gcsim: error: "};

@@ -137,6 +137,10 @@ TraceRequest trace_request(const std::vector<std::pair<std::string, std::string>
         throw UsageError("trace setting 'checkpoint_interval' expects a time > 0 such as 30min or 1800, got '" + value +
                          "'");
       request.checkpoint_interval = *interval;
+    } else if (key == "checkpoint_at_preemption") {
+      if (value != "true" && value != "false")
+        throw UsageError("trace setting 'checkpoint_at_preemption' expects true or false, got '" + value + "'");
+      request.checkpoint_at_preemption = value == "true";
     } else if (key == "duration") {
       if (value != "recorded" && value != "scaled")
         throw UsageError(
@@ -151,8 +155,8 @@ TraceRequest trace_request(const std::vector<std::pair<std::string, std::string>
     } else {
       throw UsageError("unknown trace setting '" + key +
                        "' (expected gpu_type, procs_per_gpu, map, time_unit, delimiter, epoch, strict, from, until, "
-                       "queue, min_gpus, max_gpus, sample, seed, load_scale, work, job_type, checkpoint_interval or "
-                       "duration)");
+                       "queue, min_gpus, max_gpus, sample, seed, load_scale, work, job_type, checkpoint_interval, "
+                       "checkpoint_at_preemption or duration)");
     }
   }
   if (request.job_type_given && !request.throughput_source)
@@ -217,6 +221,8 @@ TraceReadResult read_trace_request(TraceFormat format, const std::string& path, 
   }
   if (request.checkpoint_interval)
     for (JobSpec& job : trace.jobs) job.checkpoint.interval = *request.checkpoint_interval;
+  if (request.checkpoint_at_preemption)
+    for (JobSpec& job : trace.jobs) job.checkpoint.at_preemption = true;
   if (request.keep_recorded_durations)
     for (JobSpec& job : trace.jobs)
       if (auto* measured = std::get_if<MeasuredWork>(&job.work)) measured->rescale = false;
@@ -294,6 +300,8 @@ std::vector<JobSpec> read_workload_argument(const std::string& argument, const s
   if (request.checkpoint_interval)
     notes << "gcsim: checkpoints: every job checkpoints every " << *request.checkpoint_interval
           << " s of work; preempted, it resumes from its last checkpoint\n";
+  if (request.checkpoint_at_preemption)
+    notes << "gcsim: checkpoints: every job saves its work when preempted and resumes from it\n";
   if (request.keep_recorded_durations)
     notes << "gcsim: durations: every job runs its recorded time on whatever GPU type it gets\n";
   if (trace.jobs.empty()) throw InputError(source.path, "", "", "no replayable job in the trace (after selection)");

@@ -36,6 +36,8 @@
 //   checkpoint_interval=T  a checkpoint every T of work ("30min", seconds):
 //                        preempted, a job resumes from its last one instead of
 //                        starting over (traces record no checkpoints)
+//   checkpoint_at_preemption=true  a preempted job saves its work and resumes
+//                        from it (alone or with checkpoint_interval)
 //   duration=scaled      a run time measured on one GPU type runs faster or
 //                        slower on others by their FLOP/s (the default), or
 //   duration=recorded    ... lasts the recorded time on any GPU type
@@ -71,6 +73,8 @@ struct TraceRequest {
   bool job_type_given = false;
   // checkpoint_interval=T: every job checkpoints that often (seconds).
   std::optional<double> checkpoint_interval;
+  // checkpoint_at_preemption=true: every job saves its work when preempted.
+  bool checkpoint_at_preemption = false;
   // duration=recorded: run times are kept on every GPU type (MeasuredWork::rescale false).
   bool keep_recorded_durations = false;
 };

@@ -57,7 +57,7 @@ const std::set<std::string> kMemoryUseFields = {"at", "bytes"};
 const std::set<std::string> kCpuFields = {"seconds", "core_seconds"};
 const std::set<std::string> kNotebookFields = {"activity", "length", "busy_fraction", "burst", "seed", "idle_timeout"};
 const std::set<std::string> kPhaseFields = {"idle", "busy"};
-const std::set<std::string> kCheckpointFields = {"interval", "save_cost", "restore_cost"};
+const std::set<std::string> kCheckpointFields = {"interval", "save_cost", "restore_cost", "at_preemption"};
 const std::set<std::string> kMembershipFields = {"id", "min_gpus", "max_gpus"};
 const std::set<std::string> kStudyFields = {
     "id",       "user",     "queue",      "submit",     "priority", "trials",   "gpus_per_trial",
@@ -498,7 +498,10 @@ CheckpointSpec read_checkpoint(const JsonObject& owner) {
   if (!owner.has("checkpoint")) return spec;
   const JsonObject checkpoint = owner.required_object("checkpoint");
   checkpoint.reject_unknown_fields(kCheckpointFields);
-  spec.interval = checkpoint.required_quantity("interval", Quantity::kTime, true);
+  spec.at_preemption = checkpoint.optional_bool("at_preemption", false);
+  // A job that saves at preemption may also save periodically; one that does not must.
+  if (!spec.at_preemption || checkpoint.has("interval"))
+    spec.interval = checkpoint.required_quantity("interval", Quantity::kTime, true);
   spec.save_cost = checkpoint.optional_quantity("save_cost", Quantity::kTime, 0);
   spec.restore_cost = checkpoint.optional_quantity("restore_cost", Quantity::kTime, 0);
   within_horizon(checkpoint, "interval", spec.interval, HorizonQuantity::kTime);
@@ -987,10 +990,13 @@ nlohmann::json job_json(const JobSpec& job, const std::vector<JobSpec>& jobs) {
     for (JobIndex first : job.after()) entry["after"].push_back(jobs[first].id);
     if (job.after_delay() != 0) entry["after_delay"] = job.after_delay();
   }
-  if (job.checkpoint.interval != 0)
-    entry["checkpoint"] = {{"interval", job.checkpoint.interval},
-                           {"save_cost", job.checkpoint.save_cost},
-                           {"restore_cost", job.checkpoint.restore_cost}};
+  if (job.checkpoint.interval != 0 || job.checkpoint.at_preemption) {
+    nlohmann::json& checkpoint = entry["checkpoint"] = nlohmann::json::object();
+    if (job.checkpoint.interval != 0) checkpoint["interval"] = job.checkpoint.interval;
+    if (job.checkpoint.save_cost != 0) checkpoint["save_cost"] = job.checkpoint.save_cost;
+    if (job.checkpoint.restore_cost != 0) checkpoint["restore_cost"] = job.checkpoint.restore_cost;
+    if (job.checkpoint.at_preemption) checkpoint["at_preemption"] = true;
+  }
   if (const auto* training = std::get_if<TrainingWork>(&job.work)) {
     entry["training"] = {{"flops_per_iteration", training->flops_per_iteration},
                          {"gradient_bytes", training->gradient_bytes},

@@ -6,6 +6,7 @@
 #include <optional>
 #include <set>
 #include <stdexcept>
+#include <string_view>
 
 #include "sim/core/input_error.hpp"
 #include "sim/io/json_input.hpp"
@@ -192,6 +193,14 @@ std::string padded_number(std::size_t value, std::size_t width) {
   return text;
 }
 
+bool checkpoint_at_preemption(const JsonObject& config, std::string_view field) {
+  const std::string value = config.required_string(field);
+  if (value != "at_preemption" && value != "none")
+    config.fail(field, "expected \"at_preemption\" (a preempted job resumes) or \"none\" (it starts over), got '" +
+                           value + "'");
+  return value == "at_preemption";
+}
+
 TrainingWork sized_training(const SyntheticWorkloadSpec& spec, double duration, PortableRandom& random) {
   TrainingWork work;
   work.gradient_bytes = random.log_uniform(spec.gradient_bytes_min, spec.gradient_bytes_max);
@@ -231,6 +240,7 @@ std::vector<JobSpec> generate_synthetic_workload(const SyntheticWorkloadSpec& sp
       job.work = sized_training(spec, duration, random);
     else
       job.work = MeasuredWork{duration, spec.gpu_type};
+    job.checkpoint.at_preemption = spec.checkpoint_at_preemption;
     jobs.push_back(std::move(job));
   }
   return jobs;
@@ -240,7 +250,8 @@ SyntheticWorkloadSpec synthetic_spec_from_json(const nlohmann::json& doc, const 
   const JsonObject config(doc, {file_label, ""});
   config.reject_unknown_fields({"jobs", "mean_interarrival", "gpu_count_weights", "duration_median", "duration_sigma",
                                 "users", "queues", "gpu_type", "gpu_flops", "training_share", "gradient_bytes_min",
-                                "gradient_bytes_max", "iteration_time_min", "iteration_time_max", "max_iterations"});
+                                "gradient_bytes_max", "iteration_time_min", "iteration_time_max", "max_iterations",
+                                "checkpoint"});
   SyntheticWorkloadSpec spec;
   spec.jobs = config.optional_uint("jobs", spec.jobs, 1);
   spec.mean_interarrival_s = config.optional_quantity("mean_interarrival", Quantity::kTime, spec.mean_interarrival_s);
@@ -281,6 +292,7 @@ SyntheticWorkloadSpec synthetic_spec_from_json(const nlohmann::json& doc, const 
   spec.iteration_time_max_s =
       config.optional_quantity("iteration_time_max", Quantity::kTime, spec.iteration_time_max_s, true);
   spec.max_iterations = config.optional_uint("max_iterations", spec.max_iterations, 1);
+  if (config.has("checkpoint")) spec.checkpoint_at_preemption = checkpoint_at_preemption(config, "checkpoint");
 
   if (auto problem = find_spec_problem(spec)) config.fail(problem->field, problem->problem);
   return spec;

@@ -7,6 +7,7 @@
 // sized so that their compute alone takes that time on that GPU type; the
 // others as measured durations (MeasuredWork). Users are drawn uniformly; a
 // user always submits to the same queue (user k to queues[k % queues.size()]).
+// By default every job saves its work when preempted.
 //
 //   SyntheticWorkloadSpec spec;                 // the documented defaults
 //   spec.jobs = 500;
@@ -63,6 +64,11 @@ struct SyntheticWorkloadSpec {
   double iteration_time_min_s = 0.1;
   double iteration_time_max_s = 1.0;
   std::uint64_t max_iterations = 5000;
+  /// Every job saves its work when preempted and resumes from it
+  /// (CheckpointSpec::at_preemption), as the training frameworks that
+  /// preemptive schedulers such as Tiresias assume do; false: a preempted
+  /// job starts over.
+  bool checkpoint_at_preemption = true;
 };
 
 /// Jobs "job-0001", "job-0002", ... (zero-padded to the width of the count),
@@ -76,7 +82,8 @@ std::vector<JobSpec> generate_synthetic_workload(const SyntheticWorkloadSpec& sp
 ///   jobs, mean_interarrival, gpu_count_weights ({"1": 0.5, "8": 0.1}),
 ///   duration_median, duration_sigma, users, queues (array of names),
 ///   gpu_type, gpu_flops, training_share, gradient_bytes_min,
-///   gradient_bytes_max, iteration_time_min, iteration_time_max, max_iterations.
+///   gradient_bytes_max, iteration_time_min, iteration_time_max, max_iterations,
+///   checkpoint ("at_preemption" or "none").
 /// Throws InputError naming `file_label` and the field.
 SyntheticWorkloadSpec synthetic_spec_from_json(const nlohmann::json& doc, const std::string& file_label);
 

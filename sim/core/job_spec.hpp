@@ -178,13 +178,16 @@ using JobWork = std::variant<TrainingWork, MeasuredWork, DagWork, NotebookWork, 
 
 inline bool is_cpu_job(const JobWork& work) { return std::holds_alternative<CpuWork>(work); }
 
-/// Periodic checkpoints: a preempted job resumes from its last checkpoint,
-/// losing the work done since, and pays `restore_cost` when it restarts.
-/// Without checkpoints (interval 0) a preempted job starts over.
+/// Checkpoints: a preempted job resumes from its last checkpoint, losing the
+/// work done since, and pays `restore_cost` when it restarts. It takes one
+/// every `interval` seconds of progress, one when preempted (`at_preemption`,
+/// as a framework that saves on its stop signal does), or both. Without any
+/// (interval 0, not at preemption) a preempted job starts over.
 struct CheckpointSpec {
-  Time interval = 0;      // seconds of progress between checkpoints; 0: none
-  Time save_cost = 0;     // seconds each checkpoint adds to the run
-  Time restore_cost = 0;  // seconds a restart from a checkpoint takes
+  Time interval = 0;           // seconds of progress between checkpoints; 0: none
+  Time save_cost = 0;          // seconds each checkpoint takes
+  Time restore_cost = 0;       // seconds a restart from a checkpoint takes
+  bool at_preemption = false;  // a preempted job saves its work before it stops
 };
 
 /// A trial of a hyperparameter-search study. The trials of one study share

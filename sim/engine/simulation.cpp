@@ -1136,9 +1136,11 @@ class Scheduler {
     const JobSpec& spec = in_.jobs[job];
     const RunProgress progress = progress_at_preemption(spec.checkpoint, run.work_seconds, now_ - run.work_started);
     const double saved_before = state_.runtime(job).saved_fraction;
-    // No checkpoint is taken at the very end of the work, so some work always remains.
     const double kept_of_run = run.work_seconds > 0 ? progress.kept_work_seconds / run.work_seconds : 0;
-    const double saved_after = saved_before + (1 - saved_before) * kept_of_run;
+    // No periodic checkpoint is taken at the very end of the work. A save at
+    // preemption may count it all done (slowed by contention, the run had not
+    // ended); the run still has something left, its last iteration.
+    const double saved_after = std::min(saved_before + (1 - saved_before) * kept_of_run, std::nextafter(1.0, 0.0));
     state_.set_saved_fraction(job, saved_after);
     const double lost = progress.lost_seconds * static_cast<double>(run.hosts.size()) * spec.gpu_share;
     recorder_.job_preempted(held_gpu_seconds(job), lost, saved_after == 0);

@@ -4,7 +4,11 @@
 // A run checkpoints after every `interval` seconds of work; each checkpoint
 // pauses it for `save_cost`, so its work advances at 1 / (1 + save_cost /
 // interval) of wall time. Preempted `elapsed` seconds after its work began,
-// it keeps the work up to its last checkpoint and loses the rest.
+// it keeps the work up to its last checkpoint and loses the rest. A job that
+// checkpoints at preemption saves when told to stop: the save takes the last
+// `save_cost` seconds before it stops, and it keeps the work done until the
+// save began. Work done is the run's work at its uncontended speed, the
+// measure its periodic checkpoints use too.
 //
 //   RunProgress p = progress_at_preemption(job.checkpoint, 3600, 1000);
 //   // p.kept_work_seconds == 900 with a 300 s interval and no save cost
@@ -26,7 +30,8 @@ double checkpoint_count(const CheckpointSpec& checkpoint, Time work_seconds);
 Time checkpoint_overhead(const CheckpointSpec& checkpoint, Time work_seconds);
 
 /// A run of `work_seconds` of work preempted `elapsed` seconds after its work
-/// began. Without checkpoints (interval 0) nothing is kept and all is lost.
+/// began. Without checkpoints (interval 0, not at preemption) nothing is kept
+/// and all is lost.
 RunProgress progress_at_preemption(const CheckpointSpec& checkpoint, Time work_seconds, Time elapsed);
 
 }  // namespace gcsim

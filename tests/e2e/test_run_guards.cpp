@@ -275,6 +275,54 @@ TEST(RunGuards, ATraceOptionGivesEveryJobOfATraceACheckpointInterval) {
   EXPECT_NE(bad.err.find("trace setting 'checkpoint_interval' expects a time > 0"), std::string::npos) << bad.err;
 }
 
+// long and short again, long saving its work when preempted at 100 s: it
+// resumes at 150 with 200 s left and ends at 350, having lost nothing. With
+// a 10 s save and a 5 s restore it keeps the 90 s done before its save
+// began (10 s x 4 GPUs lost), restores from 150 to 155 and runs the 210 s
+// left: it ends at 365.
+TEST(RunGuards, AJobSavingAtPreemptionResumesWhereItsSaveBegan) {
+  ScratchDir dir;
+  struct Case {
+    nlohmann::json checkpoint;
+    double long_end, lost_gpu_seconds;
+  };
+  for (const Case& c : {Case{{{"at_preemption", true}}, 350, 0},
+                        Case{{{"at_preemption", true}, {"save_cost", 10}, {"restore_cost", 5}}, 365, 40}}) {
+    std::vector<nlohmann::json> jobs = long_and_short();
+    jobs[0]["checkpoint"] = c.checkpoint;
+    const GcsimRun run =
+        run_simulation(four_gpu_cluster(dir), dir.write("jobs.json", workload_json(jobs)), dir / "out", {}, "srtf");
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    const auto rows = read_jobs_csv(dir / "out");
+    EXPECT_DOUBLE_EQ(rows.at("long").end, c.long_end) << c.checkpoint;
+    EXPECT_DOUBLE_EQ(rows.at("short").end, 150) << c.checkpoint;
+    const nlohmann::json preemptions = read_summary(dir / "out")["preemptions"];
+    EXPECT_EQ(preemptions["count"], 1);
+    EXPECT_EQ(preemptions["restarts_from_zero"], 0);
+    EXPECT_DOUBLE_EQ(preemptions["lost_gpu_hours"].get<double>(), c.lost_gpu_seconds / 3600) << c.checkpoint;
+  }
+}
+
+TEST(RunGuards, ATraceOptionMakesEveryJobOfATraceSaveAtPreemption) {
+  ScratchDir dir;
+  const std::string trace = dir.write("t.csv",
+                                      "timestamp,duration,num_gpus,gpu_time,cluster\n"
+                                      "2017-10-09 07:00:00,300,4,1200,vc\n"
+                                      "2017-10-09 07:01:40,50,4,200,vc\n");
+  const GcsimRun run =
+      run_simulation(four_gpu_cluster(dir), "philly:" + trace, dir / "out",
+                     {"--trace-opt", "gpu_type=GPU", "--trace-opt", "checkpoint_at_preemption=true"}, "srtf");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.err.find("gcsim: checkpoints: every job saves its work when preempted"), std::string::npos) << run.err;
+  EXPECT_DOUBLE_EQ(read_jobs_csv(dir / "out").at("philly-2").end, 350);
+
+  const GcsimRun bad = run_simulation(four_gpu_cluster(dir), "philly:" + trace, dir / "bad",
+                                      {"--trace-opt", "checkpoint_at_preemption=1"}, "srtf");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("trace setting 'checkpoint_at_preemption' expects true or false"), std::string::npos)
+      << bad.err;
+}
+
 TEST(RunGuards, RunningOutOfMemoryBuildingAHugeClusterIsAnErrorOfItsOwn) {
   ScratchDir dir;
   const std::size_t limit = 400u << 20;  // 400 MiB of address space

@@ -56,6 +56,7 @@ void expect_same_jobs(const std::vector<JobSpec>& a, const std::vector<JobSpec>&
     EXPECT_EQ(a[i].checkpoint.interval, b[i].checkpoint.interval);
     EXPECT_EQ(a[i].checkpoint.save_cost, b[i].checkpoint.save_cost);
     EXPECT_EQ(a[i].checkpoint.restore_cost, b[i].checkpoint.restore_cost);
+    EXPECT_EQ(a[i].checkpoint.at_preemption, b[i].checkpoint.at_preemption);
     ASSERT_EQ(a[i].work.index(), b[i].work.index());
     if (const auto* t = std::get_if<TrainingWork>(&a[i].work)) {
       const auto& u = std::get<TrainingWork>(b[i].work);
@@ -183,6 +184,8 @@ TEST(NativeWorkload, RoundTripGivesIdenticalJobs) {
   hierarchical.id = "hierarchical";
   hierarchical.gpus = 16;
   hierarchical.work = TrainingWork{2e12, 1e8, 10, {}, 0, 0, true};
+  hierarchical.checkpoint.at_preemption = true;
+  hierarchical.checkpoint.restore_cost = 1.0 / 3.0;
   JobSpec measured;
   measured.id = "measured";
   measured.submit = 1e-300;
@@ -264,6 +267,22 @@ TEST(NativeWorkload, RejectsCheckpointWithoutInterval) {
   auto doc = two_jobs();
   doc["jobs"][1]["checkpoint"] = {{"save_cost", 5}};
   expect_rejected(doc, {"jobs[1]", "checkpoint", "'interval'", "missing"});
+  doc["jobs"][1]["checkpoint"] = {{"save_cost", 5}, {"at_preemption", false}};
+  expect_rejected(doc, {"jobs[1]", "checkpoint", "'interval'", "missing"});
+}
+
+TEST(NativeWorkload, ACheckpointAtPreemptionNeedsNoInterval) {
+  auto doc = two_jobs();
+  doc["jobs"][0]["checkpoint"] = {{"at_preemption", true}, {"save_cost", "30s"}};
+  doc["jobs"][1]["checkpoint"] = {{"at_preemption", true}, {"interval", "10min"}};
+  const auto jobs = parse_native_workload(doc, kLabel);
+  EXPECT_TRUE(jobs[0].checkpoint.at_preemption);
+  EXPECT_EQ(jobs[0].checkpoint.interval, 0);
+  EXPECT_DOUBLE_EQ(jobs[0].checkpoint.save_cost, 30);
+  EXPECT_TRUE(jobs[1].checkpoint.at_preemption);
+  EXPECT_DOUBLE_EQ(jobs[1].checkpoint.interval, 600);
+  doc["jobs"][1]["checkpoint"] = {{"at_preemption", "yes"}};
+  expect_rejected(doc, {"jobs[1]", "at_preemption"});
 }
 
 TEST(NativeWorkload, RejectsFractionalPriority) {

@@ -166,6 +166,36 @@ TEST(SyntheticGenerator, RejectsAnInconsistentSpec) {
   EXPECT_THROW(generate_synthetic_workload(spec, 1), std::invalid_argument);
 }
 
+void expect_spec_rejected(const std::string& text, const std::string& field) {
+  try {
+    synthetic_spec_from_json(nlohmann::json::parse(text), "synth.json");
+    ADD_FAILURE() << "accepted: " << text;
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("synth.json"), std::string::npos) << what;
+    EXPECT_NE(what.find("'" + field + "'"), std::string::npos) << what;
+  }
+}
+
+TEST(SyntheticGenerator, EveryJobSavesAtPreemptionUnlessToldOtherwise) {
+  SyntheticWorkloadSpec spec = many_jobs(50);
+  for (const JobSpec& job : generate_synthetic_workload(spec, 3)) {
+    EXPECT_TRUE(job.checkpoint.at_preemption) << job.id;
+    EXPECT_EQ(job.checkpoint.interval, 0) << job.id;
+  }
+  spec.checkpoint_at_preemption = false;
+  for (const JobSpec& job : generate_synthetic_workload(spec, 3)) EXPECT_FALSE(job.checkpoint.at_preemption) << job.id;
+}
+
+TEST(SyntheticSpecJson, ReadsTheCheckpointMode) {
+  EXPECT_FALSE(
+      synthetic_spec_from_json(nlohmann::json::parse(R"({"checkpoint": "none"})"), "s.json").checkpoint_at_preemption);
+  EXPECT_TRUE(synthetic_spec_from_json(nlohmann::json::parse(R"({"checkpoint": "at_preemption"})"), "s.json")
+                  .checkpoint_at_preemption);
+  expect_spec_rejected(R"({"checkpoint": "periodic"})", "checkpoint");
+  expect_spec_rejected(R"({"checkpoint": true})", "checkpoint");
+}
+
 TEST(SyntheticSpecJson, ReadsFieldsWithUnitsAndKeepsDefaultsForTheRest) {
   const auto doc = nlohmann::json::parse(R"({
     "jobs": 40, "mean_interarrival": "5min", "gpu_count_weights": {"16": 0.1, "2": 0.3, "1": 0.6},
@@ -180,17 +210,6 @@ TEST(SyntheticSpecJson, ReadsFieldsWithUnitsAndKeepsDefaultsForTheRest) {
   EXPECT_EQ(spec.gradient_bytes_max, 1.36e9);
   EXPECT_EQ(spec.users, SyntheticWorkloadSpec().users);
   EXPECT_EQ(spec.gpu_type, SyntheticWorkloadSpec().gpu_type);
-}
-
-void expect_spec_rejected(const std::string& text, const std::string& field) {
-  try {
-    synthetic_spec_from_json(nlohmann::json::parse(text), "synth.json");
-    ADD_FAILURE() << "accepted: " << text;
-  } catch (const InputError& e) {
-    const std::string what = e.what();
-    EXPECT_NE(what.find("synth.json"), std::string::npos) << what;
-    EXPECT_NE(what.find("'" + field + "'"), std::string::npos) << what;
-  }
 }
 
 TEST(SyntheticSpecJson, RejectsUnknownFields) { expect_spec_rejected(R"({"job": 10})", "job"); }
