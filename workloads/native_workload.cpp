@@ -428,7 +428,7 @@ void size_dag_job(const JsonObject& job, JobSpec& spec, bool gpus_given) {
     job.fail("cpu_cores", "a DAG job needs a core per CPU worker: " + std::to_string(cpu_workers) + " workers, " +
                               std::to_string(spec.cpu_cores) + " cores");
   spec.cpu_cores = std::max(spec.cpu_cores, cpu_workers);
-  if (spec.checkpoint.interval > 0)
+  if (spec.checkpoint.keeps_work())
     job.fail("checkpoint", "a DAG job starts over when preempted: checkpoints are not modelled for it");
   if (spec.study) job.fail("study", "a DAG job cannot be a study's trial");
   if (spec.gpu_share < 1) job.fail("gpu_share", "a DAG job's workers use whole GPUs");
@@ -594,7 +594,7 @@ JobSpec read_job(const nlohmann::json& value, std::size_t index, const std::stri
   if (cpu_replicas) check_cpu_replicas(job, spec);
   size_dag_job(job, spec, job.has("gpus"));
   if (std::holds_alternative<ServingWork>(spec.work)) {
-    if (spec.checkpoint.interval > 0)
+    if (spec.checkpoint.keeps_work())
       job.fail("checkpoint", "a serving replica keeps no checkpoints: it holds no progress to lose");
     if (!spec.gpu_memory_use().empty())
       job.fail("gpu_memory_use", "a serving replica uses its gpu_memory throughout; give no profile");
@@ -606,7 +606,7 @@ JobSpec read_job(const nlohmann::json& value, std::size_t index, const std::stri
                        HorizonQuantity::kTime);
     if (notebook.has("idle_timeout") && extras.idle_timeout <= 0)
       notebook.fail("idle_timeout", "expected a time > 0 (leave it out to hold the GPUs for the whole session)");
-    if (spec.checkpoint.interval > 0)
+    if (spec.checkpoint.keeps_work())
       job.fail("checkpoint", "a notebook keeps no checkpoints: preempted, its session starts over");
   }
   return spec;

@@ -4,25 +4,27 @@
 
 namespace gcsim {
 
-RoomForJob make_room(const JobSpec& job, const std::vector<JobIndex>& candidates, const QueueView& jobs,
-                     TentativeCluster& cluster, const PlacementPolicy& placement, const std::vector<bool>& taken,
-                     std::size_t free_gpus) {
+RoomForJob make_room(const JobSpec& job, const NextCandidate& next, const QueueView& jobs, TentativeCluster& cluster,
+                     const PlacementPolicy& placement, const std::vector<bool>& taken, std::size_t free_gpus) {
   RoomForJob room;
-  std::size_t tried = 0, available = free_gpus;
-  while (tried < candidates.size() && !room.gpus) {
-    const JobIndex victim = candidates[tried++];
-    cluster.free(jobs.runtime(victim).gpus, jobs.spec(victim));
-    const std::vector<GpuId>& held = jobs.runtime(victim).gpus;
+  std::vector<JobIndex> tried;
+  std::size_t available = free_gpus;
+  while (!room.gpus) {
+    const std::optional<JobIndex> victim = next();
+    if (!victim) break;
+    tried.push_back(*victim);
+    const std::vector<GpuId>& held = jobs.runtime(*victim).gpus;
+    cluster.free(held, jobs.spec(*victim));
     available += held.size();
     if (available >= job.gpus) room.gpus = placement.place(job, cluster, taken);
   }
-  for (std::size_t k = 0; k < tried; ++k) {
-    const std::vector<GpuId>& held = jobs.runtime(candidates[k]).gpus;
+  for (JobIndex candidate : tried) {
+    const std::vector<GpuId>& held = jobs.runtime(candidate).gpus;
     const bool used = room.gpus && std::any_of(held.begin(), held.end(), [&](GpuId g) {
                         return std::find(room.gpus->begin(), room.gpus->end(), g) != room.gpus->end();
                       });
     if (!used) {
-      cluster.take(held, jobs.spec(candidates[k]));
+      cluster.take(held, jobs.spec(candidate));
       // A victim whose GPUs the job does not use may still hold cores or
       // memory on a node the job uses: then it goes too.
       const bool host_needed = room.gpus && std::any_of(room.gpus->begin(), room.gpus->end(), [&](GpuId g) {
@@ -30,11 +32,22 @@ RoomForJob make_room(const JobSpec& job, const std::vector<JobIndex>& candidates
                                  return free.millicores < 0 || free.memory_bytes < 0;
                                });
       if (!host_needed) continue;
-      cluster.free(held, jobs.spec(candidates[k]));
+      cluster.free(held, jobs.spec(candidate));
     }
-    room.used.push_back(k);
+    room.victims.push_back(candidate);
   }
   return room;
+}
+
+RoomForJob make_room(const JobSpec& job, const std::vector<JobIndex>& candidates, const QueueView& jobs,
+                     TentativeCluster& cluster, const PlacementPolicy& placement, const std::vector<bool>& taken,
+                     std::size_t free_gpus) {
+  std::size_t at = 0;
+  const NextCandidate next = [&]() -> std::optional<JobIndex> {
+    if (at == candidates.size()) return std::nullopt;
+    return candidates[at++];
+  };
+  return make_room(job, next, jobs, cluster, placement, taken, free_gpus);
 }
 
 }  // namespace gcsim

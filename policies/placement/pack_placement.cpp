@@ -101,6 +101,7 @@ std::optional<std::vector<GpuId>> PackPlacement::place(const JobSpec& job, const
   }
   const std::vector<std::size_t>& free_per_node = cluster.free_gpus_per_node();
   std::vector<Candidate> candidates;
+  std::size_t usable_total = 0;
   for (NodeId n = 0; n < free_per_node.size(); ++n) {
     if (free_per_node[n] == 0) continue;
     const GpuId first = layout.node(n).gpus.front();
@@ -108,7 +109,10 @@ std::optional<std::vector<GpuId>> PackPlacement::place(const JobSpec& job, const
     const std::size_t room = cluster.host_room(job, n);  // by cores, memory and GPU type
     const std::size_t count = usable_count(cluster, n, free_per_node[n], room, taken, check_taken);
     if (count > 0) candidates.push_back({n, count});
+    usable_total += count;
   }
+  // Not enough usable GPUs in the whole cluster: no choice of nodes to make.
+  if (usable_total < need) return std::nullopt;
 
   std::vector<Share> chosen;
   // One node: the fullest node that fits.

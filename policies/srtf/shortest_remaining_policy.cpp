@@ -134,19 +134,25 @@ void ShortestRemainingPolicy::schedule(const SchedulingContext& ctx, Plan& plan)
     if (spec.gpus > spare + may_preempt) return;
 
     // Victims: running jobs not preempted yet with strictly longer remaining
-    // times, longest first: the end of the running order, read backwards.
-    std::vector<JobIndex> victims;
-    for (auto at = running_.end(); at != running_.begin();) {
-      --at;
-      if (remaining(*at) <= entry.remaining) break;
-      if (!preempted.count(at->job)) victims.push_back(at->job);
-    }
+    // times, longest first: the end of the running order, read backwards as
+    // far as make_room asks.
+    auto at = running_.end();
+    const NextCandidate next_victim = [&]() -> std::optional<JobIndex> {
+      while (at != running_.begin()) {
+        --at;
+        if (remaining(*at) <= entry.remaining) {
+          at = running_.begin();  // the rest are no longer than the job
+          break;
+        }
+        if (!preempted.count(at->job)) return at->job;
+      }
+      return std::nullopt;
+    };
 
     // Free the longest-remaining victims one by one until the job can be placed.
-    RoomForJob room = make_room(spec, victims, ctx.jobs, cluster, *placement_, none_taken, spare);
+    RoomForJob room = make_room(spec, next_victim, ctx.jobs, cluster, *placement_, none_taken, spare);
     std::optional<std::vector<GpuId>>& gpus = room.gpus;
-    for (std::size_t k : room.used) {
-      const JobIndex victim = victims[k];
+    for (const JobIndex victim : room.victims) {
       const std::size_t held = ctx.jobs.runtime(victim).gpus.size();
       plan.preempt(victim);
       changes_.noted(victim);

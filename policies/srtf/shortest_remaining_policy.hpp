@@ -62,7 +62,8 @@
 // so it may preempt fewer), so a GPU count over the bound is dropped for
 // good and its jobs are not visited. The walk thus visits the jobs it starts
 // or tries to fit (O(c + log r) each, for c GPU counts), each for a
-// placement (O(g)) and, if preempting, the victims it may take (O(r)).
+// placement (O(g)) and, if preempting, the victims it tries, longest first
+// until the job fits (O(v g) for v of them; at most O(r g)).
 // Without preemption (preemptive=false) the running jobs are not read at
 // all.
 

@@ -237,16 +237,19 @@ void TiresiasPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
 
     // Victims: running jobs not preempted yet, of strictly lower-priority
     // queues, lowest-priority queue first, then the most recently started
-    // (ties: later in the workload first): victims_ read backwards.
-    std::vector<JobIndex> candidates;
-    for (auto it = victims_.rbegin(); it != victims_.rend() && it->queue > key.queue; ++it)
-      if (current(jobs, *it)) candidates.push_back(it->job);
+    // (ties: later in the workload first): victims_ read backwards, as far
+    // as make_room asks.
+    auto it = victims_.rbegin();
+    const NextCandidate next_victim = [&]() -> std::optional<JobIndex> {
+      for (; it != victims_.rend() && it->queue > key.queue; ++it)
+        if (current(jobs, *it)) return (it++)->job;
+      return std::nullopt;
+    };
 
     // Free them one by one until the job can be placed.
-    RoomForJob room = make_room(spec, candidates, jobs, cluster, *placement_, none_taken, spare);
+    RoomForJob room = make_room(spec, next_victim, jobs, cluster, *placement_, none_taken, spare);
     std::optional<std::vector<GpuId>>& gpus = room.gpus;
-    for (std::size_t k : room.used) {
-      const JobIndex victim = candidates[k];
+    for (const JobIndex victim : room.victims) {
       const JobRuntime& rt = jobs.runtime(victim);
       plan.preempt(victim);
       changes_.noted(victim);

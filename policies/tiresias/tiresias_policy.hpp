@@ -62,8 +62,9 @@
 // jobs asking more GPUs than are free plus those lower queues hold; it stops
 // as soon as no GPU is free and no lower queue holds any. So it visits the
 // jobs it starts or tries to fit (O(log c) each, for c GPU counts in a
-// queue), each for a placement (O(g)) and, if preempting, the victims it may
-// take (O(r)).
+// queue), each for a placement (O(g)) and, if preempting, the victims it
+// tries in the victims' order until the job fits (O(v g) for v of them; at
+// most O(r g)).
 //
 // Options (`--policy-opt KEY=VALUE`):
 // - `thresholds=T1,T2,...`: strictly increasing GPU-seconds > 0, giving K =

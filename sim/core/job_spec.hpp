@@ -188,6 +188,9 @@ struct CheckpointSpec {
   Time save_cost = 0;          // seconds each checkpoint takes
   Time restore_cost = 0;       // seconds a restart from a checkpoint takes
   bool at_preemption = false;  // a preempted job saves its work before it stops
+
+  /// Whether a preempted job keeps any of its work.
+  bool keeps_work() const { return interval > 0 || at_preemption; }
 };
 
 /// A trial of a hyperparameter-search study. The trials of one study share

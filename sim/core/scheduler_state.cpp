@@ -307,51 +307,55 @@ void SchedulerState::check(const Plan& plan) const {
   };
   for (std::size_t i = 0; i < plan.decisions().size(); ++i) {
     const Decision& d = plan.decisions()[i];
-    const std::string where = "decision " + std::to_string(i) + " (job " +
-                              (d.job < jobs_.size() ? "'" + jobs_[d.job].id + "'" : std::to_string(d.job)) + ")";
-    if (d.job >= jobs_.size()) throw PlanRejected(where + ": no such job");
+    // Named only when a decision is rejected: a plan that holds costs no text.
+    const auto where = [&] {
+      return "decision " + std::to_string(i) + " (job " +
+             (d.job < jobs_.size() ? "'" + jobs_[d.job].id + "'" : std::to_string(d.job)) + ")";
+    };
+    if (d.job >= jobs_.size()) throw PlanRejected(where() + ": no such job");
     const JobSpec& spec = jobs_[d.job];
     auto held = held_after.find(d.job);
     std::vector<GpuId>& holds =
         held == held_after.end() ? held_after.emplace(d.job, runtime_[d.job].gpus).first->second : held->second;
     if (d.kind != Decision::Kind::kAllocate) {
       if (d.kind == Decision::Kind::kPreempt && state_of(d.job) != JobState::kRunning)
-        throw PlanRejected(where + ": preempting a job that is not running");
+        throw PlanRejected(where() + ": preempting a job that is not running");
       if (d.kind == Decision::Kind::kRelease && state_of(d.job) != JobState::kWaiting)
-        throw PlanRejected(where + ": releasing the GPUs of a job that is not waiting");
+        throw PlanRejected(where() + ": releasing the GPUs of a job that is not waiting");
       for (GpuId g : holds) gpu_of(g).remove(d.job, spec);
       add_host(d.job, {}, holds, -1);
       holds.clear();
       state_after[d.job] = JobState::kWaiting;
       continue;
     }
-    if (state_of(d.job) != JobState::kWaiting) throw PlanRejected(where + ": allocating to a job that is not waiting");
-    if (d.gpus.empty()) throw PlanRejected(where + ": allocates no GPU");
+    if (state_of(d.job) != JobState::kWaiting)
+      throw PlanRejected(where() + ": allocating to a job that is not waiting");
+    if (d.gpus.empty()) throw PlanRejected(where() + ": allocates no GPU");
     if (holds.size() + d.gpus.size() > spec.gpus)
-      throw PlanRejected(where + ": allocates " + std::to_string(d.gpus.size()) + " GPUs to a job holding " +
+      throw PlanRejected(where() + ": allocates " + std::to_string(d.gpus.size()) + " GPUs to a job holding " +
                          std::to_string(holds.size()) + ", the job needs " + std::to_string(spec.gpus));
     for (GpuId g : d.gpus) {
-      if (g >= layout_.gpu_count()) throw PlanRejected(where + ": GPU " + std::to_string(g) + " does not exist");
+      if (g >= layout_.gpu_count()) throw PlanRejected(where() + ": GPU " + std::to_string(g) + " does not exist");
       GpuOccupancy& gpu = gpu_of(g);
       if (std::find(gpu.holders.begin(), gpu.holders.end(), d.job) != gpu.holders.end())
-        throw PlanRejected(where + ": GPU " + layout_.gpu_label(g) + " is given to the job twice");
-      if (down_[g]) throw PlanRejected(where + ": GPU " + layout_.gpu_label(g) + " is down (its node failed)");
+        throw PlanRejected(where() + ": GPU " + layout_.gpu_label(g) + " is given to the job twice");
+      if (down_[g]) throw PlanRejected(where() + ": GPU " + layout_.gpu_label(g) + " is down (its node failed)");
       const bool whole = spec.gpu_share >= 1;
       if (!gpu.holders.empty() && (whole || gpu.share + spec.gpu_share > 1 + kGpuShareTolerance))
         throw PlanRejected(
-            where + ": GPU " + layout_.gpu_label(g) + " is not free (held by job '" + jobs_[gpu.holders.front()].id +
+            where() + ": GPU " + layout_.gpu_label(g) + " is not free (held by job '" + jobs_[gpu.holders.front()].id +
             "'" + (gpu.holders.size() > 1 ? " and " + std::to_string(gpu.holders.size() - 1) + " more" : "") +
             (whole ? ""
                    : ", " + share_text(1 - gpu.share) + " of it left, the job asks " + share_text(spec.gpu_share)) +
             ")");
       if (gpu.memory + spec.gpu_memory_bytes > layout_.gpu_type_of(g).memory_bytes)
-        throw PlanRejected(where + ": GPU " + layout_.gpu_label(g) + " has less memory than the job needs" +
+        throw PlanRejected(where() + ": GPU " + layout_.gpu_label(g) + " has less memory than the job needs" +
                            (gpu.holders.empty() ? "" : " beside the jobs sharing it"));
       if (!allows_gpu_type(spec, layout_.gpu_type_of(g).name))
-        throw PlanRejected(where + ": GPU " + layout_.gpu_label(g) + " is a " + layout_.gpu_type_of(g).name +
+        throw PlanRejected(where() + ": GPU " + layout_.gpu_label(g) + " is a " + layout_.gpu_type_of(g).name +
                            ", a type the job does not allow (gpu_types)");
       if (spec.single_node && layout_.node_of(g) != layout_.node_of(holds.empty() ? d.gpus.front() : holds.front()))
-        throw PlanRejected(where + ": GPU " + layout_.gpu_label(g) +
+        throw PlanRejected(where() + ": GPU " + layout_.gpu_label(g) +
                            " is on another node than the job's other GPUs "
                            "(single_node)");
       gpu.add(d.job, spec);
@@ -361,7 +365,7 @@ void SchedulerState::check(const Plan& plan) const {
       const NodeClaim used = host_after.at(node), capacity = node_capacity(layout_, node);
       if (used.millicores > capacity.millicores || used.memory_bytes > capacity.memory_bytes)
         throw PlanRejected(
-            where + ": node " + layout_.node(node).name + " would hold " +
+            where() + ": node " + layout_.node(node).name + " would hold " +
             (used.millicores > capacity.millicores
                  ? std::to_string(used.millicores) + " millicores of its " + std::to_string(capacity.millicores)
                  : std::to_string(used.memory_bytes) + " bytes of host memory of its " +

@@ -98,6 +98,8 @@ struct RunningJob {
   std::uint64_t step = 0;
   // The activities of the current step; it is done when all of them are.
   std::vector<sg4::ActivityPtr> activities;
+  // Per activity, the transfers it stands for (ring_step()); empty: one each.
+  std::vector<std::uint32_t> activity_transfers;
   Time started = 0;
   Time work_started = 0;  // after the restore delay, if any
   Time work_seconds = 0;  // the run's work alone on its GPUs, for checkpoint accounting
@@ -773,7 +775,8 @@ class Scheduler {
     if (stopped_) return false;  // a runner created just before the run stopped
     if (step.kind == JobStep::Kind::kCompute && run.computes_on_timers()) return timer_step(runner, run);
     start_step(job, step);
-    for (const sg4::ActivityPtr& activity : run.activities) {
+    for (std::size_t k = 0; k < run.activities.size(); ++k) {
+      const sg4::ActivityPtr& activity = run.activities[k];
       // One activity at a time, not wait_any over the job's: O(1) per wait,
       // and unlike Activity::wait(), no timeout action on the host's CPU.
       // The job stopped (cancel_step()) cancels the activity: an Exec
@@ -790,9 +793,10 @@ class Scheduler {
       }
       runner.waits_on = Runner::Wait::kNothing;
       if (canceled || !resumed()) return false;
-      recorder_.event_handled();
+      recorder_.event_handled(run.activity_transfers.empty() ? 1 : run.activity_transfers[k]);
     }
     run.activities.clear();
+    run.activity_transfers.clear();
     // SimGrid's clock may reach a computation's end a rounding error before
     // the end told to the recorder: its GPUs are idle from now, so that the
     // next step's busy interval does not overlap this one's.
@@ -883,7 +887,7 @@ class Scheduler {
         }
         break;
       case JobStep::Kind::kRingStep:
-        for (std::size_t i = 0; i < n; ++i) send(run, run.hosts[i], run.hosts[(i + 1) % n], step.amount);
+        ring_step(job, run, step.amount);
         break;
       case JobStep::Kind::kPush:
       case JobStep::Kind::kPull:
@@ -905,6 +909,44 @@ class Scheduler {
       case JobStep::Kind::kBusy:
         assert(false && "a delay or a notebook's burst is a timer: it starts no activity");
         break;
+    }
+  }
+
+  // A ring step: each GPU sends `bytes` to the next. A hop inside a node
+  // crosses the sender's port up and the receiver's port down, and in a ring
+  // each GPU sends once and receives once: held whole by this job, those
+  // ports carry no other flow (without cross-traffic, which sends
+  // acknowledgements back over the previous hop's ports). So the hops inside
+  // nodes whose ports have the same bandwidth and latency all take the same
+  // time, whatever else the network carries, and one transfer stands for
+  // them: the solver then has one variable where it had one per hop. Hops
+  // between nodes share NICs and uplinks with other jobs: each stays a
+  // transfer of its own.
+  void ring_step(JobIndex job, RunningJob& run, double bytes) {
+    const std::size_t n = run.hosts.size();
+    if (run.gpu_share < 1 || in_.layout.spec().network.crosstraffic) {
+      for (std::size_t i = 0; i < n; ++i) send(run, run.hosts[i], run.hosts[(i + 1) % n], bytes);
+      return;
+    }
+    const std::vector<GpuId>& gpus = state_.runtime(job).gpus;  // ring order, as run.hosts
+    // The intra-node hops sent so far: their ports' bandwidth and latency, their activity.
+    std::vector<std::tuple<double, double, std::size_t>> inside;
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t next = (i + 1) % n;
+      const NodeId node = in_.layout.node_of(gpus[i]);
+      if (node == in_.layout.node_of(gpus[next])) {
+        const LinkSpec& ports = in_.layout.group_of_node(node).intra;
+        const auto same = std::find_if(inside.begin(), inside.end(), [&](const auto& hop) {
+          return std::get<0>(hop) == ports.bandwidth && std::get<1>(hop) == ports.latency;
+        });
+        if (same != inside.end()) {
+          ++run.activity_transfers[std::get<2>(*same)];
+          continue;
+        }
+        inside.emplace_back(ports.bandwidth, ports.latency, run.activities.size());
+      }
+      send(run, run.hosts[i], run.hosts[next], bytes);
+      run.activity_transfers.push_back(1);
     }
   }
 
@@ -955,6 +997,7 @@ class Scheduler {
     for (const auto& activity : run.activities) activity->cancel();
     for (const auto& [end, gpus] : run.busy_ends) recorder_.busy_cut(end, now_, gpus, in_.jobs[job].gpu_share);
     run.activities.clear();
+    run.activity_transfers.clear();
     run.busy_ends.clear();
   }
 

@@ -87,5 +87,62 @@ TEST(LinkSharing, OversubscribedRackUplinkSlowsCrossRackRings) {
   EXPECT_NEAR(rows.at("wide").jct, expected, 1e-3 * expected);
 }
 
+// A node of two GPUs whose ports are quick (2 us end to end) and one whose
+// ports are slow (10 ms), NICs as fast as the ports (100 GB/s, 5 us). The
+// 4-GPU ring takes both nodes: its hop inside the slow node (10 ms) is its
+// slowest, slower than either hop between the nodes (5 ms + 1 us + 10 us),
+// which cross one slow port each. Inside each node the ring's hops have the
+// ports to themselves, but a hop of one node does not stand for the other's.
+TEST(LinkSharing, ARingStepLastsAsLongAsItsSlowestHopInsideANode) {
+  CraftedCluster quick;
+  quick.nodes = 2;
+  quick.gpus_per_node = 2;
+  quick.nic_bandwidth = quick.intra_bandwidth;
+  nlohmann::json doc = nlohmann::json::parse(quick.to_json());
+  nlohmann::json slow = doc["node_groups"][0];
+  doc["node_groups"][0]["count"] = 1;
+  slow["name"] = "slow";
+  slow["count"] = 1;
+  slow["intra_node"]["latency"] = 0.01;
+  doc["node_groups"].push_back(slow);
+  ScratchDir dir;
+  const auto cluster = dir.write("cluster.json", doc.dump());
+  const auto workload =
+      dir.write("jobs.json", workload_json({training_job("ring", 0, 4, kFlops, kGradient, kIterations)}));
+  for (const char* fidelity : {"iteration", "job"}) {
+    const GcsimRun run = run_simulation(cluster, workload, dir / fidelity, {"--fidelity", fidelity});
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    const JobRow ring = read_jobs_csv(dir / fidelity).at("ring");
+    EXPECT_EQ(ring.placement, "n-0:0;n-0:1;slow-0:0;slow-0:1") << fidelity;
+    const int n = 4;
+    const double step = 0.01 + kGradient / n / quick.intra_bandwidth;
+    const double expected = kIterations * (kFlops / quick.gpu_flops + 2.0 * (n - 1) * step);
+    EXPECT_NEAR(ring.jct, expected, 1e-9 * expected) << fidelity;
+  }
+}
+
+// With cross-traffic, each transfer also loads the ports it comes back
+// through with acknowledgements, at 0.05 of its rate (SimGrid's CM02): in a
+// ring inside a node each port up carries one hop's data and the previous
+// hop's acknowledgements, so every hop runs at 1/1.05 of the port's bandwidth.
+TEST(LinkSharing, WithCrossTrafficARingInsideANodeSharesEachPortWithTheAcknowledgements) {
+  CraftedCluster cluster;
+  cluster.nodes = 1;
+  cluster.gpus_per_node = 4;
+  nlohmann::json doc = nlohmann::json::parse(cluster.to_json());
+  doc["network_model"] = {{"model", "CM02"}, {"crosstraffic", true}};
+  ScratchDir dir;
+  const auto cluster_file = dir.write("cluster.json", doc.dump());
+  const auto workload =
+      dir.write("jobs.json", workload_json({training_job("ring", 0, 4, kFlops, kGradient, kIterations)}));
+  const GcsimRun run = run_simulation(cluster_file, workload, dir / "out", {"--fidelity", "iteration"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const int n = 4;
+  const double step = cluster.intra_latency + kGradient / n * 1.05 / cluster.intra_bandwidth;
+  const double expected = kIterations * (kFlops / cluster.gpu_flops + 2.0 * (n - 1) * step);
+  const double jct = read_jobs_csv(dir / "out").at("ring").jct;
+  EXPECT_NEAR(jct, expected, 1e-9 * expected);
+}
+
 }  // namespace
 }  // namespace gcsim::testing

@@ -75,6 +75,8 @@ TEST(Notebooks, BadSessionsAreNamed) {
   nlohmann::json checkpoint = notebook("ckpt");
   checkpoint["checkpoint"] = {{"interval", 60}};
   rejected(checkpoint, {"ckpt", "checkpoint", "starts over"});
+  checkpoint["checkpoint"] = {{"at_preemption", true}};
+  rejected(checkpoint, {"ckpt", "checkpoint", "starts over"});
 }
 
 }  // namespace

@@ -126,6 +126,11 @@ TEST(Serving, BadDeploymentsAreNamed) {
   nlohmann::json rollout = deployment(kStep, 1200);
   rollout["serving"]["rollouts"] = {{{"at", 100}, {"max_surge", 0}, {"max_unavailable", 0}}};
   rejected(rollout, {"svc", "rollouts[0]", "max_surge"});
+  for (const nlohmann::json& checkpoint : {nlohmann::json{{"interval", 60}}, nlohmann::json{{"at_preemption", true}}}) {
+    nlohmann::json saving = deployment(kStep, 1200);
+    saving["checkpoint"] = checkpoint;
+    rejected(saving, {"svc", "checkpoint", "no progress to lose"});
+  }
 }
 
 TEST(Serving, RatesComeFromACsvFileNextToTheWorkload) {

@@ -513,6 +513,8 @@ TEST(NativeWorkload, RejectsBadDags) {
   auto checkpointed = dag_job();
   checkpointed["checkpoint"] = {{"interval", 60}};
   expect_rejected({{"jobs", {checkpointed}}}, {"field 'checkpoint'", "starts over"});
+  checkpointed["checkpoint"] = {{"at_preemption", true}};
+  expect_rejected({{"jobs", {checkpointed}}}, {"field 'checkpoint'", "starts over"});
   auto both = dag_job();
   both["duration"] = {{"seconds", 1}, {"gpu_type", "V100"}};
   expect_rejected({{"jobs", {both}}}, {"both 'duration' and 'dag'"});
