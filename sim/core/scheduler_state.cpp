@@ -19,6 +19,41 @@ std::string share_text(double share) {
   return text;
 }
 
+// What a plan being checked changes, by key: the few keys a plan usually
+// touches are searched in a vector, which allocates once where a hash map
+// allocates per key; past kIndexed keys a hash map indexes them, so a plan of
+// many decisions still costs O(1) per look-up.
+template <class Key, class Value>
+class PlanChanges {
+ public:
+  /// The value of `key`, or null.
+  Value* find(Key key) {
+    if (!index_.empty()) {
+      const auto it = index_.find(key);
+      return it == index_.end() ? nullptr : &entries_[it->second].second;
+    }
+    for (auto& [k, value] : entries_)
+      if (k == key) return &value;
+    return nullptr;
+  }
+  /// The value of `key`, `initial` if it had none; valid until the next call.
+  Value& get(Key key, const Value& initial) {
+    if (Value* value = find(key)) return *value;
+    entries_.emplace_back(key, initial);
+    if (!index_.empty()) {
+      index_.emplace(key, entries_.size() - 1);
+    } else if (entries_.size() > kIndexed) {
+      for (std::size_t i = 0; i < entries_.size(); ++i) index_.emplace(entries_[i].first, i);
+    }
+    return entries_.back().second;
+  }
+
+ private:
+  static constexpr std::size_t kIndexed = 16;
+  std::vector<std::pair<Key, Value>> entries_;
+  std::unordered_map<Key, std::size_t> index_;
+};
+
 }  // namespace
 
 void SchedulerState::GpuOccupancy::add(JobIndex job, const JobSpec& spec) {
@@ -47,23 +82,27 @@ SchedulerState::SchedulerState(const ClusterLayout& layout, const Locality& loca
       down_(layout.gpu_count(), false),
       free_total_(layout.gpu_count()),
       partly_free_gpus_(layout.gpu_count()) {
+  std::size_t largest_node = 0;
+  for (NodeId n = 0; n < layout.node_count(); ++n) largest_node = std::max(largest_node, layout.node(n).gpus.size());
+  nodes_by_free_.assign(largest_node + 1, OrderedBitSet(layout.node_count()));
+  free_of_node_.reserve(layout.node_count());
   for (NodeId n = 0; n < layout.node_count(); ++n) {
-    free_per_node_[n] = layout.node(n).gpus.size();
-    if (nodes_by_free_.size() <= free_per_node_[n]) nodes_by_free_.resize(free_per_node_[n] + 1);
-    nodes_by_free_[free_per_node_[n]].insert(nodes_by_free_[free_per_node_[n]].end(), n);
-  }
-  free_of_node_.resize(layout.node_count());
-  for (GpuId g = 0; g < layout.gpu_count(); ++g) {
-    free_of_node_[layout.node_of(g)].insert(free_of_node_[layout.node_of(g)].end(), g);
+    const std::size_t gpus = layout.node(n).gpus.size();
+    free_per_node_[n] = gpus;
+    nodes_by_free_[gpus].insert(n);
+    free_of_node_.emplace_back(gpus);
+    for (std::size_t local = 0; local < gpus; ++local) free_of_node_[n].insert(local);
   }
 }
 
 void SchedulerState::note_room(GpuId gpu) {
   const bool free = gpus_[gpu].holders.empty() && !down_[gpu];
+  const NodeId node = layout_.node_of(gpu);
+  const std::size_t local = gpu - layout_.node(node).gpus.front();  // a node's GPUs are numbered in a row
   if (free)
-    free_of_node_[layout_.node_of(gpu)].insert(gpu);
+    free_of_node_[node].insert(local);
   else
-    free_of_node_[layout_.node_of(gpu)].erase(gpu);
+    free_of_node_[node].erase(local);
   partly_free_gpus_.set(gpu, !down_[gpu] && partly_free(gpus_[gpu]));
 }
 
@@ -93,9 +132,11 @@ void SchedulerState::visit_partly_free_gpus(const std::function<void(GpuId)>& vi
 }
 
 void SchedulerState::visit_free_gpus_of_node(NodeId node, GpuId from, const std::function<bool(GpuId)>& visit) const {
-  const std::set<GpuId>& free = free_of_node_[node];
-  for (auto it = free.lower_bound(from); it != free.end(); ++it)
-    if (!visit(*it)) return;
+  const OrderedBitSet& free = free_of_node_[node];
+  const GpuId first = layout_.node(node).gpus.front();
+  for (std::size_t local = free.next(from > first ? from - first : 0); local != OrderedBitSet::kNone;
+       local = free.next(local + 1))
+    if (!visit(first + static_cast<GpuId>(local))) return;
 }
 
 void SchedulerState::change_free_on_node(NodeId node, int step) {
@@ -107,7 +148,7 @@ void SchedulerState::change_free_on_node(NodeId node, int step) {
 
 NodeId SchedulerState::fullest_node_with_free(std::size_t need) const {
   for (std::size_t k = need; k < nodes_by_free_.size(); ++k)
-    if (!nodes_by_free_[k].empty()) return *nodes_by_free_[k].begin();
+    if (!nodes_by_free_[k].empty()) return static_cast<NodeId>(nodes_by_free_[k].first());
   return kNoNode;
 }
 
@@ -285,25 +326,21 @@ std::vector<JobIndex> SchedulerState::holding() const {
 void SchedulerState::check(const Plan& plan) const {
   // Tentative changes of this plan, so that a preemption recorded first frees
   // GPUs for a later allocation, and nothing is given beyond what a GPU has.
-  std::unordered_map<GpuId, GpuOccupancy> gpu_after;
-  std::unordered_map<JobIndex, JobState> state_after;
-  std::unordered_map<JobIndex, std::vector<GpuId>> held_after;  // GPUs a job holds at this point of the plan
-  std::unordered_map<NodeId, NodeClaim> host_after;             // per node: what the holders claim
+  PlanChanges<GpuId, GpuOccupancy> gpu_after;
+  PlanChanges<JobIndex, JobState> state_after;
+  PlanChanges<JobIndex, std::vector<GpuId>> held_after;  // GPUs a job holds at this point of the plan
+  PlanChanges<NodeId, NodeClaim> host_after;             // per node: what the holders claim
   auto add_host = [&](JobIndex job, const std::vector<GpuId>& held, const std::vector<GpuId>& gpus, int sign) {
     for (const auto& [node, change] : host_changes(layout_, jobs_[job], held, gpus)) {
-      auto it = host_after.find(node);
-      NodeClaim& used = it == host_after.end() ? host_after.emplace(node, host_used_[node]).first->second : it->second;
+      NodeClaim& used = host_after.get(node, host_used_[node]);
       used.millicores += sign * change.millicores;
       used.memory_bytes += sign * change.memory_bytes;
     }
   };
-  auto gpu_of = [&](GpuId g) -> GpuOccupancy& {
-    auto it = gpu_after.find(g);
-    return it == gpu_after.end() ? gpu_after.emplace(g, gpus_[g]).first->second : it->second;
-  };
+  auto gpu_of = [&](GpuId g) -> GpuOccupancy& { return gpu_after.get(g, gpus_[g]); };
   auto state_of = [&](JobIndex j) {
-    auto it = state_after.find(j);
-    return it == state_after.end() ? runtime_[j].state : it->second;
+    const JobState* state = state_after.find(j);
+    return state ? *state : runtime_[j].state;
   };
   for (std::size_t i = 0; i < plan.decisions().size(); ++i) {
     const Decision& d = plan.decisions()[i];
@@ -314,9 +351,7 @@ void SchedulerState::check(const Plan& plan) const {
     };
     if (d.job >= jobs_.size()) throw PlanRejected(where() + ": no such job");
     const JobSpec& spec = jobs_[d.job];
-    auto held = held_after.find(d.job);
-    std::vector<GpuId>& holds =
-        held == held_after.end() ? held_after.emplace(d.job, runtime_[d.job].gpus).first->second : held->second;
+    std::vector<GpuId>& holds = held_after.get(d.job, runtime_[d.job].gpus);
     if (d.kind != Decision::Kind::kAllocate) {
       if (d.kind == Decision::Kind::kPreempt && state_of(d.job) != JobState::kRunning)
         throw PlanRejected(where() + ": preempting a job that is not running");
@@ -325,7 +360,7 @@ void SchedulerState::check(const Plan& plan) const {
       for (GpuId g : holds) gpu_of(g).remove(d.job, spec);
       add_host(d.job, {}, holds, -1);
       holds.clear();
-      state_after[d.job] = JobState::kWaiting;
+      state_after.get(d.job, JobState::kWaiting) = JobState::kWaiting;
       continue;
     }
     if (state_of(d.job) != JobState::kWaiting)
@@ -362,7 +397,7 @@ void SchedulerState::check(const Plan& plan) const {
     }
     add_host(d.job, holds, d.gpus, 1);
     for (const auto& [node, change] : host_changes(layout_, spec, holds, d.gpus)) {
-      const NodeClaim used = host_after.at(node), capacity = node_capacity(layout_, node);
+      const NodeClaim used = *host_after.find(node), capacity = node_capacity(layout_, node);
       if (used.millicores > capacity.millicores || used.memory_bytes > capacity.memory_bytes)
         throw PlanRejected(
             where() + ": node " + layout_.node(node).name + " would hold " +
@@ -373,7 +408,7 @@ void SchedulerState::check(const Plan& plan) const {
             " (cpu_cores and memory are split over the job's GPUs)");
     }
     holds.insert(holds.end(), d.gpus.begin(), d.gpus.end());
-    if (holds.size() == spec.gpus) state_after[d.job] = JobState::kRunning;
+    if (holds.size() == spec.gpus) state_after.get(d.job, JobState::kRunning) = JobState::kRunning;
   }
 }
 

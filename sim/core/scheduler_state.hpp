@@ -14,12 +14,12 @@
 #pragma once
 
 #include <algorithm>
-#include <set>
 #include <vector>
 
 #include "sim/core/cluster_layout.hpp"
 #include "sim/core/cluster_view.hpp"
 #include "sim/core/gpu_set.hpp"
+#include "sim/core/ordered_bit_set.hpp"
 #include "sim/core/ids.hpp"
 #include "sim/core/job_spec.hpp"
 #include "sim/core/locality.hpp"
@@ -45,7 +45,7 @@ class SchedulerState final : public ClusterView, public QueueView {
   std::size_t free_gpu_count() const override { return free_total_; }
   std::size_t free_gpus_on_node(NodeId node) const override { return free_per_node_[node]; }
   const std::vector<std::size_t>& free_gpus_per_node() const override { return free_per_node_; }
-  /// O(log nodes) per free count above `need`, from nodes_by_free_.
+  /// O(nodes / 64) per free count above `need`, from nodes_by_free_.
   NodeId fullest_node_with_free(std::size_t need) const override;
   double free_share(GpuId gpu) const override { return down_[gpu] ? 0.0 : std::max(0.0, 1 - gpus_[gpu].share); }
   double free_memory(GpuId gpu) const override {
@@ -174,14 +174,14 @@ class SchedulerState final : public ClusterView, public QueueView {
   std::vector<std::size_t> free_per_node_;
   // nodes_by_free_[k]: the nodes with k free GPUs, in index order, so the
   // best single-node fit is found without visiting every node.
-  std::vector<std::set<NodeId>> nodes_by_free_;
+  std::vector<OrderedBitSet> nodes_by_free_;
   void change_free_on_node(NodeId node, int step);
   std::vector<NodeClaim> host_used_;  // per node: cores and memory the holders claim
   std::vector<bool> down_;            // per GPU: its node has failed (take_down())
   std::size_t free_total_;
   GpuSet partly_free_gpus_;
-  std::vector<std::set<GpuId>> free_of_node_;  // per node, its free GPUs in order
-  void note_room(GpuId gpu);                   // keeps both right after the GPU changed
+  std::vector<OrderedBitSet> free_of_node_;  // per node, its free GPUs by local index
+  void note_room(GpuId gpu);                 // keeps both right after the GPU changed
   double allocated_ = 0;
   std::vector<JobIndex> waiting_;
   std::vector<JobIndex> running_;
