@@ -37,7 +37,10 @@
 //   54150 s on; ten jobs as large as the cluster take turns forever even at
 //   the default knob, each due for promotion before its turn comes back. The
 //   engine stops such a run as thrashing (sim/engine/thrashing_guard.hpp);
-//   checkpoints (for a trace, --trace-opt checkpoint_interval) let them finish.
+//   checkpoints let them finish: periodic ones, or one at each preemption as
+//   the paper assumes (a workload's "checkpoint" field; gcsim synth's jobs
+//   save at preemption; for a trace, --trace-opt checkpoint_interval or
+//   checkpoint_at_preemption=true).
 // - Starvation (PROMOTEKNOB): a waiting job below Q1 that has waited, since it
 //   was last preempted, at least promote_knob x its executed time (the time
 //   it ran, all its runs together, since it last entered Q1: on submission or
