@@ -208,6 +208,14 @@ std::vector<nlohmann::json> long_and_short() {
   return {measured_job("long", 0, 4, 300), measured_job("short", 100, 4, 50)};
 }
 
+// long and short as a Philly trace; ids name the trace's lines (philly-1, philly-2).
+std::string long_and_short_trace(const ScratchDir& dir) {
+  return dir.write("t.csv",
+                   "timestamp,duration,num_gpus,gpu_time,cluster\n"
+                   "2017-10-09 07:00:00,300,4,1200,vc\n"
+                   "2017-10-09 07:01:40,50,4,200,vc\n");
+}
+
 TEST(RunGuards, WorkThrownAwayByAPreemptionIsCountedPrintedAndNoticed) {
   ScratchDir dir;
   const GcsimRun run =
@@ -251,13 +259,10 @@ TEST(RunGuards, ARunWithoutPreemptionsPrintsNoPreemptionLineAndNoNotice) {
 
 TEST(RunGuards, ATraceOptionGivesEveryJobOfATraceACheckpointInterval) {
   ScratchDir dir;
-  // long and short as a Philly trace. With a checkpoint every 90 s, long
-  // keeps 90 s of the 100 it ran when short preempts it (10 s x 4 GPUs
-  // lost, under the notice's 10% of 1400), and runs the 210 s left from 150 to 360.
-  const std::string trace = dir.write("t.csv",
-                                      "timestamp,duration,num_gpus,gpu_time,cluster\n"
-                                      "2017-10-09 07:00:00,300,4,1200,vc\n"
-                                      "2017-10-09 07:01:40,50,4,200,vc\n");
+  // With a checkpoint every 90 s, long keeps 90 s of the 100 it ran when
+  // short preempts it (10 s x 4 GPUs lost, under the notice's 10% of 1400),
+  // and runs the 210 s left from 150 to 360.
+  const std::string trace = long_and_short_trace(dir);
   const GcsimRun run = run_simulation(four_gpu_cluster(dir), "philly:" + trace, dir / "out",
                                       {"--trace-opt", "gpu_type=GPU", "--trace-opt", "checkpoint_interval=90"}, "srtf");
   ASSERT_EQ(run.exit_code, 0) << run.err;
@@ -305,10 +310,7 @@ TEST(RunGuards, AJobSavingAtPreemptionResumesWhereItsSaveBegan) {
 
 TEST(RunGuards, ATraceOptionMakesEveryJobOfATraceSaveAtPreemption) {
   ScratchDir dir;
-  const std::string trace = dir.write("t.csv",
-                                      "timestamp,duration,num_gpus,gpu_time,cluster\n"
-                                      "2017-10-09 07:00:00,300,4,1200,vc\n"
-                                      "2017-10-09 07:01:40,50,4,200,vc\n");
+  const std::string trace = long_and_short_trace(dir);
   const GcsimRun run =
       run_simulation(four_gpu_cluster(dir), "philly:" + trace, dir / "out",
                      {"--trace-opt", "gpu_type=GPU", "--trace-opt", "checkpoint_at_preemption=true"}, "srtf");
