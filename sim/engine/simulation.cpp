@@ -929,6 +929,7 @@ class Scheduler {
       return;
     }
     const std::vector<GpuId>& gpus = state_.runtime(job).gpus;  // ring order, as run.hosts
+    assert(gpus.size() == n && "a running job holds the GPUs its run began on");
     // The intra-node hops sent so far: their ports' bandwidth and latency, their activity.
     std::vector<std::tuple<double, double, std::size_t>> inside;
     for (std::size_t i = 0; i < n; ++i) {
