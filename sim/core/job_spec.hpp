@@ -63,7 +63,7 @@ struct TrainingWork {
   // A hierarchical allreduce (inside nodes, then across them) instead of a
   // flat ring (sim/model/hierarchical_allreduce_cost.hpp).
   bool hierarchical_allreduce = false;
-  InputPipeline input_pipeline;
+  InputPipeline input_pipeline{};
 
   /// How many buffers the gradients fill each iteration (1 without fusion).
   std::uint64_t fusion_buffers() const {

@@ -465,7 +465,8 @@ class Scheduler {
   }
 
   // A node fails: the jobs holding any of its GPUs let go of all theirs, the
-  // running ones stopped as if preempted (back to their last checkpoint) and
+  // running ones stopped as if preempted (back to their last periodic
+  // checkpoint: a crash leaves no time for a save at preemption) and
   // waiting again, as one plan the engine applies; its CPU jobs start over
   // later; then its GPUs are down until the repair ends. The policy sees it
   // all in its next call.
@@ -484,7 +485,7 @@ class Scheduler {
       }
     }
     double lost = 0;
-    const SchedulerState::Applied applied = apply_plan(plan, &lost);
+    const SchedulerState::Applied applied = apply_plan(plan, &lost, /*crashed=*/true);
     const std::vector<JobIndex> cpu_jobs_stopped = cpu_.stop_on_node(state_, failure.node);
     for (JobIndex job : cpu_jobs_stopped) {
       recorder_.run_stopped(job, now_, RunEnd::kPreempted);
@@ -1064,10 +1065,11 @@ class Scheduler {
     if (plan.wake_time() > now_ && plan.wake_time() != kNever) wake_ups_.push(plan.wake_time());
   }
 
-  // Applies a plan (the policy's, or a node failure's) to the state, records
-  // its starts, partial holds, releases and preemptions all at once, and
-  // stops the preempted runs; what they threw away is in `lost_gpu_seconds`.
-  SchedulerState::Applied apply_plan(const Plan& plan, double* lost_gpu_seconds = nullptr) {
+  // Applies a plan (the policy's, or a node failure's: `crashed`) to the
+  // state, records its starts, partial holds, releases and preemptions all at
+  // once, and stops the preempted runs; what they threw away is in
+  // `lost_gpu_seconds`.
+  SchedulerState::Applied apply_plan(const Plan& plan, double* lost_gpu_seconds = nullptr, bool crashed = false) {
     const double allocated_before = state_.allocated_gpus();
     const std::size_t queued_before = state_.waiting().size();
     SchedulerState::Applied applied = state_.apply(plan, now_);
@@ -1075,7 +1077,7 @@ class Scheduler {
         now_, state_.allocated_gpus() - allocated_before,
         static_cast<std::int64_t>(state_.waiting().size()) - static_cast<std::int64_t>(queued_before));
     double lost = 0;
-    for (JobIndex job : applied.preempted) lost += stop(job);
+    for (JobIndex job : applied.preempted) lost += stop(job, crashed);
     if (lost_gpu_seconds) *lost_gpu_seconds = lost;
     return applied;
   }
@@ -1165,7 +1167,9 @@ class Scheduler {
   }
 
   // Returns the GPU-seconds its run threw away (since its last checkpoint).
-  double stop(JobIndex job) {
+  // `crashed`: its node failed, and it had no time to save its work (only its
+  // periodic checkpoints count).
+  double stop(JobIndex job, bool crashed) {
     ++epoch_[job];  // its next run's DAG actors get other names
     recorder_.run_stopped(job, now_, RunEnd::kPreempted);
     if (ServingController* deployment = deployment_of(job)) {
@@ -1178,7 +1182,9 @@ class Scheduler {
     RunningJob& run = *running_[job];
     // It keeps the work up to its last checkpoint (none: it starts over).
     const JobSpec& spec = in_.jobs[job];
-    const RunProgress progress = progress_at_preemption(spec.checkpoint, run.work_seconds, now_ - run.work_started);
+    CheckpointSpec checkpoint = spec.checkpoint;
+    if (crashed) checkpoint.at_preemption = false;
+    const RunProgress progress = progress_at_preemption(checkpoint, run.work_seconds, now_ - run.work_started);
     const double saved_before = state_.runtime(job).saved_fraction;
     const double kept_of_run = run.work_seconds > 0 ? progress.kept_work_seconds / run.work_seconds : 0;
     // No periodic checkpoint is taken at the very end of the work. A save at

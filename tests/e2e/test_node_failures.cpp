@@ -34,6 +34,34 @@ TEST(NodeFailures, TheJobsOnAFailedNodeRestartFromTheirCheckpointAndItsGpusWaitF
   EXPECT_NEAR(summary["node_failures"]["goodput"].get<double>(), 4400 / 4600.0, 1e-12);
 }
 
+// The same failure, A saving its work only when preempted: a crash leaves
+// it no time to save, so it starts over on n-1 at 250 s and ends at 1250 s,
+// having lost 250 s x 4 GPUs. With its checkpoint every 100 s as well, it
+// keeps the 200 s of its last one, as above.
+TEST(NodeFailures, ACrashLeavesNoTimeForASaveAtPreemption) {
+  ScratchDir dir;
+  const auto cluster = dir.write("cluster.json", CraftedCluster{2, 4}.to_json());
+  const auto failures = dir.write("failures.json", R"({"failures": [{"node": "n-0", "at": 250, "duration": "500s"}]})");
+  struct Case {
+    nlohmann::json checkpoint;
+    double a_end, lost_gpu_seconds;
+  };
+  for (const Case& c :
+       {Case{{{"at_preemption", true}}, 1250, 1000}, Case{{{"at_preemption", true}, {"interval", 100}}, 1050, 200}}) {
+    nlohmann::json a = measured_job("A", 0, 4, 1000);
+    a["checkpoint"] = c.checkpoint;
+    const auto jobs = dir.write("jobs.json", workload_json({a, measured_job("B", 300, 4, 100)}));
+    const GcsimRun run = run_simulation(cluster, jobs, dir / "out", {"--node-failures", failures});
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    const auto rows = read_jobs_csv(dir / "out");
+    EXPECT_DOUBLE_EQ(rows.at("A").end, c.a_end) << c.checkpoint;
+    EXPECT_DOUBLE_EQ(rows.at("B").end, 850) << c.checkpoint;
+    const nlohmann::json summary = read_summary(dir / "out");
+    EXPECT_NEAR(summary["node_failures"]["lost_gpu_hours"].get<double>(), c.lost_gpu_seconds / 3600.0, 1e-12)
+        << c.checkpoint;
+  }
+}
+
 TEST(NodeFailures, BadFailureFilesAreNamed) {
   ScratchDir dir;
   const auto cluster = dir.write("cluster.json", CraftedCluster{2, 4}.to_json());

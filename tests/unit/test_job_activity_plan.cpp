@@ -46,7 +46,7 @@ std::vector<JobStep> steps_of(const JobActivityPlan& plan) {
 
 // Uncontended duration of the steps, by the step model: a computation takes
 // amount / flops; a transfer step (ring step, push, pull, hierarchical) pays the message
-// latency then amount / B; a delay takes its amount.
+// latency then amount / B; a delay (or a notebook's burst) takes its amount.
 double uncontended_seconds(const JobActivityPlan& plan, double gpu_flops, double latency, double bandwidth) {
   double seconds = 0;
   for (const JobStep& step : steps_of(plan)) {
@@ -62,6 +62,7 @@ double uncontended_seconds(const JobActivityPlan& plan, double gpu_flops, double
         seconds += latency + step.amount / bandwidth;
         break;
       case JobStep::Kind::kDelay:
+      case JobStep::Kind::kBusy:  // a notebook's burst: its length, as a delay
         seconds += step.amount;
         break;
     }
