@@ -1,5 +1,6 @@
 // `gcsim synth`: write a synthetic workload in gcsim's native format.
 #include <iostream>
+#include <optional>
 
 #include "app/arguments.hpp"
 #include "app/commands.hpp"
@@ -46,9 +47,9 @@ int write_synthetic_workload(const Arguments& args) {
   spec.mean_interarrival_s = args.number_or("mean-interarrival", spec.mean_interarrival_s);
   if (args.has("checkpoint")) {
     const std::string mode = args.required("checkpoint");
-    if (mode != "at_preemption" && mode != "none")
-      throw UsageError("--checkpoint expects at_preemption or none, got '" + mode + "'");
-    spec.checkpoint_at_preemption = mode == "at_preemption";
+    const std::optional<bool> saves = checkpoint_mode_saves(mode);
+    if (!saves) throw UsageError("--checkpoint expects at_preemption or none, got '" + mode + "'");
+    spec.checkpoint_at_preemption = *saves;
   }
   if (args.has("cluster")) {
     const std::string path = args.required("cluster");

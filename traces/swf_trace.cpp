@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "sim/core/input_error.hpp"
+#include "sim/core/number_text.hpp"
 #include "traces/trace_row.hpp"
 #include "traces/trace_text.hpp"
 
@@ -186,7 +187,7 @@ TraceReadResult parse_swf_trace(std::istream& in, const std::string& file, const
   // A header of more GPUs than any count holds names no machine; like any
   // header value that is not a number, it is left out.
   if (machine_procs && *machine_procs >= options.procs_per_gpu &&
-      *machine_procs / options.procs_per_gpu < 18446744073709551616.0)
+      below_uint64_limit(*machine_procs / options.procs_per_gpu))
     result.machine_gpus = static_cast<std::uint64_t>(std::floor(*machine_procs / options.procs_per_gpu));
   result.assumptions = {"SWF logs come from CPU machines: " + describe_number(options.procs_per_gpu) +
                             " processor(s) per GPU, a job asks for ceil(processors / " +

@@ -28,6 +28,13 @@ double time_unit_seconds(const std::string& unit) {
   return it->second;
 }
 
+// A setting that is true or false.
+bool boolean_setting(const std::string& key, const std::string& value) {
+  if (value != "true" && value != "false")
+    throw UsageError("trace setting '" + key + "' expects true or false, got '" + value + "'");
+  return value == "true";
+}
+
 }  // namespace
 
 std::pair<std::string, std::string> split_setting(const std::string& text, const std::string& flag) {
@@ -138,9 +145,7 @@ TraceRequest trace_request(const std::vector<std::pair<std::string, std::string>
                          "'");
       request.checkpoint_interval = *interval;
     } else if (key == "checkpoint_at_preemption") {
-      if (value != "true" && value != "false")
-        throw UsageError("trace setting 'checkpoint_at_preemption' expects true or false, got '" + value + "'");
-      request.checkpoint_at_preemption = value == "true";
+      request.checkpoint_at_preemption = boolean_setting(key, value);
     } else if (key == "duration") {
       if (value != "recorded" && value != "scaled")
         throw UsageError(
@@ -149,9 +154,7 @@ TraceRequest trace_request(const std::vector<std::pair<std::string, std::string>
             value + "'");
       request.keep_recorded_durations = value == "recorded";
     } else if (key == "strict") {
-      if (value != "true" && value != "false")
-        throw UsageError("trace setting 'strict' expects true or false, got '" + value + "'");
-      options.strict = value == "true";
+      options.strict = boolean_setting(key, value);
     } else {
       throw UsageError("unknown trace setting '" + key +
                        "' (expected gpu_type, procs_per_gpu, map, time_unit, delimiter, epoch, strict, from, until, "

@@ -6,7 +6,6 @@
 #include <optional>
 #include <set>
 #include <stdexcept>
-#include <string_view>
 
 #include "sim/core/input_error.hpp"
 #include "sim/io/json_input.hpp"
@@ -193,14 +192,6 @@ std::string padded_number(std::size_t value, std::size_t width) {
   return text;
 }
 
-bool checkpoint_at_preemption(const JsonObject& config, std::string_view field) {
-  const std::string value = config.required_string(field);
-  if (value != "at_preemption" && value != "none")
-    config.fail(field, "expected \"at_preemption\" (a preempted job resumes) or \"none\" (it starts over), got '" +
-                           value + "'");
-  return value == "at_preemption";
-}
-
 TrainingWork sized_training(const SyntheticWorkloadSpec& spec, double duration, PortableRandom& random) {
   TrainingWork work;
   work.gradient_bytes = random.log_uniform(spec.gradient_bytes_min, spec.gradient_bytes_max);
@@ -212,6 +203,12 @@ TrainingWork sized_training(const SyntheticWorkloadSpec& spec, double duration, 
 }
 
 }  // namespace
+
+std::optional<bool> checkpoint_mode_saves(const std::string& mode) {
+  if (mode == "at_preemption") return true;
+  if (mode == "none") return false;
+  return std::nullopt;
+}
 
 std::vector<JobSpec> generate_synthetic_workload(const SyntheticWorkloadSpec& spec, std::uint64_t seed) {
   if (auto problem = find_spec_problem(spec))
@@ -292,7 +289,15 @@ SyntheticWorkloadSpec synthetic_spec_from_json(const nlohmann::json& doc, const 
   spec.iteration_time_max_s =
       config.optional_quantity("iteration_time_max", Quantity::kTime, spec.iteration_time_max_s, true);
   spec.max_iterations = config.optional_uint("max_iterations", spec.max_iterations, 1);
-  if (config.has("checkpoint")) spec.checkpoint_at_preemption = checkpoint_at_preemption(config, "checkpoint");
+  if (config.has("checkpoint")) {
+    const std::string mode = config.required_string("checkpoint");
+    const std::optional<bool> saves = checkpoint_mode_saves(mode);
+    if (!saves)
+      config.fail(
+          "checkpoint",
+          "expected \"at_preemption\" (a preempted job resumes) or \"none\" (it starts over), got '" + mode + "'");
+    spec.checkpoint_at_preemption = *saves;
+  }
 
   if (auto problem = find_spec_problem(spec)) config.fail(problem->field, problem->problem);
   return spec;

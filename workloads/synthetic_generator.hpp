@@ -22,6 +22,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <random>
 #include <string>
 #include <utility>
@@ -70,6 +71,10 @@ struct SyntheticWorkloadSpec {
   /// job starts over.
   bool checkpoint_at_preemption = true;
 };
+
+/// A checkpoint mode as written ("at_preemption": true, "none": false), or
+/// nullopt for any other text.
+std::optional<bool> checkpoint_mode_saves(const std::string& mode);
 
 /// Jobs "job-0001", "job-0002", ... (zero-padded to the width of the count),
 /// submit times non-decreasing. Throws std::invalid_argument naming the

@@ -932,6 +932,7 @@ class Scheduler {
     const std::vector<GpuId>& gpus = state_.runtime(job).gpus;  // ring order, as run.hosts
     assert(gpus.size() == n && "a running job holds the GPUs its run began on");
     // The intra-node hops sent so far: their ports' bandwidth and latency, their activity.
+    // Local: each send() lets other runners run, and they may be in a ring step too.
     std::vector<std::tuple<double, double, std::size_t>> inside;
     for (std::size_t i = 0; i < n; ++i) {
       const std::size_t next = (i + 1) % n;

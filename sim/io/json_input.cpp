@@ -304,8 +304,7 @@ std::uint64_t JsonObject::uint_of(std::string_view field, const nlohmann::json& 
                           : (v.is_number_unsigned() ? v.get<std::uint64_t>() < min
                                                     : v.get<std::int64_t>() < static_cast<std::int64_t>(min)))
     fail(field, "expected an integer >= " + std::to_string(min) + ", got " + describe(v));
-  // 2^64: an integral double at or above it has no uint64 value (casting it is undefined).
-  if (v.is_number_float() && v.get<double>() >= 18446744073709551616.0)
+  if (v.is_number_float() && !below_uint64_limit(v.get<double>()))
     fail(field, "expected an integer of at most 18446744073709551615, got " + describe(v));
   return v.is_number_float() ? static_cast<std::uint64_t>(v.get<double>()) : v.get<std::uint64_t>();
 }
