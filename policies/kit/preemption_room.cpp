@@ -39,15 +39,4 @@ RoomForJob make_room(const JobSpec& job, const NextCandidate& next, const QueueV
   return room;
 }
 
-RoomForJob make_room(const JobSpec& job, const std::vector<JobIndex>& candidates, const QueueView& jobs,
-                     TentativeCluster& cluster, const PlacementPolicy& placement, const std::vector<bool>& taken,
-                     std::size_t free_gpus) {
-  std::size_t at = 0;
-  const NextCandidate next = [&]() -> std::optional<JobIndex> {
-    if (at == candidates.size()) return std::nullopt;
-    return candidates[at++];
-  };
-  return make_room(job, next, jobs, cluster, placement, taken, free_gpus);
-}
-
 }  // namespace gcsim

@@ -37,9 +37,4 @@ using NextCandidate = std::function<std::optional<JobIndex>()>;
 RoomForJob make_room(const JobSpec& job, const NextCandidate& next, const QueueView& jobs, TentativeCluster& cluster,
                      const PlacementPolicy& placement, const std::vector<bool>& taken, std::size_t free_gpus);
 
-/// The same with every candidate listed, in order.
-RoomForJob make_room(const JobSpec& job, const std::vector<JobIndex>& candidates, const QueueView& jobs,
-                     TentativeCluster& cluster, const PlacementPolicy& placement, const std::vector<bool>& taken,
-                     std::size_t free_gpus);
-
 }  // namespace gcsim
