@@ -7,7 +7,7 @@
 #include <set>
 #include <stdexcept>
 
-#include "workloads/synthetic_generator.hpp"
+#include "workloads/portable_random.hpp"
 
 namespace gcsim {
 namespace {

@@ -8,15 +8,8 @@
 
 #include "sim/core/input_error.hpp"
 #include "sim/io/json_input.hpp"
-#include "workloads/synthetic_generator.hpp"
+#include "workloads/portable_random.hpp"
 
-// The same bits everywhere: no fused multiply-add (see synthetic_generator.cpp).
-#if defined(__clang__)
-#pragma STDC FP_CONTRACT OFF
-#elif defined(__GNUC__)
-#pragma GCC push_options
-#pragma GCC optimize("fp-contract=off")
-#endif
 
 namespace gcsim {
 namespace {
@@ -274,7 +267,3 @@ FittedWorkloadModel fitted_model_from_json(const nlohmann::json& doc, const std:
 }
 
 }  // namespace gcsim
-
-#if !defined(__clang__) && defined(__GNUC__)
-#pragma GCC pop_options
-#endif

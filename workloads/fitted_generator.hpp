@@ -16,7 +16,7 @@
 // were measured on.
 //
 // The same model, job count and seed give the same jobs bit for bit on every
-// platform: the random bits come from PortableRandom (synthetic_generator.hpp)
+// platform: the random bits come from PortableRandom (portable_random.hpp)
 // and every transform uses IEEE +, -, *, / and portable_log/portable_exp only.
 // Each job consumes exactly four raw draws, in this order: its gap to the
 // previous job (drawn and not used for the first job), its GPU count, its run

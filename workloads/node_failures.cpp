@@ -8,7 +8,7 @@
 
 #include "sim/core/input_error.hpp"
 #include "sim/io/json_input.hpp"
-#include "workloads/synthetic_generator.hpp"
+#include "workloads/portable_random.hpp"
 #include "workloads/work_horizon.hpp"
 
 namespace gcsim {

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "workloads/synthetic_generator.hpp"
+#include "workloads/portable_random.hpp"
 
 namespace gcsim {
 

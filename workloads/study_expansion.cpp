@@ -5,7 +5,7 @@
 #include <memory>
 #include <numeric>
 
-#include "workloads/synthetic_generator.hpp"
+#include "workloads/portable_random.hpp"
 
 namespace gcsim {
 

@@ -17,13 +17,13 @@
 // The same spec and seed give the same jobs bit for bit on every platform and
 // standard library: raw bits come from std::mt19937_64 (its output is fixed by
 // the C++ standard) and every transform, down to log, exp, sin and cos, is
-// computed here with plain IEEE arithmetic instead of std::*_distribution or
-// the platform's libm, both of which differ between implementations.
+// computed with plain IEEE arithmetic (portable_random.hpp) instead of
+// std::*_distribution or the platform's libm, both of which differ between
+// implementations.
 #pragma once
 
 #include <cstdint>
 #include <optional>
-#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -91,35 +91,5 @@ std::vector<JobSpec> generate_synthetic_workload(const SyntheticWorkloadSpec& sp
 ///   checkpoint ("at_preemption" or "none").
 /// Throws InputError naming `file_label` and the field.
 SyntheticWorkloadSpec synthetic_spec_from_json(const nlohmann::json& doc, const std::string& file_label);
-
-/// The random source of the generator, exposed so its distributions can be
-/// tested. Each draw consumes a fixed number of raw 64-bit values.
-class PortableRandom {
- public:
-  explicit PortableRandom(std::uint64_t seed) : bits_(seed) {}
-
-  /// [0, 1) with 53 random bits; one raw value.
-  double uniform();
-  /// Uniform integer in [0, n), unbiased (rejection); n >= 1.
-  std::uint64_t below(std::uint64_t n);
-  /// Exponential with the given mean; one raw value.
-  double exponential(double mean);
-  /// Standard normal by Box-Muller (cosine branch); two raw values.
-  double normal();
-  /// median * exp(sigma * normal()).
-  double lognormal(double median, double sigma);
-  /// exp of a uniform in [log lo, log hi); lo, hi > 0.
-  double log_uniform(double lo, double hi);
-  /// Index i with probability weights[i] / sum(weights); one raw value.
-  std::size_t discrete(const std::vector<double>& weights);
-
- private:
-  std::mt19937_64 bits_;
-};
-
-/// Natural logarithm and exponential from IEEE +, -, *, / only (relative
-/// error within a few ulps), identical on every platform.
-double portable_log(double x);
-double portable_exp(double x);
 
 }  // namespace gcsim
