@@ -10,7 +10,6 @@
 #include "sim/io/json_input.hpp"
 #include "workloads/portable_random.hpp"
 
-
 namespace gcsim {
 namespace {
 

@@ -178,4 +178,3 @@ SyntheticWorkloadSpec synthetic_spec_from_json(const nlohmann::json& doc, const 
 }
 
 }  // namespace gcsim
-
