@@ -407,6 +407,47 @@ TEST(BundledScenarios, NodeFailuresDrawnFromAnMtbfCostTheMixedWorkloadGoodput) {
             steady["job_types"]["training"]["jct_s"]["mean"].get<double>());
 }
 
+TEST(BundledScenarios, TwoListedNodeOutagesTakeTheirGpusAwayForTheirDurations) {
+  // dgx1-1 is down from 1 h to 1.5 h, dgx1-3 from 2 h to 3 h: 24 of the rack's
+  // 32 GPUs are left during each outage, and the jobs on the failed node run again.
+  ScratchDir dir;
+  auto run_with = [&](const std::string& name, std::vector<std::string> extra) {
+    std::vector<std::string> args = {"run",
+                                     "--cluster",
+                                     scenario("clusters/rack-32gpu.json"),
+                                     "--workload",
+                                     scenario("workloads/default.json"),
+                                     "--policy",
+                                     "fifo",
+                                     "--out",
+                                     dir / name};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const GcsimRun run = run_gcsim(args);
+    EXPECT_EQ(run.exit_code, 0) << run.err;
+    return read_summary(dir / name);
+  };
+  const nlohmann::json steady = run_with("steady", {});
+  const nlohmann::json failing =
+      run_with("failing", {"--node-failures", scenario("failures/rack-32gpu-two-outages.json")});
+  EXPECT_EQ(failing["node_failures"]["failures"], 2);
+  EXPECT_GE(failing["node_failures"]["restarts"].get<int>(), 1);
+  EXPECT_EQ(failing["jobs"], steady["jobs"]);
+  EXPECT_GT(failing["makespan_s"].get<double>(), steady["makespan_s"].get<double>());
+  std::istringstream timeline(read_text(dir / "failing/timeline.csv"));
+  std::string line;
+  std::getline(timeline, line);
+  int most_in_outages = 0, most_outside = 0;
+  while (std::getline(timeline, line)) {
+    double time = 0;
+    int allocated = 0, busy = 0, queued = 0;
+    ASSERT_EQ(std::sscanf(line.c_str(), "%lf,%d,%d,%d", &time, &allocated, &busy, &queued), 4) << line;
+    const bool in_outage = (time >= 3600 && time < 5400) || (time >= 7200 && time < 10800);
+    (in_outage ? most_in_outages : most_outside) = std::max(in_outage ? most_in_outages : most_outside, allocated);
+  }
+  EXPECT_LE(most_in_outages, 24);
+  EXPECT_EQ(most_outside, 32);
+}
+
 TEST(BundledScenarios, TimelineNeverExceedsTheClusterAndEndsIdle) {
   ScratchDir dir;
   ASSERT_EQ(
