@@ -61,9 +61,9 @@ class ExpectedEnds {
   };
   void list(const Run& run, JobIndex job);
 
-  std::vector<Run> run_of_;                                   // per job
+  std::vector<Run> run_of_;                                  // per job
   std::set<std::tuple<Time, std::size_t, JobIndex>> later_;  // ending after now_: (end, started, job)
-  std::map<std::size_t, JobIndex> overdue_;                   // ending at or before now_: started -> job
+  std::map<std::size_t, JobIndex> overdue_;                  // ending at or before now_: started -> job
   Time now_ = -kNever;
   std::size_t runs_read_ = 0;  // entries of the run log taken in
 };

@@ -125,10 +125,10 @@ void expect_same_plans(const Plan& got, const Plan& want) {
   EXPECT_EQ(got.wake_time(), want.wake_time());
 }
 
-// A job runs for its MeasuredWork seconds; its estimate is the given
-// runtime_estimate (possibly shorter), else its oracle duration (possibly
-// unknown). Each call is asked of both policies on the same state; the
-// policy's plan is applied. Returns the number of calls that had a head.
+// Jobs of shares that add up inexactly (0.1 + 0.2), of few lengths (ends
+// tie), some asking GPU memory. A job runs for its MeasuredWork seconds; its
+// estimate is the given runtime_estimate (possibly shorter: it runs past it),
+// else its oracle duration (possibly unknown).
 struct RandomJobs {
   std::vector<JobSpec> jobs;
   std::vector<Time> oracle;
@@ -146,17 +146,17 @@ RandomJobs random_jobs(unsigned seed, std::size_t count) {
     job.gpu_share = shares[random() % 7];
     job.gpus = static_cast<std::uint32_t>(1 + random() % (job.gpu_share < 1 ? 2 : 4));
     if (random() % 3 == 0) job.gpu_memory_bytes = 8e9 * static_cast<double>(1 + random() % 3);
-    switch (random() % 4) {
-      case 0: job.runtime_estimate = seconds; break;
-      case 1: job.runtime_estimate = seconds / 2; break;  // runs past its estimate: overdue
-      default: break;                                     // the oracle's, known or not
-    }
+    const auto estimate_kind = random() % 4;  // 2 and 3: none given, the oracle's (known or not)
+    if (estimate_kind == 0) job.runtime_estimate = seconds;
+    if (estimate_kind == 1) job.runtime_estimate = seconds / 2;  // runs past its estimate: overdue
     r.oracle.push_back(random() % 5 == 0 ? kNever : seconds);
     r.jobs.push_back(std::move(job));
   }
   return r;
 }
 
+// Each call is asked of the policy and of the reference on the same state;
+// the policy's plan is applied.
 TEST(SharedGpuBackfill, DecidesAsTheReferenceOnRandomWorkloads) {
   const ClusterSpec spec = crafted_cluster(2, 4);
   const ClusterLayout layout(spec);
