@@ -1,9 +1,9 @@
 // Whole runs on SimGrid: engine events per second on generated clusters of
-// 1k, 10k and 20k GPUs, and jobs per second end to end on the Philly VC
+// 1k, 10k and 20k GPUs, jobs per second end to end on the Philly VC
 // cluster (scenarios/clusters/philly-vcs.json, 2,816 GPUs) at 1k, 10k and
-// 100k jobs. One SimGrid engine per process: each iteration runs in a forked
-// child (child_measurement.hpp) and the time reported is the child's own
-// (manual time); cpu_time is the parent's, which only waits.
+// 100k jobs, and a burst of jobs sharing GPUs under fifo and fifo-backfill. One SimGrid engine per process: each
+// iteration runs in a forked child (child_measurement.hpp) and the time reported is the child's own (manual time);
+// cpu_time is the parent's, which only waits.
 //
 // Counters: events_per_second (activity completions, arrivals and timers the
 // engine handled, over the time engine.run() took, RunRecord::events and
@@ -107,6 +107,33 @@ BENCHMARK(BM_EndToEnd)
     ->Arg(1000)
     ->Arg(10000)
     ->Arg(100000)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+
+// A burst of 2k or 8k jobs, three in four on a fraction of a GPU, submitted
+// within five minutes on 1,200 8-GPU nodes (bursty_shared_gpu_workload()),
+// under fifo and fifo-backfill: thousands of jobs run at once and every
+// arrival and end calls the policy. Timed: engine.run() only.
+void BM_BurstySharedGpus(benchmark::State& bench, const std::string& policy_name) {
+  const ClusterLayout layout(generated_cluster(9600));
+  const ClusterGraph graph(layout);
+  const std::vector<JobSpec> jobs = bursty_shared_gpu_workload(static_cast<std::size_t>(bench.range(0)));
+  report_children(bench, "jobs_per_second", [&] {
+    const auto policy = builtin_policy(policy_name);
+    const RunRecord record = simulate({layout, graph, jobs, *policy, {}});
+    return ChildFigures{record.wall_seconds, static_cast<double>(jobs.size())};
+  });
+}
+BENCHMARK_CAPTURE(BM_BurstySharedGpus, fifo, std::string("fifo"))
+    ->ArgName("jobs")
+    ->Arg(2000)
+    ->Arg(8000)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_BurstySharedGpus, fifo_backfill, std::string("fifo-backfill"))
+    ->ArgName("jobs")
+    ->Arg(2000)
+    ->Arg(8000)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);
 

@@ -64,7 +64,7 @@ void EasyBackfillPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
   // The workload does not change during a run: looked at once.
   if (!workload_shares_gpus_) workload_shares_gpus_ = workload_shares_gpus(ctx.jobs);
   if (*workload_shares_gpus_)
-    return backfill_on_shared_gpus(
+    return shared_gpus_.schedule(
         ctx, *placement_, [&](JobIndex job) { return estimate(ctx.jobs, job); }, plan);
   const ClusterLayout& layout = ctx.cluster.layout();
   const std::vector<JobIndex>& waiting = ctx.jobs.waiting();

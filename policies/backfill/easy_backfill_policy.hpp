@@ -66,6 +66,7 @@
 #include <optional>
 #include <vector>
 
+#include "policies/backfill/shared_gpu_backfill.hpp"
 #include "sim/core/policy.hpp"
 
 namespace gcsim {
@@ -113,6 +114,7 @@ class EasyBackfillPolicy final : public SchedulingPolicy {
 
   std::unique_ptr<PlacementPolicy> placement_;
   std::optional<bool> workload_shares_gpus_;  // found at the first call
+  SharedGpuBackfill shared_gpus_;             // the calls when it does
   // The running jobs' expected releases, and where each job's is in it.
   KeptReleases kept_;
   std::vector<Time> kept_end_;

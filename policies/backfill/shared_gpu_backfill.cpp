@@ -18,7 +18,8 @@ bool workload_shares_gpus(const QueueView& jobs) {
 
 namespace {
 
-struct Release {
+// A job started in this call: its expected end, and its GPUs (the plan holds the originals).
+struct Started {
   Time end;
   JobIndex job;
   std::vector<GpuId> gpus;
@@ -26,21 +27,17 @@ struct Release {
 
 }  // namespace
 
-void backfill_on_shared_gpus(const SchedulingContext& ctx, const PlacementPolicy& placement,
-                             const std::function<Time(JobIndex)>& estimate, Plan& plan) {
+void SharedGpuBackfill::schedule(const SchedulingContext& ctx, const PlacementPolicy& placement,
+                                 const ExpectedEnds::Estimate& estimate, Plan& plan) {
   const QueueView& jobs = ctx.jobs;
   const std::vector<bool> none_taken;
   RoomLeft now(ctx.cluster);  // what jobs started in this call leave
-  std::vector<Release> releases;
-  const auto expected_end = [&](JobIndex job, Time start) {
-    const Time est = estimate(job);
-    return est == kNever ? kNever : std::max(ctx.now, start + est);
-  };
-  for (JobIndex job : jobs.running())
-    releases.push_back({expected_end(job, jobs.runtime(job).start), job, jobs.runtime(job).gpus});
+  ends_.update(jobs, ctx.now, estimate);
+  std::vector<Started> started;
   const auto start = [&](JobIndex job, std::vector<GpuId> gpus) {
     now.take(gpus, jobs.spec(job));
-    releases.push_back({expected_end(job, ctx.now), job, gpus});
+    const Time est = estimate(job);
+    started.push_back({est == kNever ? kNever : std::max(ctx.now, ctx.now + est), job, gpus});
     plan.allocate(job, std::move(gpus));
   };
 
@@ -55,19 +52,40 @@ void backfill_on_shared_gpus(const SchedulingContext& ctx, const PlacementPolicy
   if (head_at == waiting.size()) return;
   const JobSpec& head = jobs.spec(waiting[head_at]);
 
-  // The shadow time: give back the expected releases in time order until the head fits.
-  std::stable_sort(releases.begin(), releases.end(), [](const Release& a, const Release& b) { return a.end < b.end; });
+  // The shadow time: give back the expected releases in time order (the
+  // running jobs', then at the same instant those started in this call)
+  // until the head fits; at each instant once all its releases are given back.
+  std::stable_sort(started.begin(), started.end(), [](const Started& a, const Started& b) { return a.end < b.end; });
   RoomLeft at_shadow = now;
   Time shadow_time = kNever;
   std::optional<std::vector<GpuId>> head_gpus;  // where the head would go at the shadow time
-  for (std::size_t i = 0; i < releases.size() && releases[i].end != kNever; ++i) {
-    at_shadow.release(releases[i].gpus, jobs.spec(releases[i].job));
-    if (i + 1 < releases.size() && releases[i + 1].end == releases[i].end) continue;
-    if (at_shadow.may_fit(head) && (head_gpus = placement.place(head, at_shadow.view(), none_taken))) {
-      shadow_time = releases[i].end;
-      break;
+  Time given_back_to = kNever;                  // the instant of the releases given back so far
+  const auto head_fits = [&] {
+    if (!at_shadow.may_fit(head) || !(head_gpus = placement.place(head, at_shadow.view(), none_taken))) return false;
+    shadow_time = given_back_to;
+    return true;
+  };
+  // Gives back one release; false once the head fits before it, at the instant of the previous ones.
+  const auto give_back = [&](Time end, const std::vector<GpuId>& gpus, const JobSpec& spec) {
+    if (given_back_to != kNever && end != given_back_to && head_fits()) return false;
+    at_shadow.release(gpus, spec);
+    given_back_to = end;
+    return true;
+  };
+  std::size_t next_started = 0;
+  bool walking = true;
+  ends_.visit([&](const ExpectedEnd& running) {
+    for (; next_started < started.size() && started[next_started].end < running.end; ++next_started) {
+      const Started& s = started[next_started];
+      if (!give_back(s.end, s.gpus, jobs.spec(s.job))) return walking = false;
     }
+    return walking = give_back(running.end, jobs.runtime(running.job).gpus, jobs.spec(running.job));
+  });
+  for (; walking && next_started < started.size() && started[next_started].end != kNever; ++next_started) {
+    const Started& s = started[next_started];
+    walking = give_back(s.end, s.gpus, jobs.spec(s.job));
   }
+  if (walking && given_back_to != kNever) head_fits();
   // The head's GPUs, as a set, for the quick test below.
   std::vector<bool> head_uses(ctx.cluster.layout().gpu_count(), false);
   if (head_gpus)
@@ -122,9 +140,10 @@ void backfill_on_shared_gpus(const SchedulingContext& ctx, const PlacementPolicy
 
   // As fifo-backfill: a refused job may fit once a running job outlives the shadow time.
   if (!refused_for_reservation || shadow_time == kNever) return;
-  Time next_end = kNever;
-  for (const Release& release : releases)
-    if (release.end > std::max(ctx.now, shadow_time)) next_end = std::min(next_end, release.end);
+  const Time after = std::max(ctx.now, shadow_time);
+  Time next_end = ends_.first_after(after);
+  for (const Started& s : started)
+    if (s.end > after) next_end = std::min(next_end, s.end);
   if (next_end != kNever) plan.wake_at(next_end);
 }
 

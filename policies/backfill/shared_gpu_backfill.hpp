@@ -26,11 +26,20 @@
 // built-in ones do.
 // Estimates and wake-ups are fifo-backfill's (easy_backfill_policy.hpp).
 //
-//   if (workload_shares_gpus(ctx.jobs)) return backfill_on_shared_gpus(ctx, placement, estimate, plan);
+// Cost of one call, in running jobs r and jobs started in the call s: the
+// runs that began or ended since the previous call, O(log r) each (the
+// running jobs' expected ends are kept across calls, expected_ends.hpp); the
+// FIFO part as fifo; then, only when a head is blocked, the call's starts
+// sorted (O(s log s)), the releases up to the shadow time given back with a
+// try of the head at each instant, and the later jobs as above (room counts,
+// placements). No call reads every running job: a burst of arrivals, a call
+// each, does not cost O(r) per call.
+//
+//   SharedGpuBackfill shared;  // a member of the policy
+//   if (workload_shares_gpus(ctx.jobs)) return shared.schedule(ctx, placement, estimate, plan);
 #pragma once
 
-#include <functional>
-
+#include "policies/backfill/expected_ends.hpp"
 #include "sim/core/policy.hpp"
 
 namespace gcsim {
@@ -38,8 +47,16 @@ namespace gcsim {
 /// Whether a job of the workload asks a fraction of a GPU (all jobs, whatever their state).
 bool workload_shares_gpus(const QueueView& jobs);
 
-/// One fifo-backfill call by the rules above; `estimate` gives a job's expected run time (kNever: unknown).
-void backfill_on_shared_gpus(const SchedulingContext& ctx, const PlacementPolicy& placement,
-                             const std::function<Time(JobIndex)>& estimate, Plan& plan);
+/// fifo-backfill on a workload that shares GPUs; one object per run, called at every scheduling call.
+class SharedGpuBackfill {
+ public:
+  /// One call by the rules above; `estimate` gives a job's expected run time
+  /// (kNever: unknown) and must answer alike for a job at every call.
+  void schedule(const SchedulingContext& ctx, const PlacementPolicy& placement, const ExpectedEnds::Estimate& estimate,
+                Plan& plan);
+
+ private:
+  ExpectedEnds ends_;  // the running jobs', kept across calls
+};
 
 }  // namespace gcsim
