@@ -15,6 +15,7 @@
 #include "traces/throughput_work.hpp"
 #include "traces/trace_formats.hpp"
 #include "traces/trace_text.hpp"
+#include "traces/trace_units.hpp"
 
 namespace gcsim {
 namespace {
@@ -115,6 +116,22 @@ TraceRequest trace_request(const std::vector<std::pair<std::string, std::string>
         options.delimiter = value[0];
       else
         throw UsageError("trace setting 'delimiter' expects one character or 'tab', got '" + value + "'");
+    } else if (key == "cpu_unit" || key == "memory_unit" || key == "gpu_memory_unit") {
+      try {
+        if (key == "cpu_unit")
+          options.cpu_unit_cores = parse_cpu_unit(value);
+        else
+          (key == "memory_unit" ? options.memory_unit_bytes : options.gpu_memory_unit_bytes) = parse_memory_unit(value);
+      } catch (const std::invalid_argument& e) {
+        throw UsageError("trace setting '" + key + "' " + e.what());
+      }
+    } else if (key == "censored") {
+      if (value != "keep" && value != "drop")
+        throw UsageError(
+            "trace setting 'censored' expects 'keep' (jobs submitted before the trace's window or still running at "
+            "its end are completed from the window, the default) or 'drop' (skipped), got '" +
+            value + "'");
+      options.keep_censored = value == "keep";
     } else if (key == "epoch") {
       epoch = value;
     } else if (key == "work") {
@@ -157,7 +174,8 @@ TraceRequest trace_request(const std::vector<std::pair<std::string, std::string>
       options.strict = boolean_setting(key, value);
     } else {
       throw UsageError("unknown trace setting '" + key +
-                       "' (expected gpu_type, procs_per_gpu, map, time_unit, delimiter, epoch, strict, from, until, "
+                       "' (expected gpu_type, procs_per_gpu, map, time_unit, delimiter, cpu_unit, memory_unit, "
+                       "gpu_memory_unit, censored, epoch, strict, from, until, "
                        "queue, min_gpus, max_gpus, sample, seed, load_scale, work, job_type, checkpoint_interval, "
                        "checkpoint_at_preemption or duration)");
     }
