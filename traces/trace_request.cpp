@@ -294,7 +294,8 @@ void check_measured_types(const TraceReadResult& trace, const std::string& path,
 }  // namespace
 
 std::vector<JobSpec> read_workload_argument(const std::string& argument, const std::vector<std::string>& trace_settings,
-                                            std::ostream& notes, const ClusterLayout* cluster) {
+                                            std::ostream& notes, const ClusterLayout* cluster,
+                                            TraceReadResult* trace_read) {
   const WorkloadSource source = parse_workload_source(argument);
   if (!source.unknown_format.empty())
     throw UsageError("unknown trace format '" + source.unknown_format + "' in --workload '" + argument +
@@ -315,7 +316,11 @@ std::vector<JobSpec> read_workload_argument(const std::string& argument, const s
   for (const SkippedRow& row : trace.skipped) malformed += row.malformed ? 1 : 0;
   notes << "gcsim: " << trace.format << " trace " << source.path << ": "
         << trace.jobs_before_selection.value_or(trace.jobs.size()) << " jobs from " << trace.rows << " rows; "
-        << trace.skipped.size() << " rows skipped (" << malformed << " malformed), 'gcsim trace stats' lists them\n";
+        << trace.skipped.size() << " rows skipped (" << malformed << " malformed), 'gcsim trace stats' lists them";
+  if (trace.censored_at_start + trace.censored_at_end > 0)
+    notes << "; censored: " << trace.censored_at_start << " submitted before the trace's window, "
+          << trace.censored_at_end << " running at its end (--trace-opt censored=drop skips them)";
+  notes << "\n";
   for (const std::string& step : trace.selection) notes << "gcsim: selected " << step << "\n";
   notes << "gcsim: work: " << trace.work_source << "\n";
   if (request.checkpoint_interval)
@@ -327,7 +332,9 @@ std::vector<JobSpec> read_workload_argument(const std::string& argument, const s
     notes << "gcsim: durations: every job runs its recorded time on whatever GPU type it gets\n";
   if (trace.jobs.empty()) throw InputError(source.path, "", "", "no replayable job in the trace (after selection)");
   if (cluster) check_measured_types(trace, source.path, request.read, *cluster);
-  return std::move(trace.jobs);  // not a copy: a replayed trace's jobs are held once
+  std::vector<JobSpec> jobs = std::move(trace.jobs);  // not a copy: a replayed trace's jobs are held once
+  if (trace_read) *trace_read = std::move(trace);
+  return jobs;
 }
 
 }  // namespace gcsim
