@@ -116,6 +116,17 @@ TEST(TraceCensoring, ARowWithoutStartOrEndIsCensoredFromTheWindowsBoundsAndOneWi
   EXPECT_EQ(trace.skipped[2].reason, "ran for 0 s (gcsim replays positive run times)");
 }
 
+TEST(TraceCensoring, WithADurationColumnAnEmptySubmitIsNotReplayable) {
+  // A duration says how long the job ran, not when: nothing places it in the window.
+  const TraceReadResult trace = parse("t,g,d\n0,1,60\n,1,60\n", {}, "submit=t,gpus=g,duration=d");
+  ASSERT_EQ(trace.jobs.size(), 1u);
+  ASSERT_EQ(trace.skipped.size(), 1u);
+  EXPECT_EQ(trace.skipped[0].line, 3u);
+  EXPECT_EQ(trace.skipped[0].reason, "no submit time");
+  EXPECT_FALSE(trace.skipped[0].malformed);
+  EXPECT_EQ(trace.censored_at_start, 0u);
+}
+
 TEST(TraceCensoring, WithAnEpochTheWindowStartsThereAndAStartBeforeItCountsFromIt) {
   TraceReadOptions options;
   options.time_origin = 60;

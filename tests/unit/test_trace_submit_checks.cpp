@@ -10,6 +10,7 @@
 #include "traces/csv_trace.hpp"
 #include "traces/helios_trace.hpp"
 #include "traces/philly_job_log.hpp"
+#include "traces/swf_trace.hpp"
 
 namespace gcsim {
 namespace {
@@ -105,6 +106,22 @@ TEST(TraceSubmitChecks, HeliosAndThePhillyJobLogCheckTheirStartsAlike) {
   EXPECT_EQ(error.where(), "line 2");
   EXPECT_EQ(error.field(), "attempts.start_time");
   EXPECT_NE(error.problem().find("starts before it was submitted"), std::string::npos) << error.problem();
+}
+
+TEST(TraceSubmitChecks, SwfsMinusOneIsAnUnknownSubmitTimeNotANegativeOne) {
+  // 18 fields: job, submit, wait, run time, processors, ..., status 1.
+  const std::string swf =
+      "1 0 0 60 1 -1 -1 1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1\n"
+      "2 -1 0 60 1 -1 -1 1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1\n"   // line 2: unknown
+      "3 -5 0 60 1 -1 -1 1 -1 -1 1 -1 -1 -1 -1 -1 -1 -1\n";  // line 3: negative
+  std::istringstream in(swf);
+  const TraceReadResult trace = parse_swf_trace(in, "log.swf", {});
+  ASSERT_EQ(trace.jobs.size(), 1u);
+  ASSERT_EQ(trace.skipped.size(), 2u);
+  EXPECT_EQ(trace.skipped[0].reason, "submit time unknown (-1)");
+  EXPECT_FALSE(trace.skipped[0].malformed);
+  EXPECT_EQ(trace.skipped[1].reason, "negative submit time");
+  EXPECT_TRUE(trace.skipped[1].malformed);
 }
 
 }  // namespace
