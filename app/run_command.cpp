@@ -2,6 +2,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <new>
+#include <optional>
 
 #include "policies/register_builtin.hpp"
 #include "app/arguments.hpp"
@@ -36,7 +37,9 @@ constexpr const char* kRunUsage =
 
 Simulates the workload on the cluster under the policy and writes, all at once
 when the run succeeds (nothing is left in DIR when it fails):
-  DIR/summary.json   jobs finished/failed/unfinished, makespan, JCT and queueing
+  DIR/summary.json   for a trace, what was replayed ("trace": rows read, jobs
+                     kept, censored, rows skipped per reason, selected); jobs
+                     finished/failed/unfinished, makespan, JCT and queueing
                      delay (mean, p50, p95, p99, max), GPU utilization (allocated
                      and busy shares, time-weighted), preemptions (count,
                      restarts from zero, GPU-hours lost and useful, lost share),
@@ -57,7 +60,9 @@ Options:
                       FORMAT:FILE to replay a trace (philly, swf, helios, pai, csv;
                       see gcsim trace --help)
   --trace-opt K=V     a trace reader setting (gpu_type, procs_per_gpu, map,
-                      time_unit, delimiter, epoch, strict), selection (from,
+                      time_unit, delimiter, cpu_unit, memory_unit,
+                      gpu_memory_unit, censored, epoch, strict; CSV traces
+                      below), selection (from,
                       until, queue, min_gpus, max_gpus, sample, seed,
                       load_scale) or work source (work=recorded, the default, or
                       work=throughput:gavel|pollux|sia:PATH with job_type=trace|
@@ -117,6 +122,32 @@ Options:
                       GCSIM_CHECK=1 in the environment: every run checks, also
                       those of compare, sweep, bench and plan (a test suite's)
 
+A CSV trace (--workload csv:FILE) is read through --trace-opt map=P=COL,...
+(docs/trace-replay.md), each property P naming the column it comes from:
+  submit, gpus        required: the submission (a calendar time or a number in
+                      time_unit) and the GPUs (below 1: a share of one GPU)
+  duration            the run time in time_unit, or
+  start, end          the run's start and end times (run time end - start)
+  id, user, queue, status, gpu_type, estimate, job_type   optional
+  cpu                 the job's host cores: plain numbers are cores, or
+                      millicores with cpu_unit=millicores or cpu=COL:millicores;
+                      "500m" is millicores in any case
+  memory              the job's host memory, and
+  gpu_memory          its GPU memory per GPU: a field with its unit ("16Gi",
+                      "16GB") is read as written; a plain number needs the
+                      column's unit, memory_unit=UNIT (gpu_memory_unit=UNIT) or
+                      memory=COL:UNIT, UNIT one of B, KB, MB, GB, TB, KiB, MiB,
+                      GiB, TiB; without one the run fails naming the column
+  share               the share of each GPU the job uses, in (0, 1]
+  gpu_types           the GPU types it may run on, "V100|A100"
+  single_node         true or false: all its GPUs on one node
+An empty submit (the job ran before the trace's window began) or end (still
+running when it ended) makes the job censored: submitted at the window's
+start, before every other job, or ending at its end; counted in summary.json
+("trace"); censored=drop skips them instead. --trace-opt strict=true fails on
+the first malformed row: a bad number or date, a negative submit time, a start
+before the submission, an end before the start.
+
 Preemptions: a preempted job resumes from its last checkpoint, or starts over
 without one. The summary prints preemptions, restarts from zero and the
 GPU-hours they threw away whenever there are any, and a notice when the lost
@@ -170,6 +201,24 @@ bool check_everywhere() {
   return value && std::string(value) == "1";
 }
 
+// summary.json's "trace": what the reader read, kept, censored and skipped,
+// and what the selection left of the `replayed` jobs.
+ReplayedTrace replayed_trace(const TraceReadResult& trace, const std::string& workload, std::size_t replayed) {
+  ReplayedTrace report;
+  report.format = trace.format;
+  report.file = parse_workload_source(workload).path;
+  report.rows = trace.rows;
+  report.jobs = trace.jobs_before_selection.value_or(replayed);
+  report.censored_at_start = trace.censored_at_start;
+  report.censored_at_end = trace.censored_at_end;
+  for (const SkippedRow& row : trace.skipped) ++(row.malformed ? report.malformed : report.not_replayable)[row.reason];
+  if (trace.jobs_before_selection) {
+    report.selection = trace.selection;
+    report.jobs_selected = replayed;
+  }
+  return report;
+}
+
 bool parse_isolation(const std::string& text) {
   if (text == "on") return true;
   if (text == "off") return false;
@@ -206,7 +255,10 @@ int simulate_workload(const Arguments& args) {
   }
   const ClusterLayout layout(read_cluster_file(cluster_path));
   const ClusterGraph graph(layout);
-  std::vector<JobSpec> jobs = read_workload_argument(workload_path, args.all("trace-opt"), std::cerr, &layout);
+  TraceReadResult trace;
+  std::vector<JobSpec> jobs = read_workload_argument(workload_path, args.all("trace-opt"), std::cerr, &layout, &trace);
+  std::optional<ReplayedTrace> replayed;
+  if (!trace.format.empty()) replayed = replayed_trace(trace, workload_path, jobs.size());
   if (args.has("whole-gpus"))
     if (const std::size_t rounded = give_whole_gpus(jobs); rounded > 0)
       std::cerr << "gcsim: --whole-gpus: " << rounded << " jobs asking a fraction of a GPU run on whole GPUs\n";
@@ -234,7 +286,7 @@ int simulate_workload(const Arguments& args) {
   try {
     OutputSet out(out_dir);
     out.stage("summary.json", summary_json(jobs, layout, record, metrics,
-                                           {!args.has("no-wall-time"), policy->guaranteed_queues(layout)}));
+                                           {!args.has("no-wall-time"), policy->guaranteed_queues(layout), replayed}));
     out.stage("jobs.csv", [&](std::ostream& file) { write_jobs_csv(file, jobs, layout, record); });
     out.stage("timeline.csv", [&](std::ostream& file) { write_timeline_csv(file, record); });
     if (!record.serving.empty()) out.stage("serving.csv", [&](std::ostream& file) { write_serving_csv(file, record); });
@@ -248,7 +300,9 @@ int simulate_workload(const Arguments& args) {
     std::cerr << "gcsim: error: " << e.what() << "\n";
     return exit_codes::kOutputError;
   }
-  if (!args.has("quiet")) std::cout << human_summary(record, metrics) << "  outputs     " << out_dir << "/\n";
+  if (!args.has("quiet"))
+    std::cout << human_summary(record, metrics, replayed ? &*replayed : nullptr) << "  outputs     " << out_dir
+              << "/\n";
   if (record.stop_request != 0) {
     std::cerr << "gcsim: " << signal_name(interrupt_signal())
               << ": the run stopped at t=" << format_seconds(record.simulated_time)

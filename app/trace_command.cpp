@@ -78,14 +78,34 @@ Reader options:
                       V100M32, A10, MISC
   --procs-per-gpu N   swf: processors per GPU (default 1)
   --map P=COL,...     csv: column of each job property: submit, gpus, duration (or
-                      start and end) required; id, user, queue, status, gpu_type,
-                      estimate optional
+                      start and end) required; id, user, queue, status,
+                      gpu_type, estimate, job_type optional; cpu (the job's
+                      host cores), memory (its host memory), gpu_memory (GPU
+                      memory per GPU), share (of each GPU, in (0, 1]),
+                      gpu_types ("V100|A100"), single_node (true or false)
+                      optional. cpu, memory and gpu_memory may name the unit of
+                      their plain numbers: memory=COL:GiB, cpu=COL:millicores
   --time-unit U       csv: unit of numeric times: ns, us, ms, s (default), min, h, d
   --delimiter C       csv: field separator (default ','; 'tab' for a tab)
+  --cpu-unit U        csv: unit of plain numbers in the cpu column: cores (the
+                      default) or millicores; "500m" is millicores in any case
+  --memory-unit U     csv: unit of plain numbers in the memory column (B, KB,
+                      MB, GB, TB, KiB, MiB, GiB, TiB); a plain number without
+                      one is an error naming the column ("16Gi", "16GB" carry
+                      their own)
+  --gpu-memory-unit U csv: the same for the gpu_memory column
+  --censored R        keep (default) or drop the jobs the trace saw only in
+                      part: an empty submit time (it ran before the trace's
+                      window began) or end time (still running when it ended).
+                      Kept, such a job is submitted at the window's start,
+                      before every other job, or ends at its end; stats counts
+                      them (csv, helios, pai, the Philly job log)
   --epoch T           the trace time that becomes time 0 (a calendar time
                       "YYYY-MM-DD HH:MM:SS" or a number); default: the first
                       submission (swf: the log's own start)
-  --strict            fail on the first malformed row instead of skipping it
+  --strict            fail on the first malformed row instead of skipping it (a
+                      bad number or date, a negative submit time, a start before
+                      the submission, an end before the start, ...)
   --work W            where each job's work comes from: recorded (default: the
                       recorded run time on the recorded GPUs) or
                       throughput:SOURCE:PATH, training work sized by a Gavel
@@ -118,6 +138,10 @@ const std::vector<FlagSpec> kReaderFlags = {{"format"},
                                             {"map"},
                                             {"time-unit"},
                                             {"delimiter"},
+                                            {"cpu-unit"},
+                                            {"memory-unit"},
+                                            {"gpu-memory-unit"},
+                                            {"censored"},
                                             {"epoch"},
                                             {"strict", false},
                                             {"from"},
@@ -151,6 +175,10 @@ TraceInput trace_input(const Arguments& args) {
                                                            {"map", "map"},
                                                            {"time-unit", "time_unit"},
                                                            {"delimiter", "delimiter"},
+                                                           {"cpu-unit", "cpu_unit"},
+                                                           {"memory-unit", "memory_unit"},
+                                                           {"gpu-memory-unit", "gpu_memory_unit"},
+                                                           {"censored", "censored"},
                                                            {"epoch", "epoch"},
                                                            {"from", "from"},
                                                            {"until", "until"},
@@ -167,7 +195,7 @@ TraceInput trace_input(const Arguments& args) {
   for (const std::string& type : args.all("gpu-type")) settings.emplace_back("gpu_type", type);
   if (args.has("strict")) settings.emplace_back("strict", "true");
   if (*format != TraceFormat::kCsv)
-    for (const char* csv_only : {"map", "time-unit", "delimiter"})
+    for (const char* csv_only : {"map", "time-unit", "delimiter", "cpu-unit", "memory-unit", "gpu-memory-unit"})
       if (args.has(csv_only)) throw UsageError(std::string("option '--") + csv_only + "' applies to --format csv only");
   if (*format == TraceFormat::kCsv && !args.has("map"))
     throw UsageError("--format csv needs --map (submit=COL,gpus=COL,duration=COL, ...)");

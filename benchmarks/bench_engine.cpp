@@ -95,7 +95,8 @@ void BM_EndToEnd(benchmark::State& bench) {
     const auto policy = builtin_policy("fifo");
     const RunRecord record = simulate({layout, graph, jobs, *policy, {}});
     const RunMetrics metrics = compute_run_metrics(jobs, record);
-    std::size_t bytes = summary_json(jobs, layout, record, metrics, {false, policy->guaranteed_queues(layout)}).size();
+    std::size_t bytes =
+        summary_json(jobs, layout, record, metrics, {false, policy->guaranteed_queues(layout), {}}).size();
     bytes += jobs_csv(jobs, layout, record).size() + timeline_csv(record).size();
     benchmark::DoNotOptimize(bytes);
     const std::chrono::duration<double> took = std::chrono::steady_clock::now() - started;

@@ -8,6 +8,7 @@
 #include "sim/io/json_input.hpp"
 #include "traces/trace_row.hpp"
 #include "traces/trace_text.hpp"
+#include "traces/trace_units.hpp"
 
 namespace gcsim {
 namespace {
@@ -18,16 +19,56 @@ std::string property_list() {
   return list;
 }
 
+// The properties whose plain numbers have a unit, which the mapping may name
+// after the column ("memory=mem:GiB").
+bool has_unit(const std::string& property) {
+  return property == "cpu" || property == "memory" || property == "gpu_memory";
+}
+
+// A mapped column: its header name, and the unit named after it, if any.
+struct MappedColumn {
+  std::string name;
+  std::optional<double> unit;  // cores or bytes per unit of a plain number
+};
+
+// "COLUMN" or, for a property with a unit, "COLUMN:UNIT".
+MappedColumn mapped_column(const std::string& property, const std::string& value) {
+  const auto colon = value.rfind(':');
+  if (colon == std::string::npos) return {value, std::nullopt};
+  const std::string unit = value.substr(colon + 1);
+  if (!has_unit(property))
+    throw std::invalid_argument("property '" + property + "' takes no unit ('" + value +
+                                "' in the column mapping): only cpu, memory and gpu_memory do");
+  if (colon == 0) throw std::invalid_argument("no column before the unit in '" + property + "=" + value + "'");
+  try {
+    return {value.substr(0, colon), property == "cpu" ? parse_cpu_unit(unit) : parse_memory_unit(unit)};
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument("unknown unit '" + unit + "' for '" + property + "' in the column mapping (" +
+                                e.what() + ")");
+  }
+}
+
 void check_mapping(const std::map<std::string, std::string>& columns) {
-  for (const auto& [property, column] : columns)
+  for (const auto& [property, column] : columns) {
     if (std::find(csv_trace_properties().begin(), csv_trace_properties().end(), property) ==
         csv_trace_properties().end())
       throw std::invalid_argument("unknown property '" + property +
                                   "' in the column mapping (expected one of: " + property_list() + ")");
+    mapped_column(property, column);
+  }
   if (!columns.count("submit") || !columns.count("gpus"))
     throw std::invalid_argument("the column mapping must name the 'submit' and 'gpus' columns");
   if (!columns.count("duration") && !(columns.count("start") && columns.count("end")))
     throw std::invalid_argument("the column mapping must name a 'duration' column, or 'start' and 'end' columns");
+}
+
+// The error for a plain number in a column whose unit nobody declared.
+std::string plain_amount(const std::string& property, const std::string& column, const std::string& text) {
+  const std::string units = property == "cpu" ? cpu_unit_list() : memory_unit_list();
+  return "a plain number (got '" + text + "') needs the column's unit: declare it with --trace-opt " + property +
+         "_unit=UNIT (gcsim trace: --" + (property == "gpu_memory" ? "gpu-memory" : property) +
+         "-unit UNIT) or in the mapping, " + property + "=" + column + ":UNIT (UNIT one of " + units +
+         "); or write the unit in the field (16Gi, 16GB)";
 }
 
 }  // namespace
@@ -40,7 +81,9 @@ const std::vector<std::string>& csv_trace_properties() {
 }
 
 std::map<std::string, std::string> parse_csv_column_map(const std::string& text) {
-  return parse_column_map(text, csv_trace_properties());
+  std::map<std::string, std::string> columns = parse_column_map(text, csv_trace_properties());
+  for (const auto& [property, column] : columns) mapped_column(property, column);
+  return columns;
 }
 
 TraceReadResult read_csv_trace(const std::string& path, const TraceReadOptions& options) {
@@ -73,7 +116,15 @@ TraceReadResult parse_csv_trace(std::istream& in, const std::string& file, const
   std::string text;
   const CsvHeader header = read_csv_header(lines, file, options.delimiter);
   std::map<std::string, TraceColumn> column_of;
-  for (const auto& [property, column] : columns) column_of[property] = header.column(column);
+  // Cores or bytes per unit of a plain number: the mapping's unit, else the declared one.
+  std::map<std::string, std::optional<double>> unit_of = {{"cpu", options.cpu_unit_cores},
+                                                          {"memory", options.memory_unit_bytes},
+                                                          {"gpu_memory", options.gpu_memory_unit_bytes}};
+  for (const auto& [property, column] : columns) {
+    const MappedColumn mapped_as = mapped_column(property, column);
+    column_of[property] = header.column(mapped_as.name);
+    if (mapped_as.unit) unit_of[property] = mapped_as.unit;
+  }
   const auto column = [&](const std::string& property) -> const TraceColumn& { return column_of.at(property); };
   const std::string not_a_time = "not a time (YYYY-MM-DD HH:MM:SS or a number)";
 
@@ -97,7 +148,10 @@ TraceReadResult parse_csv_trace(std::istream& in, const std::string& file, const
       row.malformed_if(id.empty(), column("id"), "empty job id");
       row.first_of(line_of_id, id, column("id").name, "duplicate job id", "'" + id + "'");
     }
-    const double submit = row.time(column("submit"), options.time_unit_s, not_a_time);
+    // No submit time: submitted before the trace's window began (censored), when
+    // a start or end says when it ran.
+    const bool submit_unknown = field("submit").empty();
+    const double submit = submit_unknown ? 0 : row.submit_time(column("submit"), options.time_unit_s, not_a_time);
     if (row) calendar = calendar || parse_calendar_time(field("submit")).has_value();
     const double gpus = row.number_if(
         column("gpus"), [](double value) { return value >= 0 && value <= 4294967295.0; },
@@ -106,37 +160,53 @@ TraceReadResult parse_csv_trace(std::istream& in, const std::string& file, const
                      "got " + field("gpus"));
     const std::string status = field("status");
     double run_time = 0;
+    std::optional<double> start, end;
     if (by_duration) {
+      row.not_replayable_if(submit_unknown, column("submit"), "no submit time");
       const double duration = row.number(column("duration"));
       row.malformed_if(duration < 0, column("duration"), "negative run time", "got " + field("duration"));
       run_time = duration * options.time_unit_s;
     } else {
-      // Jobs still waiting or running when the log was cut: not replayable, as in every format.
-      row.not_replayable_if(field("start").empty(), column("start"), "never started (no start time)", status);
-      row.not_replayable_if(field("end").empty(), column("end"), "had not ended when the log was cut (no end time)",
-                            status);
-      const double start = row.time(column("start"), options.time_unit_s, not_a_time);
-      const double end = row.time(column("end"), options.time_unit_s, not_a_time);
-      row.malformed_if(end < start, column("end"), "end before start",
-                       "ends " + describe_number(start - end) + " s before it starts");
-      run_time = end - start;
+      // A job still waiting when the log was cut is not replayable; one
+      // submitted before it began, or still running when it was cut, is
+      // censored (finish_trace completes it from the trace's window).
+      const bool no_start = field("start").empty(), no_end = field("end").empty();
+      row.not_replayable_if(submit_unknown && no_start && no_end, column("submit"), "no submit, start or end time");
+      row.not_replayable_if(!submit_unknown && no_start, column("start"), "never started (no start time)", status);
+      if (!no_start) start = row.time(column("start"), options.time_unit_s, not_a_time);
+      if (!no_end) end = row.time(column("end"), options.time_unit_s, not_a_time);
+      if (start && end)
+        row.malformed_if(*end < *start, column("end"), "end before start",
+                         "ends " + describe_number(*start - *end) + " s before it starts");
+      if (start && !submit_unknown) row.starts_after_submit(submit, *start, column("start").name);
+      if (start && end && !submit_unknown) run_time = *end - *start;
     }
+    const bool censored = !by_duration && (submit_unknown || !end);
     const double estimate = mapped("estimate") && !field("estimate").empty()
                                 ? std::max(0.0, row.number(column("estimate")) * options.time_unit_s)
                                 : 0;
-    // Host and placement columns: cores, memory (bytes, or a quantity such as
-    // "16GB"), GPU memory, a share of each GPU, allowed GPU types ("A|B"), single node.
-    const auto amount = [&](const std::string& property, Quantity kind) -> double {
+    // Host and placement columns: cores, memory, GPU memory (plain numbers in
+    // the column's unit, or a field with its own: "16Gi", "16GB", "500m"), a
+    // share of each GPU, allowed GPU types ("A|B"), single node.
+    const auto amount = [&](const std::string& property) -> double {
       if (!row || field(property).empty()) return 0;
       std::optional<double> value = parse_trace_number(field(property));
-      if (!value) value = parse_quantity(field(property), kind);
+      if (value && has_unit(property)) {
+        const std::optional<double>& unit = unit_of.at(property);
+        if (!unit)
+          throw InputError(file, "line " + std::to_string(line), column(property).name,
+                           plain_amount(property, column(property).name, field(property)));
+        *value *= *unit;
+      } else if (!value && has_unit(property)) {
+        value = property == "cpu" ? parse_cores_with_unit(field(property)) : parse_bytes_with_unit(field(property));
+      }
       const bool valid = value && *value >= 0 && std::isfinite(*value);
       return row.malformed_if(!valid, column(property), "not an amount >= 0", row.got(column(property))) ? *value : 0;
     };
-    const double cpu = amount("cpu", Quantity::kPlain);
-    const double memory = amount("memory", Quantity::kBytes);
-    const double gpu_memory = amount("gpu_memory", Quantity::kBytes);
-    const double share = amount("share", Quantity::kPlain);
+    const double cpu = amount("cpu");
+    const double memory = amount("memory");
+    const double gpu_memory = amount("gpu_memory");
+    const double share = amount("share");
     if (mapped("share"))
       row.malformed_if(share > 1 || (!field("share").empty() && share < kSmallestGpuShare), column("share"),
                        "not a share of a GPU in (0, 1]", row.got(column("share")));
@@ -149,7 +219,7 @@ TraceReadResult parse_csv_trace(std::istream& in, const std::string& file, const
     for (const std::string& type : split_csv_line(field("gpu_types"), '|'))
       if (!type.empty()) gpu_types.push_back(type);
     row.not_replayable_if(gpus == 0, column("gpus"), "CPU job (0 GPUs)");
-    row.not_replayable_if(run_time == 0, by_duration ? column("duration") : column("end"),
+    row.not_replayable_if(!censored && run_time == 0, by_duration ? column("duration") : column("end"),
                           "ran for 0 s (gcsim replays positive run times)");
     if (!row) continue;
     // Below one GPU: one worker on that share of a GPU; above, a fraction is rounded up.
@@ -162,6 +232,13 @@ TraceReadResult parse_csv_trace(std::istream& in, const std::string& file, const
     job.line = line;
     job.submit_field = column("submit").name;
     job.run_time_field = (by_duration ? column("duration") : column("end")).name;
+    if (!by_duration) {
+      job.end_field = column("end").name;
+      job.start = start;
+      job.end = end;
+      job.submit_unknown = submit_unknown;
+      job.end_unknown = !end;
+    }
     if (mapped("estimate")) job.estimate_field = column("estimate").name;
     job.spec.id = id;
     job.spec.user = mapped("user") && !field("user").empty() ? field("user") : "unknown";

@@ -54,19 +54,19 @@ TraceReadResult parse_helios_trace(std::istream& in, const std::string& file, co
     const double cpus = cpu_num && !row.empty(*cpu_num)
                             ? row.number_if(*cpu_num, is_whole_count, "not a CPU count (an integer >= 0)")
                             : 0;
-    const double submit = row.time(submit_time, 1, not_a_time);
+    const double submit = row.submit_time(submit_time, 1, not_a_time);
     if (row) calendar = calendar || parse_calendar_time(row.text(submit_time)).has_value();
     const std::string status = row.trimmed(state);
     row.not_replayable_if(gpus == 0, gpu_num, "CPU job (gpu_num 0)");
     row.not_replayable_if(row.empty(start_time), start_time, "never started (no start_time)", status);
-    row.not_replayable_if(row.empty(end_time), end_time, "had not ended when the log was cut (no end_time)", status);
+    // No end: still running when the log was cut (censored, finish_trace ends it with the log).
+    const bool running = row.empty(end_time);
     const double start = row.time(start_time, 1, not_a_time);
-    const double end = row.time(end_time, 1, not_a_time);
+    const double end = running ? start : row.time(end_time, 1, not_a_time);
     row.malformed_if(end < start, end_time, "end before start",
                      "ends " + describe_number(start - end) + " s before it starts");
-    row.malformed_if(start < submit, start_time, "start before submit",
-                     "starts " + describe_number(submit - start) + " s before it is submitted");
-    row.not_replayable_if(end == start, end_time, "ran for 0 s (gcsim replays positive run times)", status);
+    row.starts_after_submit(submit, start, start_time.name);
+    row.not_replayable_if(!running && end == start, end_time, "ran for 0 s (gcsim replays positive run times)", status);
     if (!row) continue;
     PendingTraceJob job;
     job.file = file;
@@ -82,6 +82,10 @@ TraceReadResult parse_helios_trace(std::istream& in, const std::string& file, co
     job.spec.gpus = static_cast<std::uint32_t>(gpus);
     job.spec.cpu_cores = static_cast<std::uint32_t>(cpus);
     job.spec.work = MeasuredWork{end - start, options.gpu_type};
+    job.start = start;
+    if (!running) job.end = end;
+    job.end_unknown = running;
+    job.end_field = "end_time";
     pending.push_back(std::move(job));
   }
   result.calendar_clock = calendar;

@@ -15,8 +15,10 @@
 //   submit_time -> submit (calendar time, or a number of seconds), made relative
 //                  to the earliest submission or TraceReadOptions::time_origin
 //   start_time, end_time -> the run time end - start of MeasuredWork (an empty
-//                  start: never started, an empty end: had not ended, both not
-//                  replayable; end before start, start before submit: malformed)
+//                  start: never started, not replayable; an empty end: still
+//                  running when the log was cut, censored, ending at the log's
+//                  last time (trace_read.hpp); end before start, start before
+//                  submit, a negative submit: malformed)
 //   duration, queue, node_num -> not used: duration and queue are end - start
 //                  and start - submit by definition, and gcsim simulates
 //                  queueing and placement itself

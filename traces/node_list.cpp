@@ -29,19 +29,6 @@ std::map<std::string, std::string> parse_node_column_map(const std::string& text
   return columns;
 }
 
-double parse_cpu_unit(const std::string& text) {
-  if (text == "cores") return 1;
-  if (text == "milli") return 1e-3;
-  throw std::invalid_argument("expected 'cores' or 'milli' (thousandths of a core), got '" + text + "'");
-}
-
-double parse_memory_unit(const std::string& text) {
-  static const char* const kUnits[] = {"B", "kB", "KB", "MB", "GB", "TB", "KiB", "MiB", "GiB", "TiB"};
-  for (const char* unit : kUnits)
-    if (text == unit) return *parse_quantity(std::string("1") + unit, Quantity::kBytes);
-  throw std::invalid_argument("expected one of B, KB, MB, GB, TB, KiB, MiB, GiB, TiB, got '" + text + "'");
-}
-
 NodeList read_node_list(const std::string& path, const NodeListOptions& options) {
   const auto& columns = options.columns;
   if (!columns.count("model") || !columns.count("gpus"))

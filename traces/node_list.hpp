@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "traces/machine_cluster.hpp"
+#include "traces/trace_units.hpp"  // parse_cpu_unit, parse_memory_unit
 
 namespace gcsim {
 
@@ -49,11 +50,6 @@ const std::vector<std::string>& node_list_properties();
 /// unknown property, a missing '=', a property given twice, or a missing
 /// model or gpus.
 std::map<std::string, std::string> parse_node_column_map(const std::string& text);
-/// "cores" (1) or "milli" (1e-3); throws std::invalid_argument otherwise.
-double parse_cpu_unit(const std::string& text);
-/// A size unit of the cluster format (B, KB, MB, GB, TB, KiB, MiB, GiB, TiB)
-/// in bytes; throws std::invalid_argument otherwise.
-double parse_memory_unit(const std::string& text);
 
 struct NodeList {
   std::vector<TracedMachine> machines;  // every node, in file order, CPU-only ones included

@@ -318,16 +318,12 @@ TraceReadResult read_pai_trace(const std::string& path, const TraceReadOptions& 
       log.not_replayable(task_path, job.first_line, "start_time", "never started (a task has no start_time)", status);
       continue;
     }
-    if (job.unfinished) {
-      log.not_replayable(task_path, job.first_line, "end_time",
-                         "had not ended when the log was cut (a task has no end_time)", status);
-      continue;
-    }
+
     if (job.workers() > 4294967295.0) {
       log.malformed(task_path, job.first_line, "inst_num", "too many GPUs", describe_number(job.workers()));
       continue;
     }
-    if (job.end == job.start) {
+    if (!job.unfinished && job.end == job.start) {
       log.not_replayable(task_path, job.first_line, "end_time", "ran for 0 s (gcsim replays positive run times)",
                          status);
       continue;
@@ -337,6 +333,12 @@ TraceReadResult read_pai_trace(const std::string& path, const TraceReadOptions& 
     pending_job.line = job.first_line;
     pending_job.submit_field = "start_time";
     pending_job.run_time_field = "end_time";
+    // A task without an end was still running when the log was cut (censored:
+    // finish_trace ends the job with the log).
+    pending_job.start = job.start;
+    if (std::isfinite(job.end)) pending_job.end = job.end;  // a finished task's end bounds the log too
+    pending_job.end_unknown = job.unfinished;
+    pending_job.end_field = "end_time";
     pending_job.status = status;
     JobSpec& spec_out = pending_job.spec;
     spec_out.id = name;
@@ -361,7 +363,7 @@ TraceReadResult read_pai_trace(const std::string& path, const TraceReadOptions& 
       type = options.gpu_type;
       ++default_type;
     }
-    spec_out.work = MeasuredWork{job.end - job.start, type};
+    spec_out.work = MeasuredWork{job.unfinished ? 0 : job.end - job.start, type};
     // Workers of one job share one gpu_share: all fractional, they take the
     // largest of their shares; beside whole-GPU instances, whole GPUs.
     if (job.fractional_workers > 0 && job.whole_gpus == 0) {

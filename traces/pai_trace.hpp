@@ -45,8 +45,10 @@
 //   - a task without a GPU type (CPU tasks, or a type left empty) uses
 //     TraceReadOptions::gpu_type; tasks of one job on different types use the
 //     type of the task with the most GPUs.
-//   - jobs still running or waiting when the trace was cut (no end_time or no
-//     start_time) and CPU-only jobs are skipped as not replayable.
+//   - jobs still waiting when the trace was cut (a task without start_time)
+//     and CPU-only jobs are skipped as not replayable; jobs still running (a
+//     task without end_time) are censored (trace_read.hpp): they run from
+//     their first task's start to the trace's last recorded time.
 // A task whose gpu_type is not among pai_machine_spec's GPU types, and an
 // instance on a machine pai_machine_spec does not list, are malformed rows.
 //

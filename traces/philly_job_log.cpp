@@ -108,7 +108,10 @@ TraceReadResult parse_philly_job_log(const std::string& text, const std::string&
     row.not_replayable_if(attempts.empty(), "attempts", "never ran (no attempt)");
     double run_time = 0;
     std::uint64_t gpus = 0;
-    bool unfinished = false;
+    bool never_started = false;
+    // The last attempt's start and end, where the log records them: a last
+    // attempt with a start and no end was running when the log was cut (censored).
+    std::optional<double> last_start, last_end;
     for (std::size_t a = 0; a < attempts.size() && row; ++a) {
       const nlohmann::json& attempt = attempts[a];
       if (!row.malformed_if(!attempt.is_object(), "attempts", "an attempt is not a JSON object")) break;
@@ -118,15 +121,25 @@ TraceReadResult parse_philly_job_log(const std::string& text, const std::string&
       if (!row.malformed_if(bad_start || bad_end, bad_start ? "attempts.start_time" : "attempts.end_time",
                             "not a date and time YYYY-MM-DD HH:MM:SS", "attempt " + std::to_string(a + 1)))
         break;
-      if (start.absent || end.absent) {
-        if (a + 1 == attempts.size()) unfinished = true;  // the log was cut while it ran (or before it started)
-        continue;
+      if (a == 0 && start.seconds)
+        if (!row.starts_after_submit(*submitted.seconds, *start.seconds, "attempts.start_time")) break;
+      // The log was cut before the last attempt started (not replayable) or
+      // while it ran (censored: its GPUs count, finish_trace ends it with the
+      // log); an earlier attempt without both times is left out.
+      const bool last = a + 1 == attempts.size();
+      if (last) {
+        last_start = start.seconds;
+        last_end = end.seconds;
+        never_started = start.absent;
       }
-      if (!row.malformed_if(
-              *end.seconds < *start.seconds, "attempts.end_time", "an attempt ends before it starts",
-              "attempt " + std::to_string(a + 1) + " ran " + describe_number(*end.seconds - *start.seconds) + " s"))
-        break;
-      run_time += *end.seconds - *start.seconds;
+      if (start.absent || (end.absent && !last)) continue;
+      if (!end.absent) {
+        if (!row.malformed_if(
+                *end.seconds < *start.seconds, "attempts.end_time", "an attempt ends before it starts",
+                "attempt " + std::to_string(a + 1) + " ran " + describe_number(*end.seconds - *start.seconds) + " s"))
+          break;
+        run_time += *end.seconds - *start.seconds;
+      }
       if (attempt.contains("detail") && !attempt.at("detail").is_null()) {
         const nlohmann::json& machines = attempt.at("detail");
         if (!row.malformed_if(!machines.is_array(), "attempts.detail", "detail is not an array of machines")) break;
@@ -139,9 +152,10 @@ TraceReadResult parse_philly_job_log(const std::string& text, const std::string&
         if (attempt_gpus > 0) gpus = attempt_gpus;  // the last attempt that lists its GPUs
       }
     }
-    row.not_replayable_if(unfinished, "attempts.end_time", "had not ended when the log was cut (end_time None)");
+    row.not_replayable_if(never_started, "attempts.start_time", "never started (its last attempt has no start_time)");
     row.not_replayable_if(gpus == 0, "attempts.detail", "no GPUs recorded in any attempt");
-    row.not_replayable_if(run_time <= 0, "attempts", "ran for 0 s (gcsim replays positive run times)");
+    const bool running = last_start && !last_end;
+    row.not_replayable_if(!running && run_time <= 0, "attempts", "ran for 0 s (gcsim replays positive run times)");
     if (!row) continue;
     if (attempts.size() > 1) ++retried;
     PendingTraceJob pending_job;
@@ -163,6 +177,10 @@ TraceReadResult parse_philly_job_log(const std::string& text, const std::string&
     pending_job.spec.submit = *submitted.seconds;
     pending_job.spec.gpus = static_cast<std::uint32_t>(std::min<std::uint64_t>(gpus, 4294967295u));
     pending_job.spec.work = MeasuredWork{run_time, options.gpu_type};
+    pending_job.start = last_start;
+    pending_job.end = last_end;
+    pending_job.end_unknown = running;
+    pending_job.end_field = "attempts.end_time";
     pending_job.status = text_field("status", "");
     pending.push_back(std::move(pending_job));
   }

@@ -18,12 +18,14 @@
 //                     attempts used GPUs too); the GPU count: the GPUs of the
 //                     last attempt that lists machines (every machine's "gpus").
 //                     The number of jobs with more than one attempt is reported.
-// Not replayable: a job with no attempt (it never ran), one whose last attempt
-// has no end time ("None": still running when the log was cut), a run time of
-// 0 s, no GPUs in any attempt's detail. Malformed: a job that is not an
-// object, a missing or malformed date, an attempt ending before it started,
-// attempts or gpus that are not arrays. Each is reported with the line the
-// job's object starts on.
+// Censored (trace_read.hpp): a job whose last attempt has a start and no end
+// time ("None": still running when the log was cut); that attempt runs to the
+// log's last recorded time. Not replayable: a job with no attempt (it never
+// ran), one whose last attempt has no start time, a run time of 0 s, no GPUs
+// in any attempt's detail. Malformed: a job that is not an object, a missing
+// or malformed date, a first attempt starting before the submission, an
+// attempt ending before it started, attempts or gpus that are not arrays.
+// Each is reported with the line the job's object starts on.
 //
 // The log does not name GPU types: run times are taken as measured on
 // TraceReadOptions::gpu_type.

@@ -9,12 +9,20 @@
 //
 // Two kinds of skipped rows:
 //   - malformed: the row contradicts the format (a malformed number, a
-//     negative run time, an end before the start, zero GPUs where the format
-//     only holds GPU jobs, a machine the trace does not list). In strict mode
-//     the first one throws InputError(file, "line N", field, reason).
+//     negative run time or submit time, an end before the start, a start
+//     before the submission, zero GPUs where the format only holds GPU jobs,
+//     a machine the trace does not list). In strict mode the first one throws
+//     InputError(file, "line N", field, reason).
 //   - not replayable: the row is well-formed but is not a GPU job gcsim can
-//     replay (a CPU-only job, a job that never started or had not ended when
-//     the log was cut, a run time of 0 s). Reported in every mode, never fatal.
+//     replay (a CPU-only job, a job that never started, a run time of 0 s).
+//     Reported in every mode, never fatal.
+//
+// Censored jobs are neither: the trace saw them only in part, since they were
+// submitted before its window began (no submit time) or still running when it
+// ended (no end time). By default they are kept, completed from the window
+// (finish_trace) and counted apart (censored_at_start, censored_at_end);
+// with keep_censored false they are skipped as not replayable ("censored at
+// start", "censored at end").
 //
 // Jobs come out sorted by submit time (ties in file order), with submit
 // times relative to `time_origin`. A job asking for more GPUs than a given
@@ -55,10 +63,11 @@ struct TraceReadOptions {
   /// The GPU type run times are taken to be measured on when the trace does
   /// not say (every format but PAI); it must be one of the cluster's types.
   std::string gpu_type = "V100";
-  /// The trace-clock time (seconds) that becomes simulation time 0. Unset:
-  /// the earliest submission for traces with absolute times (Philly, Helios,
-  /// PAI, CSV), and the log's own zero (UnixStartTime) for SWF, whose times
-  /// are already relative. Jobs submitted before it are skipped (not
+  /// The trace-clock time (seconds) that becomes simulation time 0, and the
+  /// start of the trace's window. Unset: the earliest submission (or start,
+  /// for a job submitted before the window) for traces with absolute times
+  /// (Philly, Helios, PAI, CSV), and the log's own zero (UnixStartTime) for
+  /// SWF, whose times are already relative. Jobs submitted before it are skipped (not
   /// replayable). Calendar times ("2017-10-09 07:01:55") count as seconds
   /// since 1970-01-01 00:00:00 of the trace's own wall clock, zone ignored.
   std::optional<double> time_origin;
@@ -70,6 +79,17 @@ struct TraceReadOptions {
   double time_unit_s = 1;
   /// CSV: the field separator.
   char delimiter = ',';
+  /// CSV: the unit of plain numbers in the cpu, memory and gpu_memory columns
+  /// (`--trace-opt cpu_unit=`, `memory_unit=`, `gpu_memory_unit=`; a unit
+  /// after the column in the mapping, "memory=mem:GiB", wins). CPU counts
+  /// cores unless told otherwise; a plain memory number with no unit is an
+  /// error, since traces count memory in bytes, MiB and GiB alike.
+  double cpu_unit_cores = 1;
+  std::optional<double> memory_unit_bytes, gpu_memory_unit_bytes;
+  /// Censored jobs, which the trace saw only in part (submitted before its
+  /// window began, or still running when it ended): kept and completed from
+  /// the window (finish_trace), or skipped as not replayable.
+  bool keep_censored = true;
   /// GPU models renamed to gcsim GPU types (`--gpu-type MODEL=NAME[:FLOPS]`,
   /// gpu_models.hpp): a job measured on MODEL is measured on NAME, and PAI's
   /// machine spec becomes a cluster with these figures.
@@ -91,6 +111,10 @@ struct TraceReadResult {
   std::vector<SkippedRow> skipped;
   /// Data rows read (headers, comments and blank lines not counted).
   std::size_t rows = 0;
+  /// Jobs kept that the trace saw only in part (finish_trace): submitted
+  /// before its window began, and still running when it ended (a job can
+  /// be both).
+  std::size_t censored_at_start = 0, censored_at_end = 0;
   /// Where each job's work comes from, e.g. "recorded run time on the recorded GPU count".
   std::string work_source;
   /// What the trace lacks and what gcsim assumed instead, one sentence each,
@@ -144,14 +168,34 @@ struct PendingTraceJob {
   /// The trace's fields its submit time, run time and run-time estimate come
   /// from, named in errors.
   std::string submit_field = "submit", run_time_field = "run time", estimate_field = "estimate";
+  /// The start of its (last) run and the latest end it records, trace
+  /// clock, where the trace records them: they bound the trace's window,
+  /// and complete a censored job.
+  std::optional<double> start, end;
+  /// What the trace did not see of the job (censored), which finish_trace
+  /// completes from the trace's window or, with keep_censored false, skips:
+  ///   submit_unknown: no submit time, since it was submitted (and maybe ran)
+  ///     before the window began; `spec.submit` is ignored;
+  ///   end_unknown: no end time, since it was still running when the window
+  ///     ended; `start` is set.
+  /// For such a job `spec.work` (MeasuredWork) holds the run time seen
+  /// outside its last run (0 but for a job of several runs), and
+  /// finish_trace adds the part of the last run inside the window.
+  bool submit_unknown = false, end_unknown = false;
+  std::string end_field = "end";
 };
 
 /// The step every reader ends with: picks the time origin (options.time_origin,
-/// else `default_origin`, else the earliest submission), skips jobs submitted
-/// before it, makes submit times relative to it, checks them and the run
-/// times and estimates against the horizon (work_horizon.hpp: a job beyond it
-/// is malformed), renames GPU types mapped in options.gpu_models, and sorts
-/// the jobs by submit time, ties in the order given.
+/// else `default_origin`, else the earliest submission, or start of a job
+/// without one), completes the censored jobs from the trace's window (from
+/// the origin to the latest time the jobs record; see PendingTraceJob): a job
+/// submitted before the window is submitted at its start and runs the part
+/// of its last run inside it, one running at its end runs up to that end;
+/// skips jobs submitted before the origin, makes submit times relative to
+/// it, checks them and the run times and estimates against the horizon
+/// (work_horizon.hpp: a job beyond it is malformed), renames GPU types
+/// mapped in options.gpu_models, and sorts the jobs by submit time, those
+/// submitted before the window first, then ties in the order given.
 void finish_trace(std::vector<PendingTraceJob> pending, const TraceReadOptions& options,
                   std::optional<double> default_origin, SkipLog& log, TraceReadResult& result);
 

@@ -15,6 +15,7 @@
 #include "traces/throughput_work.hpp"
 #include "traces/trace_formats.hpp"
 #include "traces/trace_text.hpp"
+#include "traces/trace_units.hpp"
 
 namespace gcsim {
 namespace {
@@ -115,6 +116,22 @@ TraceRequest trace_request(const std::vector<std::pair<std::string, std::string>
         options.delimiter = value[0];
       else
         throw UsageError("trace setting 'delimiter' expects one character or 'tab', got '" + value + "'");
+    } else if (key == "cpu_unit" || key == "memory_unit" || key == "gpu_memory_unit") {
+      try {
+        if (key == "cpu_unit")
+          options.cpu_unit_cores = parse_cpu_unit(value);
+        else
+          (key == "memory_unit" ? options.memory_unit_bytes : options.gpu_memory_unit_bytes) = parse_memory_unit(value);
+      } catch (const std::invalid_argument& e) {
+        throw UsageError("trace setting '" + key + "' " + e.what());
+      }
+    } else if (key == "censored") {
+      if (value != "keep" && value != "drop")
+        throw UsageError(
+            "trace setting 'censored' expects 'keep' (jobs submitted before the trace's window or still running at "
+            "its end are completed from the window, the default) or 'drop' (skipped), got '" +
+            value + "'");
+      options.keep_censored = value == "keep";
     } else if (key == "epoch") {
       epoch = value;
     } else if (key == "work") {
@@ -157,7 +174,8 @@ TraceRequest trace_request(const std::vector<std::pair<std::string, std::string>
       options.strict = boolean_setting(key, value);
     } else {
       throw UsageError("unknown trace setting '" + key +
-                       "' (expected gpu_type, procs_per_gpu, map, time_unit, delimiter, epoch, strict, from, until, "
+                       "' (expected gpu_type, procs_per_gpu, map, time_unit, delimiter, cpu_unit, memory_unit, "
+                       "gpu_memory_unit, censored, epoch, strict, from, until, "
                        "queue, min_gpus, max_gpus, sample, seed, load_scale, work, job_type, checkpoint_interval, "
                        "checkpoint_at_preemption or duration)");
     }
@@ -276,7 +294,8 @@ void check_measured_types(const TraceReadResult& trace, const std::string& path,
 }  // namespace
 
 std::vector<JobSpec> read_workload_argument(const std::string& argument, const std::vector<std::string>& trace_settings,
-                                            std::ostream& notes, const ClusterLayout* cluster) {
+                                            std::ostream& notes, const ClusterLayout* cluster,
+                                            TraceReadResult* trace_read) {
   const WorkloadSource source = parse_workload_source(argument);
   if (!source.unknown_format.empty())
     throw UsageError("unknown trace format '" + source.unknown_format + "' in --workload '" + argument +
@@ -297,7 +316,11 @@ std::vector<JobSpec> read_workload_argument(const std::string& argument, const s
   for (const SkippedRow& row : trace.skipped) malformed += row.malformed ? 1 : 0;
   notes << "gcsim: " << trace.format << " trace " << source.path << ": "
         << trace.jobs_before_selection.value_or(trace.jobs.size()) << " jobs from " << trace.rows << " rows; "
-        << trace.skipped.size() << " rows skipped (" << malformed << " malformed), 'gcsim trace stats' lists them\n";
+        << trace.skipped.size() << " rows skipped (" << malformed << " malformed), 'gcsim trace stats' lists them";
+  if (trace.censored_at_start + trace.censored_at_end > 0)
+    notes << "; censored: " << trace.censored_at_start << " submitted before the trace's window, "
+          << trace.censored_at_end << " running at its end (--trace-opt censored=drop skips them)";
+  notes << "\n";
   for (const std::string& step : trace.selection) notes << "gcsim: selected " << step << "\n";
   notes << "gcsim: work: " << trace.work_source << "\n";
   if (request.checkpoint_interval)
@@ -309,7 +332,9 @@ std::vector<JobSpec> read_workload_argument(const std::string& argument, const s
     notes << "gcsim: durations: every job runs its recorded time on whatever GPU type it gets\n";
   if (trace.jobs.empty()) throw InputError(source.path, "", "", "no replayable job in the trace (after selection)");
   if (cluster) check_measured_types(trace, source.path, request.read, *cluster);
-  return std::move(trace.jobs);  // not a copy: a replayed trace's jobs are held once
+  std::vector<JobSpec> jobs = std::move(trace.jobs);  // not a copy: a replayed trace's jobs are held once
+  if (trace_read) *trace_read = std::move(trace);
+  return jobs;
 }
 
 }  // namespace gcsim

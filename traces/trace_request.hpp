@@ -100,8 +100,11 @@ std::pair<std::string, std::string> split_setting(const std::string& text, const
 /// InputError when a trace yields no job, when a file given as native looks
 /// like a trace (naming its FORMAT), and, with `cluster`, when run times are
 /// measured on a GPU type the cluster lacks (naming the setting that fixes
-/// it). `cluster` is needed for work=throughput.
+/// it). `cluster` is needed for work=throughput. With `trace`, a trace's
+/// read result is left there, its jobs moved out (they are returned): what
+/// it read, kept, censored, skipped and selected, for the run's report.
 std::vector<JobSpec> read_workload_argument(const std::string& argument, const std::vector<std::string>& trace_settings,
-                                            std::ostream& notes, const ClusterLayout* cluster = nullptr);
+                                            std::ostream& notes, const ClusterLayout* cluster = nullptr,
+                                            TraceReadResult* trace = nullptr);
 
 }  // namespace gcsim

@@ -22,6 +22,11 @@ bool RowCheck::not_replayable_if(bool fault, const std::string& field, const std
   return skip_if(fault, false, field, reason, detail);
 }
 
+bool RowCheck::starts_after_submit(double submit, double start, const std::string& start_field) {
+  return malformed_if(start < submit, start_field, "starts before it was submitted",
+                      "starts " + describe_number(submit - start) + " s before it is submitted");
+}
+
 bool RowCheck::skip_if(bool fault, bool malformed, const std::string& field, const std::string& reason,
                        const std::string& detail) {
   if (!ok_ || !fault) return ok_;
@@ -66,6 +71,12 @@ double TraceRow::time(const TraceColumn& column, double unit_s, const std::strin
   if (!*this) return 0;
   const std::optional<double> value = parse_trace_time(text(column), unit_s);
   return malformed_if(!value, column.name, reason, got(column)) ? *value : 0;
+}
+
+double TraceRow::submit_time(const TraceColumn& column, double unit_s, const std::string& reason) {
+  const double seconds = time(column, unit_s, reason);
+  const bool negative = seconds < 0 && !parse_calendar_time(text(column));
+  return malformed_if(negative, column, "negative submit time", got(column)) ? seconds : 0;
 }
 
 }  // namespace gcsim

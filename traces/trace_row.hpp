@@ -48,6 +48,10 @@ class RowCheck {
   bool not_replayable_if(bool fault, const std::string& field, const std::string& reason,
                          const std::string& detail = "");
 
+  /// A start before the submit is malformed: "starts before it was
+  /// submitted"; false once the row is skipped.
+  bool starts_after_submit(double submit, double start, const std::string& start_field);
+
   /// Records `key` as seen on this line; when an earlier line has it, the row
   /// is malformed: "<shown> is also on line N".
   template <typename Key>
@@ -101,6 +105,9 @@ class TraceRow : public RowCheck {
   double calendar_time(const TraceColumn& column, const std::string& reason);
   /// A calendar time, or a number of `unit_s`-second units, else malformed.
   double time(const TraceColumn& column, double unit_s, const std::string& reason);
+  /// A submit time, read as time(); a number below 0 is malformed: "negative
+  /// submit time" (a calendar time before 1970 is a date, not a negative number).
+  double submit_time(const TraceColumn& column, double unit_s, const std::string& reason);
 
   using RowCheck::malformed_if;
   using RowCheck::not_replayable_if;

@@ -35,6 +35,8 @@ TraceStats compute_trace_stats(const TraceReadResult& trace, const ClusterLayout
   stats.rows = trace.rows;
   stats.jobs = trace.jobs.size();
   stats.jobs_read = trace.jobs_before_selection.value_or(trace.jobs.size());
+  stats.censored_at_start = trace.censored_at_start;
+  stats.censored_at_end = trace.censored_at_end;
   stats.time_origin = trace.time_origin;
   stats.calendar_clock = trace.calendar_clock;
   stats.work_source = trace.work_source;
@@ -121,6 +123,9 @@ std::string trace_stats_text(const TraceStats& stats) {
   out << "format        " << stats.format << "\n";
   out << "rows          " << stats.rows << " read: " << stats.jobs_read << " jobs, " << stats.skipped << " skipped ("
       << stats.malformed << " malformed, " << stats.skipped - stats.malformed << " not replayable)\n";
+  if (stats.censored_at_start + stats.censored_at_end > 0)
+    out << "censored      " << stats.censored_at_start << " submitted before the trace's window, "
+        << stats.censored_at_end << " running at its end (kept, completed from the window)\n";
   for (const std::string& step : stats.selection) out << "selected      " << step << "\n";
   if (!stats.selection.empty())
     out << "jobs          " << stats.jobs << " after selection; the figures below are theirs\n";
@@ -217,6 +222,7 @@ nlohmann::json trace_stats_json(const TraceStats& stats) {
                           {"max", stats.run_time_max}}},
                         {"status_counts", stats.status_counts},
                         {"skipped", {{"rows", stats.skipped}, {"malformed", stats.malformed}, {"reasons", reasons}}},
+                        {"censored", {{"at_start", stats.censored_at_start}, {"at_end", stats.censored_at_end}}},
                         {"work_source", stats.work_source},
                         {"assumptions", stats.assumptions},
                         {"selection", stats.selection}};

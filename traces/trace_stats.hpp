@@ -56,8 +56,10 @@ struct TraceCapacityStats {
 struct TraceStats {
   std::string format;
   std::size_t rows = 0;
-  std::size_t jobs = 0;                      // after selection
-  std::size_t jobs_read = 0;                 // before selection
+  std::size_t jobs = 0;               // after selection
+  std::size_t jobs_read = 0;          // before selection
+  std::size_t censored_at_start = 0;  // jobs read that the trace saw only in part
+  std::size_t censored_at_end = 0;
   double first_submit = 0, last_submit = 0;  // seconds from the time origin
   double last_end = 0;                       // latest submit + recorded run time
   double time_origin = 0;

@@ -128,6 +128,30 @@ nlohmann::ordered_json serving_outcome_json(const ServingOutcome& d) {
           {"rollout_seconds", std::move(rollouts)}};
 }
 
+// summary.json's "trace": reasons in their text's order, so the same trace gives the same file.
+nlohmann::ordered_json replayed_trace_json(const ReplayedTrace& trace) {
+  const auto reasons = [](const std::map<std::string, std::size_t>& counts) {
+    nlohmann::ordered_json j = nlohmann::ordered_json::object();
+    for (const auto& [reason, count] : counts) j[reason] = count;
+    return j;
+  };
+  std::size_t skipped = 0;
+  for (const auto* counts : {&trace.malformed, &trace.not_replayable})
+    for (const auto& [reason, count] : *counts) skipped += count;
+  nlohmann::ordered_json selection = nullptr;
+  if (trace.jobs_selected) selection = {{"jobs", *trace.jobs_selected}, {"steps", trace.selection}};
+  return {
+      {"format", trace.format},
+      {"file", trace.file},
+      {"rows", trace.rows},
+      {"jobs", trace.jobs},
+      {"censored_at_start", trace.censored_at_start},
+      {"censored_at_end", trace.censored_at_end},
+      {"skipped",
+       {{"rows", skipped}, {"malformed", reasons(trace.malformed)}, {"not_replayable", reasons(trace.not_replayable)}}},
+      {"selection", std::move(selection)}};
+}
+
 std::string summary_json(const std::vector<JobSpec>& jobs, const ClusterLayout& layout, const RunRecord& record,
                          const RunMetrics& m, const SummaryOptions& options) {
   nlohmann::ordered_json j;
@@ -136,6 +160,7 @@ std::string summary_json(const std::vector<JobSpec>& jobs, const ClusterLayout& 
   j["fidelity"] = record.fidelity;
   j["seed"] = record.seed;
   j["gpus"] = record.total_gpus;
+  if (options.trace) j["trace"] = replayed_trace_json(*options.trace);
   j["jobs"] = {{"total", m.jobs}, {"finished", m.finished}, {"failed", m.failed}, {"unfinished", m.unfinished}};
   j["makespan_s"] = m.makespan;
   j["jct_s"] = distribution_json(m.jct);
@@ -432,11 +457,21 @@ std::string lost_work_notice(const RunMetrics& m) {
   return out.str();
 }
 
-std::string human_summary(const RunRecord& record, const RunMetrics& m) {
+std::string human_summary(const RunRecord& record, const RunMetrics& m, const ReplayedTrace* trace) {
   std::ostringstream out;
   out << "gcsim: policy " << record.policy << " on " << record.cluster_name << " (" << record.total_gpus
-      << " GPUs), fidelity " << record.fidelity << "\n"
-      << "  jobs        " << m.finished << " finished, " << m.failed << " failed, " << m.unfinished
+      << " GPUs), fidelity " << record.fidelity << "\n";
+  if (trace) {
+    std::size_t malformed = 0, not_replayable = 0;
+    for (const auto& [reason, count] : trace->malformed) malformed += count;
+    for (const auto& [reason, count] : trace->not_replayable) not_replayable += count;
+    out << "  trace       " << trace->format << ", " << trace->jobs << " jobs from " << trace->rows << " rows ("
+        << malformed << " malformed, " << not_replayable << " not replayable), censored " << trace->censored_at_start
+        << " at start, " << trace->censored_at_end << " at end";
+    if (trace->jobs_selected) out << "; " << *trace->jobs_selected << " selected";
+    out << "\n";
+  }
+  out << "  jobs        " << m.finished << " finished, " << m.failed << " failed, " << m.unfinished
       << " unfinished (of " << m.jobs << ")\n"
       << "  makespan    " << duration_text(m.makespan) << "\n"
       << "  JCT         mean " << duration_text(m.jct.mean) << ", p50 " << duration_text(m.jct.p50) << ", p95 "

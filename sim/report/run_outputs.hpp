@@ -1,6 +1,8 @@
 // run_outputs.hpp: the files and the console summary of a run.
 //
-//   summary.json  counts, makespan, JCT and queueing-delay distributions,
+//   summary.json  for a replayed trace, what was read, kept, censored,
+//                 skipped and selected ("trace", ReplayedTrace); counts,
+//                 makespan, JCT and queueing-delay distributions,
 //                 utilization, preemptions and the GPU time they threw away,
 //                 why the run stopped early (deadlock, livelock, thrashing:
 //                 null when it did not), simulated time, events, wall time;
@@ -19,6 +21,9 @@
 //   out.stage("jobs.csv", [&](std::ostream& file) { write_jobs_csv(file, jobs, layout, record); });
 #pragma once
 
+#include <cstddef>
+#include <map>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -31,6 +36,22 @@
 
 namespace gcsim {
 
+/// The trace a run replayed (`--workload FORMAT:FILE`), as summary.json's
+/// "trace" object and the printed summary state it: the rows read, the jobs
+/// the reader kept, those it saw only in part (censored), the rows it
+/// skipped per reason, and what the selection left.
+struct ReplayedTrace {
+  std::string format, file;
+  std::size_t rows = 0, jobs = 0;
+  std::size_t censored_at_start = 0, censored_at_end = 0;
+  /// Skipped rows per reason: malformed, and well-formed but not replayable.
+  std::map<std::string, std::size_t> malformed, not_replayable;
+  /// The selection's steps, one line each, and the jobs it kept; none when
+  /// no selection applied.
+  std::vector<std::string> selection;
+  std::optional<std::size_t> jobs_selected;
+};
+
 struct SummaryOptions {
   /// Host wall time differs between runs; leave it out for byte-identical summaries.
   bool include_wall_time = true;
@@ -38,6 +59,8 @@ struct SummaryOptions {
   /// summary.json then gives each one's guarantee attainment
   /// (comparison_metrics.hpp) under "queues", and the least of them.
   std::vector<GuaranteedQueue> queues;
+  /// The trace replayed, if the workload is one: summary.json's "trace".
+  std::optional<ReplayedTrace> trace;
 };
 
 std::string summary_json(const std::vector<JobSpec>& jobs, const ClusterLayout& layout, const RunRecord& record,
@@ -51,8 +74,8 @@ void write_jobs_csv(std::ostream& out, const std::vector<JobSpec>& jobs, const C
 void write_timeline_csv(std::ostream& out, const RunRecord& record);
 /// serving.csv; written only when the workload has a serving deployment.
 void write_serving_csv(std::ostream& out, const RunRecord& record);
-/// A few lines for the terminal.
-std::string human_summary(const RunRecord& record, const RunMetrics& metrics);
+/// A few lines for the terminal; with `trace`, one on the trace replayed.
+std::string human_summary(const RunRecord& record, const RunMetrics& metrics, const ReplayedTrace* trace = nullptr);
 /// Which jobs deadlocked and what each holds; empty when the run had no deadlock.
 std::string deadlock_diagnosis(const std::vector<JobSpec>& jobs, const ClusterLayout& layout, const RunRecord& record);
 /// The instant the policy went round in circles, its jobs and the decisions

@@ -46,10 +46,11 @@ TEST(InputEncodings, JsonWithCrlfLineEndingsReadsAsWithLf) {
   EXPECT_EQ(outputs_of(dir, "crlf", with_crlf(cluster), with_crlf(workload_text())), plain);
 }
 
-// The run of a CSV trace (id, submit, gpus, duration) given as `csv`.
+// The run of a CSV trace (id, submit, gpus, duration) given as `csv`, always
+// at the same path (summary.json names the trace's file).
 std::string trace_outputs_of(const ScratchDir& dir, const std::string& name, const std::string& csv) {
   const GcsimRun run = run_simulation(dir.write(name + "-cluster.json", CraftedCluster{}.to_json()),
-                                      "csv:" + dir.write(name + ".csv", csv), dir / name,
+                                      "csv:" + dir.write("trace.csv", csv), dir / name,
                                       {"--trace-opt", "map=id=id,submit=submit,gpus=gpus,duration=duration",
                                        "--trace-opt", "gpu_type=GPU", "--no-wall-time"});
   EXPECT_EQ(run.exit_code, 0) << name << ": " << run.err;

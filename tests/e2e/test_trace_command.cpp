@@ -323,7 +323,7 @@ TEST(TraceCommand, APaiFolderConvertsIntoAWorkloadAndAClusterThatRunTogether) {
   dir.write("pai/pai_task_table.csv",
             "j1,worker,2.0,Terminated,100.0,400.0,600.0,29.3,50.0,T4\n"
             "j2,worker,1.0,Terminated,150.0,250.0,800.0,8.0,800.0,V100M32\n"
-            "j3,worker,1.0,Running,150.0,,800.0,8.0,100.0,V100M32\n");
+            "j3,worker,1.0,Running,150.0,,800.0,8.0,100.0,V100M32\n");  // running when the log was cut
   dir.write("pai/pai_machine_spec.csv", "m1,V100M32,96,384,8\nm2,T4,96,512,2\nm3,CPU,96,512,0\n");
   const GcsimRun convert = run_gcsim({"trace", "convert", dir / "pai", "--format", "pai", "--to", "native", "--out",
                                       dir / "w.json", "--cluster-out", dir / "cluster.json"});
@@ -332,9 +332,11 @@ TEST(TraceCommand, APaiFolderConvertsIntoAWorkloadAndAClusterThatRunTogether) {
   const GcsimRun run = run_simulation(dir / "cluster.json", dir / "w.json", dir / "out", {"--no-wall-time"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const auto jobs = read_jobs_csv(dir / "out");
-  ASSERT_EQ(jobs.size(), 2u);
+  ASSERT_EQ(jobs.size(), 3u);
   EXPECT_EQ(jobs.at("j1").gpus, 2);  // two half-GPU instances, each given a whole GPU
   EXPECT_EQ(jobs.at("j2").gpus, 8);
+  EXPECT_EQ(jobs.at("j3").gpus, 1);
+  EXPECT_EQ(jobs.at("j3").uncontended, 400 - 150);  // censored: up to the log's last time, j1's end
 }
 
 TEST(TraceCommand, CommandLineMistakesExitWithStatus2) {

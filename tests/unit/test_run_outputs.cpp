@@ -167,5 +167,47 @@ TEST(HumanSummary, ShowsPreemptionsOnlyWhenThereAreAny) {
       << text;
 }
 
+TEST(ReplayedTraceReport, SummaryJsonSaysWhatWasReadKeptAndSkippedRightAfterTheCluster) {
+  StoppedRun run;
+  run.record.outcomes = {JobOutcome{}, JobOutcome{}};
+  run.record.total_gpus = 4;
+  SummaryOptions options;
+  options.include_wall_time = false;
+  const RunMetrics metrics = compute_run_metrics(run.jobs, run.record);
+  EXPECT_FALSE(
+      nlohmann::json::parse(summary_json(run.jobs, run.layout, run.record, metrics, options)).contains("trace"));
+  ReplayedTrace trace;
+  trace.format = "csv";
+  trace.file = "pods.csv";
+  trace.rows = 9;
+  trace.jobs = 4;
+  trace.censored_at_start = 1;
+  trace.censored_at_end = 2;
+  trace.malformed = {{"negative submit time", 2}};
+  trace.not_replayable = {{"never started (no start time)", 1}, {"CPU job (0 GPUs)", 2}};
+  trace.selection = {"queues a: 2 of 4 jobs kept"};
+  trace.jobs_selected = 2;
+  options.trace = trace;
+  const std::string text = summary_json(run.jobs, run.layout, run.record, metrics, options);
+  EXPECT_TRUE(contains(text, "\"gpus\": 4,\n  \"trace\": {\n    \"format\": \"csv\",\n    \"file\": \"pods.csv\",\n"))
+      << text;
+  const nlohmann::json j = nlohmann::json::parse(text).at("trace");
+  EXPECT_EQ(j.at("rows"), 9);
+  EXPECT_EQ(j.at("jobs"), 4);
+  EXPECT_EQ(j.at("censored_at_start"), 1);
+  EXPECT_EQ(j.at("censored_at_end"), 2);
+  EXPECT_EQ(j.at("skipped").at("rows"), 5);
+  EXPECT_EQ(j.at("skipped").at("malformed").at("negative submit time"), 2);
+  EXPECT_EQ(j.at("skipped").at("not_replayable").at("CPU job (0 GPUs)"), 2);
+  EXPECT_EQ(j.at("selection").at("jobs"), 2);
+  EXPECT_EQ(j.at("selection").at("steps"), nlohmann::json::array({"queues a: 2 of 4 jobs kept"}));
+  const std::string summary = human_summary(run.record, metrics, &trace);
+  EXPECT_TRUE(contains(summary,
+                       "  trace       csv, 4 jobs from 9 rows (2 malformed, 3 not replayable), censored 1 at start, 2 "
+                       "at end; 2 selected\n"))
+      << summary;
+  EXPECT_FALSE(contains(human_summary(run.record, metrics), "trace"));
+}
+
 }  // namespace
 }  // namespace gcsim

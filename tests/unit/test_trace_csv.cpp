@@ -100,7 +100,7 @@ TEST(CsvTrace, StartAndEndColumnsGiveTheRunTime) {
   EXPECT_TRUE(trace.calendar_clock);
 }
 
-TEST(CsvTrace, JobsThatNeverStartedOrHadNotEndedAreNotReplayableEvenInStrictMode) {
+TEST(CsvTrace, JobsThatNeverStartedAreNotReplayableEvenInStrictModeAndThoseRunningAtTheCutAreCensored) {
   // A Kubernetes-style pod list: pods still pending or running when the log was cut.
   TraceReadOptions options;
   options.strict = true;
@@ -108,20 +108,19 @@ TEST(CsvTrace, JobsThatNeverStartedOrHadNotEndedAreNotReplayableEvenInStrictMode
       "name,creation_time,scheduled_time,deletion_time,num_gpu,pod_phase\n"
       "p1,100,110,170,1,Succeeded\n"  // line 2: ran 60 s
       "p2,120,,,1,Pending\n"          // line 3: never scheduled
-      "p3,130,140,,2,Running\n",      // line 4: not ended
+      "p3,130,140,,2,Running\n",      // line 4: not ended: runs to the log's last time, 170
       "id=name,submit=creation_time,start=scheduled_time,end=deletion_time,gpus=num_gpu,status=pod_phase", options);
-  ASSERT_EQ(trace.jobs.size(), 1u);
+  ASSERT_EQ(trace.jobs.size(), 2u);
   EXPECT_EQ(std::get<MeasuredWork>(trace.jobs[0].work).seconds, 60);
-  ASSERT_EQ(trace.skipped.size(), 2u);
+  EXPECT_EQ(trace.jobs[1].id, "p3");
+  EXPECT_EQ(std::get<MeasuredWork>(trace.jobs[1].work).seconds, 30);
+  EXPECT_EQ(trace.censored_at_end, 1u);
+  ASSERT_EQ(trace.skipped.size(), 1u);
   EXPECT_EQ(trace.skipped[0].line, 3u);
   EXPECT_EQ(trace.skipped[0].field, "scheduled_time");
   EXPECT_EQ(trace.skipped[0].reason, "never started (no start time)");
   EXPECT_EQ(trace.skipped[0].detail, "Pending");
   EXPECT_FALSE(trace.skipped[0].malformed);
-  EXPECT_EQ(trace.skipped[1].line, 4u);
-  EXPECT_EQ(trace.skipped[1].field, "deletion_time");
-  EXPECT_EQ(trace.skipped[1].reason, "had not ended when the log was cut (no end time)");
-  EXPECT_FALSE(trace.skipped[1].malformed);
 }
 
 TEST(CsvTrace, AShareBelowAMillionthOfAGpuIsMalformed) {
@@ -157,7 +156,7 @@ TEST(CsvTrace, HostAndPlacementColumnsFillTheJob) {
       "c,2,1,60,x,,,,,\n"
       "d,3,1,60,,,,1.5,,\n"
       "e,4,1,60,,,,,,maybe\n",
-      "id=id,submit=t,gpus=g,duration=d,cpu=c,memory=m,gpu_memory=gm,share=s,gpu_types=types,single_node=one");
+      "id=id,submit=t,gpus=g,duration=d,cpu=c,memory=m:B,gpu_memory=gm,share=s,gpu_types=types,single_node=one");
   ASSERT_EQ(trace.jobs.size(), 2u);
   const JobSpec& a = trace.jobs[0];
   EXPECT_EQ(a.cpu_cores, 10u);

@@ -78,7 +78,7 @@ TEST(HeliosTrace, BadRowsAreSkippedWithTheirLineAndReason) {
                                {7, "gpu_num", "not a GPU count (an integer >= 0)", true},
                                {8, "job_id", "duplicate job id", true},
                                {10, "submit_time", "not a time (YYYY-MM-DD HH:MM:SS or seconds)", true},
-                               {11, "start_time", "start before submit", true}};
+                               {11, "start_time", "starts before it was submitted", true}};
   ASSERT_EQ(trace.skipped.size(), std::size(expected));
   for (std::size_t i = 0; i < std::size(expected); ++i) {
     SCOPED_TRACE("line " + std::to_string(expected[i].line));

@@ -200,7 +200,7 @@ class CraftedPai : public ::testing::Test {
 TEST_F(CraftedPai, TasksBecomeJobsWithTheirGpuSharesAndTheJobTablesSubmitAndUser) {
   const TraceReadResult trace = read_pai_trace(dir_.path(), {});
   EXPECT_EQ(trace.rows, 9u);
-  ASSERT_EQ(trace.jobs.size(), 2u);
+  ASSERT_EQ(trace.jobs.size(), 3u);
   const JobSpec& a = trace.jobs[0];
   EXPECT_EQ(a.id, "jobA");
   EXPECT_EQ(a.submit, 0);  // the earliest submission (job table: 80)
@@ -220,7 +220,15 @@ TEST_F(CraftedPai, TasksBecomeJobsWithTheirGpuSharesAndTheJobTablesSubmitAndUser
   EXPECT_TRUE(b.single_node);   // one instance (a pod) of 2 GPUs: on one node
   EXPECT_FALSE(a.single_node);  // two pods of half a GPU each
   EXPECT_EQ(std::get<MeasuredWork>(b.work).gpu_type, "V100");
-  EXPECT_EQ(trace.job_status, (std::vector<std::string>{"Terminated", "Failed"}));
+  // jobC: still running when the log was cut (censored), from its start (300, no
+  // job table row: its submission too) to the log's last time (jobA's end, 410).
+  const JobSpec& c = trace.jobs[2];
+  EXPECT_EQ(c.id, "jobC");
+  EXPECT_EQ(c.submit, 300 - 80);
+  EXPECT_EQ(std::get<MeasuredWork>(c.work).seconds, 410 - 300);
+  EXPECT_EQ(std::get<MeasuredWork>(c.work).gpu_type, "P100");
+  EXPECT_EQ(trace.censored_at_end, 1u);
+  EXPECT_EQ(trace.job_status, (std::vector<std::string>{"Terminated", "Failed", "Running"}));
   EXPECT_EQ(*trace.machine_gpus, 12u);
   bool sharing_noted = false;
   for (const std::string& note : trace.assumptions)
@@ -266,17 +274,15 @@ TEST_F(CraftedPai, BadRowsAndUnreplayableJobsAreReportedWithTheirFileAndLine) {
     const char* reason;
     bool malformed;
   };
-  const Expected expected[] = {
-      {"pai_instance_table.csv", 3, "machine not listed in pai_machine_spec", true},
-      {"pai_task_table.csv", 4, "had not ended when the log was cut (a task has no end_time)", false},
-      {"pai_task_table.csv", 5, "CPU-only job (no task asks for a GPU)", false},
-      {"pai_task_table.csv", 6, "not an instance count (an integer >= 1)", true},
-      {"pai_task_table.csv", 6, "a task row of this job is malformed", false},
-      {"pai_task_table.csv", 7, "end before start", true},
-      {"pai_task_table.csv", 7, "a task row of this job is malformed", false},
-      {"pai_task_table.csv", 8, "GPU type not among pai_machine_spec's machines", true},
-      {"pai_task_table.csv", 8, "a task row of this job is malformed", false},
-      {"pai_task_table.csv", 9, "never started (a task has no start_time)", false}};
+  const Expected expected[] = {{"pai_instance_table.csv", 3, "machine not listed in pai_machine_spec", true},
+                               {"pai_task_table.csv", 5, "CPU-only job (no task asks for a GPU)", false},
+                               {"pai_task_table.csv", 6, "not an instance count (an integer >= 1)", true},
+                               {"pai_task_table.csv", 6, "a task row of this job is malformed", false},
+                               {"pai_task_table.csv", 7, "end before start", true},
+                               {"pai_task_table.csv", 7, "a task row of this job is malformed", false},
+                               {"pai_task_table.csv", 8, "GPU type not among pai_machine_spec's machines", true},
+                               {"pai_task_table.csv", 8, "a task row of this job is malformed", false},
+                               {"pai_task_table.csv", 9, "never started (a task has no start_time)", false}};
   ASSERT_EQ(trace.skipped.size(), std::size(expected));
   for (std::size_t i = 0; i < std::size(expected); ++i) {
     SCOPED_TRACE(std::string(expected[i].file) + " line " + std::to_string(expected[i].line));

@@ -30,7 +30,7 @@ const std::string kLog = R"([
 TEST(PhillyJobLog, ReplayableJobsWithAttemptsSummedAndTheLastAttemptsGpus) {
   const TraceReadResult trace = parse_philly_job_log(kLog, "cluster_job_log", {});
   EXPECT_EQ(trace.rows, 8u);
-  ASSERT_EQ(trace.jobs.size(), 2u);
+  ASSERT_EQ(trace.jobs.size(), 3u);
   // app_1: one attempt of 1 h on 2 machines x 2 GPUs.
   EXPECT_EQ(trace.jobs[0].id, "app_1");
   EXPECT_EQ(trace.jobs[0].gpus, 4u);
@@ -45,6 +45,12 @@ TEST(PhillyJobLog, ReplayableJobsWithAttemptsSummedAndTheLastAttemptsGpus) {
   EXPECT_DOUBLE_EQ(std::get<MeasuredWork>(trace.jobs[1].work).seconds, 900);
   EXPECT_DOUBLE_EQ(trace.jobs[1].submit, 600);
   EXPECT_EQ(trace.job_status[1], "Failed");
+  // app_4: running when the log was cut (censored), from 00:31:00 to the log's last time, 01:00:10.
+  EXPECT_EQ(trace.jobs[2].id, "app_4");
+  EXPECT_EQ(trace.jobs[2].gpus, 1u);
+  EXPECT_DOUBLE_EQ(std::get<MeasuredWork>(trace.jobs[2].work).seconds, 1750);
+  EXPECT_DOUBLE_EQ(trace.jobs[2].submit, 1800);
+  EXPECT_EQ(trace.censored_at_end, 1u);
 }
 
 TEST(PhillyJobLog, EverySkippedJobHasItsLineAndReason) {
@@ -54,9 +60,11 @@ TEST(PhillyJobLog, EverySkippedJobHasItsLineAndReason) {
     std::string field;
     bool malformed;
   };
-  const std::vector<Expected> expected{{4, "attempts", false},        {5, "attempts.end_time", false},
-                                       {6, "submitted_time", true},   {7, "attempts.end_time", true},
-                                       {8, "attempts.detail", false}, {9, "jobid", true}};
+  const std::vector<Expected> expected{{4, "attempts", false},
+                                       {6, "submitted_time", true},
+                                       {7, "attempts.end_time", true},
+                                       {8, "attempts.detail", false},
+                                       {9, "jobid", true}};
   ASSERT_EQ(trace.skipped.size(), expected.size());
   for (std::size_t i = 0; i < expected.size(); ++i) {
     SCOPED_TRACE(i);
@@ -65,8 +73,16 @@ TEST(PhillyJobLog, EverySkippedJobHasItsLineAndReason) {
     EXPECT_EQ(trace.skipped[i].field, expected[i].field);
     EXPECT_EQ(trace.skipped[i].malformed, expected[i].malformed);
   }
-  EXPECT_EQ(trace.skipped[1].reason, "had not ended when the log was cut (end_time None)");
-  EXPECT_EQ(trace.skipped[3].reason, "an attempt ends before it starts");
+  EXPECT_EQ(trace.skipped[2].reason, "an attempt ends before it starts");
+  // app_4, running when the log was cut, is censored: skipped only on request.
+  TraceReadOptions drop;
+  drop.keep_censored = false;
+  const TraceReadResult dropped = parse_philly_job_log(kLog, "cluster_job_log", drop);
+  ASSERT_EQ(dropped.skipped.size(), expected.size() + 1);
+  EXPECT_EQ(dropped.skipped[1].line, 5u);
+  EXPECT_EQ(dropped.skipped[1].field, "attempts.end_time");
+  EXPECT_EQ(dropped.skipped[1].reason, "censored at end");
+  EXPECT_FALSE(dropped.skipped[1].malformed);
 }
 
 TEST(PhillyJobLog, StrictModeFailsOnTheFirstMalformedJob) {
@@ -84,17 +100,18 @@ TEST(PhillyJobLog, StrictModeFailsOnTheFirstMalformedJob) {
 TEST(PhillyJobLog, StatsCountWhatTheTestCountsByHand) {
   const TraceReadResult trace = parse_philly_job_log(kLog, "cluster_job_log", {});
   const TraceStats stats = compute_trace_stats(trace, nullptr);
-  EXPECT_EQ(stats.jobs, 2u);
-  // 4 GPUs x 1 h + 2 GPUs x 0.25 h.
-  EXPECT_DOUBLE_EQ(stats.gpu_hours, 4.5);
+  EXPECT_EQ(stats.jobs, 3u);
+  // 4 GPUs x 1 h + 2 GPUs x 0.25 h + 1 GPU x 1750 s (app_4, censored).
+  EXPECT_DOUBLE_EQ(stats.gpu_hours, 4.5 + 1750.0 / 3600);
   EXPECT_EQ(stats.status_counts.at("Pass"), 1u);
   EXPECT_EQ(stats.status_counts.at("Failed"), 1u);
+  EXPECT_EQ(stats.status_counts.at("Running"), 1u);
 }
 
 TEST(PhillyJobLog, ThePhillyFormatTellsTheRawLogFromTheDerivedCsv) {
   const std::string path = ::testing::TempDir() + "/cluster_job_log";
   std::ofstream(path) << kLog;
-  EXPECT_EQ(read_philly_trace(path, {}).jobs.size(), 2u);
+  EXPECT_EQ(read_philly_trace(path, {}).jobs.size(), 3u);
   EXPECT_TRUE(looks_like_philly_job_log("  \n[{}]"));
   EXPECT_FALSE(looks_like_philly_job_log("timestamp,duration,num_gpus,gpu_time,cluster\n"));
 }
