@@ -40,7 +40,6 @@ const std::set<std::string> kJobFields = {"id",
                                           "single_node",
                                           "gpu_types",
                                           "priority",
-                                          "qos",
                                           "runtime_estimate",
                                           "checkpoint",
                                           "training",
@@ -53,7 +52,8 @@ const std::set<std::string> kJobFields = {"id",
                                           "notebook",
                                           "serving",
                                           "cpu",
-                                          "gpu_memory_use"};
+                                          "gpu_memory_use",
+                                          "qos"};
 const std::set<std::string> kMemoryUseFields = {"at", "bytes"};
 const std::set<std::string> kCpuFields = {"seconds", "core_seconds"};
 const std::set<std::string> kNotebookFields = {"activity", "length", "busy_fraction", "burst", "seed", "idle_timeout"};
