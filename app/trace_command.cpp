@@ -79,7 +79,16 @@ Reader options:
   --procs-per-gpu N   swf: processors per GPU (default 1)
   --map P=COL,...     csv: column of each job property: submit, gpus, duration (or
                       start and end) required; id, user, queue, status, gpu_type,
-                      estimate optional
+                      estimate, priority, qos (spot or guaranteed) optional
+  --spot-values A,B   csv: the qos column's values that make spot jobs (default:
+                      spot, be, besteffort, best-effort, best_effort,
+                      preemptible, opportunistic; ignoring case) ...
+  --guaranteed-values C,D
+                      ... and guaranteed ones (default: guaranteed, burstable,
+                      ls, lsr, lse, prod, regular, on-demand; or empty); any
+                      other value is a malformed row
+  --priority-levels low=0,high=10
+                      csv: named levels of the priority column (else integers)
   --time-unit U       csv: unit of numeric times: ns, us, ms, s (default), min, h, d
   --delimiter C       csv: field separator (default ','; 'tab' for a tab)
   --epoch T           the trace time that becomes time 0 (a calendar time
@@ -129,7 +138,10 @@ const std::vector<FlagSpec> kReaderFlags = {{"format"},
                                             {"seed"},
                                             {"load-scale"},
                                             {"work"},
-                                            {"job-type"}};
+                                            {"job-type"},
+                                            {"spot-values"},
+                                            {"guaranteed-values"},
+                                            {"priority-levels"}};
 
 std::vector<FlagSpec> flags_with(std::vector<FlagSpec> extra) {
   std::vector<FlagSpec> flags = kReaderFlags;
@@ -151,6 +163,9 @@ TraceInput trace_input(const Arguments& args) {
                                                            {"map", "map"},
                                                            {"time-unit", "time_unit"},
                                                            {"delimiter", "delimiter"},
+                                                           {"spot-values", "spot_values"},
+                                                           {"guaranteed-values", "guaranteed_values"},
+                                                           {"priority-levels", "priority_levels"},
                                                            {"epoch", "epoch"},
                                                            {"from", "from"},
                                                            {"until", "until"},
@@ -167,7 +182,8 @@ TraceInput trace_input(const Arguments& args) {
   for (const std::string& type : args.all("gpu-type")) settings.emplace_back("gpu_type", type);
   if (args.has("strict")) settings.emplace_back("strict", "true");
   if (*format != TraceFormat::kCsv)
-    for (const char* csv_only : {"map", "time-unit", "delimiter"})
+    for (const char* csv_only :
+         {"map", "time-unit", "delimiter", "spot-values", "guaranteed-values", "priority-levels"})
       if (args.has(csv_only)) throw UsageError(std::string("option '--") + csv_only + "' applies to --format csv only");
   if (*format == TraceFormat::kCsv && !args.has("map"))
     throw UsageError("--format csv needs --map (submit=COL,gpus=COL,duration=COL, ...)");

@@ -70,6 +70,12 @@ struct TraceReadOptions {
   double time_unit_s = 1;
   /// CSV: the field separator.
   char delimiter = ',';
+  /// CSV qos column: the values (lower case; fields compare ignoring case)
+  /// that make a spot job, and those that make a guaranteed one; unset: the
+  /// defaults (csv_trace.hpp). A value in both lists makes a spot job.
+  std::optional<std::vector<std::string>> spot_values, guaranteed_values;
+  /// CSV priority column: named levels (lower case) and their priorities.
+  std::map<std::string, std::int64_t> priority_levels;
   /// GPU models renamed to gcsim GPU types (`--gpu-type MODEL=NAME[:FLOPS]`,
   /// gpu_models.hpp): a job measured on MODEL is measured on NAME, and PAI's
   /// machine spec becomes a cluster with these figures.
