@@ -45,11 +45,15 @@ when the run succeeds (nothing is left in DIR when it fails):
                      restarts from zero, GPU-hours lost and useful, lost share),
                      why the run stopped early (deadlock, livelock, thrashing),
                      JCT and wait per job type, failures, notebooks' held and
-                     idle GPU-hours, simulated time, events processed, wall time
+                     idle GPU-hours, per QoS class (when the workload holds
+                     spot jobs) jobs, preemptions, mean JCT and queueing delay,
+                     simulated time, events processed, wall time
   DIR/jobs.csv       one row per job: id, user, queue, gpus, submit, start, end,
                      wait, jct, state, preemptions, uncontended (run time alone
                      on an empty cluster), placement (node:gpu;...), gpu_share,
-                     training speeds (synthetic and real data), failure, type
+                     training speeds (synthetic and real data), failure, type,
+                     and qos (guaranteed or spot) when the workload holds spot
+                     jobs
   DIR/timeline.csv   allocated and busy GPUs and queued jobs, one row per change
   DIR/serving.csv    serving deployments: replicas, request rate, utilization and
                      backlog at each autoscaler sync (only when there are any)
@@ -61,8 +65,9 @@ Options:
                       see gcsim trace --help)
   --trace-opt K=V     a trace reader setting (gpu_type, procs_per_gpu, map,
                       time_unit, delimiter, cpu_unit, memory_unit,
-                      gpu_memory_unit, censored, epoch, strict; CSV traces
-                      below), selection (from,
+                      gpu_memory_unit, censored, spot_values,
+                      guaranteed_values, priority_levels, epoch, strict; CSV
+                      traces below), selection (from,
                       until, queue, min_gpus, max_gpus, sample, seed,
                       load_scale) or work source (work=recorded, the default, or
                       work=throughput:gavel|pollux|sia:PATH with job_type=trace|
@@ -157,7 +162,10 @@ tiresias, capacity with preemption, incremental), give jobs checkpoints: the
 workload's "checkpoint" field (gcsim synth's jobs save at preemption), or for
 a trace --trace-opt checkpoint_interval=SECONDS (every job checkpoints that
 often) or checkpoint_at_preemption=true (every job saves when preempted); tiresias also
-preempts less with a larger promote_knob (0: no promotion).
+preempts less with a larger promote_knob (0: no promotion). Spot jobs (the
+workload's "qos": "spot", a trace's qos column) are preempted under fifo and
+capacity whenever a guaranteed job needs their GPUs (--policy-opt
+preempt_spot=false: never).
 
 The run stops early, writing its outputs as they stand, when:
   jobs hold GPUs while waiting for more and nothing can free any (deadlock);

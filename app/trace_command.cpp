@@ -82,9 +82,19 @@ Reader options:
                       gpu_type, estimate, job_type optional; cpu (the job's
                       host cores), memory (its host memory), gpu_memory (GPU
                       memory per GPU), share (of each GPU, in (0, 1]),
-                      gpu_types ("V100|A100"), single_node (true or false)
-                      optional. cpu, memory and gpu_memory may name the unit of
-                      their plain numbers: memory=COL:GiB, cpu=COL:millicores
+                      gpu_types ("V100|A100"), single_node (true or false),
+                      priority, qos (spot or guaranteed) optional. cpu, memory
+                      and gpu_memory may name the unit of their plain numbers:
+                      memory=COL:GiB, cpu=COL:millicores
+  --spot-values A,B   csv: the qos column's values that make spot jobs (default:
+                      spot, be, besteffort, best-effort, best_effort,
+                      preemptible, opportunistic; ignoring case) ...
+  --guaranteed-values C,D
+                      ... and guaranteed ones (default: guaranteed, burstable,
+                      ls, lsr, lse, prod, regular, on-demand; or empty); any
+                      other value is a malformed row
+  --priority-levels low=0,high=10
+                      csv: named levels of the priority column (else integers)
   --time-unit U       csv: unit of numeric times: ns, us, ms, s (default), min, h, d
   --delimiter C       csv: field separator (default ','; 'tab' for a tab)
   --cpu-unit U        csv: unit of plain numbers in the cpu column: cores (the
@@ -153,7 +163,10 @@ const std::vector<FlagSpec> kReaderFlags = {{"format"},
                                             {"seed"},
                                             {"load-scale"},
                                             {"work"},
-                                            {"job-type"}};
+                                            {"job-type"},
+                                            {"spot-values"},
+                                            {"guaranteed-values"},
+                                            {"priority-levels"}};
 
 std::vector<FlagSpec> flags_with(std::vector<FlagSpec> extra) {
   std::vector<FlagSpec> flags = kReaderFlags;
@@ -179,6 +192,9 @@ TraceInput trace_input(const Arguments& args) {
                                                            {"memory-unit", "memory_unit"},
                                                            {"gpu-memory-unit", "gpu_memory_unit"},
                                                            {"censored", "censored"},
+                                                           {"spot-values", "spot_values"},
+                                                           {"guaranteed-values", "guaranteed_values"},
+                                                           {"priority-levels", "priority_levels"},
                                                            {"epoch", "epoch"},
                                                            {"from", "from"},
                                                            {"until", "until"},
@@ -195,7 +211,8 @@ TraceInput trace_input(const Arguments& args) {
   for (const std::string& type : args.all("gpu-type")) settings.emplace_back("gpu_type", type);
   if (args.has("strict")) settings.emplace_back("strict", "true");
   if (*format != TraceFormat::kCsv)
-    for (const char* csv_only : {"map", "time-unit", "delimiter", "cpu-unit", "memory-unit", "gpu-memory-unit"})
+    for (const char* csv_only : {"map", "time-unit", "delimiter", "cpu-unit", "memory-unit", "gpu-memory-unit",
+                                 "spot-values", "guaranteed-values", "priority-levels"})
       if (args.has(csv_only)) throw UsageError(std::string("option '--") + csv_only + "' applies to --format csv only");
   if (*format == TraceFormat::kCsv && !args.has("map"))
     throw UsageError("--format csv needs --map (submit=COL,gpus=COL,duration=COL, ...)");

@@ -23,10 +23,10 @@ void register_builtin(PolicyRegistry& registry) {
   registry.add_placement("topology", "highest ring bottleneck bandwidth, then fewest nodes",
                          [](const PolicyOptions&) { return std::make_unique<TopologyPlacement>(); });
 
-  registry.add_policy("fifo", "strict submission order, head-of-line blocking; shares GPUs among fractional jobs",
-                      "pack", [](const PolicyOptions&, std::unique_ptr<PlacementPolicy> placement) {
-                        return std::make_unique<FifoPolicy>(std::move(placement));
-                      });
+  registry.add_policy("fifo",
+                      "strict submission order, head-of-line blocking; shares GPUs among fractional jobs; "
+                      "guaranteed jobs preempt spot jobs (preempt_spot=false: never; order=priority)",
+                      "pack", FifoPolicy::create);
   registry.add_policy("fifo-backfill",
                       "FIFO with EASY backfilling: later jobs start if they do not delay the head; shares GPUs among "
                       "fractional jobs",

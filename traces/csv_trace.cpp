@@ -6,6 +6,7 @@
 
 #include "sim/core/input_error.hpp"
 #include "sim/io/json_input.hpp"
+#include "traces/trace_qos.hpp"
 #include "traces/trace_row.hpp"
 #include "traces/trace_text.hpp"
 #include "traces/trace_units.hpp"
@@ -74,9 +75,10 @@ std::string plain_amount(const std::string& property, const std::string& column,
 }  // namespace
 
 const std::vector<std::string>& csv_trace_properties() {
-  static const std::vector<std::string> properties = {
-      "submit",   "gpus",     "duration", "start", "end",    "id",         "user",  "queue",     "status",
-      "gpu_type", "estimate", "job_type", "cpu",   "memory", "gpu_memory", "share", "gpu_types", "single_node"};
+  static const std::vector<std::string> properties = {"submit",   "gpus",      "duration",    "start",    "end",
+                                                      "id",       "user",      "queue",       "status",   "gpu_type",
+                                                      "estimate", "job_type",  "cpu",         "memory",   "gpu_memory",
+                                                      "share",    "gpu_types", "single_node", "priority", "qos"};
   return properties;
 }
 
@@ -218,6 +220,14 @@ TraceReadResult parse_csv_trace(std::istream& in, const std::string& file, const
     std::vector<std::string> gpu_types;
     for (const std::string& type : split_csv_line(field("gpu_types"), '|'))
       if (!type.empty()) gpu_types.push_back(type);
+    // QoS class and priority (trace_qos.hpp).
+    const std::optional<QosClass> qos = trace_qos_class(field("qos"), options);
+    if (mapped("qos"))
+      row.malformed_if(!qos, column("qos"), "not a QoS class (spot_values, guaranteed_values)", row.got(column("qos")));
+    const std::optional<std::int64_t> priority = trace_priority(field("priority"), options);
+    if (mapped("priority"))
+      row.malformed_if(!priority, column("priority"), "not a priority (an integer or a level of priority_levels)",
+                       row.got(column("priority")));
     row.not_replayable_if(gpus == 0, column("gpus"), "CPU job (0 GPUs)");
     row.not_replayable_if(!censored && run_time == 0, by_duration ? column("duration") : column("end"),
                           "ran for 0 s (gcsim replays positive run times)");
@@ -254,6 +264,8 @@ TraceReadResult parse_csv_trace(std::istream& in, const std::string& file, const
     job.spec.gpu_memory_bytes = gpu_memory;
     if (mapped("share") && share > 0) job.spec.gpu_share = share;
     job.spec.single_node = single_node;
+    job.spec.qos = *qos;
+    job.spec.priority = *priority;
     job.spec.gpu_types = std::move(gpu_types);
     const std::string type = mapped("gpu_type") && !field("gpu_type").empty() ? field("gpu_type") : options.gpu_type;
     job.spec.work = MeasuredWork{run_time, type};

@@ -43,6 +43,14 @@
 //   share     the share of each GPU the job uses, in (0, 1] (JobSpec::gpu_share)
 //   gpu_types the GPU types the job may run on, "V100|A100" (node selectors)
 //   single_node   true/false, 1/0, yes/no: all its GPUs on one node (a pod)
+//   priority  an integer (larger is more important), or a level named by
+//             TraceReadOptions::priority_levels (`--trace-opt
+//             priority_levels=low=0,high=10`); empty: 0
+//   qos       the job's QoS class: a value of TraceReadOptions::spot_values
+//             makes a spot job, one of guaranteed_values (or an empty field)
+//             a guaranteed one, ignoring case (trace_qos.hpp gives the
+//             defaults: BE, BestEffort, Spot, ... spot; LS, Burstable,
+//             Guaranteed, ... guaranteed); any other value is malformed
 // Time units: TraceReadOptions::time_unit_s seconds per unit (numbers only;
 // calendar times are always seconds). Separator: TraceReadOptions::delimiter.
 //

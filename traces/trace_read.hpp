@@ -90,6 +90,12 @@ struct TraceReadOptions {
   /// window began, or still running when it ended): kept and completed from
   /// the window (finish_trace), or skipped as not replayable.
   bool keep_censored = true;
+  /// CSV qos column: the values (lower case; fields compare ignoring case)
+  /// that make a spot job, and those that make a guaranteed one; unset: the
+  /// defaults (csv_trace.hpp). A value in both lists makes a spot job.
+  std::optional<std::vector<std::string>> spot_values, guaranteed_values;
+  /// CSV priority column: named levels (lower case) and their priorities.
+  std::map<std::string, std::int64_t> priority_levels;
   /// GPU models renamed to gcsim GPU types (`--gpu-type MODEL=NAME[:FLOPS]`,
   /// gpu_models.hpp): a job measured on MODEL is measured on NAME, and PAI's
   /// machine spec becomes a cluster with these figures.

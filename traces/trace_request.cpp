@@ -13,6 +13,7 @@
 #include "workloads/native_workload.hpp"
 #include "traces/csv_trace.hpp"
 #include "traces/throughput_work.hpp"
+#include "traces/trace_qos.hpp"
 #include "traces/trace_formats.hpp"
 #include "traces/trace_text.hpp"
 #include "traces/trace_units.hpp"
@@ -107,6 +108,15 @@ TraceRequest trace_request(const std::vector<std::pair<std::string, std::string>
       } catch (const std::invalid_argument& e) {
         throw UsageError(std::string("trace setting 'map': ") + e.what());
       }
+    } else if (key == "spot_values" || key == "guaranteed_values" || key == "priority_levels") {
+      try {
+        if (key == "priority_levels")
+          options.priority_levels = parse_priority_levels(value);
+        else
+          (key == "spot_values" ? options.spot_values : options.guaranteed_values) = parse_qos_values(value);
+      } catch (const std::invalid_argument& e) {
+        throw UsageError("trace setting '" + key + "' " + e.what());
+      }
     } else if (key == "time_unit") {
       options.time_unit_s = time_unit_seconds(value);
     } else if (key == "delimiter") {
@@ -175,9 +185,9 @@ TraceRequest trace_request(const std::vector<std::pair<std::string, std::string>
     } else {
       throw UsageError("unknown trace setting '" + key +
                        "' (expected gpu_type, procs_per_gpu, map, time_unit, delimiter, cpu_unit, memory_unit, "
-                       "gpu_memory_unit, censored, epoch, strict, from, until, "
-                       "queue, min_gpus, max_gpus, sample, seed, load_scale, work, job_type, checkpoint_interval, "
-                       "checkpoint_at_preemption or duration)");
+                       "gpu_memory_unit, censored, spot_values, guaranteed_values, priority_levels, epoch, strict, "
+                       "from, until, queue, min_gpus, max_gpus, sample, seed, load_scale, work, job_type, "
+                       "checkpoint_interval, checkpoint_at_preemption or duration)");
     }
   }
   if (request.job_type_given && !request.throughput_source)

@@ -13,6 +13,10 @@
 //   map=PROP=COL,...     CSV: column mapping (csv_trace.hpp lists the properties)
 //   time_unit=s          CSV: unit of numeric times: ns, us, ms, s, min, h, d
 //   delimiter=C          CSV: field separator (one character, or "tab")
+//   spot_values=A,B      CSV: the qos column's values that make spot jobs ...
+//   guaranteed_values=C  ... and guaranteed ones (trace_qos.hpp has the defaults)
+//   priority_levels=low=0,high=10
+//                        CSV: the priority column's named levels
 //   epoch=T              the trace time that becomes time 0: a calendar time
 //                        "2017-10-03 00:00:00" or a number (in time_unit)
 //   strict=true          fail on the first malformed row

@@ -52,7 +52,8 @@ const std::set<std::string> kJobFields = {"id",
                                           "notebook",
                                           "serving",
                                           "cpu",
-                                          "gpu_memory_use"};
+                                          "gpu_memory_use",
+                                          "qos"};
 const std::set<std::string> kMemoryUseFields = {"at", "bytes"};
 const std::set<std::string> kCpuFields = {"seconds", "core_seconds"};
 const std::set<std::string> kNotebookFields = {"activity", "length", "busy_fraction", "burst", "seed", "idle_timeout"};
@@ -104,6 +105,15 @@ std::string string_id(const nlohmann::json& value) {
 double within_horizon(const JsonObject& owner, std::string_view field, double value, HorizonQuantity quantity) {
   if (const auto problem = beyond_horizon(value, quantity)) owner.fail(field, *problem);
   return value;
+}
+
+// The job's QoS class: "guaranteed" (the default) or "spot".
+QosClass read_qos(const JsonObject& job) {
+  if (!job.has("qos")) return QosClass::kGuaranteed;
+  const nlohmann::json& v = job.raw("qos");
+  if (v == "spot") return QosClass::kSpot;
+  if (v == "guaranteed") return QosClass::kGuaranteed;
+  job.fail("qos", "expected \"guaranteed\" or \"spot\", got " + v.dump());
 }
 
 // A time that may be written negative by mistake: rejected with its own
@@ -568,6 +578,7 @@ JobSpec read_job(const nlohmann::json& value, std::size_t index, const std::stri
   spec.single_node = job.optional_bool("single_node", false);
   spec.gpu_types = read_gpu_types(job);
   spec.priority = job.optional_int("priority", 0);
+  spec.qos = read_qos(job);
   spec.runtime_estimate = within_horizon(
       job, "runtime_estimate", job.optional_quantity("runtime_estimate", Quantity::kTime, 0), HorizonQuantity::kTime);
   spec.checkpoint = read_checkpoint(job);
@@ -982,6 +993,7 @@ nlohmann::json job_json(const JobSpec& job, const std::vector<JobSpec>& jobs) {
   if (job.single_node) entry["single_node"] = true;
   if (!job.gpu_types.empty()) entry["gpu_types"] = job.gpu_types;
   if (job.priority != 0) entry["priority"] = job.priority;
+  if (is_spot(job)) entry["qos"] = qos_name(job.qos);
   if (job.runtime_estimate != 0) entry["runtime_estimate"] = job.runtime_estimate;
   if (job.study)
     entry["study"] = {{"id", job.study->id}, {"min_gpus", job.study->min_gpus}, {"max_gpus", job.study->max_gpus}};

@@ -37,6 +37,22 @@
 //    checkpoint.
 //  - Reservations (reservations.hpp): GPUs booked for a user's jobs in a leaf
 //    for a time window, admitted against the queues' maximum capacities.
+//  - Spot jobs (JobSpec::qos spot), the analogue of YARN's opportunistic
+//    containers (yarn.resourcemanager.opportunistic-container-allocation),
+//    which a NodeManager kills when a guaranteed container needs their
+//    resources: with option preempt_spot (the default) and spot jobs in the
+//    workload, each allocation serves the guaranteed jobs first; one that
+//    cannot start preempts, at once and with no grace period, the running
+//    spot jobs in its way: first those charged to its queues that keep it
+//    above a queue's maximum or its user limit, then, of any queue, those
+//    whose GPUs its placement needs; in each step lowest priority first,
+//    then the most recently started, as few as needed
+//    (policies/kit/spot_victims.hpp). If that would not let it start,
+//    nothing is preempted. The spot jobs are then served on what is left. A
+//    spot job never preempts, nor is one running against an active
+//    reservation preempted. Spot jobs count against their queue's
+//    capacities and user limits as any job (opportunistic containers do
+//    not), and the monitor may preempt them as any job.
 //
 // Cost of one call, in waiting jobs w, running jobs r and GPUs g: the
 // queues' usage and each leaf's waiting jobs in serving order are kept across
@@ -66,7 +82,8 @@
 //    is not a leaf, or reservations exceeding a queue's maximum capacity in
 //    GPUs, at the first scheduling call (the cluster and the jobs are not
 //    known before), where every job of the workload is checked at once.
-//  - Options: --policy-opt config=FILE. Without it: a leaf root.NAME for each
+//  - Options: --policy-opt preempt_spot=false: spot jobs are served as any
+//    job, and preempted only by the monitor. --policy-opt config=FILE. Without it: a leaf root.NAME for each
 //    queue name the workload's jobs give, in their order, equal guaranteed
 //    capacities summing to 100%, each elastic to the whole cluster with no
 //    per-user cap, no preemption (one queue root.default, YARN's shipped
@@ -87,6 +104,7 @@
 #include "policies/capacity/queue_tree.hpp"
 #include "policies/capacity/reservations.hpp"
 #include "policies/capacity/resource_vector.hpp"
+#include "policies/kit/spot_victims.hpp"
 #include "sim/core/policy.hpp"
 #include "sim/core/policy_registry.hpp"
 
@@ -94,9 +112,10 @@ namespace gcsim {
 
 class CapacityPolicy final : public SchedulingPolicy {
  public:
-  CapacityPolicy(CapacityConfig config, std::unique_ptr<PlacementPolicy> placement);
-  /// Reads option `config` (a file path; optional). Throws InputError for a
-  /// bad configuration file.
+  CapacityPolicy(CapacityConfig config, std::unique_ptr<PlacementPolicy> placement, bool preempt_spot = true);
+  /// Reads options `config` (a file path; optional) and `preempt_spot`
+  /// (true/false, default true). Throws InputError for a bad configuration
+  /// file, std::invalid_argument for a bad option.
   static std::unique_ptr<SchedulingPolicy> create(const PolicyOptions& options,
                                                   std::unique_ptr<PlacementPolicy> placement);
 
@@ -118,13 +137,23 @@ class CapacityPolicy final : public SchedulingPolicy {
 
  private:
   void bind(const SchedulingContext& ctx);
-  void allocate(const SchedulingContext& ctx, const QueueAllocator& allocator, SchedulingRound& round, Plan& plan);
+  // `spot`: the spot jobs guaranteed jobs may preempt; null when they preempt none.
+  void allocate(const SchedulingContext& ctx, const QueueAllocator& allocator, SchedulingRound& round, Plan& plan,
+                SpotVictims* spot);
   std::vector<JobIndex> select_victims(const SchedulingContext& ctx, const QueueAllocator& allocator,
                                        const SchedulingRound& round) const;
   void preempt(const SchedulingContext& ctx, JobIndex job, SchedulingRound& round, Plan& plan) const;
+  // A preempted job's usage, GPUs and place in its leaf's queue, in the round.
+  void requeue(const SchedulingContext& ctx, JobIndex job, SchedulingRound& round) const;
+  // SpotRoom (queue_allocator.hpp): spot jobs preempted for guaranteed `job`.
+  std::optional<std::vector<GpuId>> room_from_spot_jobs(const SchedulingContext& ctx, const QueueAllocator& allocator,
+                                                        SpotVictims& spot, SchedulingRound& round, JobIndex job,
+                                                        std::size_t keep, Plan& plan) const;
 
   CapacityConfig config_;
   std::unique_ptr<PlacementPolicy> placement_;
+  bool preempt_spot_;
+  bool spot_jobs_ = false;  // preempt_spot_ and the workload holds spot jobs; known from the first call on
   QueueTree tree_;
   PreemptionMonitor monitor_;
   // Known from the first call on.

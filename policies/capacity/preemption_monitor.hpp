@@ -41,6 +41,9 @@ class PreemptionMonitor {
   std::vector<JobIndex> record_round(const std::vector<JobIndex>& selected, Time now);
   /// Drops the marks of jobs that no longer run.
   void forget_stopped(const QueueView& jobs);
+  /// Drops the mark of a job preempted otherwise (a spot job preempted for a
+  /// guaranteed one): if it runs again, that run starts unmarked.
+  void forget(JobIndex job) { marked_.erase(job); }
 
   bool has_marks() const { return !marked_.empty(); }
   /// When `job` was first marked, if it is marked.

@@ -36,11 +36,11 @@ QueueAllocator::QueueAllocator(const QueueTree& tree, const DominantResourceCalc
                                const std::vector<int>& leaf_of_job)
     : tree_(tree), drc_(drc), placement_(placement), jobs_(jobs), leaf_of_job_(leaf_of_job) {}
 
-ResourceVector QueueAllocator::user_limit(const SchedulingRound& round, int leaf) const {
+ResourceVector QueueAllocator::user_limit(const QueueUsage& usage, int leaf) const {
   const QueueNode& q = tree_.queue(leaf);
   const UserLimitQueue inputs{tree_.guaranteed(leaf, drc_.cluster()), tree_.maximum(leaf, drc_.cluster()),
                               q.config.minimum_user_limit_percent, q.config.user_limit_factor};
-  return compute_user_limit(drc_, inputs, round.usage.users(leaf));
+  return compute_user_limit(drc_, inputs, usage.users(leaf));
 }
 
 std::vector<int> QueueAllocator::children_in_order(const SchedulingRound& round, int parent) const {
@@ -59,12 +59,17 @@ std::vector<int> QueueAllocator::children_in_order(const SchedulingRound& round,
   return children;
 }
 
-bool QueueAllocator::within_queue_maximums(const SchedulingRound& round, int leaf,
-                                           const ResourceVector& request) const {
+bool QueueAllocator::within_queue_maximums(const QueueUsage& usage, int leaf, const ResourceVector& request) const {
   // Root's maximum is the cluster itself: fits_cluster() checks what is free.
   for (int q = leaf; q != QueueTree::root(); q = tree_.queue(q).parent)
-    if (drc_.greater(round.usage.used(q) + request, tree_.maximum(q, drc_.cluster()))) return false;
+    if (drc_.greater(usage.used(q) + request, tree_.maximum(q, drc_.cluster()))) return false;
   return true;
+}
+
+bool QueueAllocator::admits(const QueueUsage& usage, int leaf, const std::string& user,
+                            const ResourceVector& request) const {
+  return within_queue_maximums(usage, leaf, request) &&
+         within_user_limit(drc_, usage.user_used(leaf, user), user_limit(usage, leaf));
 }
 
 bool QueueAllocator::fits_cluster(const SchedulingRound& round, const JobSpec& spec, std::size_t kept_gpus) const {
@@ -107,9 +112,15 @@ void QueueAllocator::serve_reservations(SchedulingRound& round, ReservationBook&
   }
 }
 
-void QueueAllocator::serve_queues(SchedulingRound& round, std::size_t kept_gpus, Plan& plan) const {
+void QueueAllocator::serve_queues(SchedulingRound& round, std::size_t kept_gpus, Plan& plan,
+                                  const SpotRoom* spot_room) const {
   Pass pass;
   pass.kept_gpus = kept_gpus;
+  pass.spot_room = spot_room;
+  while (serve(round, QueueTree::root(), pass, plan)) {
+  }
+  if (!spot_room) return;
+  pass.spot_turn = true;
   while (serve(round, QueueTree::root(), pass, plan)) {
   }
 }
@@ -126,13 +137,24 @@ bool QueueAllocator::serve(SchedulingRound& round, int queue, Pass& pass, Plan& 
   for (JobIndex job : round.waiting[queue]) {
     if (pass.unplaceable.count(job)) continue;
     const JobSpec& spec = jobs_.spec(job);
+    if (pass.spot_room && is_spot(spec) != pass.spot_turn) continue;
     const ResourceVector request = ResourceVector::of(spec);
-    if (!within_queue_maximums(round, queue, request)) continue;
-    if (!within_user_limit(drc_, round.usage.user_used(queue, spec.user), limit)) continue;
+    // A guaranteed job may preempt the spot jobs in its way (SpotRoom).
+    const bool may_preempt = pass.spot_room && !is_spot(spec);
+    const bool admitted = within_queue_maximums(round, queue, request) &&
+                          within_user_limit(drc_, round.usage.user_used(queue, spec.user), limit);
+    if (!admitted && !may_preempt) continue;
     const bool borrowing = drc_.share(round.usage.used(queue) + request) > guarantee + kShareTolerance;
     const std::size_t keep = pass.kept_gpus + (borrowing ? pass.claimed_gpus : 0);
     std::optional<std::vector<GpuId>> gpus;
-    if (fits_cluster(round, spec, keep)) gpus = placement_.place(spec, round.cluster, round.taken);
+    if (admitted && fits_cluster(round, spec, keep)) gpus = placement_.place(spec, round.cluster, round.taken);
+    // Room made by preempting spot jobs changes round.waiting (they wait
+    // again), and the job then starts: the loop ends.
+    if (!gpus && may_preempt) gpus = (*pass.spot_room)(round, job, keep, plan);
+    if (!gpus && !admitted) {
+      pass.unplaceable.insert(job);  // fewer spot jobs, more usage: no later try in the pass does better
+      continue;
+    }
     if (!gpus) {
       pass.unplaceable.insert(job);
       // The first job of a queue within its guarantee that finds no room claims the room it needs.

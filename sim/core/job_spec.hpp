@@ -222,6 +222,18 @@ struct JobRelations {
   std::vector<MemoryUse> gpu_memory_use;
 };
 
+/// A job's quality-of-service class. A guaranteed job keeps the GPUs it got
+/// until it ends (unless the policy's own rules preempt it); a spot job
+/// (best effort: a cloud's spot or preemptible instance, a Kubernetes
+/// BestEffort pod, a YARN opportunistic container) runs on GPUs no
+/// guaranteed job needs, and a policy that honours the class (fifo,
+/// capacity) preempts it when a waiting guaranteed job needs its GPUs.
+/// A spot job never preempts another job.
+enum class QosClass : std::uint8_t { kGuaranteed, kSpot };
+
+/// "guaranteed" or "spot", as the workload format and the outputs write it.
+inline const char* qos_name(QosClass qos) { return qos == QosClass::kSpot ? "spot" : "guaranteed"; }
+
 /// The smallest JobSpec::gpu_share: the engine counts GPUs in millionths,
 /// where a smaller share would vanish.
 inline constexpr double kSmallestGpuShare = 1e-6;
@@ -247,6 +259,7 @@ struct JobSpec {
   double memory_bytes = 0;
   /// All its GPUs on one node (a Kubernetes pod cannot span nodes).
   bool single_node = false;
+  QosClass qos = QosClass::kGuaranteed;
   /// The GPU types it may run on (node selectors); empty: any type.
   std::vector<std::string> gpu_types;
   std::int64_t priority = 0;  // larger is more important
@@ -276,6 +289,9 @@ struct JobSpec {
  private:
   static inline const JobRelations kNoRelations{};
 };
+
+/// Whether the job is of the spot class (QosClass).
+inline bool is_spot(const JobSpec& job) { return job.qos == QosClass::kSpot; }
 
 /// Whether the job runs on a node's cores, holding no GPU: a CPU job, or a
 /// serving deployment's replica of no GPU (ServingSpec: replicas on CPUs).

@@ -260,6 +260,12 @@ std::vector<JobsCsvRow> parse_jobs_csv(const std::string& text, const std::strin
     row.uncontended = columns.time_or_never(record, "uncontended");
     row.placement = columns.text(record, "placement");
     if (columns.has("type")) row.type = columns.text(record, "type");  // written since jobs had types
+    if (columns.has("qos")) {                                          // written when the workload holds spot jobs
+      row.qos = columns.text(record, "qos");
+      if (row.qos != "guaranteed" && row.qos != "spot")
+        throw InputError(file, "line " + std::to_string(record.line), "qos",
+                         "expected guaranteed or spot, got '" + row.qos + "'");
+    }
     rows.push_back(std::move(row));
   }
   return rows;

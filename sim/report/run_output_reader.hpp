@@ -56,7 +56,8 @@ struct RunSummaryFigures {
 /// One row of jobs.csv; times that are empty in the file are kNever.
 struct JobsCsvRow {
   std::string id, user, queue, state, placement;
-  std::string type;  // empty in a jobs.csv without the column
+  std::string type;                // empty in a jobs.csv without the column
+  std::string qos = "guaranteed";  // "spot" or "guaranteed"; without the column, every job was guaranteed
   std::uint32_t gpus = 0;
   double gpu_share = 1;  // of each of its GPUs
   Time submit = 0, start = kNever, end = kNever, wait = kNever, jct = kNever;

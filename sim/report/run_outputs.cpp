@@ -12,6 +12,7 @@
 #include "sim/report/comparison_metrics.hpp"
 #include "sim/report/job_type_metrics.hpp"
 #include "sim/report/notebook_metrics.hpp"
+#include "sim/report/qos_metrics.hpp"
 #include "sim/report/row_block_writer.hpp"
 
 namespace gcsim {
@@ -249,6 +250,18 @@ std::string summary_json(const std::vector<JobSpec>& jobs, const ClusterLayout& 
                       {"requeued_holds", notebooks.requeued},
                       {"requeue_wait_mean_s", notebooks.requeue_wait_mean_s},
                       {"requeue_wait_max_s", notebooks.requeue_wait_max_s}};
+  if (workload_has_spot_jobs(jobs)) {
+    const QosMetrics qos = compute_qos_metrics(jobs, record);
+    const auto of_class = [](const QosClassMetrics& c) {
+      return nlohmann::ordered_json{{"jobs", c.jobs},
+                                    {"finished", c.finished},
+                                    {"preempted_jobs", c.preempted_jobs},
+                                    {"preemptions", c.preemptions},
+                                    {"jct_mean_s", c.jct_mean_s},
+                                    {"queueing_delay_mean_s", c.queueing_delay_mean_s}};
+    };
+    j["qos"] = {{"guaranteed", of_class(qos.guaranteed)}, {"spot", of_class(qos.spot)}};
+  }
   if (!record.serving.empty()) {
     nlohmann::ordered_json deployments = nlohmann::ordered_json::array();
     for (const ServingOutcome& d : record.serving) deployments.push_back(serving_outcome_json(d));
@@ -307,9 +320,12 @@ void write_jobs_csv(std::ostream& out, const std::vector<JobSpec>& jobs, const C
   std::vector<std::string> labels(layout.gpu_count());
   for (std::size_t g = 0; g < labels.size(); ++g) labels[g] = layout.gpu_label(static_cast<GpuId>(g));
   RowBlockWriter rows(out);
+  // The QoS class only where there is more than one: other runs' files stay as they were.
+  const bool qos = workload_has_spot_jobs(jobs);
   rows.text(
       "id,user,queue,gpus,submit,start,end,wait,jct,state,preemptions,uncontended,placement,gpu_share,"
-      "synthetic_iterations_per_s,real_iterations_per_s,failure,type\n");
+      "synthetic_iterations_per_s,real_iterations_per_s,failure,type");
+  rows.text(qos ? ",qos\n" : "\n");
   std::string placement;
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     const JobSpec& job = jobs[i];
@@ -346,7 +362,9 @@ void write_jobs_csv(std::ostream& out, const std::vector<JobSpec>& jobs, const C
     rows.character(',');
     if (o.failure == Failure::kOutOfMemory) rows.text("out_of_memory");
     if (o.failure == Failure::kDependency) write_csv_field(rows, "dependency:" + jobs[o.cause].id);
-    rows.character(',').text(job_type(job)).character('\n');
+    rows.character(',').text(job_type(job));
+    if (qos) rows.character(',').text(qos_name(job.qos));
+    rows.character('\n');
     rows.end_row();
   }
   rows.flush();

@@ -8,8 +8,12 @@
 //                 null when it did not), simulated time, events, wall time;
 //                 when jobs were submitted and not ended at the stop, the
 //                 censored JCT and queueing-delay figures (run_metrics.hpp);
-//                 when a signal stopped the run, "partial"
-//   jobs.csv      one row per job (placement as "node:gpu" labels, ';'-separated)
+//                 when a signal stopped the run, "partial"; when the workload
+//                 holds spot jobs, "qos": each QoS class's jobs, preemptions,
+//                 mean JCT and queueing delay (qos_metrics.hpp)
+//   jobs.csv      one row per job (placement as "node:gpu" labels, ';'-separated);
+//                 a last column `qos` (guaranteed or spot) when the workload
+//                 holds spot jobs
 //   timeline.csv  allocated and busy GPUs and queued jobs, one row per change
 //   serving.csv   each serving deployment's replicas, request rate, utilization
 //                 and backlog at each autoscaler sync (a minute apart without one)

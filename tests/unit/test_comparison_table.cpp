@@ -8,6 +8,8 @@
 #include <csignal>
 #include <map>
 
+#include <nlohmann/json.hpp>
+
 #include "sim/core/cluster_layout.hpp"
 #include "sim/core/input_error.hpp"
 #include "sim/core/number_text.hpp"
@@ -116,6 +118,50 @@ TEST(RunOutputReader, ABadNumberNamesItsLine) {
   } catch (const InputError& e) {
     EXPECT_EQ(e.where(), "line 3");
     EXPECT_EQ(e.field(), "allocated_gpus");
+  }
+}
+
+// With a spot job, jobs.csv ends with the qos column, read back; summary.json
+// has each class's figures: "b" (spot) was preempted once, JCT 30, wait 10.
+TEST(RunOutputReader, ASpotJobGivesTheQosColumnAndTheClassFigures) {
+  SmallRun run;
+  run.jobs[1].qos = QosClass::kSpot;
+  const RunOutputs back = run.read_back();
+  EXPECT_EQ(back.jobs[0].qos, "guaranteed");
+  EXPECT_EQ(back.jobs[1].qos, "spot");
+  const nlohmann::json summary = nlohmann::json::parse(
+      summary_json(run.jobs, run.layout, run.record, compute_run_metrics(run.jobs, run.record), {false, {}}));
+  const nlohmann::json& spot = summary.at("qos").at("spot");
+  EXPECT_EQ(spot.at("jobs"), 1);
+  EXPECT_EQ(spot.at("finished"), 1);
+  EXPECT_EQ(spot.at("preempted_jobs"), 1);
+  EXPECT_EQ(spot.at("preemptions"), 1);
+  EXPECT_DOUBLE_EQ(spot.at("jct_mean_s").get<double>(), 30);
+  EXPECT_DOUBLE_EQ(spot.at("queueing_delay_mean_s").get<double>(), 10);
+  const nlohmann::json& guaranteed = summary.at("qos").at("guaranteed");
+  EXPECT_EQ(guaranteed.at("jobs"), 2);
+  EXPECT_EQ(guaranteed.at("finished"), 1);
+  EXPECT_DOUBLE_EQ(guaranteed.at("jct_mean_s").get<double>(), 20);
+}
+
+TEST(RunOutputReader, WithoutSpotJobsThereIsNoQosColumnAndEveryJobReadsGuaranteed) {
+  SmallRun run;
+  const std::string csv = jobs_csv(run.jobs, run.layout, run.record);
+  EXPECT_EQ(csv.substr(0, csv.find('\n')).find("qos"), std::string::npos);
+  for (const JobsCsvRow& row : run.read_back().jobs) EXPECT_EQ(row.qos, "guaranteed");
+}
+
+TEST(RunOutputReader, AQosOtherThanGuaranteedOrSpotNamesItsLine) {
+  SmallRun run;
+  run.jobs[1].qos = QosClass::kSpot;
+  std::string csv = jobs_csv(run.jobs, run.layout, run.record);
+  csv.replace(csv.rfind(",spot\n"), 6, ",gold\n");
+  try {
+    parse_jobs_csv(csv, "jobs.csv");
+    FAIL() << "expected an InputError";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.where(), "line 3");
+    EXPECT_EQ(e.field(), "qos");
   }
 }
 

@@ -15,7 +15,9 @@
 #include "policies/register_builtin.hpp"
 #include "sim/core/cluster_layout.hpp"
 #include "tests/support/crafted_specs.hpp"
+#include "tests/support/policy_bench.hpp"
 #include "sim/core/plan.hpp"
+#include "sim/core/policy_registry.hpp"
 #include "sim/core/scheduler_state.hpp"
 #include "sim/topology/cluster_graph.hpp"
 
@@ -183,6 +185,174 @@ TEST_F(FifoTest, NeverPreemptsNorAsksToBeWoken) {
   const Plan plan = schedule();
   EXPECT_TRUE(plan.decisions().empty());
   EXPECT_EQ(plan.wake_time(), kNever);
+}
+
+// ---- spot jobs ----------------------------------------------------------------------------
+
+JobSpec spot(const std::string& id, std::uint32_t gpus, Time submit, std::int64_t priority = 0) {
+  JobSpec spec = job(id, gpus, submit);
+  spec.qos = QosClass::kSpot;
+  spec.priority = priority;
+  return spec;
+}
+
+using Step = testing::PlanStep;
+constexpr auto kPreempt = Decision::Kind::kPreempt;
+constexpr auto kAllocate = Decision::Kind::kAllocate;
+
+// FIFO with its options, over pack placement.
+std::unique_ptr<SchedulingPolicy> fifo_with(PolicyOptions options) {
+  PolicyRegistry registry;
+  register_builtin(registry);
+  return registry.make_policy("fifo", options);
+}
+
+// A 4-GPU node full with a spot job; a guaranteed job of 2 GPUs arrives: the
+// spot job is preempted and the guaranteed job takes its GPUs in the same plan.
+TEST_F(FifoTest, AGuaranteedJobPreemptsARunningSpotJobToFit) {
+  set_up(1, {spot("spot", 4, 0.0), job("guaranteed", 2, 5.0)});
+  state_->submit(0);
+  run(0, {0, 1, 2, 3});
+  state_->submit(1);
+  const Plan plan = schedule();
+  EXPECT_EQ(testing::steps_of(plan), (std::vector<Step>{{kPreempt, 0}, {kAllocate, 1}}));
+  EXPECT_EQ(plan.decisions()[1].gpus, (Gpus{0, 1}));
+  const auto applied = state_->apply(plan, now_);
+  EXPECT_EQ(applied.started, (Jobs{1}));
+  EXPECT_EQ(state_->runtime(0).state, JobState::kWaiting);  // back in the queue
+}
+
+// Node 0 full with a spot job, node 1 with a guaranteed one: a waiting spot
+// job preempts neither.
+TEST_F(FifoTest, ASpotJobNeverPreempts) {
+  set_up(2, {spot("running-spot", 4, 0.0), job("running", 4, 0.0), spot("waiting-spot", 2, 5.0)});
+  submit_all();
+  run(0, {0, 1, 2, 3});
+  run(1, {4, 5, 6, 7});
+  EXPECT_TRUE(schedule().empty());
+}
+
+// A guaranteed job never preempts a guaranteed one, however high its priority.
+TEST_F(FifoTest, AGuaranteedJobNeverPreemptsAnotherGuaranteedJob) {
+  JobSpec urgent = job("urgent", 2, 5.0);
+  urgent.priority = 100;
+  set_up(1, {job("running", 4, 0.0), urgent});
+  state_->submit(0);
+  run(0, {0, 1, 2, 3});
+  state_->submit(1);
+  EXPECT_TRUE(schedule().empty());
+}
+
+// Two nodes, each full with a spot job; the lowest priority goes first
+// although it started first, and one victim is enough.
+TEST_F(FifoTest, TheLowestPrioritySpotJobIsPreemptedFirstAndNoMoreThanNeeded) {
+  set_up(2, {spot("low", 4, 0.0, 1), spot("high", 4, 0.0, 5), job("guaranteed", 4, 5.0)});
+  state_->submit(0);
+  state_->submit(1);
+  now_ = 1;
+  run(0, {0, 1, 2, 3});
+  now_ = 2;
+  run(1, {4, 5, 6, 7});
+  now_ = 10;
+  state_->submit(2);
+  const Plan plan = schedule();
+  EXPECT_EQ(testing::steps_of(plan), (std::vector<Step>{{kPreempt, 0}, {kAllocate, 2}}));
+}
+
+// Among spot jobs of one priority, the most recently started goes first.
+TEST_F(FifoTest, AmongEqualPrioritiesTheMostRecentlyStartedSpotJobGoesFirst) {
+  set_up(2, {spot("older", 4, 0.0), spot("younger", 4, 0.0), job("guaranteed", 2, 5.0)});
+  state_->submit(0);
+  state_->submit(1);
+  now_ = 1;
+  run(1, {4, 5, 6, 7});
+  now_ = 2;
+  run(0, {0, 1, 2, 3});
+  now_ = 10;
+  state_->submit(2);
+  EXPECT_EQ(testing::steps_of(schedule()), (std::vector<Step>{{kPreempt, 0}, {kAllocate, 2}}));
+}
+
+// Nothing is preempted when even every spot job would not make room.
+TEST_F(FifoTest, NoSpotJobIsPreemptedInVain) {
+  set_up(1, {spot("spot", 2, 0.0), job("running", 2, 0.0), job("big", 4, 5.0)});
+  state_->submit(0);
+  state_->submit(1);
+  run(0, {0, 1});
+  run(1, {2, 3});
+  state_->submit(2);
+  EXPECT_TRUE(schedule().empty());
+}
+
+// Node 0 holds a 2-GPU spot job and 2 free GPUs; node 1 a guaranteed job and
+// 2 free GPUs. A single-node job of 4 preempts the spot job for node 0, and
+// the spot job starts again at once on node 1's free GPUs.
+TEST_F(FifoTest, APreemptedSpotJobStartsAgainAtOnceWhereGpusAreFree) {
+  JobSpec whole_node = job("whole-node", 4, 5.0);
+  whole_node.single_node = true;
+  set_up(2, {spot("spot", 2, 0.0), job("running", 2, 0.0), whole_node});
+  state_->submit(0);
+  state_->submit(1);
+  run(0, {0, 1});
+  run(1, {4, 5});
+  state_->submit(2);
+  const Plan plan = schedule();
+  ASSERT_EQ(testing::steps_of(plan), (std::vector<Step>{{kPreempt, 0}, {kAllocate, 2}, {kAllocate, 0}}));
+  EXPECT_EQ(plan.decisions()[1].gpus, (Gpus{0, 1, 2, 3}));
+  EXPECT_EQ(plan.decisions()[2].gpus, (Gpus{6, 7}));
+  EXPECT_EQ(state_->apply(plan, now_).started, (Jobs{2, 0}));
+}
+
+// A waiting spot job ahead in the queue does not block a guaranteed job
+// behind it: guaranteed jobs are served first, spot jobs on what is left.
+TEST_F(FifoTest, AWaitingSpotJobDoesNotBlockTheGuaranteedJobsBehindIt) {
+  set_up(1, {job("running", 2, 0.0), spot("spot", 4, 1.0), job("guaranteed", 2, 2.0), spot("small-spot", 1, 3.0)});
+  state_->submit(0);
+  run(0, {0, 1});
+  for (JobIndex j : {1u, 2u, 3u}) state_->submit(j);
+  // The 4-GPU spot job cannot start, and blocks the spot job behind it.
+  EXPECT_EQ(testing::steps_of(schedule()), (std::vector<Step>{{kAllocate, 2}}));
+}
+
+TEST_F(FifoTest, WithSpotPreemptionOffNothingIsPreempted) {
+  const auto strict = fifo_with({{"preempt_spot", "false"}});
+  set_up(1, {spot("spot", 4, 0.0), job("guaranteed", 2, 5.0)});
+  state_->submit(0);
+  run(0, {0, 1, 2, 3});
+  state_->submit(1);
+  Plan plan;
+  strict->schedule(SchedulingContext{now_, *state_, *state_}, plan);
+  EXPECT_TRUE(plan.empty());
+}
+
+// And a waiting spot job blocks the line like any job.
+TEST_F(FifoTest, WithSpotPreemptionOffFifoIsStrictSubmissionOrder) {
+  const auto strict = fifo_with({{"preempt_spot", "false"}});
+  set_up(1, {job("running", 2, 0.0), spot("spot", 4, 1.0), job("guaranteed", 2, 2.0)});
+  state_->submit(0);
+  run(0, {0, 1});
+  state_->submit(1);
+  state_->submit(2);
+  Plan plan;
+  strict->schedule(SchedulingContext{now_, *state_, *state_}, plan);
+  EXPECT_TRUE(plan.empty());
+}
+
+TEST_F(FifoTest, PriorityOrderServesHigherPrioritiesFirstThenSubmission) {
+  JobSpec urgent = job("urgent", 4, 5.0);
+  urgent.priority = 3;
+  set_up(1, {job("first", 4, 0.0), urgent, job("second", 1, 1.0)});
+  submit_all();
+  EXPECT_EQ(jobs_of(schedule()), (Jobs{0}));  // submission order by default
+  const auto by_priority = fifo_with({{"order", "priority"}});
+  Plan plan;
+  by_priority->schedule(SchedulingContext{now_, *state_, *state_}, plan);
+  EXPECT_EQ(jobs_of(plan), (Jobs{1}));  // "first" then blocks "second"
+}
+
+TEST(FifoPolicy, RejectsAnUnknownOrder) {
+  EXPECT_THROW(fifo_with({{"order", "size"}}), std::invalid_argument);
+  EXPECT_THROW(fifo_with({{"preempt_spot", "maybe"}}), std::invalid_argument);
 }
 
 TEST(FifoPolicy, RequiresAPlacement) { EXPECT_THROW(FifoPolicy(nullptr), std::invalid_argument); }

@@ -52,6 +52,7 @@ void expect_same_jobs(const std::vector<JobSpec>& a, const std::vector<JobSpec>&
     EXPECT_EQ(a[i].cpu_cores, b[i].cpu_cores);
     EXPECT_EQ(a[i].memory_bytes, b[i].memory_bytes);
     EXPECT_EQ(a[i].priority, b[i].priority);
+    EXPECT_EQ(a[i].qos, b[i].qos);
     EXPECT_EQ(a[i].runtime_estimate, b[i].runtime_estimate);
     EXPECT_EQ(a[i].checkpoint.interval, b[i].checkpoint.interval);
     EXPECT_EQ(a[i].checkpoint.save_cost, b[i].checkpoint.save_cost);
@@ -178,6 +179,7 @@ TEST(NativeWorkload, RoundTripGivesIdenticalJobs) {
   awkward.cpu_cores = 12;
   awkward.memory_bytes = 64e9 / 3;
   awkward.priority = -4;
+  awkward.qos = QosClass::kSpot;
   awkward.runtime_estimate = 7200.5;
   awkward.checkpoint = {600, 12.5, 30};
   JobSpec hierarchical;
@@ -261,6 +263,33 @@ TEST(NativeWorkload, ReadsSchedulingHintsAndCheckpoints) {
   EXPECT_DOUBLE_EQ(jobs[0].checkpoint.save_cost, 20);
   EXPECT_DOUBLE_EQ(jobs[0].checkpoint.restore_cost, 60);
   EXPECT_EQ(jobs[1].checkpoint.interval, 0);  // none given
+}
+
+TEST(NativeWorkload, QosIsGuaranteedUnlessSpot) {
+  auto doc = two_jobs();
+  doc["jobs"][0]["qos"] = "spot";
+  doc["jobs"][1]["qos"] = "guaranteed";
+  auto jobs = parse_native_workload(doc, kLabel);
+  EXPECT_EQ(jobs[0].qos, QosClass::kSpot);
+  EXPECT_EQ(jobs[1].qos, QosClass::kGuaranteed);
+  jobs = parse_native_workload(two_jobs(), kLabel);
+  EXPECT_EQ(jobs[0].qos, QosClass::kGuaranteed);  // none given
+}
+
+TEST(NativeWorkload, RejectsAQosOtherThanGuaranteedOrSpot) {
+  auto doc = two_jobs();
+  doc["jobs"][1]["qos"] = "BestEffort";
+  expect_rejected(doc, {"jobs[1]", "'qos'", "guaranteed", "spot", "BestEffort"});
+  doc["jobs"][1]["qos"] = 1;
+  expect_rejected(doc, {"jobs[1]", "'qos'", "guaranteed", "spot"});
+}
+
+TEST(NativeWorkload, WriterGivesQosOnlyForSpotJobs) {
+  auto doc = two_jobs();
+  doc["jobs"][0]["qos"] = "spot";
+  const nlohmann::json written = native_workload_json(parse_native_workload(doc, kLabel));
+  EXPECT_EQ(written["jobs"][0]["qos"], "spot");
+  EXPECT_FALSE(written["jobs"][1].contains("qos"));
 }
 
 TEST(NativeWorkload, RejectsCheckpointWithoutInterval) {

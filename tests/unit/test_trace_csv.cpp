@@ -215,6 +215,88 @@ TEST(CsvTrace, StrictModeFailsOnTheFirstMalformedRow) {
   }
 }
 
+std::vector<QosClass> classes(const TraceReadResult& trace) {
+  std::vector<QosClass> out;
+  for (const JobSpec& job : trace.jobs) out.push_back(job.qos);
+  return out;
+}
+
+constexpr QosClass kSpot = QosClass::kSpot;
+constexpr QosClass kGuaranteed = QosClass::kGuaranteed;
+
+TEST(CsvTrace, AQosColumnMakesSpotOrGuaranteedJobsByTheDefaultValues) {
+  const TraceReadResult trace = parse(
+      "id,t,g,d,q\n"
+      "a,0,1,60,BE\n"
+      "b,1,1,60,LS\n"
+      "c,2,1,60,BestEffort\n"
+      "d,3,1,60,Guaranteed\n"
+      "e,4,1,60,\n"
+      "f,5,1,60,Burstable\n"
+      "g,6,1,60,spot\n"
+      "h,7,1,60,gold\n",
+      "id=id,submit=t,gpus=g,duration=d,qos=q");
+  EXPECT_EQ(classes(trace),
+            (std::vector<QosClass>{kSpot, kGuaranteed, kSpot, kGuaranteed, kGuaranteed, kGuaranteed, kSpot}));
+  ASSERT_EQ(trace.skipped.size(), 1u);
+  EXPECT_EQ(trace.skipped[0].line, 9u);
+  EXPECT_EQ(trace.skipped[0].field, "q");
+  EXPECT_EQ(trace.skipped[0].detail, "got 'gold'");
+  EXPECT_TRUE(trace.skipped[0].malformed);
+}
+
+TEST(CsvTrace, GivenQosValuesReplaceTheDefaults) {
+  TraceReadOptions options;
+  options.spot_values = std::vector<std::string>{"low"};
+  options.guaranteed_values = std::vector<std::string>{"high", "medium"};
+  const TraceReadResult trace = parse(
+      "id,t,g,d,q\n"
+      "a,0,1,60,LOW\n"
+      "b,1,1,60,medium\n"
+      "c,2,1,60,BE\n",
+      "id=id,submit=t,gpus=g,duration=d,qos=q", options);
+  EXPECT_EQ(classes(trace), (std::vector<QosClass>{kSpot, kGuaranteed}));
+  ASSERT_EQ(trace.skipped.size(), 1u);
+  EXPECT_EQ(trace.skipped[0].line, 4u);  // BE is no longer a class
+}
+
+TEST(CsvTrace, APriorityColumnTakesIntegersOrNamedLevels) {
+  TraceReadOptions options;
+  options.priority_levels = {{"high", 10}, {"low", -1}};
+  const TraceReadResult trace = parse(
+      "id,t,g,d,p\n"
+      "a,0,1,60,5\n"
+      "b,1,1,60,High\n"
+      "c,2,1,60,low\n"
+      "d,3,1,60,\n"
+      "e,4,1,60,-3\n"
+      "f,5,1,60,1.5\n"
+      "g,6,1,60,urgent\n",
+      "id=id,submit=t,gpus=g,duration=d,priority=p", options);
+  std::vector<std::int64_t> priorities;
+  for (const JobSpec& job : trace.jobs) priorities.push_back(job.priority);
+  EXPECT_EQ(priorities, (std::vector<std::int64_t>{5, 10, -1, 0, -3}));
+  ASSERT_EQ(trace.skipped.size(), 2u);
+  EXPECT_EQ(trace.skipped[0].line, 7u);
+  EXPECT_EQ(trace.skipped[1].line, 8u);
+  EXPECT_EQ(trace.skipped[1].field, "p");
+}
+
+TEST(CsvTrace, StrictModeNamesTheLineAndColumnOfABadQosOrPriority) {
+  TraceReadOptions options;
+  options.strict = true;
+  for (const char* map : {"id=id,submit=t,gpus=g,duration=d,qos=x", "id=id,submit=t,gpus=g,duration=d,priority=x"}) {
+    try {
+      parse("id,t,g,d,x\na,0,1,60,\nb,1,1,60,gold\n", map, options);
+      FAIL() << "strict mode accepted 'gold' through " << map;
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.file(), "jobs.csv");
+      EXPECT_EQ(e.where(), "line 3");
+      EXPECT_EQ(e.field(), "x");
+    }
+  }
+}
+
 TEST(CsvTrace, MappingMistakesAreNamed) {
   EXPECT_THROW(parse_csv_column_map("submit=t,gpu=g"), std::invalid_argument);  // unknown property
   EXPECT_THROW(parse_csv_column_map("submit"), std::invalid_argument);          // no '='

@@ -91,6 +91,27 @@ TEST(TraceRequest, ACheckpointIntervalTakesUnits) {
             std::string::npos);
 }
 
+TEST(TraceRequest, QosValuesAndPriorityLevelsAreReadIgnoringCase) {
+  const TraceRequest request = trace_request(
+      {{"spot_values", "Spot,Low"}, {"guaranteed_values", "High"}, {"priority_levels", "low=0,HIGH=-10"}});
+  EXPECT_EQ(request.read.spot_values, (std::vector<std::string>{"spot", "low"}));
+  EXPECT_EQ(request.read.guaranteed_values, (std::vector<std::string>{"high"}));
+  EXPECT_EQ(request.read.priority_levels, (std::map<std::string, std::int64_t>{{"low", 0}, {"high", -10}}));
+  EXPECT_FALSE(trace_request({}).read.spot_values.has_value());  // the defaults
+}
+
+TEST(TraceRequest, BadQosValuesOrPriorityLevelsAreUsageErrors) {
+  for (const auto& [key, value] : std::vector<std::pair<std::string, std::string>>{{"spot_values", ""},
+                                                                                   {"spot_values", "a,,b"},
+                                                                                   {"priority_levels", "high"},
+                                                                                   {"priority_levels", "high=x"},
+                                                                                   {"priority_levels", "high=1.5"},
+                                                                                   {"priority_levels", "=3"}}) {
+    const std::string message = usage_error([&] { trace_request({{key, value}}); });
+    EXPECT_NE(message.find("'" + key + "'"), std::string::npos) << key << "=" << value << ": " << message;
+  }
+}
+
 TEST(TraceRequest, SplitSettingNamesTheFlagOfAPairWithoutEquals) {
   EXPECT_EQ(split_setting("from=2h", "trace-opt"), std::make_pair(std::string("from"), std::string("2h")));
   EXPECT_NE(usage_error([] { split_setting("from", "trace-opt"); }).find("'--trace-opt' expects KEY=VALUE"),
