@@ -69,9 +69,8 @@ TraceReadResult parse_csv_trace(std::istream& in, const std::string& file, const
   if (!mapped("id")) result.assumptions.push_back("no id column: jobs are named csv-<line>");
   SkipLog log(result.skipped, options.strict);
 
-  TraceLines lines(in);
-  std::string text;
-  const CsvHeader header = read_csv_header(lines, file, options.delimiter);
+  CsvRecords records(in, file, options.delimiter);
+  const CsvHeader header = read_csv_header(records);
   std::map<std::string, TraceColumn> column_of;
   for (const auto& [property, column] : columns) column_of[property] = header.column(column);
   const auto column = [&](const std::string& property) -> const TraceColumn& { return column_of.at(property); };
@@ -81,11 +80,10 @@ TraceReadResult parse_csv_trace(std::istream& in, const std::string& file, const
   std::vector<PendingTraceJob> pending;
   std::size_t rounded_up = 0, shared = 0;
   bool calendar = false;
-  while (lines.next(text)) {
-    if (is_blank(text)) continue;
+  for (CsvRecord record; records.next(record);) {
     ++result.rows;
-    const std::size_t line = lines.number();
-    TraceRow row(log, file, line, split_csv_line(text, options.delimiter), header.size(), TraceRow::Spaces::kTrimmed);
+    const std::size_t line = record.line;
+    TraceRow row(log, file, line, std::move(record.fields), header.size(), TraceRow::Spaces::kTrimmed);
     // The field of a mapped property; "" for one not mapped.
     const auto field = [&](const std::string& property) -> std::string {
       return mapped(property) ? row.text(column(property)) : std::string();
@@ -146,7 +144,7 @@ TraceReadResult parse_csv_trace(std::istream& in, const std::string& file, const
       row.malformed_if(!single.empty() && !single_node && !(single == "false" || single == "0" || single == "no"),
                        column("single_node"), "not true or false", row.got(column("single_node")));
     std::vector<std::string> gpu_types;
-    for (const std::string& type : split_csv_line(field("gpu_types"), '|'))
+    for (const std::string& type : csv_fields(field("gpu_types"), '|'))
       if (!type.empty()) gpu_types.push_back(type);
     row.not_replayable_if(gpus == 0, column("gpus"), "CPU job (0 GPUs)");
     row.not_replayable_if(run_time == 0, by_duration ? column("duration") : column("end"),

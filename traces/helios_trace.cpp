@@ -29,9 +29,8 @@ TraceReadResult parse_helios_trace(std::istream& in, const std::string& file, co
       "no time zone is applied to the log's times"};
   SkipLog log(result.skipped, options.strict);
 
-  TraceLines lines(in);
-  std::string text;
-  const CsvHeader header = read_csv_header(lines, file, ',');
+  CsvRecords records(in, file);
+  const CsvHeader header = read_csv_header(records);
   const TraceColumn job_id = header.column("job_id"), user = header.column("user"), vc = header.column("vc"),
                     gpu_num = header.column("gpu_num"), state = header.column("state"),
                     submit_time = header.column("submit_time"), start_time = header.column("start_time"),
@@ -42,11 +41,10 @@ TraceReadResult parse_helios_trace(std::istream& in, const std::string& file, co
   std::map<std::string, std::size_t> line_of_id;
   std::vector<PendingTraceJob> pending;
   bool calendar = false;
-  while (lines.next(text)) {
-    if (is_blank(text)) continue;
+  for (CsvRecord record; records.next(record);) {
     ++result.rows;
-    const std::size_t line = lines.number();
-    TraceRow row(log, file, line, split_csv_line(text, ','), header.size());
+    const std::size_t line = record.line;
+    TraceRow row(log, file, line, std::move(record.fields), header.size());
     const std::string id = row.trimmed(job_id);
     row.malformed_if(id.empty(), job_id, "empty job id");
     row.first_of(line_of_id, id, job_id.name, "duplicate job id", "'" + id + "'");

@@ -6,7 +6,7 @@
 // fault, and the reader drops it with one `if (!row) continue;`.
 //
 //   const TraceColumn duration = header.column("duration");
-//   TraceRow row(log, file, lines.number(), split_csv_line(text, ','), header.size());
+//   TraceRow row(log, file, record.line, std::move(record.fields), header.size());
 //   const double seconds = row.number(duration);                       // "not a number (got '1O')"
 //   row.malformed_if(seconds < 0, duration, "negative run time", "got " + describe_number(seconds));
 //   row.not_replayable_if(seconds == 0, duration, "ran for 0 s (gcsim replays positive run times)");

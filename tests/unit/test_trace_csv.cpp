@@ -216,6 +216,46 @@ TEST(CsvTrace, StrictModeFailsOnTheFirstMalformedRow) {
   }
 }
 
+TEST(CsvTrace, AQuotedFieldMayHoldLineBreaksAndLaterRowsKeepTheirLineNumbers) {
+  const std::string csv =
+      "id,name,submit,gpus,duration\n"
+      "j1,\"train\nresnet\",0,1,10\n"        // lines 2-3: one record
+      "j2,plain,5,2,20\n"                    // line 4
+      "j3,\"a,\"\"b\"\"\r\n\r\nc\",6,1,5\n"  // lines 5-7: a comma, quotes, CRLF and a blank line inside
+      "j4,bad,x,1,5\n";                      // line 8
+  const std::string map = "id=id,submit=submit,gpus=gpus,duration=duration";
+  const TraceReadResult trace = parse(csv, map);
+  EXPECT_EQ(trace.rows, 4u);
+  ASSERT_EQ(trace.jobs.size(), 3u);
+  EXPECT_EQ(trace.jobs[0].id, "j1");
+  EXPECT_EQ(trace.jobs[1].id, "j2");
+  EXPECT_EQ(trace.jobs[2].id, "j3");
+  ASSERT_EQ(trace.skipped.size(), 1u);
+  EXPECT_EQ(trace.skipped[0].line, 8u);
+  EXPECT_EQ(trace.skipped[0].field, "submit");
+  TraceReadOptions strict;
+  strict.strict = true;
+  try {
+    parse(csv, map, strict);
+    FAIL() << "strict mode accepted a submit time that is not one";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.where(), "line 8");
+    EXPECT_EQ(e.field(), "submit");
+  }
+}
+
+TEST(CsvTrace, AQuoteNeverClosedIsAnErrorAtTheLineItsRecordBegins) {
+  try {
+    parse("id,submit,gpus,duration\nj1,0,1,10\nj2,\"5,1,10\nj3,6,1,10\n",
+          "id=id,submit=submit,gpus=gpus,duration=duration");
+    FAIL() << "read a file that ends inside a quoted field";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.file(), "jobs.csv");
+    EXPECT_EQ(e.where(), "line 3");
+    EXPECT_NE(e.problem().find("never closed"), std::string::npos) << e.what();
+  }
+}
+
 TEST(CsvTrace, MappingMistakesAreNamed) {
   EXPECT_THROW(parse_csv_column_map("submit=t,gpu=g"), std::invalid_argument);  // unknown property
   EXPECT_THROW(parse_csv_column_map("submit"), std::invalid_argument);          // no '='
