@@ -80,6 +80,7 @@ TraceReadResult parse_csv_trace(std::istream& in, const std::string& file, const
   std::vector<PendingTraceJob> pending;
   std::size_t rounded_up = 0, shared = 0;
   bool calendar = false;
+  TimeFormats time_formats;
   for (CsvRecord record; records.next(record);) {
     ++result.rows;
     const std::size_t line = record.line;
@@ -95,7 +96,7 @@ TraceReadResult parse_csv_trace(std::istream& in, const std::string& file, const
       row.malformed_if(id.empty(), column("id"), "empty job id");
       row.first_of(line_of_id, id, column("id").name, "duplicate job id", "'" + id + "'");
     }
-    const double submit = row.time(column("submit"), options.time_unit_s, not_a_time);
+    const double submit = row.time(column("submit"), options.time_unit_s, not_a_time, time_formats);
     if (row) calendar = calendar || parse_calendar_time(field("submit")).has_value();
     const double gpus = row.number_if(
         column("gpus"), [](double value) { return value >= 0 && value <= 4294967295.0; },
@@ -113,8 +114,8 @@ TraceReadResult parse_csv_trace(std::istream& in, const std::string& file, const
       row.not_replayable_if(field("start").empty(), column("start"), "never started (no start time)", status);
       row.not_replayable_if(field("end").empty(), column("end"), "had not ended when the log was cut (no end time)",
                             status);
-      const double start = row.time(column("start"), options.time_unit_s, not_a_time);
-      const double end = row.time(column("end"), options.time_unit_s, not_a_time);
+      const double start = row.time(column("start"), options.time_unit_s, not_a_time, time_formats);
+      const double end = row.time(column("end"), options.time_unit_s, not_a_time, time_formats);
       row.malformed_if(end < start, column("end"), "end before start",
                        "ends " + describe_number(start - end) + " s before it starts");
       run_time = end - start;

@@ -41,6 +41,7 @@ TraceReadResult parse_helios_trace(std::istream& in, const std::string& file, co
   std::map<std::string, std::size_t> line_of_id;
   std::vector<PendingTraceJob> pending;
   bool calendar = false;
+  TimeFormats time_formats;
   for (CsvRecord record; records.next(record);) {
     ++result.rows;
     const std::size_t line = record.line;
@@ -52,14 +53,14 @@ TraceReadResult parse_helios_trace(std::istream& in, const std::string& file, co
     const double cpus = cpu_num && !row.empty(*cpu_num)
                             ? row.number_if(*cpu_num, is_whole_count, "not a CPU count (an integer >= 0)")
                             : 0;
-    const double submit = row.time(submit_time, 1, not_a_time);
+    const double submit = row.time(submit_time, 1, not_a_time, time_formats);
     if (row) calendar = calendar || parse_calendar_time(row.text(submit_time)).has_value();
     const std::string status = row.trimmed(state);
     row.not_replayable_if(gpus == 0, gpu_num, "CPU job (gpu_num 0)");
     row.not_replayable_if(row.empty(start_time), start_time, "never started (no start_time)", status);
     row.not_replayable_if(row.empty(end_time), end_time, "had not ended when the log was cut (no end_time)", status);
-    const double start = row.time(start_time, 1, not_a_time);
-    const double end = row.time(end_time, 1, not_a_time);
+    const double start = row.time(start_time, 1, not_a_time, time_formats);
+    const double end = row.time(end_time, 1, not_a_time, time_formats);
     row.malformed_if(end < start, end_time, "end before start",
                      "ends " + describe_number(start - end) + " s before it starts");
     row.malformed_if(start < submit, start_time, "start before submit",

@@ -68,6 +68,25 @@ class RowCheck {
   bool ok_ = true;
 };
 
+/// The time format each time column showed first: a calendar time or a
+/// number. A calendar time counts seconds since 1970, a number from the
+/// trace's own origin, so the two cannot share a column: a value in the other
+/// format than the column's first is malformed ("mixed time formats in one
+/// column"), rather than left to put the jobs decades apart.
+class TimeFormats {
+ public:
+  /// Notes that `column` holds a calendar time (or a number) on `line`;
+  /// returns the line of the column's first value when that was in the other format.
+  std::optional<std::size_t> other_format_line(std::size_t column, bool calendar, std::size_t line);
+
+ private:
+  struct First {
+    bool calendar = false;
+    std::size_t line = 0;
+  };
+  std::map<std::size_t, First> first_;
+};
+
 /// A delimited row: its fields, checked for their count, read by column.
 class TraceRow : public RowCheck {
  public:
@@ -99,8 +118,10 @@ class TraceRow : public RowCheck {
   }
   /// A calendar time "YYYY-MM-DD HH:MM:SS" in seconds, else malformed.
   double calendar_time(const TraceColumn& column, const std::string& reason);
-  /// A calendar time, or a number of `unit_s`-second units, else malformed.
-  double time(const TraceColumn& column, double unit_s, const std::string& reason);
+  /// A calendar time, or a number of `unit_s`-second units, else malformed
+  /// with `reason`; malformed too when the column's first value, noted in
+  /// `formats`, was in the other format.
+  double time(const TraceColumn& column, double unit_s, const std::string& reason, TimeFormats& formats);
 
   using RowCheck::malformed_if;
   using RowCheck::not_replayable_if;

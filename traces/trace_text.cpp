@@ -112,12 +112,6 @@ std::optional<double> parse_calendar_time(std::string_view raw) {
   return static_cast<double>(days * 86400 + hour * 3600 + minute * 60 + second) + fraction;
 }
 
-std::optional<double> parse_trace_time(std::string_view text, double unit_s) {
-  if (auto calendar = parse_calendar_time(text)) return calendar;
-  if (auto number = parse_trace_number(text)) return *number * unit_s;
-  return std::nullopt;
-}
-
 std::string format_calendar_time(double seconds) {
   const long long total = static_cast<long long>(std::floor(seconds));
   long long days = total / 86400;

@@ -41,8 +41,6 @@ std::optional<double> parse_trace_number(std::string_view text);
 /// "YYYY-MM-DD HH:MM:SS[.fff]" (or 'T' between date and time) as seconds
 /// since 1970-01-01 00:00:00 of the same clock; nullopt when malformed.
 std::optional<double> parse_calendar_time(std::string_view text);
-/// A calendar time, or else a number of `unit_s`-second units.
-std::optional<double> parse_trace_time(std::string_view text, double unit_s = 1);
 /// The inverse, to whole seconds: "2017-10-09 07:01:55".
 std::string format_calendar_time(double seconds);
 

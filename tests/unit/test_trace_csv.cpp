@@ -256,6 +256,51 @@ TEST(CsvTrace, AQuoteNeverClosedIsAnErrorAtTheLineItsRecordBegins) {
   }
 }
 
+TEST(CsvTrace, CalendarTimesAndNumbersInOneColumnAreMixedTimeFormats) {
+  const std::string map = "id=id,submit=t,gpus=g,duration=d";
+  // The column's first value is a calendar time: the number on line 3 is the odd one.
+  const TraceReadResult calendar_first = parse(
+      "id,t,g,d\n"
+      "a,2020-01-01 00:00:00,1,10\n"
+      "b,60,1,10\n"
+      "c,2020-01-01 00:01:00,1,10\n",
+      map);
+  ASSERT_EQ(calendar_first.jobs.size(), 2u);
+  EXPECT_EQ(calendar_first.jobs[0].id, "a");
+  EXPECT_EQ(calendar_first.jobs[1].id, "c");
+  EXPECT_EQ(calendar_first.jobs[1].submit, 60);
+  ASSERT_EQ(calendar_first.skipped.size(), 1u);
+  EXPECT_EQ(calendar_first.skipped[0].line, 3u);
+  EXPECT_EQ(calendar_first.skipped[0].field, "t");
+  EXPECT_EQ(calendar_first.skipped[0].reason, "mixed time formats in one column");
+  EXPECT_EQ(calendar_first.skipped[0].detail, "got '60': a number here, a calendar time on line 2");
+  EXPECT_TRUE(calendar_first.skipped[0].malformed);
+  // A number first: the calendar time is the odd one, in start and end columns too.
+  const TraceReadResult number_first = parse(
+      "t,s,e,g\n"
+      "0,0,30,1\n"
+      "5,10,2020-01-01 00:00:00,1\n"
+      "2020-01-01 00:00:00,10,40,1\n",
+      "submit=t,start=s,end=e,gpus=g");
+  ASSERT_EQ(number_first.jobs.size(), 1u);
+  ASSERT_EQ(number_first.skipped.size(), 2u);
+  EXPECT_EQ(number_first.skipped[0].line, 3u);
+  EXPECT_EQ(number_first.skipped[0].field, "e");
+  EXPECT_EQ(number_first.skipped[0].detail, "got '2020-01-01 00:00:00': a calendar time here, a number on line 2");
+  EXPECT_EQ(number_first.skipped[1].line, 4u);
+  EXPECT_EQ(number_first.skipped[1].field, "t");
+  TraceReadOptions strict;
+  strict.strict = true;
+  try {
+    parse("id,t,g,d\na,2020-01-01 00:00:00,1,10\nb,60,1,10\n", map, strict);
+    FAIL() << "strict mode accepted a number among calendar times";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.where(), "line 3");
+    EXPECT_EQ(e.field(), "t");
+    EXPECT_EQ(e.problem(), "mixed time formats in one column (got '60': a number here, a calendar time on line 2)");
+  }
+}
+
 TEST(CsvTrace, MappingMistakesAreNamed) {
   EXPECT_THROW(parse_csv_column_map("submit=t,gpu=g"), std::invalid_argument);  // unknown property
   EXPECT_THROW(parse_csv_column_map("submit"), std::invalid_argument);          // no '='
