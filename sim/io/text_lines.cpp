@@ -33,9 +33,7 @@ struct Compression {
 };
 constexpr Compression kCompressions[] = {{"\x1F\x8B", "gzip", "gzip -dc", ".gz"},
                                          {"BZh", "bzip2", "bzip2 -dc", ".bz2"},
-                                         {"\xFD"
-                                          "7zXZ",
-                                          "xz", "xz -dc", ".xz"},
+                                         {"\xFD\x37zXZ", "xz", "xz -dc", ".xz"},
                                          {"\x28\xB5\x2F\xFD", "zstd", "zstd -dc", ".zst"},
                                          {"PK\x03\x04", "zip", "unzip -p", ".zip"}};
 
@@ -45,9 +43,9 @@ void refuse_compressed(std::string_view line, const std::string& file) {
     // bzip2's "BZh" is followed by its block size and the block magic "1AY&SY".
     if (c.name == "bzip2" && !(line.size() >= 10 && line[3] >= '1' && line[3] <= '9' && line.substr(4, 6) == "1AY&SY"))
       continue;
-    const bool suffixed =
-        file.size() > c.suffix.size() &&
-        file.compare(file.size() - c.suffix.size(), std::string::npos, c.suffix.data(), c.suffix.size()) == 0;
+    // The name the decompressed file takes: without the usual suffix, else with ".txt".
+    const std::string_view name = file;
+    const bool suffixed = name.size() > c.suffix.size() && name.substr(name.size() - c.suffix.size()) == c.suffix;
     const std::string plain = suffixed ? file.substr(0, file.size() - c.suffix.size()) : file + ".txt";
     refuse(file, 1,
            "the file is compressed (" + std::string(c.name) + "), not text: decompress it first, e.g. " +

@@ -151,11 +151,7 @@ TEST(TextLines, ACompressedFileIsNamedWithTheCommandThatDecompressesIt) {
             "line 1: the file is compressed (gzip), not text: decompress it first, e.g. gzip -dc t.txt > t.txt.txt");
   EXPECT_NE(encoding_problem("BZh91AY&SY\x01\x02").find("compressed (bzip2)"), std::string::npos);
   EXPECT_EQ(encoding_problem("BZh is a word\n"), "");  // not bzip2 without its block magic
-  EXPECT_NE(encoding_problem(std::string("\xFD"
-                                         "7zXZ\0",
-                                         6))
-                .find("compressed (xz)"),
-            std::string::npos);
+  EXPECT_NE(encoding_problem(std::string("\xFD\x37zXZ\0", 6)).find("compressed (xz)"), std::string::npos);
   EXPECT_NE(encoding_problem("PK\x03\x04\x14").find("compressed (zip)"), std::string::npos);
 }
 
