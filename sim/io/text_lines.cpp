@@ -145,13 +145,12 @@ bool TextLines::next(std::string& line) {
   }
   ++number_;
   // The lines up to the header (the first that is not blank) tell the encoding.
-  if (!header_seen_) {
-    check_utf8_line(line, number_, offset_, file_);
-    header_seen_ = !is_blank(line);
-  }
+  const bool checked = !header_seen_;
+  if (checked) check_utf8_line(line, number_, offset_, file_);
   offset_ += line.size() + ending_.size();
   // A byte-order mark is not part of the first column's name.
   if (number_ == 1 && starts_with(line, "\xEF\xBB\xBF")) line.erase(0, 3);
+  if (checked) header_seen_ = !is_blank(line);
   return true;
 }
 

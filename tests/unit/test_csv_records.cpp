@@ -129,6 +129,9 @@ TEST(TextLines, WideEncodingsAreNamedByTheirMarkOrWhereTheirNulsFall) {
             "line 1: the file is in UTF-32 little-endian, not UTF-8: convert it, e.g. iconv -f UTF-32" + fix);
   EXPECT_EQ(encoding_problem(std::string("\0\0\0a\0\0\0,", 8)),
             "line 1: the file is in UTF-32 big-endian, not UTF-8: convert it, e.g. iconv -f UTF-32BE" + fix);
+  // A line of only a UTF-8 byte-order mark is blank: the header after it is checked.
+  EXPECT_EQ(encoding_problem("\xEF\xBB\xBF\n" + utf16("a,b\n", true, false)).substr(0, 54),
+            "line 2: the file is in UTF-16 little-endian, not UTF-8");
   EXPECT_EQ(encoding_problem(std::string("ab\0\0cd\n", 7)),
             "line 1: the line holds NUL bytes: this is not a text file");
 }
