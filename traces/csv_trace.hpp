@@ -32,6 +32,10 @@
 //   single_node   true/false, 1/0, yes/no: all its GPUs on one node (a pod)
 // Time units: TraceReadOptions::time_unit_s seconds per unit (numbers only;
 // calendar times are always seconds). Separator: TraceReadOptions::delimiter.
+// A quoted field may hold the separator, quotes and line breaks (a job of
+// several lines is named by its first). The submit, start and end columns
+// each hold calendar times or numbers: a value in the other format than the
+// column's first is malformed ("mixed time formats in one column").
 //
 // What the trace lacks is whatever the mapping leaves out; the defaults
 // above are what gcsim assumes instead, and the result lists them.
