@@ -124,6 +124,15 @@ TEST(TraceText, EveryReaderNamesTheEncoding) {
   } catch (const InputError& e) {
     EXPECT_NE(e.problem().find("UTF-16 little-endian"), std::string::npos) << e.what();
   }
+  // Philly's reader tells its CSV from its JSON log by the opening: a UTF-16 file is neither.
+  const std::string philly =
+      dir.write("philly.csv", utf16("timestamp,duration,num_gpus,gpu_time,cluster\n", true, true));
+  try {
+    read_philly_trace(philly, {});
+    FAIL() << "read a UTF-16 Philly log";
+  } catch (const InputError& e) {
+    EXPECT_NE(e.problem().find("UTF-16 little-endian"), std::string::npos) << e.what();
+  }
   // A file given without a format: the guess names the encoding too.
   const std::string unknown = dir.write("unknown.csv", utf16(kJobs, true, true));
   try {
