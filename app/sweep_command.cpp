@@ -20,6 +20,7 @@
 #include "sim/core/input_error.hpp"
 #include "sim/core/number_text.hpp"
 #include "sim/io/atomic_output.hpp"
+#include "sim/io/csv_records.hpp"
 #include "sim/io/json_input.hpp"
 #include "sim/report/bench_comparison.hpp"
 #include "sim/report/run_outputs.hpp"
@@ -180,18 +181,16 @@ int sweep(const std::string& spec_path, const Arguments& args) {
               << " ran, " << runs.size() - totals.ran - totals.failed << " done before (skipped), " << totals.failed
               << " failed\n";
   if (totals.failed > 0) return exit_codes::kRunFailed;
-  // Rows in run order, whichever rank made them.
-  std::vector<std::string> lines(runs.size());
-  std::istringstream in(totals.rows);
-  for (std::string line; std::getline(in, line);) lines[std::stoul(line.substr(0, line.find(',')))] = line;
+  // Rows in run order, whichever rank made them; a quoted axis value may hold commas and line breaks.
+  std::vector<std::vector<std::string>> rows_by_run(runs.size());
+  for (CsvRecord& record : read_csv_records(totals.rows, out_dir + "/sweep.csv"))
+    rows_by_run.at(std::stoul(record.fields.front())) = std::move(record.fields);
   std::vector<std::vector<std::string>> cells(runs.size());
   std::string csv = csv_header(spec);
   for (std::size_t i = 0; i < runs.size(); ++i) {
-    csv += lines[i] + "\n";
-    std::vector<std::string> fields;
-    std::stringstream split(lines[i]);
-    for (std::string field; std::getline(split, field, ',');) fields.push_back(field);
-    if (!lines[i].empty() && lines[i].back() == ',') fields.emplace_back();
+    const std::vector<std::string>& fields = rows_by_run[i];
+    for (std::size_t f = 0; f < fields.size(); ++f) csv += (f > 0 ? "," : "") + csv_field(fields[f]);
+    csv += "\n";
     cells[i].assign(fields.end() - static_cast<std::ptrdiff_t>(spec.metrics.size()), fields.end());
   }
   OutputSet out(out_dir);

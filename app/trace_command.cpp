@@ -66,6 +66,9 @@ FILE and FORMAT:
           their .header files)
   csv     any CSV with a header line, read through --map
   native  a gcsim workload (JSON)
+CSV files are RFC 4180: a quoted field may hold the delimiter, "" and line
+breaks. Files are read as UTF-8: one in UTF-16, Latin-1 or compressed is
+refused with the command that converts it (docs/trace-replay.md).
 
 Reader options:
   --gpu-type T        GPU type the run times are taken as measured on where the

@@ -114,9 +114,8 @@ TraceReadResult parse_csv_trace(std::istream& in, const std::string& file, const
   if (!mapped("id")) result.assumptions.push_back("no id column: jobs are named csv-<line>");
   SkipLog log(result.skipped, options.strict);
 
-  TraceLines lines(in);
-  std::string text;
-  const CsvHeader header = read_csv_header(lines, file, options.delimiter);
+  CsvRecords records(in, file, options.delimiter);
+  const CsvHeader header = read_csv_header(records);
   std::map<std::string, TraceColumn> column_of;
   // Cores or bytes per unit of a plain number: the mapping's unit, else the declared one.
   std::map<std::string, std::optional<double>> unit_of = {{"cpu", options.cpu_unit_cores},
@@ -134,11 +133,11 @@ TraceReadResult parse_csv_trace(std::istream& in, const std::string& file, const
   std::vector<PendingTraceJob> pending;
   std::size_t rounded_up = 0, shared = 0;
   bool calendar = false;
-  while (lines.next(text)) {
-    if (is_blank(text)) continue;
+  TimeFormats time_formats;
+  for (CsvRecord record; records.next(record);) {
     ++result.rows;
-    const std::size_t line = lines.number();
-    TraceRow row(log, file, line, split_csv_line(text, options.delimiter), header.size(), TraceRow::Spaces::kTrimmed);
+    const std::size_t line = record.line;
+    TraceRow row(log, file, line, std::move(record.fields), header.size(), TraceRow::Spaces::kTrimmed);
     // The field of a mapped property; "" for one not mapped.
     const auto field = [&](const std::string& property) -> std::string {
       return mapped(property) ? row.text(column(property)) : std::string();
@@ -153,7 +152,7 @@ TraceReadResult parse_csv_trace(std::istream& in, const std::string& file, const
     // No submit time: submitted before the trace's window began (censored), when
     // a start or end says when it ran.
     const bool submit_unknown = field("submit").empty();
-    const double submit = submit_unknown ? 0 : row.submit_time(column("submit"), options.time_unit_s, not_a_time);
+    const double submit = submit_unknown ? 0 : row.submit_time(column("submit"), options.time_unit_s, not_a_time, time_formats);
     if (row) calendar = calendar || parse_calendar_time(field("submit")).has_value();
     const double gpus = row.number_if(
         column("gpus"), [](double value) { return value >= 0 && value <= 4294967295.0; },
@@ -175,8 +174,8 @@ TraceReadResult parse_csv_trace(std::istream& in, const std::string& file, const
       const bool no_start = field("start").empty(), no_end = field("end").empty();
       row.not_replayable_if(submit_unknown && no_start && no_end, column("submit"), "no submit, start or end time");
       row.not_replayable_if(!submit_unknown && no_start, column("start"), "never started (no start time)", status);
-      if (!no_start) start = row.time(column("start"), options.time_unit_s, not_a_time);
-      if (!no_end) end = row.time(column("end"), options.time_unit_s, not_a_time);
+      if (!no_start) start = row.time(column("start"), options.time_unit_s, not_a_time, time_formats);
+      if (!no_end) end = row.time(column("end"), options.time_unit_s, not_a_time, time_formats);
       if (start && end)
         row.malformed_if(*end < *start, column("end"), "end before start",
                          "ends " + describe_number(*start - *end) + " s before it starts");
@@ -218,7 +217,7 @@ TraceReadResult parse_csv_trace(std::istream& in, const std::string& file, const
       row.malformed_if(!single.empty() && !single_node && !(single == "false" || single == "0" || single == "no"),
                        column("single_node"), "not true or false", row.got(column("single_node")));
     std::vector<std::string> gpu_types;
-    for (const std::string& type : split_csv_line(field("gpu_types"), '|'))
+    for (const std::string& type : csv_fields(field("gpu_types"), '|'))
       if (!type.empty()) gpu_types.push_back(type);
     // QoS class and priority (trace_qos.hpp).
     const std::optional<QosClass> qos = trace_qos_class(field("qos"), options);

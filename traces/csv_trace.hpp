@@ -53,6 +53,10 @@
 //             Guaranteed, ... guaranteed); any other value is malformed
 // Time units: TraceReadOptions::time_unit_s seconds per unit (numbers only;
 // calendar times are always seconds). Separator: TraceReadOptions::delimiter.
+// A quoted field may hold the separator, quotes and line breaks (a job of
+// several lines is named by its first). The submit, start and end columns
+// each hold calendar times or numbers: a value in the other format than the
+// column's first is malformed ("mixed time formats in one column").
 //
 // Censored rows (trace_read.hpp): the trace's window runs from the time
 // origin (the earliest submission, or start of a row without one) to the

@@ -29,9 +29,8 @@ TraceReadResult parse_helios_trace(std::istream& in, const std::string& file, co
       "no time zone is applied to the log's times"};
   SkipLog log(result.skipped, options.strict);
 
-  TraceLines lines(in);
-  std::string text;
-  const CsvHeader header = read_csv_header(lines, file, ',');
+  CsvRecords records(in, file);
+  const CsvHeader header = read_csv_header(records);
   const TraceColumn job_id = header.column("job_id"), user = header.column("user"), vc = header.column("vc"),
                     gpu_num = header.column("gpu_num"), state = header.column("state"),
                     submit_time = header.column("submit_time"), start_time = header.column("start_time"),
@@ -42,11 +41,11 @@ TraceReadResult parse_helios_trace(std::istream& in, const std::string& file, co
   std::map<std::string, std::size_t> line_of_id;
   std::vector<PendingTraceJob> pending;
   bool calendar = false;
-  while (lines.next(text)) {
-    if (is_blank(text)) continue;
+  TimeFormats time_formats;
+  for (CsvRecord record; records.next(record);) {
     ++result.rows;
-    const std::size_t line = lines.number();
-    TraceRow row(log, file, line, split_csv_line(text, ','), header.size());
+    const std::size_t line = record.line;
+    TraceRow row(log, file, line, std::move(record.fields), header.size());
     const std::string id = row.trimmed(job_id);
     row.malformed_if(id.empty(), job_id, "empty job id");
     row.first_of(line_of_id, id, job_id.name, "duplicate job id", "'" + id + "'");
@@ -54,15 +53,15 @@ TraceReadResult parse_helios_trace(std::istream& in, const std::string& file, co
     const double cpus = cpu_num && !row.empty(*cpu_num)
                             ? row.number_if(*cpu_num, is_whole_count, "not a CPU count (an integer >= 0)")
                             : 0;
-    const double submit = row.submit_time(submit_time, 1, not_a_time);
+    const double submit = row.submit_time(submit_time, 1, not_a_time, time_formats);
     if (row) calendar = calendar || parse_calendar_time(row.text(submit_time)).has_value();
     const std::string status = row.trimmed(state);
     row.not_replayable_if(gpus == 0, gpu_num, "CPU job (gpu_num 0)");
     row.not_replayable_if(row.empty(start_time), start_time, "never started (no start_time)", status);
     // No end: still running when the log was cut (censored, finish_trace ends it with the log).
     const bool running = row.empty(end_time);
-    const double start = row.time(start_time, 1, not_a_time);
-    const double end = running ? start : row.time(end_time, 1, not_a_time);
+    const double start = row.time(start_time, 1, not_a_time, time_formats);
+    const double end = running ? start : row.time(end_time, 1, not_a_time, time_formats);
     row.malformed_if(end < start, end_time, "end before start",
                      "ends " + describe_number(start - end) + " s before it starts");
     row.starts_after_submit(submit, start, start_time.name);

@@ -13,7 +13,9 @@
 //   cpu_num     -> cpu_cores
 //   state       -> the job's status (COMPLETED, CANCELLED, FAILED, TIMEOUT, NODE_FAIL)
 //   submit_time -> submit (calendar time, or a number of seconds), made relative
-//                  to the earliest submission or TraceReadOptions::time_origin
+//                  to the earliest submission or TraceReadOptions::time_origin;
+//                  each time column holds one of the two: a value in the other
+//                  format than its first is malformed (mixed time formats)
 //   start_time, end_time -> the run time end - start of MeasuredWork (an empty
 //                  start: never started, not replayable; an empty end: still
 //                  running when the log was cut, censored, ending at the log's

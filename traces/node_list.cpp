@@ -34,20 +34,18 @@ NodeList read_node_list(const std::string& path, const NodeListOptions& options)
   if (!columns.count("model") || !columns.count("gpus"))
     throw std::invalid_argument("the column mapping must name the 'model' and 'gpus' columns");
   std::ifstream in = open_trace_file(path);
-  TraceLines lines(in);
-  const CsvHeader header = read_csv_header(lines, path, options.delimiter);
+  CsvRecords records(in, path, options.delimiter);
+  const CsvHeader header = read_csv_header(records);
   std::map<std::string, std::size_t> at;
   for (const auto& [property, column] : columns) at[property] = header.require(column);
 
   NodeList list;
   list.model_column = columns.at("model");
   std::size_t fractional_cores = 0;
-  std::string text;
-  while (lines.next(text)) {
-    if (is_blank(text)) continue;
+  for (CsvRecord record; records.next(record);) {
     ++list.rows;
-    const std::string where = "line " + std::to_string(lines.number());
-    std::vector<std::string> fields = split_csv_line(text, options.delimiter);
+    const std::string where = "line " + std::to_string(record.line);
+    std::vector<std::string>& fields = record.fields;
     if (fields.size() != header.size())
       throw InputError(path, where, "",
                        "expected " + std::to_string(header.size()) + " fields, got " + std::to_string(fields.size()));
@@ -61,7 +59,7 @@ NodeList read_node_list(const std::string& path, const NodeListOptions& options)
     };
 
     TracedMachine node;
-    node.line = lines.number();
+    node.line = record.line;
     node.gpu_model = field("model");
     node.gpus = static_cast<std::uint32_t>(number("gpus", "a whole number of GPUs >= 0",
                                                   [](double v) { return v >= 0 && v == std::floor(v) && v <= 1e6; }));

@@ -36,11 +36,11 @@ CsvHeader table_header(const std::string& csv_path, const std::string& table,
     std::error_code error;
     if (!fs::is_regular_file(candidate, error)) continue;
     std::ifstream in(candidate);
-    std::string line;
-    TraceLines lines(in);
-    if (!lines.next(line) || is_blank(line))
+    CsvRecords records(in, candidate.string());
+    CsvRecord names;
+    if (!records.next(names) || names.line != 1)
       throw InputError(candidate.string(), "line 1", "", "empty header file: expected the column names");
-    CsvHeader header(split_csv_line(line, ','), candidate.string(), 1);
+    CsvHeader header(names.fields, candidate.string(), 1);
     for (const std::string& name : fallback) header.require(name);
     return header;
   }
@@ -61,13 +61,11 @@ std::optional<double> optional_time(TraceRow& row, const TraceColumn& column) {
 template <typename RowReader>
 std::size_t for_each_row(const std::string& path, const CsvHeader& header, SkipLog& log, RowReader read) {
   std::ifstream in = open_trace_file(path);
-  TraceLines lines(in);
-  std::string text;
+  CsvRecords records(in, path);
   std::size_t rows = 0;
-  while (lines.next(text)) {
-    if (is_blank(text)) continue;
+  for (CsvRecord record; records.next(record);) {
     ++rows;
-    TraceRow row(log, path, lines.number(), split_csv_line(text, ','), header.size(), TraceRow::Spaces::kTrimmed);
+    TraceRow row(log, path, record.line, std::move(record.fields), header.size(), TraceRow::Spaces::kTrimmed);
     if (row) read(row);
   }
   return rows;

@@ -48,19 +48,17 @@ TraceReadResult parse_philly_trace(std::istream& in, const std::string& file, co
       "the Philly virtual cluster (cluster column) is the job's queue"};
   SkipLog log(result.skipped, options.strict);
 
-  TraceLines lines(in);
-  std::string text;
-  const CsvHeader header = read_csv_header(lines, file, ',');
+  CsvRecords records(in, file);
+  const CsvHeader header = read_csv_header(records);
   const TraceColumn timestamp = header.column("timestamp"), duration = header.column("duration"),
                     num_gpus = header.column("num_gpus"), gpu_time = header.column("gpu_time"),
                     cluster = header.column("cluster");
 
   std::vector<PendingTraceJob> pending;
-  while (lines.next(text)) {
-    if (is_blank(text)) continue;
+  for (CsvRecord record; records.next(record);) {
     ++result.rows;
-    const std::size_t line = lines.number();
-    TraceRow row(log, file, line, split_csv_line(text, ','), header.size());
+    const std::size_t line = record.line;
+    TraceRow row(log, file, line, std::move(record.fields), header.size());
     const double submit = row.calendar_time(timestamp, "not a date and time YYYY-MM-DD HH:MM:SS");
     const double seconds = row.number(duration);
     row.malformed_if(seconds < 0, duration, "negative run time", "got " + describe_number(seconds));

@@ -10,6 +10,7 @@
 
 #include "sim/core/input_error.hpp"
 #include "sim/core/number_text.hpp"
+#include "sim/io/text_lines.hpp"
 #include "traces/trace_row.hpp"
 #include "traces/trace_text.hpp"
 
@@ -91,7 +92,7 @@ TraceReadResult parse_swf_trace(std::istream& in, const std::string& file, const
   std::size_t rounded_up = 0, from_requested = 0;
   std::vector<PendingTraceJob> pending;
 
-  TraceLines lines(in);
+  TextLines lines(in, file);
   std::string text;
   while (lines.next(text)) {
     const std::size_t line = lines.number();

@@ -3,7 +3,8 @@
 //
 // Lines starting with ';' are header comments ("; MaxProcs: 128",
 // "; Queue: 0 interactive", "; UnixStartTime: 749458803"); every other
-// non-blank line is one job of 18 whitespace-separated fields, -1 = unknown:
+// non-blank line is one job of 18 whitespace-separated fields (not CSV: no
+// quoting), -1 = unknown:
 //
 //   1 job number   2 submit (s)   3 wait (s)   4 run time (s)   5 allocated processors
 //   6 average CPU time   7 used memory   8 requested processors   9 requested time (s)

@@ -47,16 +47,14 @@ std::optional<std::string> sia_machine_type(const std::string& machine) {
 void read_step_time_file(const std::string& path, bool placements, const std::string& gpu_type,
                          std::vector<StepTimeRow>& rows) {
   std::ifstream in = open_trace_file(path);
-  TraceLines lines(in);
-  std::string text;
-  const CsvHeader header = read_csv_header(lines, path, ',');
+  CsvRecords records(in, path);
+  const CsvHeader header = read_csv_header(records);
   const std::size_t bsz = header.require("local_bsz"), step = header.require("step_time");
   const std::size_t first = header.require(placements ? "placement" : "num_nodes");
   const std::size_t replicas = placements ? 0 : header.require("num_replicas");
-  while (lines.next(text)) {
-    if (is_blank(text)) continue;
-    const auto fields = split_csv_line(text, ',');
-    const std::string where = "line " + std::to_string(lines.number());
+  for (CsvRecord record; records.next(record);) {
+    const std::vector<std::string>& fields = record.fields;
+    const std::string where = "line " + std::to_string(record.line);
     if (fields.size() != header.size())
       throw InputError(path, where, "",
                        "expected " + std::to_string(header.size()) + " fields, got " + std::to_string(fields.size()));

@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "sim/core/input_error.hpp"
+#include "sim/io/csv_records.hpp"
 #include "workloads/native_workload.hpp"
 #include "traces/csv_trace.hpp"
 #include "traces/helios_trace.hpp"
@@ -101,6 +102,18 @@ constexpr bool in_enum_order() {
 }
 static_assert(in_enum_order(), "kFormats lists the trace formats in TraceFormat's order, one entry each");
 
+// How many bytes at the end of `text` open a UTF-8 sequence that it does not finish (0 to 3).
+std::size_t incomplete_utf8_tail(const std::string& text) {
+  std::size_t continuations = 0;
+  while (continuations < 3 && continuations < text.size() &&
+         (static_cast<unsigned char>(text[text.size() - 1 - continuations]) & 0xC0) == 0x80)
+    ++continuations;
+  if (continuations == text.size()) return 0;
+  const auto lead = static_cast<unsigned char>(text[text.size() - 1 - continuations]);
+  const std::size_t length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+  return length > continuations + 1 ? continuations + 1 : 0;
+}
+
 const TraceFormatEntry& entry_of(TraceFormat format) {
   const auto index = static_cast<std::size_t>(format);
   if (index >= std::size(kFormats)) throw std::logic_error("trace format without an entry in the format table");
@@ -121,15 +134,17 @@ std::optional<TraceHead> read_trace_head(const std::string& path) {
   std::string start(65536, '\0');
   in.read(start.data(), static_cast<std::streamsize>(start.size()));
   start.resize(static_cast<std::size_t>(in.gcount()));
+  // A multi-byte character cut at the end of what was read is not a fault of the file.
+  if (in.gcount() == 65536) start.resize(start.size() - incomplete_utf8_tail(start));
   std::istringstream text(start);
-  TraceLines lines(text);
+  TextLines lines(text, path);
   std::string line;
   while (lines.next(line) && is_blank(line)) {
   }
   head.name = file_name_of(path);
   head.first = std::string(trim(line));
   for (const char delimiter : {',', ';', '\t'}) {
-    std::vector<std::string> names = split_csv_line(head.first, delimiter);
+    std::vector<std::string> names = csv_fields(head.first, delimiter);
     if (names.size() < 2) continue;
     for (std::string& name : names) name = std::string(trim(name));
     head.header = std::move(names);

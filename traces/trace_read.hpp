@@ -6,12 +6,18 @@
 // GPU count recorded in the trace (MeasuredWork). Rows that cannot be
 // replayed are never dropped silently: each is listed in `skipped` with its
 // file, line and reason, and `gcsim trace stats` counts them per reason.
+// The CSV readers read RFC 4180 records (sim/io/csv_records.hpp): a quoted
+// field may hold the delimiter, quotes and line breaks, and a row is named by
+// the line it begins on. A file that is not UTF-8 text (UTF-16, Latin-1,
+// compressed) is refused, naming what it is and the command that converts it
+// (sim/io/text_lines.hpp).
 //
 // Two kinds of skipped rows:
 //   - malformed: the row contradicts the format (a malformed number, a
 //     negative run time or submit time, an end before the start, a start
 //     before the submission, zero GPUs where the format only holds GPU jobs,
-//     a machine the trace does not list). In strict mode the first one throws
+//     a machine the trace does not list, a calendar time in a column of
+//     numbers or the reverse). In strict mode the first one throws
 //     InputError(file, "line N", field, reason).
 //   - not replayable: the row is well-formed but is not a GPU job gcsim can
 //     replay (a CPU-only job, a job that never started, a run time of 0 s).

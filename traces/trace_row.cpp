@@ -67,14 +67,30 @@ double TraceRow::calendar_time(const TraceColumn& column, const std::string& rea
   return malformed_if(!value, column.name, reason, got(column)) ? *value : 0;
 }
 
-double TraceRow::time(const TraceColumn& column, double unit_s, const std::string& reason) {
-  if (!*this) return 0;
-  const std::optional<double> value = parse_trace_time(text(column), unit_s);
-  return malformed_if(!value, column.name, reason, got(column)) ? *value : 0;
+std::optional<std::size_t> TimeFormats::other_format_line(std::size_t column, bool calendar, std::size_t line) {
+  const First& first = first_.emplace(column, First{calendar, line}).first->second;
+  if (first.calendar == calendar) return std::nullopt;
+  return first.line;
 }
 
-double TraceRow::submit_time(const TraceColumn& column, double unit_s, const std::string& reason) {
-  const double seconds = time(column, unit_s, reason);
+double TraceRow::time(const TraceColumn& column, double unit_s, const std::string& reason, TimeFormats& formats) {
+  if (!*this) return 0;
+  const std::optional<double> calendar = parse_calendar_time(text(column));
+  const std::optional<double> value = calendar ? calendar : parse_trace_number(text(column));
+  if (!malformed_if(!value, column.name, reason, got(column))) return 0;
+  if (const auto other = formats.other_format_line(column.index, calendar.has_value(), line())) {
+    const char* here = calendar ? "a calendar time" : "a number";
+    const char* there = calendar ? "a number" : "a calendar time";
+    malformed(column.name, "mixed time formats in one column",
+              got(column) + ": " + here + " here, " + there + " on line " + std::to_string(*other));
+    return 0;
+  }
+  return calendar ? *value : *value * unit_s;
+}
+
+double TraceRow::submit_time(const TraceColumn& column, double unit_s, const std::string& reason,
+                             TimeFormats& formats) {
+  const double seconds = time(column, unit_s, reason, formats);
   const bool negative = seconds < 0 && !parse_calendar_time(text(column));
   return malformed_if(negative, column, "negative submit time", got(column)) ? seconds : 0;
 }

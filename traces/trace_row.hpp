@@ -6,7 +6,7 @@
 // fault, and the reader drops it with one `if (!row) continue;`.
 //
 //   const TraceColumn duration = header.column("duration");
-//   TraceRow row(log, file, lines.number(), split_csv_line(text, ','), header.size());
+//   TraceRow row(log, file, record.line, std::move(record.fields), header.size());
 //   const double seconds = row.number(duration);                       // "not a number (got '1O')"
 //   row.malformed_if(seconds < 0, duration, "negative run time", "got " + describe_number(seconds));
 //   row.not_replayable_if(seconds == 0, duration, "ran for 0 s (gcsim replays positive run times)");
@@ -72,6 +72,25 @@ class RowCheck {
   bool ok_ = true;
 };
 
+/// The time format each time column showed first: a calendar time or a
+/// number. A calendar time counts seconds since 1970, a number from the
+/// trace's own origin, so the two cannot share a column: a value in the other
+/// format than the column's first is malformed ("mixed time formats in one
+/// column"), rather than left to put the jobs decades apart.
+class TimeFormats {
+ public:
+  /// Notes that `column` holds a calendar time (or a number) on `line`;
+  /// returns the line of the column's first value when that was in the other format.
+  std::optional<std::size_t> other_format_line(std::size_t column, bool calendar, std::size_t line);
+
+ private:
+  struct First {
+    bool calendar = false;
+    std::size_t line = 0;
+  };
+  std::map<std::size_t, First> first_;
+};
+
 /// A delimited row: its fields, checked for their count, read by column.
 class TraceRow : public RowCheck {
  public:
@@ -103,11 +122,13 @@ class TraceRow : public RowCheck {
   }
   /// A calendar time "YYYY-MM-DD HH:MM:SS" in seconds, else malformed.
   double calendar_time(const TraceColumn& column, const std::string& reason);
-  /// A calendar time, or a number of `unit_s`-second units, else malformed.
-  double time(const TraceColumn& column, double unit_s, const std::string& reason);
+  /// A calendar time, or a number of `unit_s`-second units, else malformed
+  /// with `reason`; malformed too when the column's first value, noted in
+  /// `formats`, was in the other format.
+  double time(const TraceColumn& column, double unit_s, const std::string& reason, TimeFormats& formats);
   /// A submit time, read as time(); a number below 0 is malformed: "negative
   /// submit time" (a calendar time before 1970 is a date, not a negative number).
-  double submit_time(const TraceColumn& column, double unit_s, const std::string& reason);
+  double submit_time(const TraceColumn& column, double unit_s, const std::string& reason, TimeFormats& formats);
 
   using RowCheck::malformed_if;
   using RowCheck::not_replayable_if;

@@ -54,59 +54,11 @@ bool is_leap(long long y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
 
 }  // namespace
 
-bool TraceLines::next(std::string& line) {
-  line.clear();
-  std::streambuf& in = *in_.rdbuf();
-  int c = in.sbumpc();
-  if (c == std::char_traits<char>::eof()) return false;
-  while (c != std::char_traits<char>::eof() && c != '\n' && c != '\r') {
-    line.push_back(static_cast<char>(c));
-    c = in.sbumpc();
-  }
-  if (c == '\r' && in.sgetc() == '\n') in.sbumpc();
-  // A byte-order mark is not part of the first column's name.
-  if (++number_ == 1 && line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);
-  return true;
-}
-
-bool is_blank(std::string_view line) { return line.find_first_not_of(" \t") == std::string_view::npos; }
-
 std::string_view trim(std::string_view text) {
   const auto first = text.find_first_not_of(" \t");
   if (first == std::string_view::npos) return {};
   const auto last = text.find_last_not_of(" \t");
   return text.substr(first, last - first + 1);
-}
-
-std::vector<std::string> split_csv_line(std::string_view line, char delimiter) {
-  std::vector<std::string> fields;
-  std::string field;
-  bool quoted = false;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (quoted) {
-      if (c == '"') {
-        if (i + 1 < line.size() && line[i + 1] == '"') {
-          field += '"';
-          ++i;
-        } else {
-          quoted = false;
-        }
-      } else {
-        field += c;
-      }
-    } else if (c == '"' && trim(field).empty()) {
-      field.clear();
-      quoted = true;
-    } else if (c == delimiter) {
-      fields.push_back(std::move(field));
-      field.clear();
-    } else {
-      field += c;
-    }
-  }
-  fields.push_back(std::move(field));
-  return fields;
 }
 
 std::vector<std::string> split_whitespace(std::string_view line) {
@@ -158,12 +110,6 @@ std::optional<double> parse_calendar_time(std::string_view raw) {
   }
   const long long days = days_from_civil(year, month, day);
   return static_cast<double>(days * 86400 + hour * 3600 + minute * 60 + second) + fraction;
-}
-
-std::optional<double> parse_trace_time(std::string_view text, double unit_s) {
-  if (auto calendar = parse_calendar_time(text)) return calendar;
-  if (auto number = parse_trace_number(text)) return *number * unit_s;
-  return std::nullopt;
 }
 
 std::string format_calendar_time(double seconds) {
@@ -266,12 +212,10 @@ std::string file_name_of(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-CsvHeader read_csv_header(TraceLines& lines, const std::string& file, char delimiter) {
-  std::string text;
-  while (lines.next(text) && is_blank(text)) {
-  }
-  if (lines.number() == 0 || is_blank(text)) throw InputError(file, "", "", "empty file: expected a header line");
-  return CsvHeader(split_csv_line(text, delimiter), file, lines.number());
+CsvHeader read_csv_header(CsvRecords& records) {
+  CsvRecord header;
+  if (!records.next(header)) throw InputError(records.file(), "", "", "empty file: expected a header line");
+  return CsvHeader(header.fields, records.file(), header.line);
 }
 
 }  // namespace gcsim

@@ -1,5 +1,8 @@
-// trace_text.hpp: the text-level pieces every trace reader shares: numbered
-// lines, CSV fields, strict numbers and calendar times.
+// trace_text.hpp: the text-level pieces every trace reader shares: the
+// header of a delimited file, strict numbers and calendar times. Lines and
+// CSV records come from sim/io (text_lines.hpp, csv_records.hpp): quoted
+// fields may span lines, and a file in another encoding than UTF-8 is refused
+// naming it and the command that converts it.
 //
 // Numbers are parsed strictly: the whole field must be a finite number
 // (surrounding spaces allowed), so "12abc" or "" is malformed rather than
@@ -7,11 +10,10 @@
 // optional fractional seconds), counted as seconds since 1970-01-01 00:00:00
 // of the same wall clock: no time zone is applied, since the traces give none.
 //
-//   TraceLines lines(stream);
-//   std::string text;
-//   while (lines.next(text)) {
-//     std::vector<std::string> fields = split_csv_line(text, ',');
-//     std::optional<double> seconds = parse_trace_number(fields[1]);
+//   CsvRecords records(stream, file, ',');
+//   const CsvHeader header = read_csv_header(records);
+//   for (CsvRecord record; records.next(record);) {
+//     std::optional<double> seconds = parse_trace_number(record.fields[1]);
 //   }
 #pragma once
 
@@ -24,30 +26,9 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/io/csv_records.hpp"
+
 namespace gcsim {
-
-/// Lines of a text file with their 1-based numbers. A line ends at "\n",
-/// "\r\n" or a lone "\r" (old Mac files); a UTF-8 byte-order mark opening
-/// the file is dropped.
-class TraceLines {
- public:
-  explicit TraceLines(std::istream& in) : in_(in) {}
-  /// The next line; false at the end of the input.
-  bool next(std::string& line);
-  /// Number of the line last returned.
-  std::size_t number() const { return number_; }
-
- private:
-  std::istream& in_;
-  std::size_t number_ = 0;
-};
-
-/// True when the line holds only spaces and tabs.
-bool is_blank(std::string_view line);
-
-/// Splits one CSV line at `delimiter`. A field may be quoted ("a,b"), with
-/// "" for a quote inside; quoted fields cannot span lines.
-std::vector<std::string> split_csv_line(std::string_view line, char delimiter);
 
 /// Splits at runs of spaces and tabs (SWF).
 std::vector<std::string> split_whitespace(std::string_view line);
@@ -60,8 +41,6 @@ std::optional<double> parse_trace_number(std::string_view text);
 /// "YYYY-MM-DD HH:MM:SS[.fff]" (or 'T' between date and time) as seconds
 /// since 1970-01-01 00:00:00 of the same clock; nullopt when malformed.
 std::optional<double> parse_calendar_time(std::string_view text);
-/// A calendar time, or else a number of `unit_s`-second units.
-std::optional<double> parse_trace_time(std::string_view text, double unit_s = 1);
 /// The inverse, to whole seconds: "2017-10-09 07:01:55".
 std::string format_calendar_time(double seconds);
 
@@ -106,9 +85,9 @@ class CsvHeader {
   std::size_t line_;
 };
 
-/// Skips leading blank lines and reads the header line of a delimited file;
-/// InputError(file, "", "", "empty file: ...") when there is none.
-CsvHeader read_csv_header(TraceLines& lines, const std::string& file, char delimiter);
+/// The first record of a delimited file, its header (blank lines before it
+/// are skipped); InputError(file, "", "", "empty file: ...") when there is none.
+CsvHeader read_csv_header(CsvRecords& records);
 
 /// Opens a trace file for reading; InputError(path, "", "", ...) when it
 /// cannot, or when the path is a folder.

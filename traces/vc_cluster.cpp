@@ -21,21 +21,19 @@ std::uint32_t count_field(const std::string& file, std::size_t line, const std::
 }
 
 VcTable read_philly(std::istream& in, const std::string& file, const VcTableOptions& options) {
-  TraceLines lines(in);
-  const CsvHeader header = read_csv_header(lines, file, ',');
+  CsvRecords records(in, file);
+  const CsvHeader header = read_csv_header(records);
   const std::size_t c_vc = header.require("vc");
   const std::size_t c_nodes = header.require("node num");
   VcTable table;
-  std::string text;
-  while (lines.next(text)) {
-    if (is_blank(text)) continue;
-    const auto fields = split_csv_line(text, ',');
+  for (CsvRecord record; records.next(record);) {
+    const std::vector<std::string>& fields = record.fields;
     if (fields.size() != header.size())
-      throw InputError(file, line_label(lines.number()), "",
+      throw InputError(file, line_label(record.line), "",
                        "expected " + std::to_string(header.size()) + " fields, got " + std::to_string(fields.size()));
     const std::string vc(trim(fields[c_vc]));
-    if (vc.empty()) throw InputError(file, line_label(lines.number()), "vc", "empty VC name");
-    const std::uint32_t nodes = count_field(file, lines.number(), "node num", std::string(trim(fields[c_nodes])));
+    if (vc.empty()) throw InputError(file, line_label(record.line), "vc", "empty VC name");
+    const std::uint32_t nodes = count_field(file, record.line, "node num", std::string(trim(fields[c_nodes])));
     table.vcs.push_back({vc, nodes * options.gpus_per_node});
   }
   table.notes.push_back("Philly's table gives servers per VC: " + std::to_string(options.gpus_per_node) +
@@ -44,22 +42,20 @@ VcTable read_philly(std::istream& in, const std::string& file, const VcTableOpti
 }
 
 VcTable read_helios(std::istream& in, const std::string& file, const VcTableOptions& options) {
-  TraceLines lines(in);
-  const CsvHeader header = read_csv_header(lines, file, ',');
+  CsvRecords records(in, file);
+  const CsvHeader header = read_csv_header(records);
   const std::size_t c_date = header.require("date");
   const std::size_t c_total = header.require("total");
   std::vector<std::string> row;
   std::size_t row_line = 0;
-  std::string text;
-  while (lines.next(text)) {
-    if (is_blank(text)) continue;
-    auto fields = split_csv_line(text, ',');
+  for (CsvRecord record; records.next(record);) {
+    std::vector<std::string>& fields = record.fields;
     if (fields.size() != header.size())
-      throw InputError(file, line_label(lines.number()), "",
+      throw InputError(file, line_label(record.line), "",
                        "expected " + std::to_string(header.size()) + " fields, got " + std::to_string(fields.size()));
     if (options.date.empty() || std::string(trim(fields[c_date])) == options.date) {
       row = std::move(fields);
-      row_line = lines.number();
+      row_line = record.line;
       if (!options.date.empty()) break;
     }
   }

@@ -4,12 +4,13 @@
 #include <stdexcept>
 #include <utility>
 
+#include "sim/io/csv_records.hpp"
 #include "sim/report/run_output_reader.hpp"
 
 namespace gcsim::validation {
 
 CsvTable::CsvTable(const std::string& text, std::string source) : source_(std::move(source)) {
-  std::vector<CsvRecord> records = parse_csv(text);
+  std::vector<CsvRecord> records = read_csv_records(text, source_);
   if (records.empty()) throw std::runtime_error(source_ + ": empty, expected a header line");
   const std::size_t width = records.front().fields.size();
   for (std::size_t i = 0; i < width; ++i) columns_.emplace(records.front().fields[i], i);

@@ -1,5 +1,5 @@
 // csv_table.hpp: a CSV file with a header line, as the real microbenchmarks
-// write them, read by column name (records split by sim/report's parse_csv).
+// write them, read by column name (records split by sim/io's csv_records.hpp).
 //
 //   CsvTable t = read_csv_table("out/allreduce.csv");
 //   for (std::size_t i = 0; i < t.size(); ++i) double s = t.number(i, "time_median_s");

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "sim/core/input_error.hpp"
+#include "sim/io/csv_records.hpp"
 #include "workloads/work_horizon.hpp"
 
 namespace gcsim {
@@ -121,21 +122,17 @@ std::vector<ServingRollout> read_rollouts(const JsonObject& serving, Time length
   return rollouts;
 }
 
-// The fields of a CSV line, split at commas (no quoting: times and rates only).
-std::vector<std::string> csv_fields(const std::string& line) {
-  std::vector<std::string> fields(1);
-  for (char c : line) {
-    if (c == ',')
-      fields.emplace_back();
-    else if (c != '\r')
-      fields.back() += c;
-  }
-  for (std::string& field : fields) {
-    const auto first = field.find_first_not_of(" \t");
-    const auto last = field.find_last_not_of(" \t");
-    field = first == std::string::npos ? "" : field.substr(first, last - first + 1);
-  }
-  return fields;
+std::string trimmed(const std::string& field) {
+  const auto first = field.find_first_not_of(" \t");
+  const auto last = field.find_last_not_of(" \t");
+  return first == std::string::npos ? "" : field.substr(first, last - first + 1);
+}
+
+// The fields as one line, for messages.
+std::string joined(const std::vector<std::string>& fields) {
+  std::string line;
+  for (const std::string& field : fields) line += (line.empty() ? "" : ",") + field;
+  return line;
 }
 
 double csv_number(const std::string& path, std::size_t line, const std::string& field, const std::string& text) {
@@ -157,20 +154,21 @@ double csv_number(const std::string& path, std::size_t line, const std::string& 
 std::vector<RequestRate> read_request_rates_csv(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw InputError(path, "", "", "cannot open the request rates file");
-  std::string line;
-  std::size_t number = 0;
-  if (!std::getline(in, line)) throw InputError(path, "line 1", "", "empty: expected the header 'time,rate'");
-  ++number;
-  if (csv_fields(line) != std::vector<std::string>{"time", "rate"})
-    throw InputError(path, "line 1", "", "expected the header 'time,rate', got '" + line + "'");
+  CsvRecords records(in, path);
+  CsvRecord record;
+  if (!records.next(record)) throw InputError(path, "line 1", "", "empty: expected the header 'time,rate'");
+  for (std::string& field : record.fields) field = trimmed(field);
+  if (record.fields != std::vector<std::string>{"time", "rate"})
+    throw InputError(path, "line " + std::to_string(record.line), "",
+                     "expected the header 'time,rate', got '" + joined(record.fields) + "'");
   std::vector<RequestRate> rates;
-  while (std::getline(in, line)) {
-    ++number;
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    const std::vector<std::string> fields = csv_fields(line);
+  while (records.next(record)) {
+    const std::size_t number = record.line;
+    std::vector<std::string>& fields = record.fields;
     if (fields.size() != 2)
       throw InputError(path, "line " + std::to_string(number), "",
                        "expected 2 fields (time,rate), got " + std::to_string(fields.size()));
+    for (std::string& field : fields) field = trimmed(field);
     const RequestRate rate{csv_number(path, number, "time", fields[0]), csv_number(path, number, "rate", fields[1])};
     if (beyond_horizon(rate.at, HorizonQuantity::kTime))
       throw InputError(path, "line " + std::to_string(number), "time",

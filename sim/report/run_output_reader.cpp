@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/core/input_error.hpp"
+#include "sim/io/csv_records.hpp"
 
 namespace gcsim {
 
@@ -65,7 +66,8 @@ class CsvColumns {
   CsvColumns(const CsvRecord& header, const std::vector<std::string>& required, const std::string& file) : file_(file) {
     for (std::size_t i = 0; i < header.fields.size(); ++i) index_[header.fields[i]] = i;
     for (const std::string& name : required)
-      if (!index_.count(name)) throw InputError(file, "line 1", name, "missing column in the header");
+      if (!index_.count(name))
+        throw InputError(file, "line " + std::to_string(header.line), name, "missing column in the header");
   }
 
   bool has(const std::string& name) const { return index_.count(name) > 0; }
@@ -106,54 +108,12 @@ class CsvColumns {
 };
 
 std::vector<CsvRecord> records_with_header(const std::string& text, const std::string& file) {
-  std::vector<CsvRecord> records = parse_csv(text);
+  std::vector<CsvRecord> records = read_csv_records(text, file);
   if (records.empty()) throw InputError(file, "line 1", "", "empty file: expected a header line");
   return records;
 }
 
 }  // namespace
-
-std::vector<CsvRecord> parse_csv(const std::string& text) {
-  std::vector<CsvRecord> records;
-  std::size_t line = 1;
-  std::size_t i = 0;
-  while (i < text.size()) {
-    CsvRecord record;
-    record.line = line;
-    record.fields.emplace_back();
-    bool quoted = false;
-    const std::size_t first = i;
-    bool blank = false;
-    for (; i < text.size(); ++i) {
-      const char c = text[i];
-      if (quoted) {
-        if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
-          record.fields.back() += '"';
-          ++i;
-        } else if (c == '"') {
-          quoted = false;
-        } else {
-          if (c == '\n') ++line;
-          record.fields.back() += c;
-        }
-      } else if (c == '"') {
-        quoted = true;
-      } else if (c == ',') {
-        record.fields.emplace_back();
-      } else if (c == '\n' || c == '\r') {
-        blank = i == first;
-        if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
-        ++i;
-        ++line;
-        break;
-      } else {
-        record.fields.back() += c;
-      }
-    }
-    if (!blank) records.push_back(std::move(record));
-  }
-  return records;
-}
 
 RunSummaryFigures parse_summary_json(const std::string& text, const std::string& file) {
   json summary;

@@ -3,7 +3,9 @@
 //
 // Each parser takes the file's text and the name to use in errors; anything
 // that does not match the format is an InputError naming the file, the line
-// (or JSON field) and what was expected.
+// (or JSON field) and what was expected. The CSV files are read as RFC 4180
+// records (sim/io/csv_records.hpp): a quoted id or user may hold commas,
+// quotes and line breaks.
 //
 //   RunSummaryFigures s = parse_summary_json(read_whole_file(dir + "/summary.json"), dir + "/summary.json");
 //   std::vector<JobsCsvRow> jobs = parse_jobs_csv(text, "runs/fifo/jobs.csv");
@@ -71,14 +73,5 @@ std::string read_whole_file(const std::string& path);
 RunSummaryFigures parse_summary_json(const std::string& text, const std::string& file);
 std::vector<JobsCsvRow> parse_jobs_csv(const std::string& text, const std::string& file);
 std::vector<TimelinePoint> parse_timeline_csv(const std::string& text, const std::string& file);
-
-/// RFC 4180 records (quoted fields may hold commas, quotes and newlines); a
-/// final line break does not start an empty record, and blank lines are
-/// skipped. Each record keeps the line it starts on (1-based).
-struct CsvRecord {
-  std::size_t line = 0;
-  std::vector<std::string> fields;
-};
-std::vector<CsvRecord> parse_csv(const std::string& text);
 
 }  // namespace gcsim

@@ -16,6 +16,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "sim/io/csv_records.hpp"
+
 namespace gcsim::testing {
 namespace fs = std::filesystem;
 
@@ -164,29 +166,17 @@ GcsimRun run_simulation(const std::string& cluster, const std::string& workload,
 
 namespace {
 
-std::vector<std::string> split_csv_line(const std::string& line) {
-  std::vector<std::string> fields(1);
-  bool quoted = false;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-        fields.back() += '"';
-        ++i;
-      } else if (c == '"') {
-        quoted = false;
-      } else {
-        fields.back() += c;
-      }
-    } else if (c == '"') {
-      quoted = true;
-    } else if (c == ',') {
-      fields.emplace_back();
-    } else {
-      fields.back() += c;
-    }
+// Each data row of the CSV file at `path` as column name -> field, read by
+// gcsim's own record reader (quoted fields may span lines).
+std::vector<std::map<std::string, std::string>> csv_rows(const std::string& path) {
+  const std::vector<CsvRecord> records = read_csv_records(read_text(path), path);
+  std::vector<std::map<std::string, std::string>> rows;
+  for (std::size_t r = 1; r < records.size(); ++r) {
+    std::map<std::string, std::string>& f = rows.emplace_back();
+    for (std::size_t i = 0; i < records[0].fields.size() && i < records[r].fields.size(); ++i)
+      f[records[0].fields[i]] = records[r].fields[i];
   }
-  return fields;
+  return rows;
 }
 
 double number_or(const std::string& text, double fallback) { return text.empty() ? fallback : std::stod(text); }
@@ -194,15 +184,8 @@ double number_or(const std::string& text, double fallback) { return text.empty()
 }  // namespace
 
 std::map<std::string, JobRow> read_jobs_csv(const std::string& out_dir) {
-  std::istringstream in(read_text(out_dir + "/jobs.csv"));
-  std::string line;
-  std::getline(in, line);
-  const auto header = split_csv_line(line);
   std::map<std::string, JobRow> rows;
-  while (std::getline(in, line)) {
-    const auto fields = split_csv_line(line);
-    std::map<std::string, std::string> f;
-    for (std::size_t i = 0; i < header.size() && i < fields.size(); ++i) f[header[i]] = fields[i];
+  for (std::map<std::string, std::string>& f : csv_rows(out_dir + "/jobs.csv")) {
     JobRow row;
     row.id = f["id"];
     row.state = f["state"];
@@ -225,15 +208,8 @@ std::map<std::string, JobRow> read_jobs_csv(const std::string& out_dir) {
 }
 
 std::vector<ServingRow> read_serving_csv(const std::string& out_dir) {
-  std::istringstream in(read_text(out_dir + "/serving.csv"));
-  std::string line;
-  std::getline(in, line);
-  const auto header = split_csv_line(line);
   std::vector<ServingRow> rows;
-  while (std::getline(in, line)) {
-    const auto fields = split_csv_line(line);
-    std::map<std::string, std::string> f;
-    for (std::size_t i = 0; i < header.size() && i < fields.size(); ++i) f[header[i]] = fields[i];
+  for (std::map<std::string, std::string>& f : csv_rows(out_dir + "/serving.csv")) {
     ServingRow row;
     row.time = std::stod(f["time"]);
     row.deployment = f["deployment"];

@@ -146,6 +146,32 @@ TEST(Compare, FairnessAndFragmentationMatchTheHandComputation) {
   EXPECT_EQ(row.at("deadlock_at_s"), "n/a");
 }
 
+TEST(Compare, ReadsBackJobsWhoseIdsAndUsersHoldCommasQuotesAndLineBreaks) {
+  // One node of four GPUs, two four-GPU jobs of 100 s at time 0: the first
+  // runs 0-100 s, the second 100-200 s. jobs.csv quotes their ids and users.
+  ScratchDir dir;
+  CraftedCluster c;
+  c.gpus_per_node = 4;
+  const std::string cluster = dir.write("cluster.json", c.to_json());
+  nlohmann::json first = measured_job("train,1", 0, 4, 100), second = measured_job("eval\n\"2\"", 0, 4, 100);
+  first["user"] = "alice, jr";
+  second["user"] = "bob \"b\"\r\nsmith";
+  const std::string workload = dir.write("workload.json", workload_json({first, second}));
+  const GcsimRun run = run_gcsim({"compare", "--policies", "fifo", "--cluster", cluster, "--workload", workload,
+                                  "--out", dir / "cmp", "--quiet", "--plots", "no"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  ASSERT_NE(read_text(dir / "cmp/runs/fifo/jobs.csv").find("\"eval\n\"\"2\"\"\""), std::string::npos);
+  const auto row = read_comparison(dir / "cmp").at(0);
+  EXPECT_EQ(cell(row, "jobs"), 2);
+  // Slowdowns 1 (alice, jr) and 2 (bob): two users, Jain 3^2 / (2 * (1 + 4)).
+  EXPECT_DOUBLE_EQ(cell(row, "ftf_rho_max"), 2);
+  EXPECT_DOUBLE_EQ(cell(row, "ftf_rho_mean"), 1.5);
+  EXPECT_DOUBLE_EQ(cell(row, "jain_fairness_slowdown"), 0.9);
+  const std::map<std::string, JobRow> jobs = read_jobs_csv(dir / "cmp/runs/fifo");
+  ASSERT_EQ(jobs.size(), 2u);
+  EXPECT_EQ(jobs.at("eval\n\"2\"").end, 200);
+}
+
 TEST(Compare, ADeadlockedRunIsReportedNotAFailure) {
   const DeadlockScenario s;
   const GcsimRun run = s.compare("piecemeal", {"--plots", "no"});

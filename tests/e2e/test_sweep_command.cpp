@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "sim/io/csv_records.hpp"
 #include "tests/e2e/gcsim_runner.hpp"
 
 namespace gcsim::testing {
@@ -142,6 +143,29 @@ TEST(Sweep, BadSpecsAreNamedBeforeAnythingRuns) {
   EXPECT_NE(run.err.find("axes[0]"), std::string::npos) << run.err;
   EXPECT_NE(run.err.find("'--seed'"), std::string::npos) << run.err;
   EXPECT_FALSE(std::filesystem::exists(dir / "out"));
+}
+
+TEST(Sweep, AxisValuesHoldingCommasQuotesAndLineBreaksKeepTheirRows) {
+  // Two workloads whose file names need quoting in sweep.csv: one job of 100 s, one of 50 s.
+  ScratchDir dir;
+  CraftedCluster c;
+  c.gpus_per_node = 4;
+  const std::string names[] = {"jobs, \"long\".json", "jobs\nshort.json"};
+  dir.write(names[0], workload_json({measured_job("a", 0, 4, 100)}));
+  dir.write(names[1], workload_json({measured_job("b", 0, 4, 50)}));
+  const nlohmann::json grid = {{"cluster", dir.write("cluster.json", c.to_json())},
+                               {"policy", "fifo"},
+                               {"axes", {{{"name", "workload"}, {"values", {names[0], names[1]}}}}},
+                               {"metrics", {"jct_s.mean"}}};
+  const GcsimRun run =
+      run_gcsim({"sweep", dir.write("spec.json", grid.dump(2)), "--out", dir / "out", "--plots", "no"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::vector<CsvRecord> rows = read_csv_records(read_text(dir / "out/sweep.csv"), "sweep.csv");
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[1].fields, (std::vector<std::string>{"0", names[0], "100"}));
+  EXPECT_EQ(rows[2].fields, (std::vector<std::string>{"1", names[1], "50"}));
+  EXPECT_EQ(rows[2].line, 3u);  // the row after one quoted name
+  EXPECT_NE(read_text(dir / "out/sweep.md").find("| 50 |"), std::string::npos);
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "sim/core/cluster_layout.hpp"
 #include "sim/core/input_error.hpp"
 #include "sim/core/number_text.hpp"
+#include "sim/io/csv_records.hpp"
 #include "sim/report/run_outputs.hpp"
 #include "tests/support/crafted_specs.hpp"
 
@@ -64,7 +65,7 @@ struct SmallRun {
 };
 
 std::map<std::string, std::string> csv_row_by_column(const std::string& csv, std::size_t row) {
-  const std::vector<CsvRecord> records = parse_csv(csv);
+  const std::vector<CsvRecord> records = read_csv_records(csv, "out.csv");
   std::map<std::string, std::string> by_column;
   for (std::size_t i = 0; i < records.front().fields.size(); ++i)
     by_column[records.front().fields[i]] = records.at(row).fields.at(i);
@@ -130,7 +131,7 @@ TEST(RunOutputReader, ASpotJobGivesTheQosColumnAndTheClassFigures) {
   EXPECT_EQ(back.jobs[0].qos, "guaranteed");
   EXPECT_EQ(back.jobs[1].qos, "spot");
   const nlohmann::json summary = nlohmann::json::parse(
-      summary_json(run.jobs, run.layout, run.record, compute_run_metrics(run.jobs, run.record), {false, {}}));
+      summary_json(run.jobs, run.layout, run.record, compute_run_metrics(run.jobs, run.record), {false, {}, std::nullopt}));
   const nlohmann::json& spot = summary.at("qos").at("spot");
   EXPECT_EQ(spot.at("jobs"), 1);
   EXPECT_EQ(spot.at("finished"), 1);
@@ -163,13 +164,6 @@ TEST(RunOutputReader, AQosOtherThanGuaranteedOrSpotNamesItsLine) {
     EXPECT_EQ(e.where(), "line 3");
     EXPECT_EQ(e.field(), "qos");
   }
-}
-
-TEST(ParseCsv, QuotedFieldsHoldCommasQuotesAndLineBreaks) {
-  const auto records = parse_csv("a,b\n\"x, \"\"y\"\"\",\"two\nlines\"\nlast,row\n");
-  ASSERT_EQ(records.size(), 3u);
-  EXPECT_EQ(records[1].fields, (std::vector<std::string>{"x, \"y\"", "two\nlines"}));
-  EXPECT_EQ(records[2].line, 4u);
 }
 
 // ---- the table -----------------------------------------------------------------------------

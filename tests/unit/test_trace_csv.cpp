@@ -297,6 +297,91 @@ TEST(CsvTrace, StrictModeNamesTheLineAndColumnOfABadQosOrPriority) {
   }
 }
 
+TEST(CsvTrace, AQuotedFieldMayHoldLineBreaksAndLaterRowsKeepTheirLineNumbers) {
+  const std::string csv =
+      "id,name,submit,gpus,duration\n"
+      "j1,\"train\nresnet\",0,1,10\n"        // lines 2-3: one record
+      "j2,plain,5,2,20\n"                    // line 4
+      "j3,\"a,\"\"b\"\"\r\n\r\nc\",6,1,5\n"  // lines 5-7: a comma, quotes, CRLF and a blank line inside
+      "j4,bad,x,1,5\n";                      // line 8
+  const std::string map = "id=id,submit=submit,gpus=gpus,duration=duration";
+  const TraceReadResult trace = parse(csv, map);
+  EXPECT_EQ(trace.rows, 4u);
+  ASSERT_EQ(trace.jobs.size(), 3u);
+  EXPECT_EQ(trace.jobs[0].id, "j1");
+  EXPECT_EQ(trace.jobs[1].id, "j2");
+  EXPECT_EQ(trace.jobs[2].id, "j3");
+  ASSERT_EQ(trace.skipped.size(), 1u);
+  EXPECT_EQ(trace.skipped[0].line, 8u);
+  EXPECT_EQ(trace.skipped[0].field, "submit");
+  TraceReadOptions strict;
+  strict.strict = true;
+  try {
+    parse(csv, map, strict);
+    FAIL() << "strict mode accepted a submit time that is not one";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.where(), "line 8");
+    EXPECT_EQ(e.field(), "submit");
+  }
+}
+
+TEST(CsvTrace, AQuoteNeverClosedIsAnErrorAtTheLineItsRecordBegins) {
+  try {
+    parse("id,submit,gpus,duration\nj1,0,1,10\nj2,\"5,1,10\nj3,6,1,10\n",
+          "id=id,submit=submit,gpus=gpus,duration=duration");
+    FAIL() << "read a file that ends inside a quoted field";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.file(), "jobs.csv");
+    EXPECT_EQ(e.where(), "line 3");
+    EXPECT_NE(e.problem().find("never closed"), std::string::npos) << e.what();
+  }
+}
+
+TEST(CsvTrace, CalendarTimesAndNumbersInOneColumnAreMixedTimeFormats) {
+  const std::string map = "id=id,submit=t,gpus=g,duration=d";
+  // The column's first value is a calendar time: the number on line 3 is the odd one.
+  const TraceReadResult calendar_first = parse(
+      "id,t,g,d\n"
+      "a,2020-01-01 00:00:00,1,10\n"
+      "b,60,1,10\n"
+      "c,2020-01-01 00:01:00,1,10\n",
+      map);
+  ASSERT_EQ(calendar_first.jobs.size(), 2u);
+  EXPECT_EQ(calendar_first.jobs[0].id, "a");
+  EXPECT_EQ(calendar_first.jobs[1].id, "c");
+  EXPECT_EQ(calendar_first.jobs[1].submit, 60);
+  ASSERT_EQ(calendar_first.skipped.size(), 1u);
+  EXPECT_EQ(calendar_first.skipped[0].line, 3u);
+  EXPECT_EQ(calendar_first.skipped[0].field, "t");
+  EXPECT_EQ(calendar_first.skipped[0].reason, "mixed time formats in one column");
+  EXPECT_EQ(calendar_first.skipped[0].detail, "got '60': a number here, a calendar time on line 2");
+  EXPECT_TRUE(calendar_first.skipped[0].malformed);
+  // A number first: the calendar time is the odd one, in start and end columns too.
+  const TraceReadResult number_first = parse(
+      "t,s,e,g\n"
+      "0,0,30,1\n"
+      "5,10,2020-01-01 00:00:00,1\n"
+      "2020-01-01 00:00:00,10,40,1\n",
+      "submit=t,start=s,end=e,gpus=g");
+  ASSERT_EQ(number_first.jobs.size(), 1u);
+  ASSERT_EQ(number_first.skipped.size(), 2u);
+  EXPECT_EQ(number_first.skipped[0].line, 3u);
+  EXPECT_EQ(number_first.skipped[0].field, "e");
+  EXPECT_EQ(number_first.skipped[0].detail, "got '2020-01-01 00:00:00': a calendar time here, a number on line 2");
+  EXPECT_EQ(number_first.skipped[1].line, 4u);
+  EXPECT_EQ(number_first.skipped[1].field, "t");
+  TraceReadOptions strict;
+  strict.strict = true;
+  try {
+    parse("id,t,g,d\na,2020-01-01 00:00:00,1,10\nb,60,1,10\n", map, strict);
+    FAIL() << "strict mode accepted a number among calendar times";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.where(), "line 3");
+    EXPECT_EQ(e.field(), "t");
+    EXPECT_EQ(e.problem(), "mixed time formats in one column (got '60': a number here, a calendar time on line 2)");
+  }
+}
+
 TEST(CsvTrace, MappingMistakesAreNamed) {
   EXPECT_THROW(parse_csv_column_map("submit=t,gpu=g"), std::invalid_argument);  // unknown property
   EXPECT_THROW(parse_csv_column_map("submit"), std::invalid_argument);          // no '='

@@ -104,6 +104,19 @@ TEST(HeliosTrace, StrictModeFailsOnTheFirstMalformedRowNotOnCpuJobs) {
   }
 }
 
+TEST(HeliosTrace, CalendarTimesAndNumbersInOneColumnAreMixedTimeFormats) {
+  const TraceReadResult trace = parse(
+      "job_id,user,vc,gpu_num,cpu_num,node_num,state,submit_time,start_time,end_time\n"
+      "1,u,vc,1,1,1,COMPLETED,2020-06-09 18:41:01,2020-06-09 18:42:01,2020-06-09 18:52:01\n"
+      "2,u,vc,1,1,1,COMPLETED,30,2020-06-09 18:42:01,2020-06-09 18:52:01\n");
+  ASSERT_EQ(trace.jobs.size(), 1u);
+  ASSERT_EQ(trace.skipped.size(), 1u);
+  EXPECT_EQ(trace.skipped[0].line, 3u);
+  EXPECT_EQ(trace.skipped[0].field, "submit_time");
+  EXPECT_EQ(trace.skipped[0].reason, "mixed time formats in one column");
+  EXPECT_EQ(trace.skipped[0].detail, "got '30': a number here, a calendar time on line 2");
+}
+
 TEST(HeliosTrace, TheTenColumnLayoutWithoutDurationAndQueueIsRead) {
   const TraceReadResult trace = parse(
       "job_id,user,vc,gpu_num,cpu_num,node_num,state,submit_time,start_time,end_time\n"

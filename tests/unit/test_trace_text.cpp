@@ -1,6 +1,6 @@
-// The text every trace reader shares: line endings of any platform, a
-// byte-order mark, a folder given for a file, and the format a file given
-// without one looks like.
+// The text every trace reader shares: a byte-order mark, files in other
+// encodings than UTF-8, a folder given for a file, and the format a file
+// given without one looks like. (Lines and records: test_csv_records.cpp.)
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -10,6 +10,8 @@
 #include "tests/support/trace_files.hpp"
 #include "traces/helios_trace.hpp"
 #include "traces/philly_trace.hpp"
+#include "traces/csv_trace.hpp"
+#include "traces/swf_trace.hpp"
 #include "traces/trace_formats.hpp"
 #include "traces/trace_text.hpp"
 
@@ -18,28 +20,7 @@ namespace {
 
 using testing::TempFolder;
 
-std::vector<std::pair<std::size_t, std::string>> all_lines(const std::string& text) {
-  std::istringstream in(text);
-  TraceLines lines(in);
-  std::vector<std::pair<std::size_t, std::string>> out;
-  std::string line;
-  while (lines.next(line)) out.emplace_back(lines.number(), line);
-  return out;
-}
-
-TEST(TraceText, LinesEndAtLfCrLfOrALoneCr) {
-  using Lines = std::vector<std::pair<std::size_t, std::string>>;
-  // Unix, Windows and old Mac endings, mixed: four lines, the blank one counted.
-  EXPECT_EQ(all_lines("a,b\nc,d\r\ne,f\r\rg"), (Lines{{1, "a,b"}, {2, "c,d"}, {3, "e,f"}, {4, ""}, {5, "g"}}));
-  // A whole file with CR endings is three lines, not one.
-  EXPECT_EQ(all_lines("h\r1\r2\r"), (Lines{{1, "h"}, {2, "1"}, {3, "2"}}));
-  EXPECT_TRUE(all_lines("").empty());
-}
-
 TEST(TraceText, AByteOrderMarkOpeningTheFileIsNotPartOfTheFirstColumnName) {
-  using Lines = std::vector<std::pair<std::size_t, std::string>>;
-  EXPECT_EQ(all_lines("\xEF\xBB\xBFjob_id,user\n\xEF\xBB\xBFx\n"),
-            (Lines{{1, "job_id,user"}, {2, "\xEF\xBB\xBFx"}}));  // only the file's first bytes are a mark
   // A Helios log saved with a mark reads as without one.
   std::istringstream in(
       "\xEF\xBB\xBFjob_id,user,vc,gpu_num,cpu_num,node_num,state,submit_time,start_time,end_time\r\n"
@@ -64,6 +45,102 @@ TEST(TraceText, APhillyJobLogWithAByteOrderMarkIsStillRecognisedAsTheJsonLog) {
   EXPECT_EQ(trace.jobs[0].id, "app_1");
   EXPECT_EQ(trace.jobs[0].gpus, 2u);                                    // the GPUs its attempt lists
   EXPECT_EQ(std::get<MeasuredWork>(trace.jobs[0].work).seconds, 3600);  // 00:00:10 to 01:00:10
+}
+
+// `ascii` in UTF-16 (little- or big-endian), after a byte-order mark when `mark`.
+std::string utf16(const std::string& ascii, bool little, bool mark) {
+  std::string out = mark ? (little ? "\xFF\xFE" : "\xFE\xFF") : "";
+  for (char c : ascii) out += little ? std::string{c, '\0'} : std::string{'\0', c};
+  return out;
+}
+
+// The message of the InputError that reading `path` as a mapped CSV throws; "" when none.
+std::string csv_read_error(const std::string& path) {
+  TraceReadOptions options;
+  options.columns = parse_csv_column_map("submit=submit,gpus=gpus,duration=duration");
+  try {
+    read_csv_trace(path, options);
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.file(), path);
+    return e.problem();
+  }
+  return "";
+}
+
+const std::string kJobs = "submit,gpus,duration\n0,1,10\n5,2,20\n";
+
+TEST(TraceText, AUtf16FileIsNamedAsSuchWithTheCommandThatConvertsIt) {
+  TempFolder dir;
+  const std::string marked = dir.write("marked.csv", utf16(kJobs, true, true));
+  EXPECT_EQ(csv_read_error(marked),
+            "the file is in UTF-16 little-endian, not UTF-8: convert it, e.g. iconv -f UTF-16 -t UTF-8 " + marked +
+                " > " + marked + ".utf8");
+  // Without a mark, iconv needs the byte order named.
+  const std::string bare = dir.write("bare.csv", utf16(kJobs, true, false));
+  EXPECT_NE(csv_read_error(bare).find("UTF-16 little-endian, not UTF-8: convert it, e.g. iconv -f UTF-16LE -t UTF-8 "),
+            std::string::npos)
+      << csv_read_error(bare);
+  const std::string big = dir.write("big.csv", utf16(kJobs, false, false));
+  EXPECT_NE(csv_read_error(big).find("UTF-16 big-endian, not UTF-8: convert it, e.g. iconv -f UTF-16BE -t UTF-8 "),
+            std::string::npos)
+      << csv_read_error(big);
+  const std::string big_marked = dir.write("big-marked.csv", utf16(kJobs, false, true));
+  EXPECT_NE(csv_read_error(big_marked).find("UTF-16 big-endian, not UTF-8: convert it, e.g. iconv -f UTF-16 -t"),
+            std::string::npos)
+      << csv_read_error(big_marked);
+  const std::string utf32 = dir.write("wide.csv", std::string("\xFF\xFE\0\0s\0\0\0", 8));
+  EXPECT_NE(csv_read_error(utf32).find("UTF-32 little-endian"), std::string::npos) << csv_read_error(utf32);
+}
+
+TEST(TraceText, AHeaderThatIsNotUtf8IsNamedAsAnotherEncoding) {
+  TempFolder dir;
+  // "durée" in Latin-1: one byte 0xE9 that no UTF-8 text holds alone.
+  const std::string latin1 = dir.write("latin1.csv", "submit,gpus,duration,dur\xE9\x65\n0,1,10,1\n");
+  EXPECT_EQ(csv_read_error(latin1),
+            "not UTF-8 text (byte 25 of the line is 0xE9; it looks like Latin-1 or "
+            "Windows-1252): convert it, e.g. iconv -f LATIN1 -t UTF-8 " +
+                latin1 + " > " + latin1 + ".utf8");
+  // The same header in UTF-8 reads.
+  const std::string utf8 = dir.write("utf8.csv", "submit,gpus,duration,dur\xC3\xA9\x65\n0,1,10,1\n");
+  EXPECT_EQ(csv_read_error(utf8), "");
+  const std::string gzip = dir.write("log.csv.gz", std::string("\x1F\x8B\x08\0\0\0\0\0", 8));
+  EXPECT_NE(csv_read_error(gzip).find("compressed (gzip)"), std::string::npos) << csv_read_error(gzip);
+}
+
+TEST(TraceText, EveryReaderNamesTheEncoding) {
+  TempFolder dir;
+  std::istringstream swf(utf16("1 0 1 60 4 -1 -1 4 -1 -1 1 1 -1 -1 1 -1 -1 -1\n", true, true));
+  try {
+    parse_swf_trace(swf, "log.swf", {});
+    FAIL() << "read a UTF-16 SWF log";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.file(), "log.swf");
+    EXPECT_NE(e.problem().find("UTF-16 little-endian"), std::string::npos) << e.what();
+  }
+  std::istringstream helios(utf16("job_id,user,vc,gpu_num,state,submit_time,start_time,end_time\n", true, false));
+  try {
+    parse_helios_trace(helios, "cluster_log.csv", {});
+    FAIL() << "read a UTF-16 Helios log";
+  } catch (const InputError& e) {
+    EXPECT_NE(e.problem().find("UTF-16 little-endian"), std::string::npos) << e.what();
+  }
+  // Philly's reader tells its CSV from its JSON log by the opening: a UTF-16 file is neither.
+  const std::string philly =
+      dir.write("philly.csv", utf16("timestamp,duration,num_gpus,gpu_time,cluster\n", true, true));
+  try {
+    read_philly_trace(philly, {});
+    FAIL() << "read a UTF-16 Philly log";
+  } catch (const InputError& e) {
+    EXPECT_NE(e.problem().find("UTF-16 little-endian"), std::string::npos) << e.what();
+  }
+  // A file given without a format: the guess names the encoding too.
+  const std::string unknown = dir.write("unknown.csv", utf16(kJobs, true, true));
+  try {
+    guess_trace_format(unknown);
+    FAIL() << "guessed the format of a UTF-16 file";
+  } catch (const InputError& e) {
+    EXPECT_NE(e.problem().find("UTF-16 little-endian"), std::string::npos) << e.what();
+  }
 }
 
 TEST(TraceText, AFolderIsNotATraceFile) {
