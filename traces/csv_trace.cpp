@@ -152,7 +152,8 @@ TraceReadResult parse_csv_trace(std::istream& in, const std::string& file, const
     // No submit time: submitted before the trace's window began (censored), when
     // a start or end says when it ran.
     const bool submit_unknown = field("submit").empty();
-    const double submit = submit_unknown ? 0 : row.submit_time(column("submit"), options.time_unit_s, not_a_time, time_formats);
+    const double submit =
+        submit_unknown ? 0 : row.submit_time(column("submit"), options.time_unit_s, not_a_time, time_formats);
     if (row) calendar = calendar || parse_calendar_time(field("submit")).has_value();
     const double gpus = row.number_if(
         column("gpus"), [](double value) { return value >= 0 && value <= 4294967295.0; },

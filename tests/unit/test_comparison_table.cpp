@@ -130,8 +130,8 @@ TEST(RunOutputReader, ASpotJobGivesTheQosColumnAndTheClassFigures) {
   const RunOutputs back = run.read_back();
   EXPECT_EQ(back.jobs[0].qos, "guaranteed");
   EXPECT_EQ(back.jobs[1].qos, "spot");
-  const nlohmann::json summary = nlohmann::json::parse(
-      summary_json(run.jobs, run.layout, run.record, compute_run_metrics(run.jobs, run.record), {false, {}, std::nullopt}));
+  const nlohmann::json summary = nlohmann::json::parse(summary_json(
+      run.jobs, run.layout, run.record, compute_run_metrics(run.jobs, run.record), {false, {}, std::nullopt}));
   const nlohmann::json& spot = summary.at("qos").at("spot");
   EXPECT_EQ(spot.at("jobs"), 1);
   EXPECT_EQ(spot.at("finished"), 1);
