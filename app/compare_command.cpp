@@ -97,8 +97,7 @@ Columns (comparison.csv; times in seconds, over finished jobs):
                               preempted runs that was thrown away
   jain_fairness_slowdown      Jain's index (sum x)^2 / (n sum x^2) over users of each
                               user's mean slowdown (slowdown = jct / uncontended run
-                              time); 1 = every user slowed down alike; n/a with fewer
-                              than two users
+                              time); 1 = every user slowed down alike
   ftf_rho_max, ftf_rho_mean   finish-time fairness rho (Themis, NSDI'20): shared over
                               isolated finish time, the isolated time approximated by
                               the uncontended run time, so rho = jct / uncontended
@@ -113,15 +112,6 @@ Columns (comparison.csv; times in seconds, over finished jobs):
                               table of every queue's attainment
   deadlocks, deadlock_at_s    1 and the detection time when the run deadlocked, else 0, n/a
   wall_time_s                 host time the run spent simulating
-  stopped                     why the run stopped before every job ended: deadlock,
-                              livelock, thrashing, SIGINT or SIGTERM; none when it
-                              did not
-  lost_share                  the lost share, summary.json's preemptions.lost_share:
-                              lost GPU time / (lost + useful) GPU time jobs ran
-  partial                     1 when the row covers only part of the jobs (some
-                              neither finished nor failed: the run stopped early
-                              or at --until); comparison.md marks its policy with
-                              a dagger and says why
 
 Plots (scripts/plot_comparison.py, which reads only the files above and also
 runs alone: python3 scripts/plot_comparison.py DIR):
@@ -136,10 +126,10 @@ built from.
 
 A run that ends in a deadlock, or that gcsim run stops as a livelock or as
 thrashing (see gcsim run --help), is a result, not a failure: compare says so
-with the run's messages and goes on; its row says why it stopped (stopped),
-counts the jobs it finished, its preemptions, the GPU-hours they lost and the
-lost share, and is marked partial; its summary.json says more. A run whose
-lost share exceeds 10% has its notice shown.
+with the run's messages and goes on; its row counts the jobs it finished,
+its preemptions and the GPU-hours they lost, and its summary.json says why it
+stopped. A run whose preemptions threw away more than 10% of its useful GPU
+time has its notice shown.
 
 Exit status: 0 success (runs ended by a deadlock, a livelock or thrashing
 included), 1 bad input file, 2 bad command line, unknown or repeated policy,
@@ -211,7 +201,7 @@ int run_policy(const std::string& policy, const std::vector<std::string>& common
                                                                      : nullptr;
   if (stopped) {
     std::cerr << "gcsim compare: notice: policy '" << policy << "' " << stopped
-              << " (the table's 'stopped' column; its row covers only the jobs that ended):\n"
+              << " (reported in the table and its summary.json):\n"
               << result.output;
     return exit_codes::kOk;
   }

@@ -156,8 +156,7 @@ before the submission, an end before the start.
 Preemptions: a preempted job resumes from its last checkpoint, or starts over
 without one. The summary prints preemptions, restarts from zero and the
 GPU-hours they threw away whenever there are any, and a notice when the lost
-share (lost GPU time over all the GPU time jobs ran, lost + useful, as
-summary.json's preemptions.lost_share) exceeds 10%. Under a preemptive policy (srtf,
+GPU time exceeds 10% of the useful GPU time. Under a preemptive policy (srtf,
 tiresias, capacity with preemption, incremental), give jobs checkpoints: the
 workload's "checkpoint" field (gcsim synth's jobs save at preemption), or for
 a trace --trace-opt checkpoint_interval=SECONDS (every job checkpoints that

@@ -39,17 +39,7 @@ TimeUnit unit_for(const std::vector<ComparisonRow>& rows) {
   return {"s", 1, 2};
 }
 
-// How a run that stopped early stopped, after "the run ".
-std::string stop_reason_text(const std::string& stopped) {
-  if (stopped == "deadlock") return "ended in a deadlock";
-  if (stopped == "livelock") return "was stopped as a livelock";
-  if (stopped == "thrashing") return "was stopped as thrashing";
-  return "was stopped by " + stopped;
-}
-
 }  // namespace
-
-bool is_partial(const ComparisonRow& row) { return row.finished + row.failed < row.jobs; }
 
 ComparisonRow comparison_row(const std::string& policy, const RunOutputs& run,
                              const std::optional<CapacityQueues>& queues) {
@@ -67,9 +57,7 @@ ComparisonRow comparison_row(const std::string& policy, const RunOutputs& run,
   row.busy_share = s.busy_share;
   row.preemptions = s.preemptions;
   row.lost_gpu_hours = s.lost_gpu_hours;
-  row.lost_share = s.lost_share;
   row.deadlock_at = s.deadlock_at;
-  row.stopped = s.stopped;
   row.wall_seconds = s.wall_seconds;
 
   std::vector<FinishedJobTimes> finished;
@@ -79,9 +67,7 @@ ComparisonRow comparison_row(const std::string& policy, const RunOutputs& run,
     if (job.state == "finished" && job.jct != kNever) finished.push_back({job.user, job.jct, job.uncontended});
   }
   row.finish_time_fairness = summarize_slowdowns(finished);
-  // Fairness is between users: with fewer than two there is none to measure.
-  const std::vector<double> per_user = user_values(mean_slowdown_by_user(finished));
-  if (per_user.size() >= 2) row.jain_slowdown = jain_index(per_user);
+  row.jain_slowdown = jain_index(user_values(mean_slowdown_by_user(finished)));
   row.fragmentation = fragmentation_share(run.timeline, s.gpus, first_submit, first_submit + s.makespan);
   std::vector<TypedJob> typed;
   typed.reserve(run.jobs.size());
@@ -111,7 +97,7 @@ std::string comparison_csv(const std::vector<ComparisonRow>& rows) {
   out << "policy,jobs,finished,failed,unfinished,jct_mean_s,jct_p50_s,jct_p95_s,jct_p99_s,"
          "wait_mean_s,wait_p50_s,wait_p95_s,wait_p99_s,makespan_s,gpu_util_allocated,gpu_util_busy,"
          "fragmentation,preemptions,lost_gpu_hours,jain_fairness_slowdown,ftf_rho_max,ftf_rho_mean,"
-         "queue_guarantee_attainment,deadlocks,deadlock_at_s,wall_time_s,stopped,lost_share,partial\n";
+         "queue_guarantee_attainment,deadlocks,deadlock_at_s,wall_time_s\n";
   for (const ComparisonRow& r : rows) {
     const bool has_slowdowns = r.finish_time_fairness.count > 0;
     out << csv_field(r.policy) << ',' << r.jobs << ',' << r.finished << ',' << r.failed << ',' << r.unfinished << ','
@@ -123,9 +109,7 @@ std::string comparison_csv(const std::vector<ComparisonRow>& rows) {
         << (has_slowdowns ? exact_number(r.finish_time_fairness.max) : kNotAvailable) << ','
         << (has_slowdowns ? exact_number(r.finish_time_fairness.mean) : kNotAvailable) << ','
         << exact_or_na(minimum_attainment(r.queue_attainment)) << ',' << (r.deadlock_at ? 1 : 0) << ','
-        << exact_or_na(r.deadlock_at) << ',' << exact_or_na(r.wall_seconds) << ','
-        << csv_field(r.stopped.empty() ? "none" : r.stopped) << ',' << exact_number(r.lost_share) << ','
-        << (is_partial(r) ? 1 : 0) << '\n';
+        << exact_or_na(r.deadlock_at) << ',' << exact_or_na(r.wall_seconds) << '\n';
   }
   return out.str();
 }
@@ -134,15 +118,11 @@ std::string comparison_markdown(const std::vector<ComparisonRow>& rows) {
   const TimeUnit unit = unit_for(rows);
   const auto time = [&](double seconds) { return fixed(seconds / unit.seconds, unit.decimals); };
   const std::string u = std::string(" (") + unit.name + ")";
-  const auto stop_cell = [&](const ComparisonRow& r) -> std::string {
-    if (r.deadlock_at) return "deadlock at " + time(*r.deadlock_at) + " " + unit.name;
-    return r.stopped.empty() ? "no" : r.stopped;
-  };
   const std::vector<std::string> header{
-      "policy",        "finished",        "JCT mean" + u, "JCT p50" + u,  "JCT p95" + u,     "JCT p99" + u,
-      "wait p50" + u,  "wait p95" + u,    "wait p99" + u, "makespan" + u, "GPU allocated",   "GPU busy",
-      "fragmentation", "preemptions",     "lost GPU-h",   "lost share",   "Jain (slowdown)", "FTF rho max",
-      "FTF rho mean",  "queue guarantee", "stopped",      "wall (s)"};
+      "policy",          "finished",     "JCT mean" + u, "JCT p50" + u,     "JCT p95" + u,   "JCT p99" + u,
+      "wait p50" + u,    "wait p95" + u, "wait p99" + u, "makespan" + u,    "GPU allocated", "GPU busy",
+      "fragmentation",   "preemptions",  "lost GPU-h",   "Jain (slowdown)", "FTF rho max",   "FTF rho mean",
+      "queue guarantee", "deadlock",     "wall (s)"};
   std::ostringstream out;
   out << '|';
   for (const std::string& h : header) out << ' ' << h << " |";
@@ -152,31 +132,23 @@ std::string comparison_markdown(const std::vector<ComparisonRow>& rows) {
   for (const ComparisonRow& r : rows) {
     const bool has_slowdowns = r.finish_time_fairness.count > 0;
     const std::optional<double> least_attained = minimum_attainment(r.queue_attainment);
-    out << "| " << markdown_cell(r.policy) << (is_partial(r) ? " †" : "") << " | " << r.finished << '/' << r.jobs
-        << " | " << time(r.jct.mean) << " | " << time(r.jct.p50) << " | " << time(r.jct.p95) << " | " << time(r.jct.p99)
-        << " | " << time(r.wait.p50) << " | " << time(r.wait.p95) << " | " << time(r.wait.p99) << " | "
-        << time(r.makespan) << " | " << percent(r.allocated_share) << " | " << percent(r.busy_share) << " | "
-        << percent(r.fragmentation) << " | " << r.preemptions << " | " << fixed(r.lost_gpu_hours, 2) << " | "
-        << percent(r.lost_share) << " | " << (r.jain_slowdown ? fixed(*r.jain_slowdown, 3) : kNotAvailable) << " | "
+    out << "| " << markdown_cell(r.policy) << " | " << r.finished << '/' << r.jobs << " | " << time(r.jct.mean) << " | "
+        << time(r.jct.p50) << " | " << time(r.jct.p95) << " | " << time(r.jct.p99) << " | " << time(r.wait.p50) << " | "
+        << time(r.wait.p95) << " | " << time(r.wait.p99) << " | " << time(r.makespan) << " | "
+        << percent(r.allocated_share) << " | " << percent(r.busy_share) << " | " << percent(r.fragmentation) << " | "
+        << r.preemptions << " | " << fixed(r.lost_gpu_hours, 2) << " | "
+        << (r.jain_slowdown ? fixed(*r.jain_slowdown, 3) : kNotAvailable) << " | "
         << (has_slowdowns ? fixed(r.finish_time_fairness.max, 2) : kNotAvailable) << " | "
         << (has_slowdowns ? fixed(r.finish_time_fairness.mean, 2) : kNotAvailable) << " | "
-        << (least_attained ? percent(*least_attained) : kNotAvailable) << " | " << stop_cell(r) << " | "
+        << (least_attained ? percent(*least_attained) : kNotAvailable) << " | "
+        << (r.deadlock_at ? "at " + time(*r.deadlock_at) + " " + unit.name : std::string("no")) << " | "
         << (r.wall_seconds ? significant(*r.wall_seconds, 3) : kNotAvailable) << " |\n";
   }
-  for (const ComparisonRow& r : rows)
-    if (is_partial(r))
-      out << "\n† " << markdown_cell(r.policy) << ": "
-          << (r.stopped.empty() ? std::string("the run ended with jobs still waiting or running")
-                                : "the run " + stop_reason_text(r.stopped))
-          << "; its figures cover " << r.finished + r.failed << " of its " << r.jobs << " jobs.\n";
   out << "\nTimes are over finished jobs. GPU allocated / busy: time-weighted shares of the cluster's GPUs held by\n"
          "jobs / computing, over the makespan. Fragmentation: time-weighted share of GPUs free while at least one\n"
-         "job waits. Lost share: the GPU time preemptions threw away over all the GPU time jobs ran (lost +\n"
-         "useful). Slowdown = JCT / uncontended run time; Jain (slowdown): Jain's index of the users' mean\n"
-         "slowdowns (1 = equal; n/a below two users). FTF rho: finish-time fairness (Themis), JCT / uncontended\n"
-         "run time, max and mean over finished jobs. Stopped: why the run stopped before every job ended\n"
-         "(deadlock, livelock, thrashing, or the signal that stopped it; a policy marked † covers only part of\n"
-         "its jobs). Queue guarantee: the least guarantee attainment over capacity queues (below), n/a\n"
+         "job waits. Slowdown = JCT / uncontended run time; Jain (slowdown): Jain's index of the users' mean\n"
+         "slowdowns (1 = equal). FTF rho: finish-time fairness (Themis), JCT / uncontended run time, max and mean\n"
+         "over finished jobs. Queue guarantee: the least guarantee attainment over capacity queues (below), n/a\n"
          "without capacity queues.\n";
 
   // A mixed workload: each kind of job on its own, so that notebooks' sessions

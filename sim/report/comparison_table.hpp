@@ -51,20 +51,14 @@ struct ComparisonRow {
   double fragmentation = 0;
   std::size_t preemptions = 0;
   double lost_gpu_hours = 0;
-  double lost_share = 0;                          // lost / (lost + useful) GPU time, as summary.json's
-  std::optional<double> jain_slowdown;            // Jain's index of the users' mean slowdowns; none below 2 users
+  std::optional<double> jain_slowdown;            // Jain's index of the users' mean slowdowns
   SlowdownSummary finish_time_fairness;           // rho = jct / uncontended over finished jobs
   std::vector<QueueAttainment> queue_attainment;  // one per leaf queue; empty without capacity queues
   std::optional<Time> deadlock_at;
-  std::string stopped;  // why the run stopped early (RunSummaryFigures::stopped); empty: it did not
   std::optional<double> wall_seconds;
   std::vector<JobTypeFigures> job_types;  // from jobs.csv
   std::vector<ServingFigures> serving;    // from summary.json, one per deployment
 };
-
-/// True when the row's figures cover only part of its jobs: some neither
-/// finished nor failed (the run stopped early, or at --until).
-bool is_partial(const ComparisonRow& row);
 
 /// The row of one run. Fragmentation is taken over the summary's makespan
 /// window, from the earliest submission in jobs.csv. With `queues`, each
@@ -77,16 +71,11 @@ ComparisonRow comparison_row(const std::string& policy, const RunOutputs& run,
 /// policy,jobs,finished,failed,unfinished,jct_mean_s,jct_p50_s,jct_p95_s,jct_p99_s,
 /// wait_mean_s,wait_p50_s,wait_p95_s,wait_p99_s,makespan_s,gpu_util_allocated,gpu_util_busy,
 /// fragmentation,preemptions,lost_gpu_hours,jain_fairness_slowdown,ftf_rho_max,ftf_rho_mean,
-/// queue_guarantee_attainment,deadlocks,deadlock_at_s,wall_time_s,stopped,lost_share,partial
-/// where `stopped` is why the run stopped early (deadlock, livelock,
-/// thrashing, SIGINT, SIGTERM; "none") and `partial` is 1 when its figures
-/// cover only part of its jobs (some neither finished nor failed).
+/// queue_guarantee_attainment,deadlocks,deadlock_at_s,wall_time_s
 std::string comparison_csv(const std::vector<ComparisonRow>& rows);
 
 /// A Markdown table of the same rows (times in one unit chosen for the
-/// table, shares in percent; a partial row's policy marked "†", with a note
-/// of why it stopped and how many jobs its figures cover) followed by a short
-/// key to the columns and,
+/// table, shares in percent) followed by a short key to the columns and,
 /// when a row has capacity queues, a table of each queue's attainment.
 std::string comparison_markdown(const std::vector<ComparisonRow>& rows);
 

@@ -30,9 +30,8 @@
 
 namespace gcsim {
 
-/// The lost share (RunMetrics::lost_share: lost / (lost + useful) GPU time)
-/// beyond which `gcsim run` says that preemptions threw much work away
-/// (lost_work_notice in run_outputs.hpp).
+/// The share of the useful GPU time beyond which `gcsim run` says that
+/// preemptions threw much work away (lost_work_notice in run_outputs.hpp).
 inline constexpr double kLostWorkNoticeShare = 0.1;
 
 struct RunMetrics {
@@ -40,10 +39,7 @@ struct RunMetrics {
   std::size_t preemptions = 0;
   std::uint64_t restarts_from_zero = 0;  // preemptions that left the job none of its work
   double gpu_hours_lost = 0, gpu_hours_useful = 0;
-  // The lost share: the GPU time preemptions threw away over all the GPU time
-  // jobs ran, lost / (lost + useful); 0 when no job ran. summary.json's
-  // preemptions.lost_share, the notice's and compare's, one definition.
-  double lost_share = 0;
+  double lost_share = 0;  // lost / (lost + useful); 0 when no job ran
   Time first_submit = 0, last_end = 0, makespan = 0;
   Distribution jct, wait;
   /// Jobs submitted and not ended when the run stopped, and the JCT and

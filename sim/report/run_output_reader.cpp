@@ -141,21 +141,8 @@ RunSummaryFigures parse_summary_json(const std::string& text, const std::string&
   const json& preemptions = member(summary, "preemptions", file, "");
   s.preemptions = count(preemptions, "count", file, "preemptions");
   s.lost_gpu_hours = number(preemptions, "lost_gpu_hours", file, "preemptions");
-  if (preemptions.contains("lost_share")) s.lost_share = number(preemptions, "lost_share", file, "preemptions");
   const json& deadlock = member(summary, "deadlock", file, "");
-  if (!deadlock.is_null()) {
-    s.deadlock_at = number(deadlock, "detected_at_s", file, "deadlock");
-    s.stopped = "deadlock";
-  }
-  for (const char* guard : {"livelock", "thrashing"})
-    if (summary.contains(guard) && !summary.at(guard).is_null()) s.stopped = guard;
-  if (summary.contains("partial")) {
-    const json& partial = summary.at("partial");
-    const json& signal = member(partial, "signal", file, "partial");
-    if (!signal.is_string())
-      throw InputError(file, "partial", "signal", "expected a signal's name, got " + signal.dump());
-    s.stopped = signal.get<std::string>();
-  }
+  if (!deadlock.is_null()) s.deadlock_at = number(deadlock, "detected_at_s", file, "deadlock");
   if (summary.contains("wall_time_s")) s.wall_seconds = number(summary, "wall_time_s", file);
   if (summary.contains("queues")) {
     const json& queues = summary.at("queues");

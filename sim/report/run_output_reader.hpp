@@ -42,12 +42,7 @@ struct RunSummaryFigures {
   double allocated_share = 0, busy_share = 0;
   std::size_t preemptions = 0;
   double lost_gpu_hours = 0;
-  double lost_share = 0;            // preemptions.lost_share: lost / (lost + useful) GPU time
-  std::optional<Time> deadlock_at;  // set when the run ended in a deadlock
-  /// Why the run stopped before every job ended: "deadlock", "livelock",
-  /// "thrashing", or the signal that stopped it ("SIGINT"); empty when it
-  /// ran to its end (or to --until).
-  std::string stopped;
+  std::optional<Time> deadlock_at;     // set when the run ended in a deadlock
   std::optional<double> wall_seconds;  // absent when the run was told --no-wall-time
   /// The guarantee attainment of each queue the policy guaranteed ("queues"); empty without.
   std::vector<QueueAttainment> queues;

@@ -462,12 +462,12 @@ std::string thrashing_diagnosis(const std::vector<JobSpec>& jobs, const RunRecor
 }
 
 std::string lost_work_notice(const RunMetrics& m) {
-  if (!(m.lost_share > kLostWorkNoticeShare) || m.gpu_hours_lost <= 0) return "";
+  if (!(m.gpu_hours_lost > kLostWorkNoticeShare * m.gpu_hours_useful) || m.gpu_hours_lost <= 0) return "";
   std::ostringstream out;
   out << "notice: preemptions threw away " << fixed(m.gpu_hours_lost, 2) << " GPU-hours, ";
   if (m.gpu_hours_useful > 0)
-    out << "a lost share of " << percent(m.lost_share) << " of the " << fixed(m.gpu_hours_lost + m.gpu_hours_useful, 2)
-        << " GPU-hours jobs ran (more than " << percent(kLostWorkNoticeShare) << ")";
+    out << percent(m.gpu_hours_lost / m.gpu_hours_useful) << " of the " << fixed(m.gpu_hours_useful, 2)
+        << " GPU-hours of useful work (more than " << percent(kLostWorkNoticeShare) << ")";
   else
     out << "and jobs did no useful work";
   out << "; " << m.restarts_from_zero << " of the " << m.preemptions << " preemptions restarted a job from zero.\n"

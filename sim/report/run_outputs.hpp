@@ -89,8 +89,8 @@ std::string livelock_diagnosis(const std::vector<JobSpec>& jobs, const RunRecord
 /// unfinished jobs need, the most preempted jobs, and what to set; empty when
 /// the run did not thrash.
 std::string thrashing_diagnosis(const std::vector<JobSpec>& jobs, const RunRecord& record, const RunMetrics& metrics);
-/// A notice when the lost share (lost / (lost + useful) GPU time) exceeds
-/// kLostWorkNoticeShare (run_metrics.hpp), saying what to set; empty otherwise.
+/// A notice when preemptions threw away more than kLostWorkNoticeShare of the
+/// useful GPU time (run_metrics.hpp), saying what to set; empty otherwise.
 std::string lost_work_notice(const RunMetrics& metrics);
 
 /// RFC 4180 quoting when the field holds a comma, a quote or a newline.

@@ -235,9 +235,9 @@ TEST(RunGuards, WorkThrownAwayByAPreemptionIsCountedPrintedAndNoticed) {
                          "jobs ran)\n"),
             std::string::npos)
       << run.out;
-  // 400 GPU-s lost is 22.2% of the 1800 the jobs ran, over 10%: the same share as summary.json's.
-  EXPECT_NE(run.err.find("gcsim: notice: preemptions threw away 0.11 GPU-hours, a lost share of 22.2% of the 0.50 "
-                         "GPU-hours jobs ran (more than 10.0%); 1 of the 1 preemptions restarted a job from zero.\n"),
+  // 400 GPU-s lost is 28.6% of the 1400 useful, over 10%.
+  EXPECT_NE(run.err.find("gcsim: notice: preemptions threw away 0.11 GPU-hours, 28.6% of the 0.39 GPU-hours of useful "
+                         "work (more than 10.0%); 1 of the 1 preemptions restarted a job from zero.\n"),
             std::string::npos)
       << run.err;
   EXPECT_NE(run.err.find("A job without checkpoints starts over"), std::string::npos) << run.err;

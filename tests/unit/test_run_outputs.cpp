@@ -22,18 +22,16 @@ RunMetrics lost_and_useful(double lost_gpu_hours, double useful_gpu_hours) {
   m.restarts_from_zero = 3;
   m.gpu_hours_lost = lost_gpu_hours;
   m.gpu_hours_useful = useful_gpu_hours;
-  m.lost_share = lost_gpu_hours / (lost_gpu_hours + useful_gpu_hours);
   return m;
 }
 
-TEST(LostWorkNotice, AppearsOnlyPastALostShareOfTenPercent) {
+TEST(LostWorkNotice, AppearsOnlyPastTenPercentOfTheUsefulWork) {
   EXPECT_EQ(lost_work_notice(lost_and_useful(0, 50)), "");
-  EXPECT_EQ(lost_work_notice(lost_and_useful(5, 45)), "");    // exactly 10% of the 50 jobs ran
-  EXPECT_EQ(lost_work_notice(lost_and_useful(5.5, 50)), "");  // 11% of the useful work, 9.9% of what ran
-  const std::string notice = lost_work_notice(lost_and_useful(6, 44));
+  EXPECT_EQ(lost_work_notice(lost_and_useful(5, 50)), "");  // exactly 10%
+  const std::string notice = lost_work_notice(lost_and_useful(5.5, 50));
   EXPECT_TRUE(contains(notice,
-                       "notice: preemptions threw away 6.00 GPU-hours, a lost share of 12.0% of the 50.00 "
-                       "GPU-hours jobs ran (more than 10.0%); 3 of the 4 preemptions restarted a job from zero.\n"))
+                       "notice: preemptions threw away 5.50 GPU-hours, 11.0% of the 50.00 GPU-hours of useful "
+                       "work (more than 10.0%); 3 of the 4 preemptions restarted a job from zero.\n"))
       << notice;
   EXPECT_TRUE(contains(notice, "--trace-opt checkpoint_interval=SECONDS")) << notice;
 }
@@ -72,8 +70,7 @@ struct StoppedRun {
     record.simulated_time = 10;
   }
   nlohmann::json summary() const {
-    return nlohmann::json::parse(
-        summary_json(jobs, layout, record, compute_run_metrics(jobs, record), {false, {}, std::nullopt}));
+    return nlohmann::json::parse(summary_json(jobs, layout, record, compute_run_metrics(jobs, record), {false, {}}));
   }
 };
 
@@ -132,7 +129,7 @@ TEST(StoppedRunReports, ADeadlockPrintsTenOfItsJobsAndTheSummaryListsThemAll) {
   EXPECT_FALSE(contains(text, "job 'j10'")) << text;
   EXPECT_TRUE(contains(text, "and 2 more jobs (summary.json lists them all)\n")) << text;
   const nlohmann::json summary = nlohmann::json::parse(
-      summary_json(run.jobs, layout, run.record, compute_run_metrics(run.jobs, run.record), {false, {}, std::nullopt}));
+      summary_json(run.jobs, layout, run.record, compute_run_metrics(run.jobs, run.record), {false, {}}));
   EXPECT_EQ(summary["deadlock"]["jobs"].size(), 12u);
 }
 
