@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/core/node_fit.hpp"
 #include "sim/core/number_text.hpp"
 #include "sim/report/comparison_metrics.hpp"
 #include "sim/report/job_type_metrics.hpp"
@@ -54,6 +55,35 @@ std::string stop_request_name(int request) {
 }
 
 std::string percent(double share) { return fixed(100 * share, 1) + "%"; }
+
+// The GPU types among a job's GPUs (indices into ClusterSpec::gpu_types), in
+// the cluster's order of types, into `types`; `seen` is scratch, one entry a type.
+void gpu_types_of(const ClusterLayout& layout, const std::vector<GpuId>& gpus, std::vector<char>& seen,
+                  std::vector<std::uint32_t>& types) {
+  types.clear();
+  seen.assign(layout.spec().gpu_types.size(), 0);
+  for (GpuId g : gpus) seen[layout.gpu_type_index(g)] = 1;
+  for (std::uint32_t t = 0; t < seen.size(); ++t)
+    if (seen[t]) types.push_back(t);
+}
+
+// The type of `types` whose speed a job on them runs at: every step of a job
+// waits for its slowest GPU, the least FLOP/s over the FLOPs the model needs
+// there (sim/model/placement_costs.hpp: slowest_effective_flops; the job's
+// share of each GPU is the same on all of them). Ties: the first type.
+std::uint32_t pace_gpu_type(const JobSpec& job, const ClusterLayout& layout, const std::vector<std::uint32_t>& types) {
+  const auto* training = std::get_if<TrainingWork>(&job.work);
+  const auto speed = [&](std::uint32_t t) {
+    const GpuType& type = layout.spec().gpu_types[t];
+    return training && training->flops_per_iteration > 0
+               ? type.flops * training->flops_per_iteration / training->flops_on(type.name)
+               : type.flops;
+  };
+  std::uint32_t slowest = types.front();
+  for (std::uint32_t t : types)
+    if (speed(t) < speed(slowest)) slowest = t;
+  return slowest;
+}
 
 // What to set when preemptions throw work away: checkpoints where jobs had
 // none, else more frequent ones; or fewer preemptions.
@@ -264,10 +294,17 @@ std::string summary_json(const std::vector<JobSpec>& jobs, const ClusterLayout& 
                     {"jobs_running_or_waiting", m.censored},
                     {"jobs_not_submitted", m.unfinished - m.censored}};
   j["rescaled_jobs"] = record.rescaled_jobs;
+  j["jobs_across_gpu_types"] = jobs_across_gpu_types(layout, record);
   j["simulated_time_s"] = record.simulated_time;
   j["events_processed"] = record.events;
   if (options.include_wall_time) j["wall_time_s"] = record.wall_seconds;
   return j.dump(2) + "\n";
+}
+
+std::size_t jobs_across_gpu_types(const ClusterLayout& layout, const RunRecord& record) {
+  return static_cast<std::size_t>(
+      std::count_if(record.outcomes.begin(), record.outcomes.end(),
+                    [&](const JobOutcome& o) { return !o.gpus.empty() && spans_gpu_types(layout, o.gpus); }));
 }
 
 std::string jobs_csv(const std::vector<JobSpec>& jobs, const ClusterLayout& layout, const RunRecord& record) {
@@ -284,8 +321,11 @@ void write_jobs_csv(std::ostream& out, const std::vector<JobSpec>& jobs, const C
   RowBlockWriter rows(out);
   rows.text(
       "id,user,queue,gpus,submit,start,end,wait,jct,state,preemptions,uncontended,placement,gpu_share,"
-      "synthetic_iterations_per_s,real_iterations_per_s,failure,type\n");
+      "synthetic_iterations_per_s,real_iterations_per_s,failure,type,gpu_types,pace_gpu_type\n");
   std::string placement;
+  std::vector<char> seen;
+  std::vector<std::uint32_t> types;
+  std::string type_names;
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     const JobSpec& job = jobs[i];
     const JobOutcome& o = record.outcomes[i];
@@ -321,7 +361,17 @@ void write_jobs_csv(std::ostream& out, const std::vector<JobSpec>& jobs, const C
     rows.character(',');
     if (o.failure == Failure::kOutOfMemory) rows.text("out_of_memory");
     if (o.failure == Failure::kDependency) write_csv_field(rows, "dependency:" + jobs[o.cause].id);
-    rows.character(',').text(job_type(job)).character('\n');
+    rows.character(',').text(job_type(job)).character(',');
+    gpu_types_of(layout, o.gpus, seen, types);
+    type_names.clear();
+    for (std::uint32_t t : types) {
+      if (!type_names.empty()) type_names += ';';
+      type_names += layout.spec().gpu_types[t].name;
+    }
+    write_csv_field(rows, type_names);
+    rows.character(',');
+    if (!types.empty()) write_csv_field(rows, layout.spec().gpu_types[pace_gpu_type(job, layout, types)].name);
+    rows.character('\n');
     rows.end_row();
   }
   rows.flush();

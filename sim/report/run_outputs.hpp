@@ -7,7 +7,8 @@
 //                 when jobs were submitted and not ended at the stop, the
 //                 censored JCT and queueing-delay figures (run_metrics.hpp);
 //                 when a signal stopped the run, "partial"
-//   jobs.csv      one row per job (placement as "node:gpu" labels, ';'-separated)
+//   jobs.csv      one row per job (placement as "node:gpu" labels, ';'-separated;
+//                 the GPU types of its last run and the one whose speed it ran at)
 //   timeline.csv  allocated and busy GPUs and queued jobs, one row per change
 //   serving.csv   each serving deployment's replicas, request rate, utilization
 //                 and backlog at each autoscaler sync (a minute apart without one)
@@ -51,6 +52,10 @@ void write_jobs_csv(std::ostream& out, const std::vector<JobSpec>& jobs, const C
 void write_timeline_csv(std::ostream& out, const RunRecord& record);
 /// serving.csv; written only when the workload has a serving deployment.
 void write_serving_csv(std::ostream& out, const RunRecord& record);
+/// Jobs whose last run held GPUs of several types (summary.json's
+/// jobs_across_gpu_types): they allow it (may_mix_gpu_types()) and ran each
+/// step at the pace of their slowest GPU.
+std::size_t jobs_across_gpu_types(const ClusterLayout& layout, const RunRecord& record);
 /// A few lines for the terminal.
 std::string human_summary(const RunRecord& record, const RunMetrics& metrics);
 /// Which jobs deadlocked and what each holds; empty when the run had no deadlock.

@@ -3,12 +3,15 @@
 // entries of summary.json and their diagnoses, from crafted records.
 #include "sim/report/run_outputs.hpp"
 
+#include <algorithm>
+#include <map>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "sim/report/run_output_reader.hpp"
 #include "tests/support/crafted_specs.hpp"
 
 namespace gcsim {
@@ -165,6 +168,72 @@ TEST(HumanSummary, ShowsPreemptionsOnlyWhenThereAreAny) {
                        "  preempted   2 times, 1 restarts from zero, 1.00 GPU-hours lost (25.0% of the GPU time "
                        "jobs ran)\n"))
       << text;
+}
+
+// ---- GPU types ------------------------------------------------------------------------
+
+// Node t4: GPUs 0, 1 (T4, 65 TFLOP/s); node a10: GPUs 2, 3 (A10, 125 TFLOP/s).
+struct TwoTypeRun {
+  ClusterLayout layout{[] {
+    ClusterSpec spec;
+    spec.name = "two-types";
+    spec.gpu_types = {{"T4", 65e12, 16e9}, {"A10", 125e12, 24e9}};
+    spec.node_groups = {testing::crafted_node_group("t4", 1, 2, "T4"), testing::crafted_node_group("a10", 1, 2, "A10")};
+    return spec;
+  }()};
+  std::vector<JobSpec> jobs;
+  RunRecord record;
+  TwoTypeRun() {
+    for (const char* id : {"across", "a10", "waiting", "slow-on-a10"}) {
+      JobSpec job;
+      job.id = id;
+      job.gpus = 2;
+      job.gpu_types = {"T4", "A10"};
+      job.work = TrainingWork{1e12, 0, 10, {}};
+      jobs.push_back(job);
+    }
+    // The model takes 4x the FLOPs on an A10: 125 / 4 = 31.25 TFLOP/s in effect, below the T4's 65.
+    std::get<TrainingWork>(jobs[3].work).set_flops_on("A10", 4e12);
+    record.outcomes.resize(4);
+    record.outcomes[0].gpus = {1, 2};
+    record.outcomes[1].gpus = {2, 3};
+    record.outcomes[3].gpus = {1, 2};
+    record.simulated_time = 10;
+  }
+  // jobs.csv's cells of `column`, by job id.
+  std::map<std::string, std::string> column(const std::string& name) const {
+    const std::vector<CsvRecord> rows = parse_csv(jobs_csv(jobs, layout, record));
+    const auto& header = rows.front().fields;
+    const auto at = static_cast<std::size_t>(std::find(header.begin(), header.end(), name) - header.begin());
+    const auto id = static_cast<std::size_t>(std::find(header.begin(), header.end(), "id") - header.begin());
+    std::map<std::string, std::string> cells;
+    for (std::size_t r = 1; r < rows.size(); ++r)
+      cells[rows[r].fields.at(id)] = at < rows[r].fields.size() ? rows[r].fields[at] : "(no column)";
+    return cells;
+  }
+};
+
+TEST(GpuTypesInTheOutputs, JobsCsvNamesTheTypesOfEachJobsGpus) {
+  const auto types = TwoTypeRun().column("gpu_types");
+  EXPECT_EQ(types.at("across"), "T4;A10");
+  EXPECT_EQ(types.at("a10"), "A10");
+  EXPECT_EQ(types.at("waiting"), "");
+}
+
+TEST(GpuTypesInTheOutputs, JobsCsvNamesTheTypeWhoseSpeedTheJobRanAt) {
+  const auto pace = TwoTypeRun().column("pace_gpu_type");
+  EXPECT_EQ(pace.at("across"), "T4");  // the slower by FLOP/s
+  EXPECT_EQ(pace.at("a10"), "A10");
+  EXPECT_EQ(pace.at("waiting"), "");
+  EXPECT_EQ(pace.at("slow-on-a10"), "A10");  // the slower for this model
+}
+
+TEST(GpuTypesInTheOutputs, SummaryCountsTheJobsAcrossGpuTypes) {
+  const TwoTypeRun run;
+  const auto summary = nlohmann::json::parse(
+      summary_json(run.jobs, run.layout, run.record, compute_run_metrics(run.jobs, run.record), {false, {}}));
+  EXPECT_EQ(summary["jobs_across_gpu_types"], 2);
+  EXPECT_EQ(jobs_across_gpu_types(run.layout, run.record), 2u);
 }
 
 }  // namespace
