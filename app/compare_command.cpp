@@ -97,7 +97,8 @@ Columns (comparison.csv; times in seconds, over finished jobs):
                               preempted runs that was thrown away
   jain_fairness_slowdown      Jain's index (sum x)^2 / (n sum x^2) over users of each
                               user's mean slowdown (slowdown = jct / uncontended run
-                              time); 1 = every user slowed down alike
+                              time); 1 = every user slowed down alike; n/a
+                              with fewer than two users
   ftf_rho_max, ftf_rho_mean   finish-time fairness rho (Themis, NSDI'20): shared over
                               isolated finish time, the isolated time approximated by
                               the uncontended run time, so rho = jct / uncontended

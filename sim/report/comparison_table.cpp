@@ -147,9 +147,9 @@ std::string comparison_markdown(const std::vector<ComparisonRow>& rows) {
   out << "\nTimes are over finished jobs. GPU allocated / busy: time-weighted shares of the cluster's GPUs held by\n"
          "jobs / computing, over the makespan. Fragmentation: time-weighted share of GPUs free while at least one\n"
          "job waits. Slowdown = JCT / uncontended run time; Jain (slowdown): Jain's index of the users' mean\n"
-         "slowdowns (1 = equal). FTF rho: finish-time fairness (Themis), JCT / uncontended run time, max and mean\n"
-         "over finished jobs. Queue guarantee: the least guarantee attainment over capacity queues (below), n/a\n"
-         "without capacity queues.\n";
+         "slowdowns (1 = equal; n/a below two users). FTF rho: finish-time fairness (Themis), JCT / uncontended\n"
+         "run time, max and mean over finished jobs. Queue guarantee: the least guarantee attainment over capacity\n"
+         "queues (below), n/a without capacity queues.\n";
 
   // A mixed workload: each kind of job on its own, so that notebooks' sessions
   // do not blur training's completion times.

@@ -23,12 +23,12 @@ std::string t4_and_a10() {
   nlohmann::json t4 = node, a10 = node;
   t4.update({{"name", "t4"}, {"gpu_type", "T4"}});
   a10.update({{"name", "a10"}, {"gpu_type", "A10"}});
-  return nlohmann::json{{"name", "t4-a10"},
-                        {"gpu_types",
-                         {{{"name", "T4"}, {"flops", 1e12}, {"memory", "16GB"}},
-                          {{"name", "A10"}, {"flops", 2e12}, {"memory", "24GB"}}}},
-                        {"node_groups", {t4, a10}},
-                        {"fabric", {{"nodes_per_rack", 4}}}}
+  return nlohmann::json{
+      {"name", "t4-a10"},
+      {"gpu_types",
+       {{{"name", "T4"}, {"flops", 1e12}, {"memory", "16GB"}}, {{"name", "A10"}, {"flops", 2e12}, {"memory", "24GB"}}}},
+      {"node_groups", {t4, a10}},
+      {"fabric", {{"nodes_per_rack", 4}}}}
       .dump();
 }
 
@@ -39,12 +39,11 @@ bool contains(const std::string& text, const std::string& part) { return text.fi
 
 TEST(GpuTypes, AJobNoSingleTypeHoldsIsRefusedBeforeTheRun) {
   ScratchDir dir;
-  const GcsimRun run =
-      run_simulation(dir.write("cluster.json", t4_and_a10()),
-                     dir.write("jobs.json", workload_json({sixteen_gpu_job()})), dir / "out");
+  const GcsimRun run = run_simulation(dir.write("cluster.json", t4_and_a10()),
+                                      dir.write("jobs.json", workload_json({sixteen_gpu_job()})), dir / "out");
   EXPECT_EQ(run.exit_code, 1) << run.err;
-  for (const char* part : {"jobs.json", "jobs[0] (id 'wide')", "'gpus'", "needs 16 GPUs of one GPU type",
-                           "is 8 (T4)", "gpu_types", "mixed_gpu_types"})
+  for (const char* part : {"jobs.json", "jobs[0] (id 'wide')", "'gpus'", "needs 16 GPUs of one GPU type", "is 8 (T4)",
+                           "gpu_types", "mixed_gpu_types"})
     EXPECT_TRUE(contains(run.err, part)) << part << " in " << run.err;
   EXPECT_TRUE(files_in(dir / "out").empty());
 }

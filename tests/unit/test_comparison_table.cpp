@@ -5,7 +5,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
+#include <sstream>
+#include <string>
+#include <vector>
 
 #include "sim/core/cluster_layout.hpp"
 #include "sim/core/input_error.hpp"
@@ -66,6 +70,37 @@ std::map<std::string, std::string> csv_row_by_column(const std::string& csv, std
   for (std::size_t i = 0; i < records.front().fields.size(); ++i)
     by_column[records.front().fields[i]] = records.at(row).fields.at(i);
   return by_column;
+}
+
+// The cells of a Markdown table line, trimmed.
+std::vector<std::string> markdown_cells(const std::string& line) {
+  std::vector<std::string> cells;
+  std::string cell;
+  for (std::size_t i = 1; i < line.size(); ++i) {
+    if (line[i] != '|') {
+      cell += line[i];
+      continue;
+    }
+    const auto first = cell.find_first_not_of(' '), last = cell.find_last_not_of(' ');
+    cells.push_back(first == std::string::npos ? "" : cell.substr(first, last - first + 1));
+    cell.clear();
+  }
+  return cells;
+}
+
+// The cell of the first Markdown table's row of `policy` under `column`; "" when absent.
+std::string markdown_cell(const std::string& md, const std::string& policy, const std::string& column) {
+  std::istringstream in(md);
+  std::string line;
+  std::getline(in, line);
+  const std::vector<std::string> header = markdown_cells(line);
+  const auto at = static_cast<std::size_t>(std::find(header.begin(), header.end(), column) - header.begin());
+  std::getline(in, line);  // |---|---:|...
+  while (std::getline(in, line) && line.rfind("| ", 0) == 0) {
+    const std::vector<std::string> cells = markdown_cells(line);
+    if (!cells.empty() && cells.front() == policy && at < cells.size()) return cells[at];
+  }
+  return "";
 }
 
 // ---- reading a run's files back --------------------------------------------------------------
@@ -163,6 +198,19 @@ TEST(ComparisonCsv, UndefinedFiguresAreNotAvailable) {
   EXPECT_EQ(row.at("ftf_rho_mean"), "n/a");
   EXPECT_EQ(row.at("deadlocks"), "1");
   EXPECT_EQ(row.at("deadlock_at_s"), "35");
+}
+
+TEST(ComparisonCsv, JainsIndexIsNotAvailableWithOneUserAndGivenWithTwo) {
+  SmallRun run;
+  for (JobSpec& job : run.jobs) job.user = "bob";  // slowdowns 2 and 1.5, one user's mean
+  const auto one = csv_row_by_column(comparison_csv({comparison_row("x", run.read_back())}), 1);
+  EXPECT_EQ(one.at("jain_fairness_slowdown"), "n/a");
+  EXPECT_EQ(markdown_cell(comparison_markdown({comparison_row("x", run.read_back())}), "x", "Jain (slowdown)"), "n/a");
+  run.jobs[0].user = "alice";  // users {2, 1.5}: 3.5^2 / (2 * (4 + 2.25)) = 0.98
+  const auto two = csv_row_by_column(comparison_csv({comparison_row("x", run.read_back())}), 1);
+  EXPECT_EQ(two.at("jain_fairness_slowdown"), exact_number(3.5 * 3.5 / (2 * 6.25)));
+  EXPECT_EQ(markdown_cell(comparison_markdown({comparison_row("x", run.read_back())}), "x", "Jain (slowdown)"),
+            "0.980");
 }
 
 TEST(ComparisonMarkdown, OneRowPerPolicyInOrderWithTimesInOneUnit) {
