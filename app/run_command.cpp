@@ -39,7 +39,8 @@ when the run succeeds (nothing is left in DIR when it fails):
   DIR/summary.json   jobs finished/failed/unfinished, makespan, JCT and queueing
                      delay (mean, p50, p95, p99, max), GPU utilization (allocated
                      and busy shares, time-weighted), preemptions (count,
-                     restarts from zero, GPU-hours lost and useful, lost share),
+                     restarts from zero, GPU-hours lost and useful, lost share
+                     = lost / (lost + useful)),
                      why the run stopped early (deadlock, livelock, thrashing),
                      JCT and wait per job type, failures, notebooks' held and
                      idle GPU-hours, jobs across GPU types, simulated time,
@@ -124,7 +125,8 @@ Options:
 Preemptions: a preempted job resumes from its last checkpoint, or starts over
 without one. The summary prints preemptions, restarts from zero and the
 GPU-hours they threw away whenever there are any, and a notice when the lost
-GPU time exceeds 10% of the useful GPU time. Under a preemptive policy (srtf,
+share, lost / (lost + useful) GPU time (summary.json's lost_share), exceeds
+10%. Under a preemptive policy (srtf,
 tiresias, capacity with preemption, incremental), give jobs checkpoints: the
 workload's "checkpoint" field (gcsim synth's jobs save at preemption), or for
 a trace --trace-opt checkpoint_interval=SECONDS (every job checkpoints that

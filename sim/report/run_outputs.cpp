@@ -469,12 +469,12 @@ std::string thrashing_diagnosis(const std::vector<JobSpec>& jobs, const RunRecor
 }
 
 std::string lost_work_notice(const RunMetrics& m) {
-  if (!(m.gpu_hours_lost > kLostWorkNoticeShare * m.gpu_hours_useful) || m.gpu_hours_lost <= 0) return "";
+  if (!(m.lost_share > kLostWorkNoticeShare) || m.gpu_hours_lost <= 0) return "";
   std::ostringstream out;
   out << "notice: preemptions threw away " << fixed(m.gpu_hours_lost, 2) << " GPU-hours, ";
   if (m.gpu_hours_useful > 0)
-    out << percent(m.gpu_hours_lost / m.gpu_hours_useful) << " of the " << fixed(m.gpu_hours_useful, 2)
-        << " GPU-hours of useful work (more than " << percent(kLostWorkNoticeShare) << ")";
+    out << percent(m.lost_share) << " of the " << fixed(m.gpu_hours_lost + m.gpu_hours_useful, 2)
+        << " GPU-hours jobs ran (the lost share; more than " << percent(kLostWorkNoticeShare) << ")";
   else
     out << "and jobs did no useful work";
   out << "; " << m.restarts_from_zero << " of the " << m.preemptions << " preemptions restarted a job from zero.\n"
@@ -500,7 +500,8 @@ std::string human_summary(const RunRecord& record, const RunMetrics& m) {
         << duration_text(m.wait_censored.mean) << " (" << m.censored << " jobs unfinished at the stop counted)\n";
   if (m.preemptions > 0 || m.gpu_hours_lost > 0)
     out << "  preempted   " << m.preemptions << " times, " << m.restarts_from_zero << " restarts from zero, "
-        << fixed(m.gpu_hours_lost, 2) << " GPU-hours lost (" << percent(m.lost_share) << " of the GPU time jobs ran)\n";
+        << fixed(m.gpu_hours_lost, 2) << " GPU-hours lost (" << percent(m.lost_share)
+        << " of the GPU time jobs ran, the lost share)\n";
   for (const ServingOutcome& d : record.serving)
     out << "  serving     " << d.deployment << ": latency p50 " << duration_text(d.p50) << ", p99 "
         << duration_text(d.p99) << ", " << percent(d.arrived > 0 ? (d.late + d.dropped) / d.arrived : 0)

@@ -67,8 +67,10 @@ std::string livelock_diagnosis(const std::vector<JobSpec>& jobs, const RunRecord
 /// unfinished jobs need, the most preempted jobs, and what to set; empty when
 /// the run did not thrash.
 std::string thrashing_diagnosis(const std::vector<JobSpec>& jobs, const RunRecord& record, const RunMetrics& metrics);
-/// A notice when preemptions threw away more than kLostWorkNoticeShare of the
-/// useful GPU time (run_metrics.hpp), saying what to set; empty otherwise.
+/// A notice when the lost share (RunMetrics::lost_share, summary.json's
+/// lost_share: lost / (lost + useful), the share of the GPU time jobs ran
+/// that preemptions threw away) exceeds kLostWorkNoticeShare, saying what to
+/// set; empty otherwise.
 std::string lost_work_notice(const RunMetrics& metrics);
 
 /// RFC 4180 quoting when the field holds a comma, a quote or a newline.

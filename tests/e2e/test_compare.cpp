@@ -193,8 +193,9 @@ TEST(Compare, ARunStoppedAsALivelockIsReportedNotAFailure) {
 }
 
 // "long" (4 GPUs, 300 s) at 0 and "short" (4 GPUs, 50 s) at 100 s: srtf
-// preempts long, which starts over; the 400 GPU-s thrown away are 28.6% of
-// the 1400 useful, and compare shows srtf's notice, not fifo's (none).
+// preempts long, which starts over; the 400 GPU-s thrown away are 22.2% of
+// the 1800 its jobs' runs held (1400 useful), summary.json's lost_share, and
+// compare shows srtf's notice, not fifo's (none).
 TEST(Compare, ShowsTheNoticeOfARunWhosePreemptionsThrewMuchWorkAway) {
   ScratchDir dir;
   CraftedCluster node;
@@ -204,10 +205,11 @@ TEST(Compare, ShowsTheNoticeOfARunWhosePreemptionsThrewMuchWorkAway) {
        dir.write("jobs.json", workload_json({measured_job("long", 0, 4, 300), measured_job("short", 100, 4, 50)})),
        "--out", dir / "cmp", "--quiet", "--plots", "no"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
-  EXPECT_NE(run.err.find("gcsim compare: policy 'srtf': notice: preemptions threw away 0.11 GPU-hours, 28.6% of the "
-                         "0.39 GPU-hours of useful work"),
+  EXPECT_NE(run.err.find("gcsim compare: policy 'srtf': notice: preemptions threw away 0.11 GPU-hours, 22.2% of the "
+                         "0.50 GPU-hours jobs ran (the lost share"),
             std::string::npos)
       << run.err;
+  EXPECT_DOUBLE_EQ(read_summary(dir / "cmp/runs/srtf")["preemptions"]["lost_share"].get<double>(), 400.0 / 1800);
   EXPECT_EQ(run.err.find("policy 'fifo'"), std::string::npos) << run.err;
 }
 

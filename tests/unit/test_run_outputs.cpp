@@ -19,22 +19,24 @@ namespace {
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
+// The metrics of a run whose jobs' runs held lost + useful GPU-hours, `lost` of them thrown away.
 RunMetrics lost_and_useful(double lost_gpu_hours, double useful_gpu_hours) {
-  RunMetrics m;
+  RunRecord record;
+  record.run_gpu_seconds = (lost_gpu_hours + useful_gpu_hours) * 3600;
+  record.lost_gpu_seconds = lost_gpu_hours * 3600;
+  record.restarts_from_zero = 3;
+  RunMetrics m = compute_run_metrics({}, record);
   m.preemptions = 4;
-  m.restarts_from_zero = 3;
-  m.gpu_hours_lost = lost_gpu_hours;
-  m.gpu_hours_useful = useful_gpu_hours;
   return m;
 }
 
-TEST(LostWorkNotice, AppearsOnlyPastTenPercentOfTheUsefulWork) {
+TEST(LostWorkNotice, AppearsOnlyPastATenthOfTheGpuTimeJobsRan) {
   EXPECT_EQ(lost_work_notice(lost_and_useful(0, 50)), "");
-  EXPECT_EQ(lost_work_notice(lost_and_useful(5, 50)), "");  // exactly 10%
-  const std::string notice = lost_work_notice(lost_and_useful(5.5, 50));
+  EXPECT_EQ(lost_work_notice(lost_and_useful(5, 45)), "");  // exactly 10% of the 50 GPU-hours
+  const std::string notice = lost_work_notice(lost_and_useful(5.5, 44.5));
   EXPECT_TRUE(contains(notice,
-                       "notice: preemptions threw away 5.50 GPU-hours, 11.0% of the 50.00 GPU-hours of useful "
-                       "work (more than 10.0%); 3 of the 4 preemptions restarted a job from zero.\n"))
+                       "notice: preemptions threw away 5.50 GPU-hours, 11.0% of the 50.00 GPU-hours jobs ran (the "
+                       "lost share; more than 10.0%); 3 of the 4 preemptions restarted a job from zero.\n"))
       << notice;
   EXPECT_TRUE(contains(notice, "--trace-opt checkpoint_interval=SECONDS")) << notice;
 }
@@ -166,8 +168,24 @@ TEST(HumanSummary, ShowsPreemptionsOnlyWhenThereAreAny) {
   const std::string text = human_summary(run.record, compute_run_metrics(run.jobs, run.record));
   EXPECT_TRUE(contains(text,
                        "  preempted   2 times, 1 restarts from zero, 1.00 GPU-hours lost (25.0% of the GPU time "
-                       "jobs ran)\n"))
+                       "jobs ran, the lost share)\n"))
       << text;
+}
+
+TEST(LostWorkNotice, ItsShareIsSummaryJsonsLostShare) {
+  // Jobs' runs held 3 GPU-hours, 1 of them thrown away: lost / (lost + useful) = 1 / 3.
+  StoppedRun run;
+  run.record.run_gpu_seconds = 3 * 3600;
+  run.record.lost_gpu_seconds = 3600;
+  const RunMetrics m = compute_run_metrics(run.jobs, run.record);
+  EXPECT_DOUBLE_EQ(run.summary()["preemptions"]["lost_share"].get<double>(), 1.0 / 3);
+  const std::string notice = lost_work_notice(m);
+  EXPECT_TRUE(contains(notice, "threw away 1.00 GPU-hours, 33.3% of the 3.00 GPU-hours jobs ran (the lost share"))
+      << notice;
+  EXPECT_TRUE(contains(human_summary(run.record, m),
+                       "1.00 GPU-hours lost (33.3% of the GPU time jobs ran, the lost "
+                       "share)"))
+      << human_summary(run.record, m);
 }
 
 // ---- GPU types ------------------------------------------------------------------------
