@@ -85,6 +85,9 @@ Options:
 
 Columns (comparison.csv; times in seconds, over finished jobs):
   policy, jobs, finished, failed, unfinished
+  finished_jobs               finished/jobs: the jobs the time figures cover
+                              (comparison.md marks a row that leaves some out
+                              with a dagger and says why under the table)
   jct_mean_s, jct_p50_s, jct_p95_s, jct_p99_s     job completion time = end - submit
   wait_mean_s, wait_p50_s, wait_p95_s, wait_p99_s queueing delay = first start - submit
   makespan_s                  first submission to last completion
@@ -95,9 +98,12 @@ Columns (comparison.csv; times in seconds, over finished jobs):
                               / (total * makespan), from timeline.csv
   preemptions, lost_gpu_hours from summary.json: preemptions and the GPU time of
                               preempted runs that was thrown away
+  lost_share                  from summary.json: lost / (lost + useful) GPU time,
+                              the share of the GPU time jobs ran that was thrown away
   jain_fairness_slowdown      Jain's index (sum x)^2 / (n sum x^2) over users of each
                               user's mean slowdown (slowdown = jct / uncontended run
-                              time); 1 = every user slowed down alike
+                              time); 1 = every user slowed down alike; n/a
+                              with fewer than two users
   ftf_rho_max, ftf_rho_mean   finish-time fairness rho (Themis, NSDI'20): shared over
                               isolated finish time, the isolated time approximated by
                               the uncontended run time, so rho = jct / uncontended
@@ -111,6 +117,8 @@ Columns (comparison.csv; times in seconds, over finished jobs):
                               policies without capacity queues. comparison.md adds a
                               table of every queue's attainment
   deadlocks, deadlock_at_s    1 and the detection time when the run deadlocked, else 0, n/a
+  stopped, stopped_at_s       why the run stopped before its end (none, deadlock,
+                              livelock, thrashing, signal) and when, else n/a
   wall_time_s                 host time the run spent simulating
 
 Plots (scripts/plot_comparison.py, which reads only the files above and also
@@ -126,10 +134,11 @@ built from.
 
 A run that ends in a deadlock, or that gcsim run stops as a livelock or as
 thrashing (see gcsim run --help), is a result, not a failure: compare says so
-with the run's messages and goes on; its row counts the jobs it finished,
-its preemptions and the GPU-hours they lost, and its summary.json says why it
-stopped. A run whose preemptions threw away more than 10% of its useful GPU
-time has its notice shown.
+with the run's messages and goes on; its row says why and when it stopped
+(stopped, stopped_at_s), counts the jobs it finished (its figures cover only
+those: comparison.md marks the row), its preemptions, the GPU-hours they lost
+and the lost share, and its summary.json has the run's report. A run whose
+lost share exceeds 10% has its notice shown.
 
 Exit status: 0 success (runs ended by a deadlock, a livelock or thrashing
 included), 1 bad input file, 2 bad command line, unknown or repeated policy,
@@ -201,7 +210,8 @@ int run_policy(const std::string& policy, const std::vector<std::string>& common
                                                                      : nullptr;
   if (stopped) {
     std::cerr << "gcsim compare: notice: policy '" << policy << "' " << stopped
-              << " (reported in the table and its summary.json):\n"
+              << " (comparison.csv and .md: the stopped and lost_share columns, its figures over the jobs that "
+                 "finished marked in the .md; and its summary.json):\n"
               << result.output;
     return exit_codes::kOk;
   }

@@ -42,18 +42,21 @@ when the run succeeds (nothing is left in DIR when it fails):
                      finished/failed/unfinished, makespan, JCT and queueing
                      delay (mean, p50, p95, p99, max), GPU utilization (allocated
                      and busy shares, time-weighted), preemptions (count,
-                     restarts from zero, GPU-hours lost and useful, lost share),
+                     restarts from zero, GPU-hours lost and useful, lost share
+                     = lost / (lost + useful)),
                      why the run stopped early (deadlock, livelock, thrashing),
                      JCT and wait per job type, failures, notebooks' held and
-                     idle GPU-hours, per QoS class (when the workload holds
-                     spot jobs) jobs, preemptions, mean JCT and queueing delay,
-                     simulated time, events processed, wall time
+                      idle GPU-hours, per QoS class (when the workload holds
+                      spot jobs) jobs, preemptions, mean JCT and queueing delay,
+                      jobs across GPU types, simulated time, events processed,
+                      wall time
   DIR/jobs.csv       one row per job: id, user, queue, gpus, submit, start, end,
                      wait, jct, state, preemptions, uncontended (run time alone
                      on an empty cluster), placement (node:gpu;...), gpu_share,
                      training speeds (synthetic and real data), failure, type,
-                     and qos (guaranteed or spot) when the workload holds spot
-                     jobs
+                      gpu_types (of its GPUs), pace_gpu_type (its slowest GPU's),
+                      and qos (guaranteed or spot) when the workload holds spot
+                      jobs
   DIR/timeline.csv   allocated and busy GPUs and queued jobs, one row per change
   DIR/serving.csv    serving deployments: replicas, request rate, utilization and
                      backlog at each autoscaler sync (only when there are any)
@@ -78,8 +81,10 @@ Options:
                       every job saves its work when preempted and resumes
                       from it, or duration=recorded: a run time
                       measured on one GPU type lasts as long on any type
-                      (default duration=scaled: by the types' FLOP/s);
-                      repeatable
+                      (default duration=scaled: by the types' FLOP/s), or
+                      mixed_gpu_types=true: a job may run on GPUs of several
+                      types at once, at its slowest GPU's speed (by default
+                      each job runs on one type); repeatable
   --policy NAME       scheduling policy (gcsim policies lists them)
   --out DIR           output directory (created if missing)
   --seed N            seed handed to policies that draw random numbers (default 0)
@@ -156,7 +161,8 @@ before the submission, an end before the start.
 Preemptions: a preempted job resumes from its last checkpoint, or starts over
 without one. The summary prints preemptions, restarts from zero and the
 GPU-hours they threw away whenever there are any, and a notice when the lost
-GPU time exceeds 10% of the useful GPU time. Under a preemptive policy (srtf,
+share, lost / (lost + useful) GPU time (summary.json's lost_share), exceeds
+10%. Under a preemptive policy (srtf,
 tiresias, capacity with preemption, incremental), give jobs checkpoints: the
 workload's "checkpoint" field (gcsim synth's jobs save at preemption), or for
 a trace --trace-opt checkpoint_interval=SECONDS (every job checkpoints that
@@ -338,6 +344,10 @@ int simulate_workload(const Arguments& args) {
               << " jobs of a measured duration ran on a GPU type other than the one it was measured on, their "
                  "run times rescaled by the types' FLOP/s (--trace-opt duration=recorded, or \"rescale\": false "
                  "in a native duration, keeps recorded times)\n";
+  if (const std::size_t across = jobs_across_gpu_types(layout, record); across > 0)
+    std::cerr << "gcsim: note: " << across
+              << " jobs ran on GPUs of several types, as they allow, each at its slowest GPU's speed (jobs.csv: "
+                 "gpu_types, pace_gpu_type)\n";
   return exit_codes::kOk;
 }
 

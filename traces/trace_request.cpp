@@ -173,6 +173,8 @@ TraceRequest trace_request(const std::vector<std::pair<std::string, std::string>
       request.checkpoint_interval = *interval;
     } else if (key == "checkpoint_at_preemption") {
       request.checkpoint_at_preemption = boolean_setting(key, value);
+    } else if (key == "mixed_gpu_types") {
+      request.mixed_gpu_types = boolean_setting(key, value);
     } else if (key == "duration") {
       if (value != "recorded" && value != "scaled")
         throw UsageError(
@@ -187,7 +189,7 @@ TraceRequest trace_request(const std::vector<std::pair<std::string, std::string>
                        "' (expected gpu_type, procs_per_gpu, map, time_unit, delimiter, cpu_unit, memory_unit, "
                        "gpu_memory_unit, censored, spot_values, guaranteed_values, priority_levels, epoch, strict, "
                        "from, until, queue, min_gpus, max_gpus, sample, seed, load_scale, work, job_type, "
-                       "checkpoint_interval, checkpoint_at_preemption or duration)");
+                       "checkpoint_interval, checkpoint_at_preemption, mixed_gpu_types or duration)");
     }
   }
   if (request.job_type_given && !request.throughput_source)
@@ -254,6 +256,8 @@ TraceReadResult read_trace_request(TraceFormat format, const std::string& path, 
     for (JobSpec& job : trace.jobs) job.checkpoint.interval = *request.checkpoint_interval;
   if (request.checkpoint_at_preemption)
     for (JobSpec& job : trace.jobs) job.checkpoint.at_preemption = true;
+  if (request.mixed_gpu_types)
+    for (JobSpec& job : trace.jobs) job.mixed_gpu_types = true;
   if (request.keep_recorded_durations)
     for (JobSpec& job : trace.jobs)
       if (auto* measured = std::get_if<MeasuredWork>(&job.work)) measured->rescale = false;
@@ -338,6 +342,8 @@ std::vector<JobSpec> read_workload_argument(const std::string& argument, const s
           << " s of work; preempted, it resumes from its last checkpoint\n";
   if (request.checkpoint_at_preemption)
     notes << "gcsim: checkpoints: every job saves its work when preempted and resumes from it\n";
+  if (request.mixed_gpu_types)
+    notes << "gcsim: GPU types: every job may run on GPUs of several types at once, at its slowest GPU's speed\n";
   if (request.keep_recorded_durations)
     notes << "gcsim: durations: every job runs its recorded time on whatever GPU type it gets\n";
   if (trace.jobs.empty()) throw InputError(source.path, "", "", "no replayable job in the trace (after selection)");

@@ -42,6 +42,9 @@
 //                        starting over (traces record no checkpoints)
 //   checkpoint_at_preemption=true  a preempted job saves its work and resumes
 //                        from it (alone or with checkpoint_interval)
+//   mixed_gpu_types=true  a job may run on GPUs of several types at once (at
+//                        its slowest GPU's speed); without it each job runs on
+//                        one type (sim/core/node_fit.hpp: may_mix_gpu_types())
 //   duration=scaled      a run time measured on one GPU type runs faster or
 //                        slower on others by their FLOP/s (the default), or
 //   duration=recorded    ... lasts the recorded time on any GPU type
@@ -79,6 +82,8 @@ struct TraceRequest {
   std::optional<double> checkpoint_interval;
   // checkpoint_at_preemption=true: every job saves its work when preempted.
   bool checkpoint_at_preemption = false;
+  // mixed_gpu_types=true: every job may run on GPUs of several types at once (JobSpec::mixed_gpu_types).
+  bool mixed_gpu_types = false;
   // duration=recorded: run times are kept on every GPU type (MeasuredWork::rescale false).
   bool keep_recorded_durations = false;
 };

@@ -28,6 +28,8 @@ namespace gcsim {
 namespace {
 
 const std::set<std::string> kTopLevelFields = {"jobs", "studies"};
+// One field a line.
+// clang-format off
 const std::set<std::string> kJobFields = {"id",
                                           "user",
                                           "queue",
@@ -39,6 +41,7 @@ const std::set<std::string> kJobFields = {"id",
                                           "memory",
                                           "single_node",
                                           "gpu_types",
+                                          "mixed_gpu_types",
                                           "priority",
                                           "runtime_estimate",
                                           "checkpoint",
@@ -54,6 +57,7 @@ const std::set<std::string> kJobFields = {"id",
                                           "cpu",
                                           "gpu_memory_use",
                                           "qos"};
+// clang-format on
 const std::set<std::string> kMemoryUseFields = {"at", "bytes"};
 const std::set<std::string> kCpuFields = {"seconds", "core_seconds"};
 const std::set<std::string> kNotebookFields = {"activity", "length", "busy_fraction", "burst", "seed", "idle_timeout"};
@@ -374,7 +378,7 @@ void check_cpu_replicas(const JsonObject& job, const JobSpec& spec) {
     job.fail("cpu_cores",
              "a deployment serving from CPUs (\"gpus\": 0) runs each replica on cores it holds: give "
              "cpu_cores of at least 1");
-  for (const char* field : {"gpu_share", "gpu_memory", "gpu_types"})
+  for (const char* field : {"gpu_share", "gpu_memory", "gpu_types", "mixed_gpu_types"})
     if (job.has(field))
       job.fail(field,
                "a deployment serving from CPUs (\"gpus\": 0) holds no GPU: leave '" + std::string(field) + "' out");
@@ -415,7 +419,8 @@ JobWork read_work(const JsonObject& job, const std::string& base_dir, std::uint3
 void check_cpu_job(const JsonObject& job, const JobSpec& spec) {
   if (job.has("gpus") && spec.gpus != 0)
     job.fail("gpus", "a CPU job ('cpu') holds no GPU: leave 'gpus' out or give 0, got " + std::to_string(spec.gpus));
-  for (const char* field : {"gpu_share", "gpu_memory", "gpu_memory_use", "gpu_types", "checkpoint", "study"})
+  for (const char* field :
+       {"gpu_share", "gpu_memory", "gpu_memory_use", "gpu_types", "mixed_gpu_types", "checkpoint", "study"})
     if (job.has(field))
       job.fail(field, "a CPU job ('cpu') holds no GPU and starts over when its node fails: leave '" +
                           std::string(field) + "' out");
@@ -577,6 +582,7 @@ JobSpec read_job(const nlohmann::json& value, std::size_t index, const std::stri
   spec.memory_bytes = job.optional_quantity("memory", Quantity::kBytes, 0);
   spec.single_node = job.optional_bool("single_node", false);
   spec.gpu_types = read_gpu_types(job);
+  spec.mixed_gpu_types = job.optional_bool("mixed_gpu_types", false);
   spec.priority = job.optional_int("priority", 0);
   spec.qos = read_qos(job);
   spec.runtime_estimate = within_horizon(
@@ -992,6 +998,7 @@ nlohmann::json job_json(const JobSpec& job, const std::vector<JobSpec>& jobs) {
   if (job.memory_bytes != 0) entry["memory"] = job.memory_bytes;
   if (job.single_node) entry["single_node"] = true;
   if (!job.gpu_types.empty()) entry["gpu_types"] = job.gpu_types;
+  if (job.mixed_gpu_types) entry["mixed_gpu_types"] = true;
   if (job.priority != 0) entry["priority"] = job.priority;
   if (is_spot(job)) entry["qos"] = qos_name(job.qos);
   if (job.runtime_estimate != 0) entry["runtime_estimate"] = job.runtime_estimate;

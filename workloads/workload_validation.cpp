@@ -63,20 +63,46 @@ std::size_t usable_on_empty_node(const ClusterLayout& layout, const JobSpec& job
   return std::min(info.gpus.size(), gpus_that_fit(layout, job, node, free));
 }
 
+constexpr int kAnyType = -1;
+
 // The job's GPUs the whole empty cluster can hold (on its best node when
-// single_node). The nodes of one group are alike, so one node of each group
-// answers for all of them: O(groups) per job, not O(nodes).
-std::size_t usable_in_cluster(const ClusterLayout& layout, const JobSpec& job, bool cores, bool memory) {
+// single_node), on GPUs of `type` alone unless kAnyType. The nodes of one
+// group are alike, so one node of each group answers for all of them:
+// O(groups) per job, not O(nodes).
+std::size_t usable_in_cluster(const ClusterLayout& layout, const JobSpec& job, bool cores, bool memory,
+                              int type = kAnyType) {
   std::size_t total = 0;
   NodeId first = 0;  // nodes are numbered group by group
   for (const NodeGroup& group : layout.spec().node_groups) {
-    if (group.count > 0) {
+    if (group.count > 0 && (type == kAnyType || static_cast<int>(layout.node(first).gpu_type) == type)) {
       const std::size_t here = usable_on_empty_node(layout, job, first, cores, memory);
       total = job.single_node ? std::max(total, here) : total + here * group.count;
     }
     first += group.count;
   }
   return total;
+}
+
+// A job that keeps to one GPU type (may_mix_gpu_types()) and that the GPUs
+// of no single type of the empty cluster can hold, though all its types
+// together could: it would wait forever.
+void check_one_type_can_hold(const JobSpec& job, const ClusterLayout& layout, const std::string& file_label,
+                             const std::string& where, const std::string& cluster_name) {
+  if (may_mix_gpu_types(job)) return;
+  std::size_t most = 0;
+  int most_type = 0;
+  for (int type = 0; type < static_cast<int>(layout.spec().gpu_types.size()); ++type) {
+    const std::size_t here = usable_in_cluster(layout, job, true, true, type);
+    if (here >= job.gpus) return;
+    if (here > most) most = here, most_type = type;
+  }
+  throw InputError(file_label, where, "gpus",
+                   "needs " + std::to_string(job.gpus) +
+                       " GPUs of one GPU type (a job runs on one type unless it allows several); the most " +
+                       cluster_name + " has of one type is " + std::to_string(most) + " (" +
+                       layout.spec().gpu_types[static_cast<std::size_t>(most_type)].name +
+                       "); to let it span types, list them in its gpu_types or set \"mixed_gpu_types\": true "
+                       "(a trace: --trace-opt mixed_gpu_types=true)");
 }
 
 // A job no node (single_node) or set of nodes of the empty cluster can hold:
@@ -88,7 +114,8 @@ void check_nodes_can_hold(const JobSpec& job, const ClusterLayout& layout, const
       throw InputError(
           file_label, where, "gpu_types",
           "unknown GPU type '" + type + "'; " + cluster_name + " defines: " + known_gpu_types(layout.spec()));
-  if (usable_in_cluster(layout, job, true, true) >= job.gpus) return;
+  if (usable_in_cluster(layout, job, true, true) >= job.gpus)
+    return check_one_type_can_hold(job, layout, file_label, where, cluster_name);
   const std::string on = job.single_node ? " on one node (single_node)" : "";
   const std::size_t by_type = usable_in_cluster(layout, job, false, false);
   if (by_type < job.gpus)

@@ -10,6 +10,9 @@
 //     job: GPUs of the types it allows (gpu_types, each a type the cluster
 //     defines), its cores and its host memory split over its GPUs
 //     (sim/core/node_fit.hpp), each node taking as many of its GPUs as fit;
+//   - a job that runs on one GPU type (may_mix_gpu_types()) and that the
+//     GPUs of no single type can hold, though those of several could: the
+//     error names the largest single type's capacity and how to allow mixing;
 //   - no node of the empty cluster has a CPU job's cores and memory;
 //   - a measured-duration job names a GPU type the cluster does not define
 //     (its run time could not be scaled to the cluster's GPUs);

@@ -2,8 +2,10 @@
 //
 // Semantics: waiting jobs are served smallest GPU request first (ties:
 // submission order), each on the first free GPUs in node order that have
-// enough memory; a job that does not fit is skipped, never blocking smaller
-// ones. It favours many small jobs over few large ones, which can starve.
+// enough memory, of a type it allows, all of one type unless the job allows
+// several (the engine rejects a plan that mixes types for a job that does
+// not); a job that does not fit is skipped, never blocking smaller ones. It favours many small jobs over few large
+// ones, which can starve.
 //
 // Build it against an installed gcsim (see CMakeLists.txt beside this file):
 //   cmake -S examples/policy_plugin -B build-plugin -DCMAKE_PREFIX_PATH=/usr/local
@@ -41,12 +43,20 @@ class SmallestFirstPolicy final : public SchedulingPolicy {
  private:
   static std::optional<std::vector<GpuId>> first_fit(const JobSpec& job, const ClusterView& cluster,
                                                      const std::vector<bool>& taken) {
-    std::vector<GpuId> gpus;
-    for (GpuId g = 0; g < cluster.layout().gpu_count() && gpus.size() < job.gpus; ++g)
-      if (cluster.is_free(g) && !taken[g] && cluster.layout().gpu_type_of(g).memory_bytes >= job.gpu_memory_bytes)
-        gpus.push_back(g);
-    if (gpus.size() < job.gpus) return std::nullopt;
-    return gpus;
+    const ClusterLayout& layout = cluster.layout();
+    const bool mix = may_mix_gpu_types(job);
+    // The usable GPUs met so far, per type (one list when types may mix): the first list to hold the job wins.
+    std::vector<std::vector<GpuId>> by_type(mix ? 1 : layout.spec().gpu_types.size());
+    for (GpuId g = 0; g < layout.gpu_count(); ++g) {
+      const GpuType& type = layout.gpu_type_of(g);
+      if (!cluster.is_free(g) || taken[g] || type.memory_bytes < job.gpu_memory_bytes ||
+          !allows_gpu_type(job, type.name))
+        continue;
+      std::vector<GpuId>& gpus = by_type[mix ? 0 : layout.gpu_type_index(g)];
+      gpus.push_back(g);
+      if (gpus.size() == job.gpus) return gpus;
+    }
+    return std::nullopt;
   }
 };
 

@@ -33,7 +33,10 @@
 // placement, which places every job, the head included. With a placement that
 // can use any free GPUs of the right memory (pack, spread, topology) a count
 // that suffices is a placement that exists; with a stricter one the head may
-// still find its GPUs scattered at the shadow time.
+// still find its GPUs scattered at the shadow time. The same holds on a
+// cluster of several GPU types for a head that keeps to one type
+// (may_mix_gpu_types()): the count mixes the types, so the head may find no
+// single type free enough at its shadow time and wait on.
 //
 // Wake-ups: time alone only shortens the window before the shadow time, but
 // a running job that outlives both the shadow time and its own expected end

@@ -75,8 +75,17 @@ void PiecemealPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
   std::map<NodeId, NodeClaim> granted_host;
   // Whether GPU `g` can be the next one of request `r`: its type, its node
   // (single_node) and the growth of the job's cores and memory on that node.
+  if (gpus_of_type_.empty()) {
+    gpus_of_type_.assign(layout.spec().gpu_types.size(), 0);
+    for (NodeId n = 0; n < layout.node_count(); ++n)
+      gpus_of_type_[layout.node(n).gpu_type] += layout.node(n).gpus.size();
+  }
   auto host_allows = [&](const JobSpec& spec, const std::vector<GpuId>& mine, GpuId g) {
     if (!allows_gpu_type(spec, layout.gpu_type_of(g).name)) return false;
+    // One type per job unless it allows several: its first GPU's, of a type with GPUs enough for it.
+    if (!may_mix_gpu_types(spec) && (mine.empty() ? gpus_of_type_[layout.gpu_type_index(g)] < spec.gpus
+                                                  : layout.gpu_type_index(g) != layout.gpu_type_index(mine.front())))
+      return false;
     const NodeId node = layout.node_of(g);
     if (spec.single_node && !mine.empty() && layout.node_of(mine.front()) != node) return false;
     const auto here = static_cast<std::size_t>(

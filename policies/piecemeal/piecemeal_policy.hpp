@@ -5,7 +5,10 @@
 // (YARN before gang scheduling, a Kubernetes cluster without coscheduling).
 // At each call the free GPUs go one at a time to the waiting job that holds
 // the fewest so far (ties: submission order), on the lowest-numbered free
-// GPU, so concurrent requests interleave. A job holds what it got, idle,
+// GPU, so concurrent requests interleave. A job that keeps to one GPU type
+// (sim/core/node_fit.hpp: may_mix_gpu_types()) takes its first GPU of a type
+// the cluster has enough GPUs of for the whole job, and its others of that
+// type alone. A job holds what it got, idle,
 // until it has all it asked for; then it runs. Two jobs that each hold part
 // of the GPUs they need wait on each other forever: the engine detects it
 // and ends the run with a diagnosis.
@@ -29,6 +32,7 @@
 
 #include <map>
 #include <memory>
+#include <vector>
 
 #include "sim/core/policy.hpp"
 #include "sim/core/policy_registry.hpp"
@@ -50,6 +54,7 @@ class PiecemealPolicy final : public SchedulingPolicy {
 
   Time hold_timeout_;
   std::map<JobIndex, Time> holding_since_;  // when each holding job got its first GPU
+  std::vector<std::size_t> gpus_of_type_;   // the cluster's GPUs of each type, counted at the first call
 };
 
 }  // namespace gcsim

@@ -1,4 +1,5 @@
 #include "policies/placement/pack_placement.hpp"
+#include "policies/kit/one_gpu_type.hpp"
 #include "policies/kit/shared_gpu_fit.hpp"
 
 #include <algorithm>
@@ -82,8 +83,11 @@ void append_usable(const ClusterView& cluster, NodeId node, std::size_t count, c
 
 }  // namespace
 
-std::optional<std::vector<GpuId>> PackPlacement::place(const JobSpec& job, const ClusterView& cluster,
-                                                       const std::vector<bool>& taken) const {
+namespace {
+
+// The placement's own choice, whatever the GPU types it mixes.
+std::optional<std::vector<GpuId>> choose(const JobSpec& job, const ClusterView& cluster,
+                                         const std::vector<bool>& taken) {
   if (job.gpu_share < 1) return fit_on_shared_gpus(job, cluster, taken);
   const ClusterLayout& layout = cluster.layout();
   const bool check_taken = any_taken(taken);
@@ -141,6 +145,14 @@ std::optional<std::vector<GpuId>> PackPlacement::place(const JobSpec& job, const
   gpus.reserve(need);
   for (const Share& share : chosen) append_usable(cluster, share.node->node, share.count, taken, gpus);
   return gpus;
+}
+
+}  // namespace
+
+std::optional<std::vector<GpuId>> PackPlacement::place(const JobSpec& job, const ClusterView& cluster,
+                                                       const std::vector<bool>& taken) const {
+  return on_one_gpu_type(job, cluster, taken,
+                         [&](const std::vector<bool>& among) { return choose(job, cluster, among); });
 }
 
 }  // namespace gcsim

@@ -10,7 +10,9 @@
 //   This is done inside each rack, and the rack needing the fewest nodes wins;
 //   only when no rack can host the job alone is the whole cluster used.
 // GPUs are returned in ring order: node by node, by local index, so a ring
-// crosses each node boundary once in each direction.
+// crosses each node boundary once in each direction. A job that keeps to one
+// GPU type and would get several goes on the fastest type that holds it
+// alone (policies/kit/one_gpu_type.hpp).
 //
 // Cost: a job that only GPUs limit (no cores, host memory or GPU types, and
 // every GPU type holds its memory) and fits on one node costs O(log nodes +

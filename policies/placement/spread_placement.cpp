@@ -1,12 +1,16 @@
 #include "policies/placement/spread_placement.hpp"
+#include "policies/kit/one_gpu_type.hpp"
 #include "policies/kit/shared_gpu_fit.hpp"
 
 #include <algorithm>
 
 namespace gcsim {
 
-std::optional<std::vector<GpuId>> SpreadPlacement::place(const JobSpec& job, const ClusterView& cluster,
-                                                         const std::vector<bool>& taken) const {
+namespace {
+
+// The placement's own choice, whatever the GPU types it mixes.
+std::optional<std::vector<GpuId>> choose(const JobSpec& job, const ClusterView& cluster,
+                                         const std::vector<bool>& taken) {
   if (job.gpu_share < 1) return fit_on_shared_gpus(job, cluster, taken);
   const ClusterLayout& layout = cluster.layout();
   std::vector<std::vector<GpuId>> usable;  // per candidate node, by local index; nodes by index
@@ -40,6 +44,14 @@ std::optional<std::vector<GpuId>> SpreadPlacement::place(const JobSpec& job, con
   // GPUs are numbered node by node and by local index: ascending ids are the ring order.
   std::sort(chosen.begin(), chosen.end());
   return chosen;
+}
+
+}  // namespace
+
+std::optional<std::vector<GpuId>> SpreadPlacement::place(const JobSpec& job, const ClusterView& cluster,
+                                                         const std::vector<bool>& taken) const {
+  return on_one_gpu_type(job, cluster, taken,
+                         [&](const std::vector<bool>& among) { return choose(job, cluster, among); });
 }
 
 }  // namespace gcsim

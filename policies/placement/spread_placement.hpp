@@ -16,7 +16,9 @@
 // node that has one, and so on, until the job has all it needs. So a job of
 // at most as many GPUs as there are candidate nodes gets one GPU on each of
 // the nodes with the most free GPUs, and a larger one is balanced over all of
-// them. nullopt when fewer usable GPUs exist than the job needs.
+// them. nullopt when fewer usable GPUs exist than the job needs. A job that
+// keeps to one GPU type and would get several is dealt the GPUs of the
+// fastest type that holds it alone (policies/kit/one_gpu_type.hpp).
 // GPUs are returned in ring order: by node index (so by rack, racks holding
 // consecutive nodes), then local index.
 //

@@ -1,4 +1,5 @@
 #include "policies/placement/topology_placement.hpp"
+#include "policies/kit/one_gpu_type.hpp"
 #include "policies/kit/shared_gpu_fit.hpp"
 
 #include <algorithm>
@@ -27,8 +28,11 @@ double ring_bottleneck_bandwidth(const std::vector<GpuId>& ring, const Locality&
   return bottleneck;
 }
 
-std::optional<std::vector<GpuId>> TopologyPlacement::place(const JobSpec& job, const ClusterView& cluster,
-                                                           const std::vector<bool>& taken) const {
+namespace {
+
+// The placement's own choice, whatever the GPU types it mixes.
+std::optional<std::vector<GpuId>> choose(const JobSpec& job, const ClusterView& cluster,
+                                         const std::vector<bool>& taken) {
   if (job.gpu_share < 1) return fit_on_shared_gpus(job, cluster, taken);
   const ClusterLayout& layout = cluster.layout();
   const std::size_t need = job.gpus;
@@ -90,6 +94,14 @@ std::optional<std::vector<GpuId>> TopologyPlacement::place(const JobSpec& job, c
   if (auto gpus = pack.place(job, cluster, taken)) consider(std::move(*gpus));
   if (!best) return std::nullopt;
   return std::move(best->gpus);
+}
+
+}  // namespace
+
+std::optional<std::vector<GpuId>> TopologyPlacement::place(const JobSpec& job, const ClusterView& cluster,
+                                                           const std::vector<bool>& taken) const {
+  return on_one_gpu_type(job, cluster, taken,
+                         [&](const std::vector<bool>& among) { return choose(job, cluster, among); });
 }
 
 }  // namespace gcsim

@@ -25,7 +25,9 @@
 // one rack when some rack can hold it (every candidate then does), and among
 // racks goes to the one with the faster NICs rather than to one needing fewer
 // nodes; it crosses the spine, whose uplinks may be oversubscribed, only when
-// no rack can hold it.
+// no rack can hold it. A job that keeps to one GPU type and would get
+// several is placed so among the GPUs of the fastest type that holds it
+// alone (policies/kit/one_gpu_type.hpp).
 // At most nodes + racks + 1 candidates, each scored with one locality query
 // per GPU: a few hundred cached lookups for a 64-node, 512-GPU cluster.
 // Limitation: a set that is none of these shapes (two nodes in two racks

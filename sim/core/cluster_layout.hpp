@@ -42,6 +42,8 @@ class ClusterLayout {
   const NodeInfo& node(NodeId node) const { return nodes_[node]; }
   const std::vector<NodeId>& nodes_of_rack(RackId rack) const { return racks_[rack]; }
   const GpuType& gpu_type_of(GpuId gpu) const { return spec_.gpu_types[nodes_[gpu_node_[gpu]].gpu_type]; }
+  /// The GPU's type as an index into ClusterSpec::gpu_types.
+  std::uint32_t gpu_type_index(GpuId gpu) const { return nodes_[gpu_node_[gpu]].gpu_type; }
   const NodeGroup& group_of_node(NodeId node) const { return spec_.node_groups[nodes_[node].group]; }
   /// "node:gpu" label used in outputs, e.g. "dgx-3:5".
   std::string gpu_label(GpuId gpu) const;

@@ -260,7 +260,12 @@ struct JobSpec {
   /// All its GPUs on one node (a Kubernetes pod cannot span nodes).
   bool single_node = false;
   QosClass qos = QosClass::kGuaranteed;
-  /// The GPU types it may run on (node selectors); empty: any type.
+  /// Its GPUs may be of several types at once (the workload's
+  /// mixed_gpu_types, or --trace-opt mixed_gpu_types=true). Without it, nor
+  /// several gpu_types, all its GPUs are of one type (may_mix_gpu_types()).
+  bool mixed_gpu_types = false;
+  /// The GPU types it may run on (node selectors); empty: any type. Listing
+  /// several also lets one run mix them.
   std::vector<std::string> gpu_types;
   std::int64_t priority = 0;  // larger is more important
   Time runtime_estimate = 0;  // the user's estimate of the run time, seconds; 0: none given

@@ -56,6 +56,11 @@ bool allows_gpu_type(const JobSpec& job, const std::string& type) {
   return job.gpu_types.empty() || std::find(job.gpu_types.begin(), job.gpu_types.end(), type) != job.gpu_types.end();
 }
 
+bool spans_gpu_types(const ClusterLayout& layout, const std::vector<GpuId>& gpus) {
+  return std::any_of(gpus.begin(), gpus.end(),
+                     [&](GpuId g) { return layout.gpu_type_index(g) != layout.gpu_type_index(gpus.front()); });
+}
+
 std::size_t gpus_that_fit(const ClusterLayout& layout, const JobSpec& job, NodeId node, const NodeClaim& free,
                           std::size_t held) {
   if (!allows_gpu_type(job, layout.spec().gpu_types[layout.node(node).gpu_type].name)) return 0;

@@ -7,7 +7,8 @@
 // (Kubernetes' unit) and memory in bytes, each rounded up per node, as whole
 // numbers, so that taking and giving back add up exactly. A job fits a node
 // only where its GPUs, cores and memory all fit; it runs only on GPUs of the
-// types it allows (JobSpec::gpu_types), on one node if it is single_node.
+// types it allows (JobSpec::gpu_types), on one node if it is single_node,
+// and on GPUs of one type unless it allows several (may_mix_gpu_types()).
 //
 //   NodeClaim claim = node_claim(job, 2);  // job: 3 GPUs, 10 cores -> 6667 millicores
 //   std::size_t k = gpus_that_fit(cluster, job, node);
@@ -57,6 +58,16 @@ inline bool host_or_type_limits(const JobSpec& job) {
 
 /// Whether `job` may run on GPUs of the type named `type` (JobSpec::gpu_types; empty: any).
 bool allows_gpu_type(const JobSpec& job, const std::string& type);
+
+/// Whether one run of `job` may hold GPUs of several types: its gpu_types
+/// lists more than one (a list of several types both selects them and lets
+/// a run mix them), or it sets mixed_gpu_types. Otherwise every GPU it holds
+/// is of one type, which the plan check enforces (SchedulerState::check) and
+/// the built-in placements keep to.
+inline bool may_mix_gpu_types(const JobSpec& job) { return job.mixed_gpu_types || job.gpu_types.size() > 1; }
+
+/// Whether `gpus` are of more than one GPU type.
+bool spans_gpu_types(const ClusterLayout& layout, const std::vector<GpuId>& gpus);
 
 /// How many GPUs of `job` a node with `free` host resources can take beside
 /// the `held` it already has there, by cores and memory alone (free GPUs not

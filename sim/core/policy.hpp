@@ -80,9 +80,12 @@ class PlacementPolicy {
   virtual std::string_view name() const = 0;
   /// GPUs for `job` among those free in `cluster` and not in `taken` (GPUs
   /// already promised earlier in the same plan), in ring order; nullopt if the
-  /// job cannot be placed now. Must respect the job's GPU memory request, and
+  /// job cannot be placed now. Must respect the job's GPU memory request,
   /// place a fractional job (gpu_share < 1) only where its share and memory
-  /// fit (policies/kit/shared_gpu_fit.hpp does it for the built-in ones).
+  /// fit (policies/kit/shared_gpu_fit.hpp does it for the built-in ones), and
+  /// give GPUs of one type to a job that does not allow several
+  /// (may_mix_gpu_types(); policies/kit/one_gpu_type.hpp): the engine rejects
+  /// a plan that mixes types for such a job.
   virtual std::optional<std::vector<GpuId>> place(const JobSpec& job, const ClusterView& cluster,
                                                   const std::vector<bool>& taken) const = 0;
 };

@@ -389,6 +389,13 @@ void SchedulerState::check(const Plan& plan) const {
       if (!allows_gpu_type(spec, layout_.gpu_type_of(g).name))
         throw PlanRejected(where() + ": GPU " + layout_.gpu_label(g) + " is a " + layout_.gpu_type_of(g).name +
                            ", a type the job does not allow (gpu_types)");
+      // One type per run unless the job allows several: its first GPU's type, held or given here.
+      if (const GpuId first = holds.empty() ? d.gpus.front() : holds.front();
+          layout_.gpu_type_index(g) != layout_.gpu_type_index(first) && !may_mix_gpu_types(spec))
+        throw PlanRejected(where() + ": GPU " + layout_.gpu_label(g) + " is a " + layout_.gpu_type_of(g).name +
+                           " and GPU " + layout_.gpu_label(first) + " a " + layout_.gpu_type_of(first).name +
+                           ": a job runs on one GPU type unless it allows several (gpu_types listing several, or "
+                           "mixed_gpu_types)");
       if (spec.single_node && layout_.node_of(g) != layout_.node_of(holds.empty() ? d.gpus.front() : holds.front()))
         throw PlanRejected(where() + ": GPU " + layout_.gpu_label(g) +
                            " is on another node than the job's other GPUs "

@@ -52,7 +52,8 @@ std::optional<double> jain_index(const std::vector<double>& values) {
     sum += x;
     sum_of_squares += x * x;
   }
-  if (values.empty() || sum_of_squares == 0) return std::nullopt;
+  // One value is always "fair" (x^2 / x^2 = 1): fairness needs two to compare.
+  if (values.size() < 2 || sum_of_squares == 0) return std::nullopt;
   return sum * sum / (static_cast<double>(values.size()) * sum_of_squares);
 }
 

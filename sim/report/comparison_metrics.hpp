@@ -12,8 +12,9 @@
 // reported (rho = 1: the job lost nothing to sharing).
 //
 // Jain's fairness index of values x_1..x_n is (sum x)^2 / (n * sum x^2): 1
-// when all are equal, 1/n when one value holds everything. compare applies it
-// to each user's mean slowdown.
+// when all are equal, 1/n when one value holds everything; undefined for fewer
+// than two values, where it would always be 1. compare applies it to each
+// user's mean slowdown: n/a for a run with fewer than two users with one.
 //
 // Fragmentation share: the time-weighted share of the cluster's GPUs that are
 // free while at least one job waits, over a window [from, to]:
@@ -73,7 +74,7 @@ std::map<std::string, double> mean_slowdown_by_user(const std::vector<FinishedJo
 /// The values of a per-user map, in user-name order.
 std::vector<double> user_values(const std::map<std::string, double>& by_user);
 
-/// Jain's index; nullopt when there are no values or they are all zero.
+/// Jain's index; nullopt below two values (one user is "fair" to no one) or when they are all zero.
 std::optional<double> jain_index(const std::vector<double>& values);
 
 /// A leaf queue and the GPUs it is guaranteed (absolute capacity x cluster GPUs).

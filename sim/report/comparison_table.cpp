@@ -57,7 +57,10 @@ ComparisonRow comparison_row(const std::string& policy, const RunOutputs& run,
   row.busy_share = s.busy_share;
   row.preemptions = s.preemptions;
   row.lost_gpu_hours = s.lost_gpu_hours;
+  row.lost_share = s.lost_share;
   row.deadlock_at = s.deadlock_at;
+  row.stopped = s.stopped;
+  row.stopped_at = s.stopped_at;
   row.wall_seconds = s.wall_seconds;
 
   std::vector<FinishedJobTimes> finished;
@@ -94,22 +97,24 @@ ComparisonRow comparison_row(const std::string& policy, const RunOutputs& run,
 
 std::string comparison_csv(const std::vector<ComparisonRow>& rows) {
   std::ostringstream out;
-  out << "policy,jobs,finished,failed,unfinished,jct_mean_s,jct_p50_s,jct_p95_s,jct_p99_s,"
+  out << "policy,jobs,finished,failed,unfinished,finished_jobs,jct_mean_s,jct_p50_s,jct_p95_s,jct_p99_s,"
          "wait_mean_s,wait_p50_s,wait_p95_s,wait_p99_s,makespan_s,gpu_util_allocated,gpu_util_busy,"
-         "fragmentation,preemptions,lost_gpu_hours,jain_fairness_slowdown,ftf_rho_max,ftf_rho_mean,"
-         "queue_guarantee_attainment,deadlocks,deadlock_at_s,wall_time_s\n";
+         "fragmentation,preemptions,lost_gpu_hours,lost_share,jain_fairness_slowdown,ftf_rho_max,ftf_rho_mean,"
+         "queue_guarantee_attainment,deadlocks,deadlock_at_s,stopped,stopped_at_s,wall_time_s\n";
   for (const ComparisonRow& r : rows) {
     const bool has_slowdowns = r.finish_time_fairness.count > 0;
     out << csv_field(r.policy) << ',' << r.jobs << ',' << r.finished << ',' << r.failed << ',' << r.unfinished << ','
-        << exact_number(r.jct.mean) << ',' << exact_number(r.jct.p50) << ',' << exact_number(r.jct.p95) << ','
-        << exact_number(r.jct.p99) << ',' << exact_number(r.wait.mean) << ',' << exact_number(r.wait.p50) << ','
-        << exact_number(r.wait.p95) << ',' << exact_number(r.wait.p99) << ',' << exact_number(r.makespan) << ','
-        << exact_number(r.allocated_share) << ',' << exact_number(r.busy_share) << ',' << exact_number(r.fragmentation)
-        << ',' << r.preemptions << ',' << exact_number(r.lost_gpu_hours) << ',' << exact_or_na(r.jain_slowdown) << ','
+        << r.finished << '/' << r.jobs << ',' << exact_number(r.jct.mean) << ',' << exact_number(r.jct.p50) << ','
+        << exact_number(r.jct.p95) << ',' << exact_number(r.jct.p99) << ',' << exact_number(r.wait.mean) << ','
+        << exact_number(r.wait.p50) << ',' << exact_number(r.wait.p95) << ',' << exact_number(r.wait.p99) << ','
+        << exact_number(r.makespan) << ',' << exact_number(r.allocated_share) << ',' << exact_number(r.busy_share)
+        << ',' << exact_number(r.fragmentation) << ',' << r.preemptions << ',' << exact_number(r.lost_gpu_hours) << ','
+        << exact_number(r.lost_share) << ',' << exact_or_na(r.jain_slowdown) << ','
         << (has_slowdowns ? exact_number(r.finish_time_fairness.max) : kNotAvailable) << ','
         << (has_slowdowns ? exact_number(r.finish_time_fairness.mean) : kNotAvailable) << ','
         << exact_or_na(minimum_attainment(r.queue_attainment)) << ',' << (r.deadlock_at ? 1 : 0) << ','
-        << exact_or_na(r.deadlock_at) << ',' << exact_or_na(r.wall_seconds) << '\n';
+        << exact_or_na(r.deadlock_at) << ',' << csv_field(r.stopped) << ',' << exact_or_na(r.stopped_at) << ','
+        << exact_or_na(r.wall_seconds) << '\n';
   }
   return out.str();
 }
@@ -119,10 +124,23 @@ std::string comparison_markdown(const std::vector<ComparisonRow>& rows) {
   const auto time = [&](double seconds) { return fixed(seconds / unit.seconds, unit.decimals); };
   const std::string u = std::string(" (") + unit.name + ")";
   const std::vector<std::string> header{
-      "policy",          "finished",     "JCT mean" + u, "JCT p50" + u,     "JCT p95" + u,   "JCT p99" + u,
-      "wait p50" + u,    "wait p95" + u, "wait p99" + u, "makespan" + u,    "GPU allocated", "GPU busy",
-      "fragmentation",   "preemptions",  "lost GPU-h",   "Jain (slowdown)", "FTF rho max",   "FTF rho mean",
-      "queue guarantee", "deadlock",     "wall (s)"};
+      "policy",        "finished",        "JCT mean" + u, "JCT p50" + u,  "JCT p95" + u,     "JCT p99" + u,
+      "wait p50" + u,  "wait p95" + u,    "wait p99" + u, "makespan" + u, "GPU allocated",   "GPU busy",
+      "fragmentation", "preemptions",     "lost GPU-h",   "lost share",   "Jain (slowdown)", "FTF rho max",
+      "FTF rho mean",  "queue guarantee", "stopped",      "wall (s)"};
+  // Why a run stopped early and when, for people: "no", "thrashing at 5.20 h".
+  const auto stopped = [&](const ComparisonRow& r) {
+    return r.stopped == "none" || !r.stopped_at ? std::string("no")
+                                                : r.stopped + " at " + time(*r.stopped_at) + " " + unit.name;
+  };
+  const auto partial = [](const ComparisonRow& r) { return r.finished < r.jobs; };
+  const auto why_stopped = [&](const ComparisonRow& r) {
+    const std::string at = " at " + time(*r.stopped_at) + " " + unit.name;
+    if (r.stopped == "deadlock") return "the run stopped in a deadlock" + at;
+    if (r.stopped == "livelock") return "the run stopped as a livelock" + at;
+    if (r.stopped == "signal") return "a signal stopped the run" + at;
+    return "the run stopped as " + r.stopped + at;
+  };
   std::ostringstream out;
   out << '|';
   for (const std::string& h : header) out << ' ' << h << " |";
@@ -132,24 +150,32 @@ std::string comparison_markdown(const std::vector<ComparisonRow>& rows) {
   for (const ComparisonRow& r : rows) {
     const bool has_slowdowns = r.finish_time_fairness.count > 0;
     const std::optional<double> least_attained = minimum_attainment(r.queue_attainment);
-    out << "| " << markdown_cell(r.policy) << " | " << r.finished << '/' << r.jobs << " | " << time(r.jct.mean) << " | "
-        << time(r.jct.p50) << " | " << time(r.jct.p95) << " | " << time(r.jct.p99) << " | " << time(r.wait.p50) << " | "
-        << time(r.wait.p95) << " | " << time(r.wait.p99) << " | " << time(r.makespan) << " | "
-        << percent(r.allocated_share) << " | " << percent(r.busy_share) << " | " << percent(r.fragmentation) << " | "
-        << r.preemptions << " | " << fixed(r.lost_gpu_hours, 2) << " | "
+    out << "| " << markdown_cell(r.policy) << " | " << r.finished << '/' << r.jobs << (partial(r) ? " †" : "") << " | "
+        << time(r.jct.mean) << " | " << time(r.jct.p50) << " | " << time(r.jct.p95) << " | " << time(r.jct.p99) << " | "
+        << time(r.wait.p50) << " | " << time(r.wait.p95) << " | " << time(r.wait.p99) << " | " << time(r.makespan)
+        << " | " << percent(r.allocated_share) << " | " << percent(r.busy_share) << " | " << percent(r.fragmentation)
+        << " | " << r.preemptions << " | " << fixed(r.lost_gpu_hours, 2) << " | " << percent(r.lost_share) << " | "
         << (r.jain_slowdown ? fixed(*r.jain_slowdown, 3) : kNotAvailable) << " | "
         << (has_slowdowns ? fixed(r.finish_time_fairness.max, 2) : kNotAvailable) << " | "
         << (has_slowdowns ? fixed(r.finish_time_fairness.mean, 2) : kNotAvailable) << " | "
-        << (least_attained ? percent(*least_attained) : kNotAvailable) << " | "
-        << (r.deadlock_at ? "at " + time(*r.deadlock_at) + " " + unit.name : std::string("no")) << " | "
+        << (least_attained ? percent(*least_attained) : kNotAvailable) << " | " << stopped(r) << " | "
         << (r.wall_seconds ? significant(*r.wall_seconds, 3) : kNotAvailable) << " |\n";
   }
+  // The rows whose figures over finished jobs leave jobs out, and why.
+  for (const ComparisonRow& r : rows)
+    if (partial(r))
+      out << "\n† " << markdown_cell(r.policy) << ": figures cover " << r.finished << " of " << r.jobs
+          << " jobs (those that finished)"
+          << (r.stopped == "none" || !r.stopped_at ? std::string(".") : "; " + why_stopped(r) + ".") << '\n';
   out << "\nTimes are over finished jobs. GPU allocated / busy: time-weighted shares of the cluster's GPUs held by\n"
          "jobs / computing, over the makespan. Fragmentation: time-weighted share of GPUs free while at least one\n"
          "job waits. Slowdown = JCT / uncontended run time; Jain (slowdown): Jain's index of the users' mean\n"
-         "slowdowns (1 = equal). FTF rho: finish-time fairness (Themis), JCT / uncontended run time, max and mean\n"
-         "over finished jobs. Queue guarantee: the least guarantee attainment over capacity queues (below), n/a\n"
-         "without capacity queues.\n";
+         "slowdowns (1 = equal; n/a below two users). FTF rho: finish-time fairness (Themis), JCT / uncontended\n"
+         "run time, max and mean over finished jobs. Queue guarantee: the least guarantee attainment over capacity\n"
+         "queues (below), n/a without capacity queues. Lost share: lost / (lost + useful) GPU time, the share of\n"
+         "the GPU time jobs ran that preemptions threw away. Stopped: why and when the run stopped before its end\n"
+         "(a deadlock, a livelock, thrashing, a signal); † marks a row whose figures leave out jobs that did not\n"
+         "finish.\n";
 
   // A mixed workload: each kind of job on its own, so that notebooks' sessions
   // do not blur training's completion times.

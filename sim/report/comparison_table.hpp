@@ -10,7 +10,10 @@
 // queues' guarantees; the table shows the least, the Markdown adds one row
 // per queue. A figure that is undefined for a run (no finished job with a
 // known uncontended time, no deadlock, guarantee attainment without capacity
-// queues) is written "n/a".
+// queues) is written "n/a". Each row says why its run stopped early, if it
+// did (a deadlock, a livelock, thrashing or a signal: summary.json's reports),
+// and the lost share of its GPU time; the figures over finished jobs then
+// cover only part of the jobs, which the Markdown marks.
 //
 //   std::vector<ComparisonRow> rows;
 //   for (const std::string& policy : policies) rows.push_back(comparison_row(policy, outputs_of(policy)));
@@ -51,10 +54,13 @@ struct ComparisonRow {
   double fragmentation = 0;
   std::size_t preemptions = 0;
   double lost_gpu_hours = 0;
+  double lost_share = 0;                          // lost / (lost + useful) GPU time
   std::optional<double> jain_slowdown;            // Jain's index of the users' mean slowdowns
   SlowdownSummary finish_time_fairness;           // rho = jct / uncontended over finished jobs
   std::vector<QueueAttainment> queue_attainment;  // one per leaf queue; empty without capacity queues
   std::optional<Time> deadlock_at;
+  std::string stopped = "none";  // RunSummaryFigures::stopped
+  std::optional<Time> stopped_at;
   std::optional<double> wall_seconds;
   std::vector<JobTypeFigures> job_types;  // from jobs.csv
   std::vector<ServingFigures> serving;    // from summary.json, one per deployment
@@ -68,15 +74,20 @@ ComparisonRow comparison_row(const std::string& policy, const RunOutputs& run,
                              const std::optional<CapacityQueues>& queues = std::nullopt);
 
 /// Header and one line per row, in the given order. Columns:
-/// policy,jobs,finished,failed,unfinished,jct_mean_s,jct_p50_s,jct_p95_s,jct_p99_s,
+/// policy,jobs,finished,failed,unfinished,finished_jobs,jct_mean_s,jct_p50_s,jct_p95_s,jct_p99_s,
 /// wait_mean_s,wait_p50_s,wait_p95_s,wait_p99_s,makespan_s,gpu_util_allocated,gpu_util_busy,
-/// fragmentation,preemptions,lost_gpu_hours,jain_fairness_slowdown,ftf_rho_max,ftf_rho_mean,
-/// queue_guarantee_attainment,deadlocks,deadlock_at_s,wall_time_s
+/// fragmentation,preemptions,lost_gpu_hours,lost_share,jain_fairness_slowdown,ftf_rho_max,ftf_rho_mean,
+/// queue_guarantee_attainment,deadlocks,deadlock_at_s,stopped,stopped_at_s,wall_time_s
+/// (finished_jobs: "finished/jobs", the jobs the time figures cover; stopped:
+/// none, deadlock, livelock, thrashing or signal).
 std::string comparison_csv(const std::vector<ComparisonRow>& rows);
 
 /// A Markdown table of the same rows (times in one unit chosen for the
 /// table, shares in percent) followed by a short key to the columns and,
-/// when a row has capacity queues, a table of each queue's attainment.
+/// when a row has capacity queues, a table of each queue's attainment. A row
+/// whose figures cover only part of its jobs (some did not finish) has its
+/// finished count marked "†", and a note under the table says over how many
+/// jobs and why its run stopped.
 std::string comparison_markdown(const std::vector<ComparisonRow>& rows);
 
 }  // namespace gcsim

@@ -9,7 +9,10 @@
 // Preemptions: the GPU time of jobs' runs is lost (the part of preempted runs
 // since their last checkpoint, thrown away) or useful (the rest: finished
 // runs, what checkpoints kept, runs cut by the end of the simulation);
-// lost share = lost / (lost + useful), over the whole run.
+// lost share = lost / (lost + useful), over the whole run: the share of the
+// GPU time jobs ran that was thrown away. summary.json's lost_share, the
+// printed summary, the notice on lost work and `gcsim compare` all give
+// this one figure.
 //
 // A run cut short (--until, a signal, a deadlock, a livelock, thrashing)
 // leaves jobs submitted and not ended; the figures above leave them out.
@@ -30,7 +33,7 @@
 
 namespace gcsim {
 
-/// The share of the useful GPU time beyond which `gcsim run` says that
+/// The lost share (RunMetrics::lost_share) beyond which `gcsim run` says that
 /// preemptions threw much work away (lost_work_notice in run_outputs.hpp).
 inline constexpr double kLostWorkNoticeShare = 0.1;
 

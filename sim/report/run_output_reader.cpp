@@ -141,8 +141,19 @@ RunSummaryFigures parse_summary_json(const std::string& text, const std::string&
   const json& preemptions = member(summary, "preemptions", file, "");
   s.preemptions = count(preemptions, "count", file, "preemptions");
   s.lost_gpu_hours = number(preemptions, "lost_gpu_hours", file, "preemptions");
+  s.lost_share = number(preemptions, "lost_share", file, "preemptions");
   const json& deadlock = member(summary, "deadlock", file, "");
   if (!deadlock.is_null()) s.deadlock_at = number(deadlock, "detected_at_s", file, "deadlock");
+  // A run stops early for one reason; each is null in summary.json unless it happened.
+  for (const char* reason : {"deadlock", "livelock", "thrashing"})
+    if (const json& report = member(summary, reason, file, ""); !report.is_null()) {
+      s.stopped = reason;
+      s.stopped_at = number(report, "detected_at_s", file, reason);
+    }
+  if (summary.contains("partial")) {
+    s.stopped = "signal";
+    s.stopped_at = number(summary.at("partial"), "simulated_time_s", file, "partial");
+  }
   if (summary.contains("wall_time_s")) s.wall_seconds = number(summary, "wall_time_s", file);
   if (summary.contains("queues")) {
     const json& queues = summary.at("queues");

@@ -42,7 +42,12 @@ struct RunSummaryFigures {
   double allocated_share = 0, busy_share = 0;
   std::size_t preemptions = 0;
   double lost_gpu_hours = 0;
-  std::optional<Time> deadlock_at;     // set when the run ended in a deadlock
+  double lost_share = 0;            // lost / (lost + useful) GPU time (run_metrics.hpp)
+  std::optional<Time> deadlock_at;  // set when the run ended in a deadlock
+  /// Why the run stopped before its end: "none", "deadlock", "livelock",
+  /// "thrashing" or "signal" (summary.json's "partial"), and when.
+  std::string stopped = "none";
+  std::optional<Time> stopped_at;
   std::optional<double> wall_seconds;  // absent when the run was told --no-wall-time
   /// The guarantee attainment of each queue the policy guaranteed ("queues"); empty without.
   std::vector<QueueAttainment> queues;

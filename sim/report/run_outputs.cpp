@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/core/node_fit.hpp"
 #include "sim/core/number_text.hpp"
 #include "sim/report/comparison_metrics.hpp"
 #include "sim/report/job_type_metrics.hpp"
@@ -55,6 +56,35 @@ std::string stop_request_name(int request) {
 }
 
 std::string percent(double share) { return fixed(100 * share, 1) + "%"; }
+
+// The GPU types among a job's GPUs (indices into ClusterSpec::gpu_types), in
+// the cluster's order of types, into `types`; `seen` is scratch, one entry a type.
+void gpu_types_of(const ClusterLayout& layout, const std::vector<GpuId>& gpus, std::vector<char>& seen,
+                  std::vector<std::uint32_t>& types) {
+  types.clear();
+  seen.assign(layout.spec().gpu_types.size(), 0);
+  for (GpuId g : gpus) seen[layout.gpu_type_index(g)] = 1;
+  for (std::uint32_t t = 0; t < seen.size(); ++t)
+    if (seen[t]) types.push_back(t);
+}
+
+// The type of `types` whose speed a job on them runs at: every step of a job
+// waits for its slowest GPU, the least FLOP/s over the FLOPs the model needs
+// there (sim/model/placement_costs.hpp: slowest_effective_flops; the job's
+// share of each GPU is the same on all of them). Ties: the first type.
+std::uint32_t pace_gpu_type(const JobSpec& job, const ClusterLayout& layout, const std::vector<std::uint32_t>& types) {
+  const auto* training = std::get_if<TrainingWork>(&job.work);
+  const auto speed = [&](std::uint32_t t) {
+    const GpuType& type = layout.spec().gpu_types[t];
+    return training && training->flops_per_iteration > 0
+               ? type.flops * training->flops_per_iteration / training->flops_on(type.name)
+               : type.flops;
+  };
+  std::uint32_t slowest = types.front();
+  for (std::uint32_t t : types)
+    if (speed(t) < speed(slowest)) slowest = t;
+  return slowest;
+}
 
 // What to set when preemptions throw work away: checkpoints where jobs had
 // none, else more frequent ones; or fewer preemptions.
@@ -302,10 +332,17 @@ std::string summary_json(const std::vector<JobSpec>& jobs, const ClusterLayout& 
                     {"jobs_running_or_waiting", m.censored},
                     {"jobs_not_submitted", m.unfinished - m.censored}};
   j["rescaled_jobs"] = record.rescaled_jobs;
+  j["jobs_across_gpu_types"] = jobs_across_gpu_types(layout, record);
   j["simulated_time_s"] = record.simulated_time;
   j["events_processed"] = record.events;
   if (options.include_wall_time) j["wall_time_s"] = record.wall_seconds;
   return j.dump(2) + "\n";
+}
+
+std::size_t jobs_across_gpu_types(const ClusterLayout& layout, const RunRecord& record) {
+  return static_cast<std::size_t>(
+      std::count_if(record.outcomes.begin(), record.outcomes.end(),
+                    [&](const JobOutcome& o) { return !o.gpus.empty() && spans_gpu_types(layout, o.gpus); }));
 }
 
 std::string jobs_csv(const std::vector<JobSpec>& jobs, const ClusterLayout& layout, const RunRecord& record) {
@@ -324,9 +361,12 @@ void write_jobs_csv(std::ostream& out, const std::vector<JobSpec>& jobs, const C
   const bool qos = workload_has_spot_jobs(jobs);
   rows.text(
       "id,user,queue,gpus,submit,start,end,wait,jct,state,preemptions,uncontended,placement,gpu_share,"
-      "synthetic_iterations_per_s,real_iterations_per_s,failure,type");
+      "synthetic_iterations_per_s,real_iterations_per_s,failure,type,gpu_types,pace_gpu_type");
   rows.text(qos ? ",qos\n" : "\n");
   std::string placement;
+  std::vector<char> seen;
+  std::vector<std::uint32_t> types;
+  std::string type_names;
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     const JobSpec& job = jobs[i];
     const JobOutcome& o = record.outcomes[i];
@@ -362,7 +402,16 @@ void write_jobs_csv(std::ostream& out, const std::vector<JobSpec>& jobs, const C
     rows.character(',');
     if (o.failure == Failure::kOutOfMemory) rows.text("out_of_memory");
     if (o.failure == Failure::kDependency) write_csv_field(rows, "dependency:" + jobs[o.cause].id);
-    rows.character(',').text(job_type(job));
+    rows.character(',').text(job_type(job)).character(',');
+    gpu_types_of(layout, o.gpus, seen, types);
+    type_names.clear();
+    for (std::uint32_t t : types) {
+      if (!type_names.empty()) type_names += ';';
+      type_names += layout.spec().gpu_types[t].name;
+    }
+    write_csv_field(rows, type_names);
+    rows.character(',');
+    if (!types.empty()) write_csv_field(rows, layout.spec().gpu_types[pace_gpu_type(job, layout, types)].name);
     if (qos) rows.character(',').text(qos_name(job.qos));
     rows.character('\n');
     rows.end_row();
@@ -462,12 +511,12 @@ std::string thrashing_diagnosis(const std::vector<JobSpec>& jobs, const RunRecor
 }
 
 std::string lost_work_notice(const RunMetrics& m) {
-  if (!(m.gpu_hours_lost > kLostWorkNoticeShare * m.gpu_hours_useful) || m.gpu_hours_lost <= 0) return "";
+  if (!(m.lost_share > kLostWorkNoticeShare) || m.gpu_hours_lost <= 0) return "";
   std::ostringstream out;
   out << "notice: preemptions threw away " << fixed(m.gpu_hours_lost, 2) << " GPU-hours, ";
   if (m.gpu_hours_useful > 0)
-    out << percent(m.gpu_hours_lost / m.gpu_hours_useful) << " of the " << fixed(m.gpu_hours_useful, 2)
-        << " GPU-hours of useful work (more than " << percent(kLostWorkNoticeShare) << ")";
+    out << percent(m.lost_share) << " of the " << fixed(m.gpu_hours_lost + m.gpu_hours_useful, 2)
+        << " GPU-hours jobs ran (the lost share; more than " << percent(kLostWorkNoticeShare) << ")";
   else
     out << "and jobs did no useful work";
   out << "; " << m.restarts_from_zero << " of the " << m.preemptions << " preemptions restarted a job from zero.\n"
@@ -503,7 +552,8 @@ std::string human_summary(const RunRecord& record, const RunMetrics& m, const Re
         << duration_text(m.wait_censored.mean) << " (" << m.censored << " jobs unfinished at the stop counted)\n";
   if (m.preemptions > 0 || m.gpu_hours_lost > 0)
     out << "  preempted   " << m.preemptions << " times, " << m.restarts_from_zero << " restarts from zero, "
-        << fixed(m.gpu_hours_lost, 2) << " GPU-hours lost (" << percent(m.lost_share) << " of the GPU time jobs ran)\n";
+        << fixed(m.gpu_hours_lost, 2) << " GPU-hours lost (" << percent(m.lost_share)
+        << " of the GPU time jobs ran, the lost share)\n";
   for (const ServingOutcome& d : record.serving)
     out << "  serving     " << d.deployment << ": latency p50 " << duration_text(d.p50) << ", p99 "
         << duration_text(d.p99) << ", " << percent(d.arrived > 0 ? (d.late + d.dropped) / d.arrived : 0)

@@ -11,7 +11,8 @@
 //                 when a signal stopped the run, "partial"; when the workload
 //                 holds spot jobs, "qos": each QoS class's jobs, preemptions,
 //                 mean JCT and queueing delay (qos_metrics.hpp)
-//   jobs.csv      one row per job (placement as "node:gpu" labels, ';'-separated);
+//   jobs.csv      one row per job (placement as "node:gpu" labels, ';'-separated;
+//                 the GPU types of its last run and the one whose speed it ran at);
 //                 a last column `qos` (guaranteed or spot) when the workload
 //                 holds spot jobs
 //   timeline.csv  allocated and busy GPUs and queued jobs, one row per change
@@ -78,6 +79,10 @@ void write_jobs_csv(std::ostream& out, const std::vector<JobSpec>& jobs, const C
 void write_timeline_csv(std::ostream& out, const RunRecord& record);
 /// serving.csv; written only when the workload has a serving deployment.
 void write_serving_csv(std::ostream& out, const RunRecord& record);
+/// Jobs whose last run held GPUs of several types (summary.json's
+/// jobs_across_gpu_types): they allow it (may_mix_gpu_types()) and ran each
+/// step at the pace of their slowest GPU.
+std::size_t jobs_across_gpu_types(const ClusterLayout& layout, const RunRecord& record);
 /// A few lines for the terminal; with `trace`, one on the trace replayed.
 std::string human_summary(const RunRecord& record, const RunMetrics& metrics, const ReplayedTrace* trace = nullptr);
 /// Which jobs deadlocked and what each holds; empty when the run had no deadlock.
@@ -89,8 +94,10 @@ std::string livelock_diagnosis(const std::vector<JobSpec>& jobs, const RunRecord
 /// unfinished jobs need, the most preempted jobs, and what to set; empty when
 /// the run did not thrash.
 std::string thrashing_diagnosis(const std::vector<JobSpec>& jobs, const RunRecord& record, const RunMetrics& metrics);
-/// A notice when preemptions threw away more than kLostWorkNoticeShare of the
-/// useful GPU time (run_metrics.hpp), saying what to set; empty otherwise.
+/// A notice when the lost share (RunMetrics::lost_share, summary.json's
+/// lost_share: lost / (lost + useful), the share of the GPU time jobs ran
+/// that preemptions threw away) exceeds kLostWorkNoticeShare, saying what to
+/// set; empty otherwise.
 std::string lost_work_notice(const RunMetrics& metrics);
 
 /// RFC 4180 quoting when the field holds a comma, a quote or a newline.

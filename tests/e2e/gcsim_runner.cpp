@@ -191,6 +191,8 @@ std::map<std::string, JobRow> read_jobs_csv(const std::string& out_dir) {
     row.state = f["state"];
     row.placement = f["placement"];
     row.qos = f["qos"];
+    row.gpu_types = f["gpu_types"];
+    row.pace_gpu_type = f["pace_gpu_type"];
     row.gpus = std::stoi(f["gpus"]);
     row.preemptions = f["preemptions"].empty() ? 0 : std::stoi(f["preemptions"]);
     row.submit = number_or(f["submit"], -1);

@@ -181,6 +181,8 @@ TEST(Compare, ADeadlockedRunIsReportedNotAFailure) {
   EXPECT_EQ(row.at("deadlocks"), "1");
   EXPECT_DOUBLE_EQ(cell(row, "deadlock_at_s"), 240);
   EXPECT_EQ(row.at("unfinished"), "2");
+  EXPECT_EQ(row.at("stopped"), "deadlock");
+  EXPECT_DOUBLE_EQ(cell(row, "stopped_at_s"), 240);
 }
 
 // docs/capacity-scheduler.md's worked example, compared: one 10-GPU node and
@@ -215,12 +217,71 @@ TEST(Compare, ARunStoppedAsALivelockIsReportedNotAFailure) {
   EXPECT_EQ(rows[0].at("preemptions"), "0");
   EXPECT_EQ(rows[1].at("policy"), "ping-pong");
   EXPECT_EQ(rows[1].at("preemptions"), "21");
+  EXPECT_EQ(rows[0].at("stopped"), "none");
+  EXPECT_EQ(rows[1].at("stopped"), "livelock");
   EXPECT_TRUE(read_summary(dir / "cmp/runs/ping-pong")["livelock"].is_object());
 }
 
+// 64 GPUs as 8 nodes of 8 V100, and ten jobs asking all 64, job ti submitted
+// at i x 997 s, measured 30000 + 1300 i s, without checkpoints: fifo runs
+// them one after the other; under tiresias' defaults they take turns, every
+// run thrown away, and gcsim run stops it as thrashing with none finished
+// (as tests/e2e/test_run_guards.cpp's TiresiasOnJobsAsLargeAsTheCluster...).
+struct ThrashingScenario {
+  ScratchDir dir;
+  std::string cluster = dir.write("c64.json", R"({"name":"c64","gpu_types":[{"name":"V100","flops":"15.7TFLOPS",
+    "memory":"32GB"}],"node_groups":[{"name":"dgx1","count":8,"gpus_per_node":8,"gpu_type":"V100","cpu_cores":40,
+    "memory":"512GB","intra_node":{"kind":"nvlink","bandwidth":"150GB/s","latency":"2us"},
+    "nic":{"bandwidth":"100Gbps","latency":"5us"}}],"fabric":{"nodes_per_rack":16,"oversubscription":2,
+    "uplink_latency":"1us"}})");
+  std::string workload;
+  ThrashingScenario() {
+    std::vector<nlohmann::json> jobs;
+    for (int i = 0; i < 10; ++i)
+      jobs.push_back({{"id", "t" + std::to_string(i)},
+                      {"submit", i * 997},
+                      {"gpus", 64},
+                      {"duration", {{"seconds", 30000 + 1300 * i}, {"gpu_type", "V100"}}}});
+    workload = dir.write("jobs.json", workload_json(jobs));
+  }
+};
+
+TEST(Compare, ARunStoppedAsThrashingShowsWhyAndOverHowManyJobsItsFiguresGo) {
+  const ThrashingScenario s;
+  const GcsimRun run = run_gcsim({"compare", "--policies", "fifo,tiresias", "--cluster", s.cluster, "--workload",
+                                  s.workload, "--out", s.dir / "cmp", "--quiet", "--plots", "no"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.err.find("gcsim compare: notice: policy 'tiresias' was stopped as thrashing (comparison.csv and "
+                         ".md: the stopped and lost_share columns"),
+            std::string::npos)
+      << run.err;
+  const auto rows = read_comparison(s.dir / "cmp");
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].at("stopped"), "none");
+  EXPECT_EQ(rows[0].at("stopped_at_s"), "n/a");
+  EXPECT_EQ(rows[0].at("finished_jobs"), "10/10");
+  EXPECT_EQ(cell(rows[0], "lost_share"), 0);
+  const nlohmann::json summary = read_summary(s.dir / "cmp/runs/tiresias");
+  EXPECT_EQ(rows[1].at("stopped"), "thrashing");
+  EXPECT_EQ(cell(rows[1], "stopped_at_s"), summary["thrashing"]["detected_at_s"].get<double>());
+  EXPECT_EQ(rows[1].at("finished_jobs"), "0/10");
+  EXPECT_EQ(cell(rows[1], "lost_share"), summary["preemptions"]["lost_share"].get<double>());
+  EXPECT_GT(cell(rows[1], "lost_share"), 0.9);  // nearly every run thrown away
+
+  const std::string md = read_text(s.dir / "cmp/comparison.md");
+  EXPECT_NE(md.find("\n| fifo | 10/10 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("\n| tiresias | 0/10 † |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| thrashing at "), std::string::npos) << md;
+  EXPECT_NE(md.find("† tiresias: figures cover 0 of 10 jobs (those that finished); the run stopped as thrashing at "),
+            std::string::npos)
+      << md;
+  EXPECT_EQ(md.find("† fifo"), std::string::npos) << md;
+}
+
 // "long" (4 GPUs, 300 s) at 0 and "short" (4 GPUs, 50 s) at 100 s: srtf
-// preempts long, which starts over; the 400 GPU-s thrown away are 28.6% of
-// the 1400 useful, and compare shows srtf's notice, not fifo's (none).
+// preempts long, which starts over; the 400 GPU-s thrown away are 22.2% of
+// the 1800 its jobs' runs held (1400 useful), summary.json's lost_share, and
+// compare shows srtf's notice, not fifo's (none).
 TEST(Compare, ShowsTheNoticeOfARunWhosePreemptionsThrewMuchWorkAway) {
   ScratchDir dir;
   CraftedCluster node;
@@ -230,10 +291,11 @@ TEST(Compare, ShowsTheNoticeOfARunWhosePreemptionsThrewMuchWorkAway) {
        dir.write("jobs.json", workload_json({measured_job("long", 0, 4, 300), measured_job("short", 100, 4, 50)})),
        "--out", dir / "cmp", "--quiet", "--plots", "no"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
-  EXPECT_NE(run.err.find("gcsim compare: policy 'srtf': notice: preemptions threw away 0.11 GPU-hours, 28.6% of the "
-                         "0.39 GPU-hours of useful work"),
+  EXPECT_NE(run.err.find("gcsim compare: policy 'srtf': notice: preemptions threw away 0.11 GPU-hours, 22.2% of the "
+                         "0.50 GPU-hours jobs ran (the lost share"),
             std::string::npos)
       << run.err;
+  EXPECT_DOUBLE_EQ(read_summary(dir / "cmp/runs/srtf")["preemptions"]["lost_share"].get<double>(), 400.0 / 1800);
   EXPECT_EQ(run.err.find("policy 'fifo'"), std::string::npos) << run.err;
 }
 

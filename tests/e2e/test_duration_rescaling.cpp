@@ -35,17 +35,18 @@ TEST(DurationRescaling, AMeasuredRunOnAnotherTypeIsRescaledAndCounted) {
 
 TEST(DurationRescaling, ATraceReadWithRecordedDurationsKeepsThem) {
   // One job of 20 GPUs measured 100 s on V100s: the cluster has 16 V100s, so
-  // it also runs on K80s and goes at their pace: 100 x 15.7 / 4.37 = 359.27 s
-  // scaled; recorded, it lasts 100 s.
+  // it also runs on K80s (as mixed_gpu_types lets it) and goes at their pace:
+  // 100 x 15.7 / 4.37 = 359.27 s scaled; recorded, it lasts 100 s.
   const ScratchDir dir;
   const std::string trace = dir.write("t.csv", "id,submit,gpus,duration,gpu_type\nj,0,20,100,V100\n");
   for (const bool recorded : {false, true}) {
     SCOPED_TRACE(recorded);
     const std::string out = dir / (recorded ? "recorded" : "scaled");
-    const GcsimRun run = run_gcsim(
-        {"run", "--cluster", scenario("clusters/hetero-2types.json"), "--workload", "csv:" + trace, "--trace-opt",
-         "map=id=id,submit=submit,gpus=gpus,duration=duration,gpu_type=gpu_type", "--trace-opt",
-         recorded ? "duration=recorded" : "duration=scaled", "--policy", "fifo", "--out", out, "--quiet"});
+    const GcsimRun run =
+        run_gcsim({"run", "--cluster", scenario("clusters/hetero-2types.json"), "--workload", "csv:" + trace,
+                   "--trace-opt", "map=id=id,submit=submit,gpus=gpus,duration=duration,gpu_type=gpu_type",
+                   "--trace-opt", "mixed_gpu_types=true", "--trace-opt",
+                   recorded ? "duration=recorded" : "duration=scaled", "--policy", "fifo", "--out", out, "--quiet"});
     ASSERT_EQ(run.exit_code, 0) << run.err;
     EXPECT_NEAR(read_jobs_csv(out).at("j").end, recorded ? 100 : 100 * 15.7 / 4.37, 1e-4);
     EXPECT_EQ(read_summary(out)["rescaled_jobs"].get<int>(), recorded ? 0 : 1);

@@ -233,6 +233,7 @@ TEST_F(Interrupt, CompareWritesTheComparisonOfWhatRanMarkedPartial) {
   const std::string csv = read_text(dir / "out/comparison.csv");
   EXPECT_EQ(lines_of(csv), 2u) << csv;  // the header and fifo's row
   EXPECT_EQ(csv.find("\nsrtf,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",signal,"), std::string::npos) << csv;  // fifo's row: stopped by the signal
   EXPECT_EQ(read_text(dir / "out/comparison.md").rfind("Partial: SIGINT", 0), 0u);
 }
 

@@ -50,13 +50,17 @@ TEST(PerTypeSpeed, EachGpuTypeRunsTheModelAtItsOwnSpeed) {
 }
 
 TEST(PerTypeSpeed, AJobAcrossBothTypesRunsAtItsSlowestGpu) {
-  // 2 GPUs, one of each: every iteration waits for the slow GPU's 0.5e12 / 0.25e12 = 2 s; no gradients: 20 s.
+  // 2 GPUs, one of each (as mixed_gpu_types lets it): every iteration waits
+  // for the slow GPU's 0.5e12 / 0.25e12 = 2 s; no gradients: 20 s.
   ScratchDir dir;
-  const GcsimRun result = run_simulation(dir.write("cluster.json", two_type_cluster()),
-                                         dir.write("jobs.json", workload_json({job("ab", 2, {{"slow", 0.5e12}})})),
-                                         dir / "out", {"--fidelity", "iteration"});
+  nlohmann::json across = job("ab", 2, {{"slow", 0.5e12}});
+  across["mixed_gpu_types"] = true;
+  const GcsimRun result =
+      run_simulation(dir.write("cluster.json", two_type_cluster()), dir.write("jobs.json", workload_json({across})),
+                     dir / "out", {"--fidelity", "iteration"});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_NEAR(read_jobs_csv(dir / "out").at("ab").jct, 20, 1e-6);
+  EXPECT_EQ(read_jobs_csv(dir / "out").at("ab").pace_gpu_type, "slow");
 }
 
 TEST(PerTypeSpeed, WithoutTheMapTypesScaleByFlops) {

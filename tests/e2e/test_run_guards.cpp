@@ -232,12 +232,12 @@ TEST(RunGuards, WorkThrownAwayByAPreemptionIsCountedPrintedAndNoticed) {
   EXPECT_DOUBLE_EQ(preemptions["useful_gpu_hours"].get<double>(), 1400.0 / 3600);
   EXPECT_DOUBLE_EQ(preemptions["lost_share"].get<double>(), 400.0 / 1800);
   EXPECT_NE(run.out.find("  preempted   1 times, 1 restarts from zero, 0.11 GPU-hours lost (22.2% of the GPU time "
-                         "jobs ran)\n"),
+                         "jobs ran, the lost share)\n"),
             std::string::npos)
       << run.out;
-  // 400 GPU-s lost is 28.6% of the 1400 useful, over 10%.
-  EXPECT_NE(run.err.find("gcsim: notice: preemptions threw away 0.11 GPU-hours, 28.6% of the 0.39 GPU-hours of useful "
-                         "work (more than 10.0%); 1 of the 1 preemptions restarted a job from zero.\n"),
+  // The same lost share, 400 of the 1800 GPU-s jobs ran, over 10%.
+  EXPECT_NE(run.err.find("gcsim: notice: preemptions threw away 0.11 GPU-hours, 22.2% of the 0.50 GPU-hours jobs ran "
+                         "(the lost share; more than 10.0%); 1 of the 1 preemptions restarted a job from zero.\n"),
             std::string::npos)
       << run.err;
   EXPECT_NE(run.err.find("A job without checkpoints starts over"), std::string::npos) << run.err;

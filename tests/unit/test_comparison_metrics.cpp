@@ -67,6 +67,12 @@ TEST(JainIndex, IsUndefinedForNoValuesOrAllZero) {
   EXPECT_FALSE(jain_index({0, 0}).has_value());
 }
 
+TEST(JainIndex, IsUndefinedForOneUser) {
+  // (x)^2 / (1 * x^2) = 1 whatever x: one user says nothing of fairness.
+  EXPECT_FALSE(jain_index({5}).has_value());
+  EXPECT_FALSE(jain_index({1}).has_value());
+}
+
 // ---- fragmentation ---------------------------------------------------------------------
 
 // Four GPUs over [0, 40):

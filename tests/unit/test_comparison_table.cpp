@@ -5,7 +5,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <csignal>
+#include <functional>
 #include <map>
+#include <sstream>
+#include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -69,6 +75,37 @@ std::map<std::string, std::string> csv_row_by_column(const std::string& csv, std
   for (std::size_t i = 0; i < records.front().fields.size(); ++i)
     by_column[records.front().fields[i]] = records.at(row).fields.at(i);
   return by_column;
+}
+
+// The cells of a Markdown table line, trimmed.
+std::vector<std::string> markdown_cells(const std::string& line) {
+  std::vector<std::string> cells;
+  std::string cell;
+  for (std::size_t i = 1; i < line.size(); ++i) {
+    if (line[i] != '|') {
+      cell += line[i];
+      continue;
+    }
+    const auto first = cell.find_first_not_of(' '), last = cell.find_last_not_of(' ');
+    cells.push_back(first == std::string::npos ? "" : cell.substr(first, last - first + 1));
+    cell.clear();
+  }
+  return cells;
+}
+
+// The cell of the first Markdown table's row of `policy` under `column`; "" when absent.
+std::string markdown_cell(const std::string& md, const std::string& policy, const std::string& column) {
+  std::istringstream in(md);
+  std::string line;
+  std::getline(in, line);
+  const std::vector<std::string> header = markdown_cells(line);
+  const auto at = static_cast<std::size_t>(std::find(header.begin(), header.end(), column) - header.begin());
+  std::getline(in, line);  // |---|---:|...
+  while (std::getline(in, line) && line.rfind("| ", 0) == 0) {
+    const std::vector<std::string> cells = markdown_cells(line);
+    if (!cells.empty() && cells.front() == policy && at < cells.size()) return cells[at];
+  }
+  return "";
 }
 
 // ---- reading a run's files back --------------------------------------------------------------
@@ -205,12 +242,81 @@ TEST(ComparisonCsv, UndefinedFiguresAreNotAvailable) {
   EXPECT_EQ(row.at("deadlock_at_s"), "35");
 }
 
+TEST(ComparisonCsv, JainsIndexIsNotAvailableWithOneUserAndGivenWithTwo) {
+  SmallRun run;
+  for (JobSpec& job : run.jobs) job.user = "bob";  // slowdowns 2 and 1.5, one user's mean
+  const auto one = csv_row_by_column(comparison_csv({comparison_row("x", run.read_back())}), 1);
+  EXPECT_EQ(one.at("jain_fairness_slowdown"), "n/a");
+  EXPECT_EQ(markdown_cell(comparison_markdown({comparison_row("x", run.read_back())}), "x", "Jain (slowdown)"), "n/a");
+  run.jobs[0].user = "alice";  // users {2, 1.5}: 3.5^2 / (2 * (4 + 2.25)) = 0.98
+  const auto two = csv_row_by_column(comparison_csv({comparison_row("x", run.read_back())}), 1);
+  EXPECT_EQ(two.at("jain_fairness_slowdown"), exact_number(3.5 * 3.5 / (2 * 6.25)));
+  EXPECT_EQ(markdown_cell(comparison_markdown({comparison_row("x", run.read_back())}), "x", "Jain (slowdown)"),
+            "0.980");
+}
+
+// ---- why a run stopped, and rows over part of the jobs ------------------------------------
+
+TEST(ComparisonCsv, ARunThatWasNotStoppedSaysNone) {
+  SmallRun run;
+  run.record.run_gpu_seconds = 7200;  // 1800 of them lost: a lost share of 1/4
+  const auto row = csv_row_by_column(comparison_csv({comparison_row("x", run.read_back())}), 1);
+  EXPECT_EQ(row.at("stopped"), "none");
+  EXPECT_EQ(row.at("stopped_at_s"), "n/a");
+  EXPECT_EQ(row.at("finished_jobs"), "2/3");
+  EXPECT_EQ(row.at("lost_share"), "0.25");
+}
+
+TEST(ComparisonCsv, EachWayARunStopsIsNamedWithItsTime) {
+  const auto stopped = [](const std::function<void(RunRecord&)>& stop) {
+    SmallRun run;
+    stop(run.record);
+    return csv_row_by_column(comparison_csv({comparison_row("x", run.read_back())}), 1);
+  };
+  const auto deadlock = stopped([](RunRecord& r) { r.deadlock = DeadlockReport{35, {2}}; });
+  EXPECT_EQ(deadlock.at("stopped"), "deadlock");
+  EXPECT_EQ(deadlock.at("stopped_at_s"), "35");
+  const auto livelock = stopped([](RunRecord& r) { r.livelock = LivelockReport{36, 100, {}, {}, false}; });
+  EXPECT_EQ(livelock.at("stopped"), "livelock");
+  EXPECT_EQ(livelock.at("stopped_at_s"), "36");
+  const auto thrashing = stopped([](RunRecord& r) { r.thrashing = ThrashingReport{37, 0, 3600, 1200, 3, 1}; });
+  EXPECT_EQ(thrashing.at("stopped"), "thrashing");
+  EXPECT_EQ(thrashing.at("stopped_at_s"), "37");
+  const auto signal = stopped([](RunRecord& r) {
+    r.stop_request = SIGINT;
+    r.simulated_time = 38;
+  });
+  EXPECT_EQ(signal.at("stopped"), "signal");
+  EXPECT_EQ(signal.at("stopped_at_s"), "38");
+}
+
+TEST(ComparisonMarkdown, ARowOverPartOfTheJobsIsMarkedWithWhyTheRunStopped) {
+  SmallRun partial;
+  partial.record.thrashing = ThrashingReport{37, 0, 3600, 1200, 3, 1};
+  SmallRun whole;
+  whole.jobs.pop_back();  // c, which never ran
+  whole.record.outcomes.pop_back();
+  const std::string md =
+      comparison_markdown({comparison_row("tiresias", partial.read_back()), comparison_row("fifo", whole.read_back())});
+  EXPECT_EQ(markdown_cell(md, "tiresias", "finished"), "2/3 †");
+  EXPECT_EQ(markdown_cell(md, "tiresias", "stopped"), "thrashing at 37.00 s");
+  EXPECT_EQ(markdown_cell(md, "fifo", "finished"), "2/2");
+  EXPECT_EQ(markdown_cell(md, "fifo", "stopped"), "no");
+  EXPECT_NE(md.find("† tiresias: figures cover 2 of 3 jobs (those that finished); the run stopped as thrashing at "
+                    "37.00 s."),
+            std::string::npos)
+      << md;
+  EXPECT_EQ(md.find("† fifo"), std::string::npos) << md;
+  // The lost share beside the lost GPU-hours: 1800 GPU-s, all the GPU time jobs ran.
+  EXPECT_EQ(markdown_cell(md, "tiresias", "lost share"), "100.0%");
+}
+
 TEST(ComparisonMarkdown, OneRowPerPolicyInOrderWithTimesInOneUnit) {
   const RunOutputs outputs = SmallRun().read_back();
   const std::string md = comparison_markdown({comparison_row("srtf", outputs), comparison_row("fifo", outputs)});
   EXPECT_NE(md.find("| policy | finished | JCT mean (s) |"), std::string::npos) << md;
-  const auto srtf = md.find("\n| srtf | 2/3 | 25.00 |");
-  const auto fifo = md.find("\n| fifo | 2/3 | 25.00 |");
+  const auto srtf = md.find("\n| srtf | 2/3 † | 25.00 |");  // c never finished: partial
+  const auto fifo = md.find("\n| fifo | 2/3 † | 25.00 |");
   EXPECT_NE(srtf, std::string::npos) << md;
   EXPECT_NE(fifo, std::string::npos) << md;
   EXPECT_LT(srtf, fifo);
@@ -299,7 +405,7 @@ TEST(ComparisonMarkdown, ListsEveryCapacityQueuesAttainmentUnderTheTable) {
   const RunOutputs outputs = run.read_back();
   const std::string md =
       comparison_markdown({comparison_row("fifo", outputs), comparison_row("capacity", outputs, run.queues)});
-  EXPECT_NE(md.find("\n| fifo | 2/3 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("\n| fifo | 2/3 † |"), std::string::npos) << md;      // c never finished
   EXPECT_NE(md.find("| 0.0% | no | 0.25 |\n"), std::string::npos) << md;  // capacity: the least, root.research
   EXPECT_NE(md.find("| n/a | no | 0.25 |\n"), std::string::npos) << md;   // fifo
   EXPECT_NE(md.find("\n| policy | queue | guaranteed GPUs | demand (s) | attainment |\n"), std::string::npos) << md;

@@ -58,6 +58,8 @@ void expect_same_jobs(const std::vector<JobSpec>& a, const std::vector<JobSpec>&
     EXPECT_EQ(a[i].checkpoint.save_cost, b[i].checkpoint.save_cost);
     EXPECT_EQ(a[i].checkpoint.restore_cost, b[i].checkpoint.restore_cost);
     EXPECT_EQ(a[i].checkpoint.at_preemption, b[i].checkpoint.at_preemption);
+    EXPECT_EQ(a[i].gpu_types, b[i].gpu_types);
+    EXPECT_EQ(a[i].mixed_gpu_types, b[i].mixed_gpu_types);
     ASSERT_EQ(a[i].work.index(), b[i].work.index());
     if (const auto* t = std::get_if<TrainingWork>(&a[i].work)) {
       const auto& u = std::get<TrainingWork>(b[i].work);
@@ -188,6 +190,8 @@ TEST(NativeWorkload, RoundTripGivesIdenticalJobs) {
   hierarchical.work = TrainingWork{2e12, 1e8, 10, {}, 0, 0, true};
   hierarchical.checkpoint.at_preemption = true;
   hierarchical.checkpoint.restore_cost = 1.0 / 3.0;
+  hierarchical.mixed_gpu_types = true;
+  hierarchical.gpu_types = {"V100"};
   JobSpec measured;
   measured.id = "measured";
   measured.submit = 1e-300;
@@ -628,6 +632,16 @@ TEST(NativeWorkload, WriterOmitsZeroGpuMemory) {
   const nlohmann::json doc = native_workload_json(jobs);
   EXPECT_TRUE(doc["jobs"][0].contains("gpu_memory"));
   EXPECT_FALSE(doc["jobs"][1].contains("gpu_memory"));
+}
+
+TEST(NativeWorkload, MixedGpuTypesIsReadAsTrueOrFalse) {
+  nlohmann::json doc = two_jobs();
+  doc["jobs"][0]["mixed_gpu_types"] = true;
+  const auto jobs = parse_native_workload(doc, kLabel);
+  EXPECT_TRUE(jobs[0].mixed_gpu_types);
+  EXPECT_FALSE(jobs[1].mixed_gpu_types);
+  doc["jobs"][1]["mixed_gpu_types"] = "yes";
+  expect_rejected(doc, {"jobs[1]", "mixed_gpu_types"});
 }
 
 }  // namespace

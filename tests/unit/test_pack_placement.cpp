@@ -213,10 +213,17 @@ TEST(PackPlacement, GpusWithTooLittleMemoryAreSkipped) {
                            {2, 40e9, Gpus{4, 5}},  // the V100 are too small
                            {2, 80e9, Gpus{4, 5}},
                            {4, 40e9, Gpus{4, 5, 6, 7}},
-                           {5, 0, Gpus{2, 4, 5, 6, 7}},  // node a whole, the remainder from node v
-                           {5, 40e9, std::nullopt},      // 6 free, but only 4 large enough
+                           // 6 free, but 2 V100 and 4 A100: no single type holds 5.
+                           {5, 0, std::nullopt},
+                           {5, 40e9, std::nullopt},  // 6 free, but only 4 large enough
                            {1, 100e9, std::nullopt},
                        });
+  // A job allowing both types: node a whole, the remainder from node v.
+  JobSpec mixing;
+  mixing.id = "mixing";
+  mixing.gpus = 5;
+  mixing.mixed_gpu_types = true;
+  EXPECT_EQ(PackPlacement().place(mixing, c.view(), {}), (Gpus{2, 4, 5, 6, 7}));
 }
 
 // ---- taken ------------------------------------------------------------------------------

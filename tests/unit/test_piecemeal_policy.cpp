@@ -105,6 +105,56 @@ TEST(PiecemealPolicy, WithNoGpuFreeACallGrantsNothingButStillAsksForTheTimeout) 
   EXPECT_TRUE(bench.state().runtime(1).gpus.empty());
 }
 
+// Node 0: 2 "slow" GPUs (0, 1); node 1: `fast` "fast" GPUs (2, ...).
+ClusterSpec slow_and_fast(std::uint32_t fast) {
+  ClusterSpec spec = crafted_cluster(1, 2);
+  spec.gpu_types = {GpuType{"slow", 1e12, 32e9}, GpuType{"fast", 4e12, 32e9}};
+  spec.node_groups.front().gpu_type = "slow";
+  NodeGroup fast_group = spec.node_groups.front();
+  fast_group.name = "f";
+  fast_group.gpu_type = "fast";
+  fast_group.gpus_per_node = fast;
+  spec.node_groups.push_back(fast_group);
+  return spec;
+}
+
+TEST(PiecemealPolicy, AJobStartsOnATypeWithGpusEnoughForIt) {
+  // In GPU order a would get 0, 1 (slow) and 2 (fast); the slow type has too
+  // few GPUs for it, so it is granted fast ones alone and runs.
+  PolicyBench bench(slow_and_fast(4), {measured_job("a", 3, 0)});
+  bench.submit_all();
+  PiecemealPolicy policy(kNever);
+  EXPECT_EQ(bench.step(policy).started, (Jobs{0}));
+  EXPECT_EQ(bench.state().runtime(0).gpus, (Gpus{2, 3, 4}));
+}
+
+TEST(PiecemealPolicy, AJobHoldingGpusOfOneTypeIsGrantedOnlyThatType) {
+  // x runs on slow GPU 1; a gets slow GPU 0 first and then waits for the other
+  // slow one, leaving the fast GPUs 2 and 3 free.
+  PolicyBench bench(slow_and_fast(2), {measured_job("x", 1, 0), measured_job("a", 2, 1)});
+  bench.submit(0);
+  bench.apply([] {
+    Plan plan;
+    plan.allocate(0, {1});
+    return plan;
+  }());
+  bench.submit(1);
+  PiecemealPolicy policy(kNever);
+  EXPECT_TRUE(bench.step(policy).started.empty());
+  EXPECT_EQ(bench.state().runtime(1).gpus, (Gpus{0}));
+  EXPECT_EQ(bench.state().free_gpu_count(), 2u);
+}
+
+TEST(PiecemealPolicy, AJobAllowingMixedTypesIsGrantedGpusInGpuOrder) {
+  std::vector<JobSpec> jobs{measured_job("a", 3, 0)};
+  jobs[0].mixed_gpu_types = true;
+  PolicyBench bench(slow_and_fast(4), jobs);
+  bench.submit_all();
+  PiecemealPolicy policy(kNever);
+  EXPECT_EQ(bench.step(policy).started, (Jobs{0}));
+  EXPECT_EQ(bench.state().runtime(0).gpus, (Gpus{0, 1, 2}));
+}
+
 TEST(PiecemealPolicy, CreateValidatesTheTimeout) {
   EXPECT_THROW(PiecemealPolicy::create({{"hold_timeout", "-1"}}), std::invalid_argument);
   EXPECT_THROW(PiecemealPolicy::create({{"hold_timeout", "soon"}}), std::invalid_argument);

@@ -3,12 +3,15 @@
 // entries of summary.json and their diagnoses, from crafted records.
 #include "sim/report/run_outputs.hpp"
 
+#include <algorithm>
+#include <map>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "sim/report/run_output_reader.hpp"
 #include "tests/support/crafted_specs.hpp"
 
 namespace gcsim {
@@ -16,22 +19,24 @@ namespace {
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
+// The metrics of a run whose jobs' runs held lost + useful GPU-hours, `lost` of them thrown away.
 RunMetrics lost_and_useful(double lost_gpu_hours, double useful_gpu_hours) {
-  RunMetrics m;
+  RunRecord record;
+  record.run_gpu_seconds = (lost_gpu_hours + useful_gpu_hours) * 3600;
+  record.lost_gpu_seconds = lost_gpu_hours * 3600;
+  record.restarts_from_zero = 3;
+  RunMetrics m = compute_run_metrics({}, record);
   m.preemptions = 4;
-  m.restarts_from_zero = 3;
-  m.gpu_hours_lost = lost_gpu_hours;
-  m.gpu_hours_useful = useful_gpu_hours;
   return m;
 }
 
-TEST(LostWorkNotice, AppearsOnlyPastTenPercentOfTheUsefulWork) {
+TEST(LostWorkNotice, AppearsOnlyPastATenthOfTheGpuTimeJobsRan) {
   EXPECT_EQ(lost_work_notice(lost_and_useful(0, 50)), "");
-  EXPECT_EQ(lost_work_notice(lost_and_useful(5, 50)), "");  // exactly 10%
-  const std::string notice = lost_work_notice(lost_and_useful(5.5, 50));
+  EXPECT_EQ(lost_work_notice(lost_and_useful(5, 45)), "");  // exactly 10% of the 50 GPU-hours
+  const std::string notice = lost_work_notice(lost_and_useful(5.5, 44.5));
   EXPECT_TRUE(contains(notice,
-                       "notice: preemptions threw away 5.50 GPU-hours, 11.0% of the 50.00 GPU-hours of useful "
-                       "work (more than 10.0%); 3 of the 4 preemptions restarted a job from zero.\n"))
+                       "notice: preemptions threw away 5.50 GPU-hours, 11.0% of the 50.00 GPU-hours jobs ran (the "
+                       "lost share; more than 10.0%); 3 of the 4 preemptions restarted a job from zero.\n"))
       << notice;
   EXPECT_TRUE(contains(notice, "--trace-opt checkpoint_interval=SECONDS")) << notice;
 }
@@ -163,7 +168,7 @@ TEST(HumanSummary, ShowsPreemptionsOnlyWhenThereAreAny) {
   const std::string text = human_summary(run.record, compute_run_metrics(run.jobs, run.record));
   EXPECT_TRUE(contains(text,
                        "  preempted   2 times, 1 restarts from zero, 1.00 GPU-hours lost (25.0% of the GPU time "
-                       "jobs ran)\n"))
+                       "jobs ran, the lost share)\n"))
       << text;
 }
 
@@ -207,6 +212,88 @@ TEST(ReplayedTraceReport, SummaryJsonSaysWhatWasReadKeptAndSkippedRightAfterTheC
                        "at end; 2 selected\n"))
       << summary;
   EXPECT_FALSE(contains(human_summary(run.record, metrics), "trace"));
+}
+
+TEST(LostWorkNotice, ItsShareIsSummaryJsonsLostShare) {
+  // Jobs' runs held 3 GPU-hours, 1 of them thrown away: lost / (lost + useful) = 1 / 3.
+  StoppedRun run;
+  run.record.run_gpu_seconds = 3 * 3600;
+  run.record.lost_gpu_seconds = 3600;
+  const RunMetrics m = compute_run_metrics(run.jobs, run.record);
+  EXPECT_DOUBLE_EQ(run.summary()["preemptions"]["lost_share"].get<double>(), 1.0 / 3);
+  const std::string notice = lost_work_notice(m);
+  EXPECT_TRUE(contains(notice, "threw away 1.00 GPU-hours, 33.3% of the 3.00 GPU-hours jobs ran (the lost share"))
+      << notice;
+  EXPECT_TRUE(contains(human_summary(run.record, m),
+                       "1.00 GPU-hours lost (33.3% of the GPU time jobs ran, the lost "
+                       "share)"))
+      << human_summary(run.record, m);
+}
+
+// ---- GPU types ------------------------------------------------------------------------
+
+// Node t4: GPUs 0, 1 (T4, 65 TFLOP/s); node a10: GPUs 2, 3 (A10, 125 TFLOP/s).
+struct TwoTypeRun {
+  ClusterLayout layout{[] {
+    ClusterSpec spec;
+    spec.name = "two-types";
+    spec.gpu_types = {{"T4", 65e12, 16e9}, {"A10", 125e12, 24e9}};
+    spec.node_groups = {testing::crafted_node_group("t4", 1, 2, "T4"), testing::crafted_node_group("a10", 1, 2, "A10")};
+    return spec;
+  }()};
+  std::vector<JobSpec> jobs;
+  RunRecord record;
+  TwoTypeRun() {
+    for (const char* id : {"across", "a10", "waiting", "slow-on-a10"}) {
+      JobSpec job;
+      job.id = id;
+      job.gpus = 2;
+      job.gpu_types = {"T4", "A10"};
+      job.work = TrainingWork{1e12, 0, 10, {}};
+      jobs.push_back(job);
+    }
+    // The model takes 4x the FLOPs on an A10: 125 / 4 = 31.25 TFLOP/s in effect, below the T4's 65.
+    std::get<TrainingWork>(jobs[3].work).set_flops_on("A10", 4e12);
+    record.outcomes.resize(4);
+    record.outcomes[0].gpus = {1, 2};
+    record.outcomes[1].gpus = {2, 3};
+    record.outcomes[3].gpus = {1, 2};
+    record.simulated_time = 10;
+  }
+  // jobs.csv's cells of `column`, by job id.
+  std::map<std::string, std::string> column(const std::string& name) const {
+    const std::vector<CsvRecord> rows = parse_csv(jobs_csv(jobs, layout, record));
+    const auto& header = rows.front().fields;
+    const auto at = static_cast<std::size_t>(std::find(header.begin(), header.end(), name) - header.begin());
+    const auto id = static_cast<std::size_t>(std::find(header.begin(), header.end(), "id") - header.begin());
+    std::map<std::string, std::string> cells;
+    for (std::size_t r = 1; r < rows.size(); ++r)
+      cells[rows[r].fields.at(id)] = at < rows[r].fields.size() ? rows[r].fields[at] : "(no column)";
+    return cells;
+  }
+};
+
+TEST(GpuTypesInTheOutputs, JobsCsvNamesTheTypesOfEachJobsGpus) {
+  const auto types = TwoTypeRun().column("gpu_types");
+  EXPECT_EQ(types.at("across"), "T4;A10");
+  EXPECT_EQ(types.at("a10"), "A10");
+  EXPECT_EQ(types.at("waiting"), "");
+}
+
+TEST(GpuTypesInTheOutputs, JobsCsvNamesTheTypeWhoseSpeedTheJobRanAt) {
+  const auto pace = TwoTypeRun().column("pace_gpu_type");
+  EXPECT_EQ(pace.at("across"), "T4");  // the slower by FLOP/s
+  EXPECT_EQ(pace.at("a10"), "A10");
+  EXPECT_EQ(pace.at("waiting"), "");
+  EXPECT_EQ(pace.at("slow-on-a10"), "A10");  // the slower for this model
+}
+
+TEST(GpuTypesInTheOutputs, SummaryCountsTheJobsAcrossGpuTypes) {
+  const TwoTypeRun run;
+  const auto summary = nlohmann::json::parse(
+      summary_json(run.jobs, run.layout, run.record, compute_run_metrics(run.jobs, run.record), {false, {}}));
+  EXPECT_EQ(summary["jobs_across_gpu_types"], 2);
+  EXPECT_EQ(jobs_across_gpu_types(run.layout, run.record), 2u);
 }
 
 }  // namespace

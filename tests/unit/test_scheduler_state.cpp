@@ -159,6 +159,37 @@ TEST_F(SchedulerStateTest, MemoryRequestIsMetByLargeEnoughGpus) {
   EXPECT_EQ(state_.runtime(3).state, JobState::kRunning);
 }
 
+TEST_F(SchedulerStateTest, AJobListingSeveralTypesMayMixThemInOneRun) {
+  jobs_[0].gpu_types = {"big", "small"};
+  SchedulerState state(layout_, locality_, jobs_);
+  state.submit(0);
+  Plan plan;
+  plan.allocate(0, {1, 4});  // a big and a small GPU
+  state.apply(plan, 0);
+  EXPECT_EQ(state.runtime(0).state, JobState::kRunning);
+}
+
+TEST_F(SchedulerStateTest, AJobAllowingMixedTypesMayMixThemInOneRun) {
+  jobs_[0].mixed_gpu_types = true;
+  SchedulerState state(layout_, locality_, jobs_);
+  state.submit(0);
+  Plan plan;
+  plan.allocate(0, {1});
+  plan.allocate(0, {4});  // the small GPU beside the big one it holds
+  state.apply(plan, 0);
+  EXPECT_EQ(state.runtime(0).state, JobState::kRunning);
+}
+
+TEST_F(SchedulerStateTest, AJobReleasedFromOneTypeMayTakeAnotherNextTime) {
+  state_.submit(0);
+  start(0, {1});  // holds a big GPU, waiting for its second
+  Plan release;
+  release.release(0);
+  state_.apply(release, 1);
+  start(0, {4, 5}, 2);  // both small: one type again
+  EXPECT_EQ(state_.runtime(0).state, JobState::kRunning);
+}
+
 // ---- rejected plans change nothing ----------------------------------------------
 
 struct RejectedPlanCase {
@@ -197,6 +228,9 @@ const RejectedPlanCase kRejectedPlans[] = {
     {"PendingJob", {allocate(1, {2, 3}), allocate(2, {0, 1})}, "not waiting"},
     {"SameJobTwice", {allocate(0, {0, 1}), allocate(0, {2, 3})}, "not waiting"},
     {"PreemptingAJobThatIsNotRunning", {allocate(1, {2, 3}), preempt(0)}, "not running"},
+    // A job allowing any type runs on one type: big GPU 1 and small GPU 4 together are refused.
+    {"GpusOfTwoTypes", {allocate(1, {2, 3}), allocate(0, {1, 4})}, "one GPU type"},
+    {"GpuOfAnotherTypeThanTheOnesHeld", {allocate(1, {2, 3}), allocate(0, {1}), allocate(0, {4})}, "one GPU type"},
 };
 
 class RejectedPlan : public SchedulerStateTest, public ::testing::WithParamInterface<RejectedPlanCase> {};

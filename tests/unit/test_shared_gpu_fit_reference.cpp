@@ -90,6 +90,9 @@ JobSpec random_job(std::mt19937& random, const std::string& id) {
   if (random() % 3 == 0) job.cpu_cores = 1 + random() % 10;
   if (random() % 4 == 0) job.single_node = true;
   if (random() % 6 == 0) job.gpu_types = {random() % 2 == 0 ? "GPU" : "SMALL"};
+  // The fit itself mixes types; the placements keep a job to one
+  // (test_one_gpu_type_placement.cpp). Its fits are applied as they are.
+  job.mixed_gpu_types = true;
   return job;
 }
 

@@ -91,8 +91,9 @@ TEST(SpreadPlacement, GpusWithTooLittleMemoryAreSkipped) {
   const OccupiedCluster c(two_racks({crafted_node_group("v", 2, 4, "V100"), crafted_node_group("a", 2, 4, "A100")}),
                           {{8}});
   expect_placements(c, {
-                           // Any memory: nodes 0, 1, 3 (4 free each, by index), then node 2 (3).
-                           {4, 0, Gpus{0, 4, 9, 12}},
+                           // Any memory: nodes 0, 1, 3, 2 would mix V100 and A100; the job keeps
+                           // to one type, the A100 (the faster): node 3 (4 free), then node 2 (3).
+                           {4, 0, Gpus{9, 10, 12, 13}},
                            {2, 16e9, Gpus{0, 4}},
                            // 40 GB: only the A100, node 3 first.
                            {2, 40e9, Gpus{9, 12}},
@@ -100,6 +101,12 @@ TEST(SpreadPlacement, GpusWithTooLittleMemoryAreSkipped) {
                            {8, 40e9, std::nullopt},
                            {1, 100e9, std::nullopt},
                        });
+  // A job allowing both types: nodes 0, 1, 3 (4 free each, by index), then node 2 (3).
+  JobSpec mixing;
+  mixing.id = "mixing";
+  mixing.gpus = 4;
+  mixing.mixed_gpu_types = true;
+  EXPECT_EQ(SpreadPlacement().place(mixing, c.view(), {}), (Gpus{0, 4, 9, 12}));
 }
 
 // All 16 GPUs free; GPUs 0, 4 and 5 promised to an earlier job of the same

@@ -158,6 +158,26 @@ TEST(ReadTraceRequest, RecordedDurationsAreNotRescaledScaledOnesAre) {
   for (const JobSpec& job : read_philly(dir, {}).jobs) EXPECT_TRUE(std::get<MeasuredWork>(job.work).rescale) << job.id;
 }
 
+TEST(ReadTraceRequest, MixedGpuTypesLetsEveryJobSpanTypes) {
+  TempFolder dir;
+  for (const JobSpec& job : read_philly(dir, {{"mixed_gpu_types", "true"}}).jobs)
+    EXPECT_TRUE(job.mixed_gpu_types) << job.id;
+  for (const JobSpec& job : read_philly(dir, {}).jobs) EXPECT_FALSE(job.mixed_gpu_types) << job.id;
+  EXPECT_NE(usage_error([] {
+              trace_request({{"mixed_gpu_types", "yes"}});
+            }).find("'mixed_gpu_types'"),
+            std::string::npos);
+}
+
+TEST(ReadWorkloadArgument, MixedGpuTypesIsSaidInTheNotes) {
+  TempFolder dir;
+  const std::string path = dir.write("philly.csv", kPhilly);
+  std::ostringstream notes;
+  read_workload_argument("philly:" + path, {"mixed_gpu_types=true"}, notes);
+  EXPECT_NE(notes.str().find("gcsim: GPU types: every job may run on GPUs of several types at once"), std::string::npos)
+      << notes.str();
+}
+
 TEST(ReadWorkloadArgument, APathWithoutFormatIsANativeWorkloadReadWithoutNotes) {
   TempFolder dir;
   std::ostringstream notes;

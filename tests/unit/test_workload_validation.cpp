@@ -107,7 +107,41 @@ TEST(WorkloadValidation, RejectsMoreGpusWithEnoughMemoryThanExist) {
 TEST(WorkloadValidation, AcceptsAsManyGpusWithEnoughMemoryAsExist) {
   const ClusterLayout layout(mixed());
   EXPECT_NO_THROW(validate_workload_against_cluster({training_job("fits", 8, 20e9)}, layout, kLabel));
-  EXPECT_NO_THROW(validate_workload_against_cluster({training_job("small", 16, 12e9)}, layout, kLabel));
+  // All 16 GPUs, of both types: a job allowing them to mix.
+  JobSpec small = training_job("small", 16, 12e9);
+  small.mixed_gpu_types = true;
+  EXPECT_NO_THROW(validate_workload_against_cluster({small}, layout, kLabel));
+}
+
+// 1 node x 8 T4 and 1 node x 8 A10: 16 GPUs, 8 of each type.
+ClusterSpec t4_and_a10() {
+  ClusterSpec spec;
+  spec.name = "t4-a10";
+  spec.gpu_types = {{"T4", 65e12, 16e9}, {"A10", 125e12, 24e9}};
+  spec.node_groups = {crafted_node_group("t4", 1, 8, "T4"), crafted_node_group("a10", 1, 8, "A10")};
+  return spec;
+}
+
+TEST(WorkloadValidation, RejectsAJobNoSingleGpuTypeHolds) {
+  // 16 GPUs exist, but a job runs on one type unless it allows several: 8 at most.
+  expect_rejected({training_job("ok", 8), training_job("wide", 16)}, t4_and_a10(),
+                  {"jobs[1] (id 'wide')", "'gpus'", "needs 16 GPUs of one GPU type",
+                   "the most cluster 't4-a10' has of one type is 8 (T4)", "gpu_types", "mixed_gpu_types"});
+}
+
+TEST(WorkloadValidation, ASingleTypeIsCountedWithTheJobsMemory) {
+  // 10 GPUs of 20 GB: only the A10s have that much, and they are 8.
+  expect_rejected({training_job("wide", 8, 20e9), training_job("wider", 10, 20e9)}, t4_and_a10(),
+                  {"jobs[1] (id 'wider')", "'gpu_memory'", "10 GPUs", "only 8"});
+}
+
+TEST(WorkloadValidation, AcceptsAJobAllowingSeveralGpuTypesAcrossThem) {
+  const ClusterLayout layout(t4_and_a10());
+  JobSpec listing = training_job("listing", 16);
+  listing.gpu_types = {"T4", "A10"};
+  JobSpec mixing = training_job("mixing", 16);
+  mixing.mixed_gpu_types = true;
+  EXPECT_NO_THROW(validate_workload_against_cluster({listing, mixing}, layout, kLabel));
 }
 
 TEST(WorkloadValidation, RejectsMeasuredWorkOnUnknownGpuType) {
