@@ -88,7 +88,7 @@ GcsimRun run_simulation(const std::string& cluster, const std::string& workload,
 
 struct JobRow {
   std::string id, state, placement;
-  std::string qos;  // empty: no qos column (the workload holds no spot job)
+  std::string qos;                       // empty: no qos column (the workload holds no spot job)
   std::string gpu_types, pace_gpu_type;  // of its last run: the types of its GPUs, the one it ran at the speed of
   int gpus = 0;
   int preemptions = 0;
