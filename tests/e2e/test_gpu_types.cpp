@@ -96,7 +96,9 @@ TEST_P(EveryPolicy, KeepsEachJobToOneGpuType) {
   const GcsimRun run = run_simulation(dir.write("cluster.json", t4_and_a10()),
                                       dir.write("jobs.json", workload_json(jobs)), dir / "out", {}, GetParam());
   // piecemeal's interleaved grants may deadlock; it still holds one type per job.
-  if (GetParam() != "piecemeal" || run.exit_code != 5) ASSERT_EQ(run.exit_code, 0) << run.err;
+  if (GetParam() != "piecemeal" || run.exit_code != 5) {
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+  }
   for (const auto& [id, row] : read_jobs_csv(dir / "out")) {
     if (row.placement.empty()) continue;
     const bool any_t4 = contains(row.placement, "t4-"), any_a10 = contains(row.placement, "a10-");

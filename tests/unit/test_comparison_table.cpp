@@ -63,7 +63,7 @@ struct SmallRun {
   }
   RunOutputs read_back() const {
     const RunMetrics metrics = compute_run_metrics(jobs, record);
-    return {parse_summary_json(summary_json(jobs, layout, record, metrics, {true, {}}), "summary.json"),
+    return {parse_summary_json(summary_json(jobs, layout, record, metrics, {true, {}, std::nullopt}), "summary.json"),
             parse_jobs_csv(jobs_csv(jobs, layout, record), "jobs.csv"),
             parse_timeline_csv(timeline_csv(record), "timeline.csv")};
   }

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "sim/io/csv_records.hpp"
 #include "sim/report/run_output_reader.hpp"
 #include "tests/support/crafted_specs.hpp"
 
@@ -75,7 +76,7 @@ struct StoppedRun {
     record.simulated_time = 10;
   }
   nlohmann::json summary() const {
-    return nlohmann::json::parse(summary_json(jobs, layout, record, compute_run_metrics(jobs, record), {false, {}}));
+    return nlohmann::json::parse(summary_json(jobs, layout, record, compute_run_metrics(jobs, record), {false, {}, std::nullopt}));
   }
 };
 
@@ -134,7 +135,7 @@ TEST(StoppedRunReports, ADeadlockPrintsTenOfItsJobsAndTheSummaryListsThemAll) {
   EXPECT_FALSE(contains(text, "job 'j10'")) << text;
   EXPECT_TRUE(contains(text, "and 2 more jobs (summary.json lists them all)\n")) << text;
   const nlohmann::json summary = nlohmann::json::parse(
-      summary_json(run.jobs, layout, run.record, compute_run_metrics(run.jobs, run.record), {false, {}}));
+      summary_json(run.jobs, layout, run.record, compute_run_metrics(run.jobs, run.record), {false, {}, std::nullopt}));
   EXPECT_EQ(summary["deadlock"]["jobs"].size(), 12u);
 }
 
@@ -262,7 +263,7 @@ struct TwoTypeRun {
   }
   // jobs.csv's cells of `column`, by job id.
   std::map<std::string, std::string> column(const std::string& name) const {
-    const std::vector<CsvRecord> rows = parse_csv(jobs_csv(jobs, layout, record));
+    const std::vector<CsvRecord> rows = read_csv_records(jobs_csv(jobs, layout, record), "jobs.csv");
     const auto& header = rows.front().fields;
     const auto at = static_cast<std::size_t>(std::find(header.begin(), header.end(), name) - header.begin());
     const auto id = static_cast<std::size_t>(std::find(header.begin(), header.end(), "id") - header.begin());
@@ -291,7 +292,7 @@ TEST(GpuTypesInTheOutputs, JobsCsvNamesTheTypeWhoseSpeedTheJobRanAt) {
 TEST(GpuTypesInTheOutputs, SummaryCountsTheJobsAcrossGpuTypes) {
   const TwoTypeRun run;
   const auto summary = nlohmann::json::parse(
-      summary_json(run.jobs, run.layout, run.record, compute_run_metrics(run.jobs, run.record), {false, {}}));
+      summary_json(run.jobs, run.layout, run.record, compute_run_metrics(run.jobs, run.record), {false, {}, std::nullopt}));
   EXPECT_EQ(summary["jobs_across_gpu_types"], 2);
   EXPECT_EQ(jobs_across_gpu_types(run.layout, run.record), 2u);
 }
