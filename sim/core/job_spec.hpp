@@ -277,11 +277,13 @@ struct JobSpec {
   static inline const JobRelations kNoRelations{};
 };
 
-/// Whether the job runs on a node's cores, holding no GPU: a CPU job, or a
-/// serving deployment's replica of no GPU (ServingSpec: replicas on CPUs).
-/// The engine dispatches these (sim/engine/cpu_dispatch.hpp), not the policy.
+/// Whether the job runs on nodes' cores, holding no GPU: a CPU job, a
+/// serving deployment's replica of no GPU (ServingSpec: replicas on CPUs), or
+/// a DAG whose pools are all CPU pools. The engine dispatches these
+/// (sim/engine/cpu_dispatch.hpp), not the policy.
 inline bool runs_on_cpu(const JobSpec& job) {
-  return job.gpus == 0 && (is_cpu_job(job.work) || std::holds_alternative<ServingWork>(job.work));
+  return job.gpus == 0 && (is_cpu_job(job.work) || std::holds_alternative<ServingWork>(job.work) ||
+                           std::holds_alternative<DagWork>(job.work));
 }
 
 }  // namespace gcsim

@@ -118,8 +118,12 @@ std::vector<std::string> files_in(const std::string& dir);
 /// One JSON cluster description of `nodes` identical nodes of V100-like GPUs
 /// (1e12 FLOP/s so FLOPs read as seconds), all in one rack unless
 /// `nodes_per_rack` says otherwise. Bandwidths in bytes/s, latencies in s.
+/// With `cpu_nodes`, a CPU node group "c" (no GPU, `cpu_node_cores` each,
+/// the same NICs) comes first; with `nodes` 0 the cluster has no GPU at all.
 struct CraftedCluster {
   int nodes = 1;
+  int cpu_nodes = 0;
+  int cpu_node_cores = 28;
   int gpus_per_node = 8;
   double gpu_flops = 1e12;
   double gpu_memory = 32e9;
