@@ -74,7 +74,7 @@ int node_list_cluster(const std::string& path, const Arguments& args) {
   }
   const NodeList list = read_node_list(path, options);
   const MachineCluster cluster = machine_cluster_json(list.machines, args.value_or("name", "nodes"), path,
-                                                     list.model_column, models, args.has("cpu-nodes"));
+                                                      list.model_column, models, args.has("cpu-nodes"));
   if (!write_output_files({{out, cluster.cluster.dump(2) + "\n"}})) return exit_codes::kOutputError;
   std::uint64_t gpus = 0;
   for (const TracedMachine& node : list.machines) gpus += node.gpus;
@@ -89,8 +89,8 @@ int node_list_cluster(const std::string& path, const Arguments& args) {
 }  // namespace
 
 const std::vector<FlagSpec> kTraceClusterFlags = {
-    {"format"}, {"out"},           {"capacity-out"},         {"queues-of"}, {"date"},
-    {"name"},   {"gpus-per-node"}, {"gpu-type", true, true}, {"gpu-flops"}, {"gpu-memory"},
+    {"format"}, {"out"},           {"capacity-out"},         {"queues-of"},       {"date"},
+    {"name"},   {"gpus-per-node"}, {"gpu-type", true, true}, {"gpu-flops"},       {"gpu-memory"},
     {"map"},    {"cpu-unit"},      {"memory-unit"},          {"cpu-nodes", false}};
 
 int trace_cluster(const std::string& path, const Arguments& args) {

@@ -30,7 +30,8 @@ struct Group {
 // "v100m32-c96-m384": 2- and 8-GPU machines (PAI's shapes) need no GPU
 // count; "cpu-c32-m128" for machines without GPUs.
 std::string base_group_name(const Shape& shape) {
-  if (shape.gpus == 0) return "cpu-c" + std::to_string(shape.cpu_cores) + "-m" + describe_number(shape.memory_bytes / kGiB);
+  if (shape.gpus == 0)
+    return "cpu-c" + std::to_string(shape.cpu_cores) + "-m" + describe_number(shape.memory_bytes / kGiB);
   std::string type = shape.type;
   for (char& c : type) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return type + "-c" + std::to_string(shape.cpu_cores) + "-m" + describe_number(shape.memory_bytes / kGiB) +
@@ -44,8 +45,8 @@ std::string figures_text(const GpuFigures& figures) {
 }  // namespace
 
 MachineCluster machine_cluster_json(const std::vector<TracedMachine>& machines, const std::string& name,
-                                    const std::string& file, const std::string& model_field,
-                                    const GpuModelMap& models, bool cpu_machines) {
+                                    const std::string& file, const std::string& model_field, const GpuModelMap& models,
+                                    bool cpu_machines) {
   std::vector<Group> groups;
   std::vector<std::pair<std::string, GpuFigures>> types;  // model, figures; in order of first appearance
   std::size_t cpu_only = 0;
@@ -89,7 +90,8 @@ MachineCluster machine_cluster_json(const std::vector<TracedMachine>& machines, 
       ++it->count;
   }
   if (groups.empty())
-    throw InputError(file, "", "", cpu_machines ? "the machine list has no machine" : "the machine list has no machine with GPUs");
+    throw InputError(file, "", "",
+                     cpu_machines ? "the machine list has no machine" : "the machine list has no machine with GPUs");
 
   MachineCluster result;
   nlohmann::json gpu_types = nlohmann::json::array();
@@ -117,19 +119,16 @@ MachineCluster machine_cluster_json(const std::vector<TracedMachine>& machines, 
     for (int k = 2; group_names.count(group_name); ++k)
       group_name = base_group_name(group.shape) + "-" + std::to_string(k);
     group_names.insert(group_name);
-    nlohmann::json node_group = {{"name", group_name},
-                                 {"count", group.count},
-                                 {"gpus_per_node", group.shape.gpus},
-                                 {"gpu_type", group.shape.type},
-                                 {"cpu_cores", group.shape.cpu_cores},
-                                 {"memory", group.shape.memory_bytes},
-                                 {"intra_node", group.nvlink ? nlohmann::json{{"kind", "nvlink"},
-                                                                              {"bandwidth", 150e9},
-                                                                              {"latency", 2e-6}}
-                                                             : nlohmann::json{{"kind", "pcie"},
-                                                                              {"bandwidth", 15.75e9},
-                                                                              {"latency", 8e-6}}},
-                                 {"nic", {{"bandwidth", 25e9 / 8}, {"latency", 5e-6}}}};
+    nlohmann::json node_group = {
+        {"name", group_name},
+        {"count", group.count},
+        {"gpus_per_node", group.shape.gpus},
+        {"gpu_type", group.shape.type},
+        {"cpu_cores", group.shape.cpu_cores},
+        {"memory", group.shape.memory_bytes},
+        {"intra_node", group.nvlink ? nlohmann::json{{"kind", "nvlink"}, {"bandwidth", 150e9}, {"latency", 2e-6}}
+                                    : nlohmann::json{{"kind", "pcie"}, {"bandwidth", 15.75e9}, {"latency", 8e-6}}},
+        {"nic", {{"bandwidth", 25e9 / 8}, {"latency", 5e-6}}}};
     if (group.shape.gpus == 0) {  // a CPU node group: nothing about GPUs
       node_group.erase("gpu_type");
       node_group.erase("intra_node");

@@ -161,9 +161,9 @@ void check_nodes_hold_cpu_workers(const JobSpec& job, const ClusterLayout& layou
   const std::string count = std::to_string(workers) + " CPU workers";
   if (held(true, false) < workers)
     throw InputError(file_label, where, "cpu_cores",
-                     "needs " + std::to_string(job.cpu_cores) + " cores split over its " + count +
-                         "; the nodes of " + cluster_name + " can hold the cores of only " +
-                         std::to_string(held(true, false)) + " of them");
+                     "needs " + std::to_string(job.cpu_cores) + " cores split over its " + count + "; the nodes of " +
+                         cluster_name + " can hold the cores of only " + std::to_string(held(true, false)) +
+                         " of them");
   throw InputError(file_label, where, "memory",
                    "needs " + describe_bytes(job.memory_bytes) + " of host memory split over its " + count +
                        "; the nodes of " + cluster_name + " can hold the memory of only " +

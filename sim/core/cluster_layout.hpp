@@ -22,7 +22,7 @@ struct NodeInfo {
   std::uint32_t group = 0;  // index into ClusterSpec::node_groups
   RackId rack = 0;
   std::uint32_t gpu_type = kNoGpuType;  // index into ClusterSpec::gpu_types; kNoGpuType on a CPU node
-  std::vector<GpuId> gpus;                // empty on a CPU node (its group's gpus_per_node is 0)
+  std::vector<GpuId> gpus;              // empty on a CPU node (its group's gpus_per_node is 0)
 
   static constexpr std::uint32_t kNoGpuType = static_cast<std::uint32_t>(-1);
 };

@@ -29,7 +29,8 @@ std::uint32_t cpu_workers(const JobSpec& job) {
 
 NodeClaim cpu_claim(const JobSpec& job, std::size_t k) {
   const std::size_t w = cpu_workers(job);
-  return {split_up(static_cast<std::int64_t>(job.cpu_cores) * 1000, k, w), split_up(whole_bytes(job.memory_bytes), k, w)};
+  return {split_up(static_cast<std::int64_t>(job.cpu_cores) * 1000, k, w),
+          split_up(whole_bytes(job.memory_bytes), k, w)};
 }
 
 std::size_t cpu_workers_that_fit(const JobSpec& job, const NodeClaim& free, std::size_t most) {

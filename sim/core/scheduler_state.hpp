@@ -130,7 +130,9 @@ class SchedulerState final : public ClusterView, public QueueView {
   CpuPlacement place_cpu_job(JobIndex job) const;
   void start_cpu_job(JobIndex job, const CpuPlacement& placement, Time now);
   /// All its workers on `node`.
-  void start_cpu_job(JobIndex job, NodeId node, Time now) { start_cpu_job(job, {{node, cpu_workers(jobs_[job])}}, now); }
+  void start_cpu_job(JobIndex job, NodeId node, Time now) {
+    start_cpu_job(job, {{node, cpu_workers(jobs_[job])}}, now);
+  }
   void finish_cpu_job(JobIndex job, Time now);
   void stop_cpu_job(JobIndex job);
   /// The nodes a running CPU job holds (empty otherwise).

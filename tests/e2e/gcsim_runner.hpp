@@ -122,8 +122,6 @@ std::vector<std::string> files_in(const std::string& dir);
 /// the same NICs) comes first; with `nodes` 0 the cluster has no GPU at all.
 struct CraftedCluster {
   int nodes = 1;
-  int cpu_nodes = 0;
-  int cpu_node_cores = 28;
   int gpus_per_node = 8;
   double gpu_flops = 1e12;
   double gpu_memory = 32e9;
@@ -135,6 +133,8 @@ struct CraftedCluster {
   double oversubscription = 1;
   double uplink_latency = 1e-6;
   int cpu_cores = 16;  // per node
+  int cpu_nodes = 0;   // last, so that the positional initializers of the fields above stay as they are
+  int cpu_node_cores = 28;
   std::string to_json() const;
 };
 

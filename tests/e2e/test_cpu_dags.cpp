@@ -86,7 +86,7 @@ TEST_P(CpuDags, IndependentTasksOfGrowingSizeLeaveTheSpeedupLoadImbalanceAllows)
   EXPECT_NEAR(rows.at("four-longest-first").jct, 9, 1e-9);
   EXPECT_NEAR(rows.at("many").jct, 8, 1e-9);
   EXPECT_EQ(rows.at("four-longest-first").placement, "c-0;c-1");  // 3 cores left on c-0, 1 more on c-1
-  EXPECT_NEAR(rows.at("one").uncontended, 36, 1e-9);  // the list schedule says the same
+  EXPECT_NEAR(rows.at("one").uncontended, 36, 1e-9);              // the list schedule says the same
   EXPECT_NEAR(rows.at("four").uncontended, 12, 1e-9);
 }
 
@@ -96,13 +96,14 @@ TEST_P(CpuDags, IndependentTasksOfGrowingSizeLeaveTheSpeedupLoadImbalanceAllows)
 // 2 + 10 us + 1e9 / 10e9 + 3 = 5.1 s + 10 us. On a node of two cores both
 // workers sit on it and nothing is sent: 5 s.
 nlohmann::json chain(const std::string& id) {
-  return {{"id", id},
-          {"submit", 0},
-          {"dag",
-           {{"pools", {{{"name", "a"}, {"workers", 1}, {"kind", "cpu"}}, {{"name", "b"}, {"workers", 1}, {"kind", "cpu"}}}},
-            {"tasks",
-             {{{"id", "produce"}, {"pool", "a"}, {"seconds", 2}},
-              {{"id", "consume"}, {"pool", "b"}, {"seconds", 3}, {"after", {{{"task", "produce"}, {"bytes", "1GB"}}}}}}}}}};
+  return {
+      {"id", id},
+      {"submit", 0},
+      {"dag",
+       {{"pools", {{{"name", "a"}, {"workers", 1}, {"kind", "cpu"}}, {{"name", "b"}, {"workers", 1}, {"kind", "cpu"}}}},
+        {"tasks",
+         {{{"id", "produce"}, {"pool", "a"}, {"seconds", 2}},
+          {{"id", "consume"}, {"pool", "b"}, {"seconds", 3}, {"after", {{{"task", "produce"}, {"bytes", "1GB"}}}}}}}}}};
 }
 
 TEST_P(CpuDags, DataOnAnEdgeCrossesTheNicsBetweenTheNodesThatRanItsTasks) {
@@ -120,8 +121,8 @@ TEST_P(CpuDags, DataOnAnEdgeCrossesTheNicsBetweenTheNodesThatRanItsTasks) {
 TEST_P(CpuDags, ANodeFailureStartsTheDagOverOnceItsCoresAreUp) {
   const std::string failures =
       dir_.write("failures.json", R"({"failures": [{"node": "c-1", "at": 5, "duration": 10}]})");
-  const auto rows = run(cpu_cluster(2, 2), {independent_tasks("dag", 4, {10, 10, 10, 10})},
-                        {"--node-failures", failures});
+  const auto rows =
+      run(cpu_cluster(2, 2), {independent_tasks("dag", 4, {10, 10, 10, 10})}, {"--node-failures", failures});
   EXPECT_EQ(rows.at("dag").preemptions, 1);
   EXPECT_NEAR(rows.at("dag").end, 25, 1e-9);
   EXPECT_EQ(rows.at("dag").state, "finished");
@@ -150,7 +151,10 @@ TEST(MixedDags, CpuWorkersStandOnTheNodesOfTheJobsGpus) {
         {"tasks",
          {{{"id", "near"}, {"pool", "io"}, {"seconds", 1}},
           {{"id", "far"}, {"pool", "io"}, {"seconds", 2}},
-          {{"id", "train"}, {"pool", "gpu"}, {"seconds", 1}, {"after", {"near", {{"task", "far"}, {"bytes", "10GB"}}}}}}}}}};
+          {{"id", "train"},
+           {"pool", "gpu"},
+           {"seconds", 1},
+           {"after", {"near", {{"task", "far"}, {"bytes", "10GB"}}}}}}}}}};
   const GcsimRun result = run_simulation(dir.write("cluster.json", cluster.to_json()),
                                          dir.write("jobs.json", workload_json({dag})), dir / "out");
   ASSERT_EQ(result.exit_code, 0) << result.err;

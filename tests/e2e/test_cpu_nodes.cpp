@@ -38,9 +38,9 @@ const char* const kTrace =
 
 TEST(CpuNodes, ANodeListsCpuMachinesHoldCpuRowsOfATraceAndNoGpuJob) {
   ScratchDir dir;
-  const GcsimRun made = run_gcsim({"trace", "cluster", dir.write("nodes.csv", kNodes), "--format", "nodes", "--map",
-                                   "model=model,gpus=gpu,cpu=cpu,memory=memory", "--cpu-nodes", "--out",
-                                   dir / "cluster.json"});
+  const GcsimRun made =
+      run_gcsim({"trace", "cluster", dir.write("nodes.csv", kNodes), "--format", "nodes", "--map",
+                 "model=model,gpus=gpu,cpu=cpu,memory=memory", "--cpu-nodes", "--out", dir / "cluster.json"});
   ASSERT_EQ(made.exit_code, 0) << made.err;
   EXPECT_TRUE(has(made.out, "2 nodes with 2 GPUs in 2 node groups")) << made.out;
   EXPECT_TRUE(has(made.out, "1 CPU-only machines form CPU node groups")) << made.out;
@@ -64,11 +64,10 @@ TEST(CpuNodes, ANodeListsCpuMachinesHoldCpuRowsOfATraceAndNoGpuJob) {
     const char* placement;
   };
   const std::string gpu_node = "v100m32-c8-m64-0";
-  for (const Expected& e : {Expected{"gpu-a", 0, 100, 2, "v100m32-c8-m64-0:0;v100m32-c8-m64-0:1"},
-                            Expected{"cpu-a", 0, 50, 0, "cpu-c8-m64-0"},
-                            Expected{"cpu-b", 10, 40, 0, "v100m32-c8-m64-0"},
-                            Expected{"cpu-c", 40, 70, 0, "v100m32-c8-m64-0"},
-                            Expected{"gpu-b", 100, 110, 1, "v100m32-c8-m64-0:0"}}) {
+  for (const Expected& e :
+       {Expected{"gpu-a", 0, 100, 2, "v100m32-c8-m64-0:0;v100m32-c8-m64-0:1"},
+        Expected{"cpu-a", 0, 50, 0, "cpu-c8-m64-0"}, Expected{"cpu-b", 10, 40, 0, "v100m32-c8-m64-0"},
+        Expected{"cpu-c", 40, 70, 0, "v100m32-c8-m64-0"}, Expected{"gpu-b", 100, 110, 1, "v100m32-c8-m64-0:0"}}) {
     SCOPED_TRACE(e.id);
     const JobRow& row = jobs.at(e.id);
     EXPECT_DOUBLE_EQ(row.start, e.start);

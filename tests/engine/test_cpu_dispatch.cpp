@@ -206,7 +206,7 @@ TEST_F(CpuDag, ANodeFailureStopsItOnEveryNodeItHolds) {
   for (NodeId n = 0; n < 3; ++n) EXPECT_EQ(state_.free_host(n).millicores, 28000) << n;
   EXPECT_EQ(state_.runtime(1).state, JobState::kWaiting);
   EXPECT_EQ(state_.runtime(1).preemptions, 1u);
-  state_.take_down(2);  // the engine takes the node down after its jobs let go
+  state_.take_down(2);                               // the engine takes the node down after its jobs let go
   EXPECT_EQ(dispatch_.dispatch(state_, 1), Jobs{});  // 56 cores up, 84 needed
   state_.bring_up(2);
   EXPECT_EQ(dispatch_.dispatch(state_, 2), (Jobs{1}));

@@ -147,12 +147,8 @@ TEST(ClusterReader, OmittedNetworkModelMeansCm02WithUnitFactors) {
 // A CPU node group: no GPU, no GPU type, no GPU interconnect; its nodes
 // are numbered among the others and carry cores, memory and a NIC.
 nlohmann::json cpu_group(const std::string& name, int count) {
-  return {{"name", name},
-          {"count", count},
-          {"gpus_per_node", 0},
-          {"cpu_cores", 28},
-          {"memory", "192GB"},
-          {"nic", {{"bandwidth", "25Gbps"}, {"latency", "5us"}}}};
+  return {{"name", name},    {"count", count},    {"gpus_per_node", 0},
+          {"cpu_cores", 28}, {"memory", "192GB"}, {"nic", {{"bandwidth", "25Gbps"}, {"latency", "5us"}}}};
 }
 
 TEST(ClusterReader, ReadsCpuNodeGroupsBesideGpuGroups) {
@@ -260,8 +256,8 @@ INSTANTIATE_TEST_SUITE_P(
                  kGroup, "intra_node", "leave 'intra_node' out"},
         BadInput{"MissingGpuTypeOnGpuGroup", [](nlohmann::json& d) { d["node_groups"][0].erase("gpu_type"); }, kGroup,
                  "gpu_type", "missing"},
-        BadInput{"NoGpuTypesForAGpuGroup", [](nlohmann::json& d) { d["gpu_types"] = nlohmann::json::array(); },
-                 kGroup, "gpu_type", "unknown GPU type 'V100' (gpu_types defines: none)"},
+        BadInput{"NoGpuTypesForAGpuGroup", [](nlohmann::json& d) { d["gpu_types"] = nlohmann::json::array(); }, kGroup,
+                 "gpu_type", "unknown GPU type 'V100' (gpu_types defines: none)"},
         BadInput{"ZeroNodeCount", [](nlohmann::json& d) { d["node_groups"][0]["count"] = 0; }, kGroup, "count", ">= 1"},
         BadInput{"FractionalCount", [](nlohmann::json& d) { d["node_groups"][0]["count"] = 1.5; }, kGroup, "count",
                  "integer"},
