@@ -199,6 +199,24 @@ TEST_F(CpuDag, ItWaitsHoldingNothingWhileTheCoresItNeedsAreTakenAndDoesNotHoldBa
   EXPECT_EQ(state_.cpu_job_placement(1), (CpuPlacement{{0, 28}, {1, 28}, {2, 28}}));
 }
 
+// single_node: all its workers on the first node that holds them all.
+class SingleNodeCpuDag : public CpuDispatchTest {
+ protected:
+  static JobSpec pinned() {
+    JobSpec dag = cpu_dag("pinned", 4);
+    dag.single_node = true;
+    return dag;
+  }
+  SingleNodeCpuDag() : CpuDispatchTest({cpu("a", 26, 100), pinned()}, three_cpu_nodes()) {}
+};
+
+TEST_F(SingleNodeCpuDag, TakesTheFirstNodeThatHoldsAllItsWorkers) {
+  dispatch_.submit(state_, 0, 0);  // 2 cores left on n-0
+  dispatch_.submit(state_, 1, 0);
+  EXPECT_EQ(dispatch_.dispatch(state_, 0), (Jobs{0, 1}));
+  EXPECT_EQ(state_.cpu_job_placement(1), (CpuPlacement{{1, 4}}));
+}
+
 TEST_F(CpuDag, ANodeFailureStopsItOnEveryNodeItHolds) {
   dispatch_.submit(state_, 1, 0);
   dispatch_.dispatch(state_, 0);
