@@ -110,9 +110,11 @@ struct MeasuredWork {
 /// A DAG of tasks run by pools of workers: a render farm, or any dependency
 /// chain (sim/model/dag_schedule.hpp gives the rules). Each worker of a GPU
 /// pool holds one of the job's GPUs; CPU pools' workers count against the
-/// job's CPU cores. A task lasts `seconds` plus `flops` at its GPU's speed,
-/// plus `task_overhead`; a predecessor's `bytes` cross the simulated network
-/// from the predecessor's worker to the task's before it starts.
+/// job's CPU cores. A DAG of CPU pools alone holds no GPU (JobSpec::gpus 0):
+/// its workers spread over nodes with free cores (runs_on_cpu()). A task
+/// lasts `seconds` plus `flops` at its GPU's speed, plus `task_overhead`; a
+/// predecessor's `bytes` cross the simulated network from the predecessor's
+/// worker to the task's before it starts.
 struct DagPool {
   std::string name;
   std::uint32_t workers = 1;
