@@ -459,8 +459,11 @@ class Scheduler {
   void dispatch_cpu_jobs() {
     if (!cpu_.waiting()) return;
     for (JobIndex job : cpu_.dispatch(state_, now_)) {
-      recorder_.cpu_job_started(job, now_, state_.cpu_job_node(job));
+      std::vector<NodeId> nodes;
+      for (const CpuShare& share : state_.cpu_job_placement(job)) nodes.push_back(share.node);
+      recorder_.cpu_job_started(job, now_, nodes);
       if (ServingController* deployment = deployment_of(job)) deployment->replica_running(job, now_);
+      if (const auto* dag = std::get_if<DagWork>(&in_.jobs[job].work)) launch_cpu_dag(job, *dag);
     }
   }
 
@@ -490,6 +493,10 @@ class Scheduler {
     for (JobIndex job : cpu_jobs_stopped) {
       recorder_.run_stopped(job, now_, RunEnd::kPreempted);
       if (ServingController* deployment = deployment_of(job)) deployment->replica_stopped(job, now_);
+      if (running_[job]) {  // a DAG of CPU workers: its actors stop, it starts over
+        ++epoch_[job];
+        cut_run(job);
+      }
     }
     recorder_.node_failed_at(now_, failure.node);
     recorder_.node_failed(applied.preempted.size() + cpu_jobs_stopped.size(), lost);
@@ -566,7 +573,8 @@ class Scheduler {
     drop_stale_timer_steps();
     if (!timer_steps_.empty()) next = std::min(next, timer_steps_.top().end);
     next = std::min(next, cpu_.next_end());
-    if (next == kNever && state_.running().empty()) return false;
+    // A DAG of CPU workers running has no end known in advance: its last task rings.
+    if (next == kNever && state_.running().empty() && cpu_.running() == 0) return false;
     const double timeout = next == kNever ? -1.0 : std::max(0.0, next - now_);
     listening_ = true;
     const ssize_t index = sg4::Activity::wait_any_for(doorbell_wait_, timeout);
@@ -595,8 +603,7 @@ class Scheduler {
     // From the scheduler's host to itself: no route, so the message arrives
     // at this instant, once every actor waits. Runners and DAG coordinators
     // stand on that host for this reason.
-    assert(sg4::this_actor::get_host() == platform_.gpu_hosts.front() &&
-           "the doorbell rings from the scheduler's host");
+    assert(sg4::this_actor::get_host() == platform_.control_host() && "the doorbell rings from the scheduler's host");
     doorbell_->put_init(this, 0)->detach();
   }
 
@@ -604,6 +611,13 @@ class Scheduler {
   void end_jobs() {
     std::sort(ended_.begin(), ended_.end());
     for (JobIndex job : ended_) {
+      if (runs_on_cpu(in_.jobs[job])) {  // a DAG of CPU workers
+        note_end(job);
+        cpu_.finish(state_, job, now_);
+        recorder_.job_finished(job, now_, 0, 1.0, 0);
+        running_[job].reset();
+        continue;
+      }
       const double held = held_gpu_seconds(job);
       report_speeds(job);
       thrashing_guard_.finished(job, state_.runtime(job).saved_fraction, now_);
@@ -725,7 +739,7 @@ class Scheduler {
         killed_runners_.pop_back();
       }
       // On the scheduler's host, from which the doorbell rings (report_end()).
-      runner->actor = sg4::Actor::init("runner-" + std::to_string(++runners_started_), platform_.gpu_hosts.front());
+      runner->actor = sg4::Actor::init("runner-" + std::to_string(++runners_started_), platform_.control_host());
       runner->actor->set_stacksize(kRunnerStackKiB);
       runner->actor->start(guarded(failure_, [this, runner] { serve(*runner); }));
     } else {
@@ -1147,14 +1161,46 @@ class Scheduler {
   }
 
   // A DAG job runs its own worker actors; its coordinator reports its end.
-  // Preempted, it starts over (no checkpoints of a DAG's progress).
+  // Preempted, it starts over (no checkpoints of a DAG's progress). Its GPU
+  // workers stand on its GPUs, in order; its CPU workers on its nodes' CPU
+  // hosts, dealt over its GPUs in turn (CPU worker i at the node of GPU i mod
+  // g), so that each node holds them as it holds the job's GPUs and the cores
+  // split over them.
   void launch_dag(JobIndex job, const DagWork& dag) {
     RunningJob& run = begin_run(job, std::nullopt);
     run.work_seconds = dag_list_schedule_seconds(dag, slowest_gpu_flops(in_.layout, state_.runtime(job).gpus));
     run.work_started = now_;
+    const std::vector<GpuId>& gpus = state_.runtime(job).gpus;
+    std::vector<sg4::Host*> workers;
+    std::size_t next_gpu = 0, next_cpu = 0;
+    for (const DagPool& pool : dag.pools)
+      for (std::uint32_t w = 0; w < pool.workers; ++w)
+        workers.push_back(pool.cpu ? platform_.cpu_hosts[in_.layout.node_of(gpus[next_cpu++ % gpus.size()])]
+                                   : run.hosts[next_gpu++]);
+    start_dag_run(job, dag, workers);
+  }
+
+  // A DAG of CPU workers, started by the CPU dispatch on the nodes it holds:
+  // its workers, in pool order, fill those nodes in order, each node's CPU
+  // host taking as many as the placement gives it. Its last task ends it
+  // (end_jobs()); a failure of one of its nodes starts it over.
+  void launch_cpu_dag(JobIndex job, const DagWork& dag) {
+    running_[job] = std::make_unique<RunningJob>(std::nullopt);
+    RunningJob& run = *running_[job];
+    run.started = now_;
+    run.work_started = now_;
+    run.work_seconds = dag_list_schedule_seconds(dag, 1.0);  // CPU tasks have no FLOPs
+    std::vector<sg4::Host*> workers;
+    for (const CpuShare& share : state_.cpu_job_placement(job))
+      workers.insert(workers.end(), share.workers, platform_.cpu_hosts[share.node]);
+    start_dag_run(job, dag, workers);
+  }
+
+  void start_dag_run(JobIndex job, const DagWork& dag, const std::vector<sg4::Host*>& workers) {
+    RunningJob& run = *running_[job];
     const std::string name = "dag-" + std::to_string(job) + "-" + std::to_string(epoch_[job]);
     run.dag = std::make_unique<DagRun>(
-        dag, run.hosts, platform_.gpu_hosts.front(), name,
+        dag, workers, platform_.control_host(), name,
         [this](double start, double end) {
           ++wakes_;  // a worker back from its execution (see settle())
           if (recording_) recorder_.busy(start, end, 1, 1.0);
@@ -1316,16 +1362,17 @@ RunRecord simulate(const SimulationInput& input) {
   sg4::Engine engine(&argc, argv.data());
   if (input.options.stop_request) ::sigaction(SIGINT, &caller_sigint, nullptr);
   configure_network_model(input.layout.spec().network);
-  // CPU hosts only where a job decodes its input on them.
-  const bool pipelines = std::any_of(input.jobs.begin(), input.jobs.end(), [](const JobSpec& job) {
+  // CPU hosts only where a job decodes its input on them, or a DAG's CPU workers stand on them.
+  const bool cpu_hosts = std::any_of(input.jobs.begin(), input.jobs.end(), [](const JobSpec& job) {
     const auto* training = std::get_if<TrainingWork>(&job.work);
-    return training && training->input_pipeline.enabled();
+    const auto* dag = std::get_if<DagWork>(&job.work);
+    return (training && training->input_pipeline.enabled()) || (dag && dag_cpu_workers(*dag) > 0);
   });
-  const SimGridPlatform platform = build_platform(input.layout, pipelines);
+  const SimGridPlatform platform = build_platform(input.layout, cpu_hosts);
 
   ActorFailure failure;
   Scheduler scheduler(input, platform, failure);
-  sg4::Actor::create("scheduler", platform.gpu_hosts.front(), guarded(failure, [&scheduler] { scheduler.run(); }));
+  sg4::Actor::create("scheduler", platform.control_host(), guarded(failure, [&scheduler] { scheduler.run(); }));
   const auto started = std::chrono::steady_clock::now();
   engine.run();
   const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - started;
