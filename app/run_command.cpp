@@ -148,7 +148,9 @@ A CSV trace (--workload csv:FILE) is read through --trace-opt map=P=COL,...
                       column's unit, memory_unit=UNIT (gpu_memory_unit=UNIT) or
                       memory=COL:UNIT, UNIT one of B, KB, MB, GB, TB, KiB, MiB,
                       GiB, TiB; without one the run fails naming the column
-  share               the share of each GPU the job uses, in (0, 1]
+  share               the share of each GPU the job uses, in (0, 1]; as a
+                      percent (share=COL:percent) or in thousandths
+                      (share=COL:milli, a pod list's gpu_milli)
   gpu_types           the GPU types it may run on, "V100|A100"
   single_node         true or false: all its GPUs on one node
 An empty submit (the job ran before the trace's window began) or end (still

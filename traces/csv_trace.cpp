@@ -29,19 +29,30 @@ bool has_unit(const std::string& property) {
 // A mapped column: its header name, and the unit named after it, if any.
 struct MappedColumn {
   std::string name;
-  std::optional<double> unit;  // cores or bytes per unit of a plain number
+  std::optional<double> unit;  // cores, bytes or shares of a GPU per unit of a plain number
 };
+
+// The unit of a share column: "fraction" (1, the default), "percent"
+// (PAI's plan_gpu of 50 is half a GPU) or "milli" (thousandths, as
+// Kubernetes GPU-sharing pod lists count gpu_milli).
+double parse_share_unit(const std::string& unit) {
+  if (unit == "fraction") return 1;
+  if (unit == "percent") return 0.01;
+  if (unit == "milli") return 0.001;
+  throw std::invalid_argument("expected fraction, percent or milli");
+}
 
 // "COLUMN" or, for a property with a unit, "COLUMN:UNIT".
 MappedColumn mapped_column(const std::string& property, const std::string& value) {
   const auto colon = value.rfind(':');
   if (colon == std::string::npos) return {value, std::nullopt};
   const std::string unit = value.substr(colon + 1);
-  if (!has_unit(property))
+  if (!has_unit(property) && property != "share")
     throw std::invalid_argument("property '" + property + "' takes no unit ('" + value +
-                                "' in the column mapping): only cpu, memory and gpu_memory do");
+                                "' in the column mapping): only cpu, memory, gpu_memory and share do");
   if (colon == 0) throw std::invalid_argument("no column before the unit in '" + property + "=" + value + "'");
   try {
+    if (property == "share") return {value.substr(0, colon), parse_share_unit(unit)};
     return {value.substr(0, colon), property == "cpu" ? parse_cpu_unit(unit) : parse_memory_unit(unit)};
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument("unknown unit '" + unit + "' for '" + property + "' in the column mapping (" +
@@ -120,7 +131,8 @@ TraceReadResult parse_csv_trace(std::istream& in, const std::string& file, const
   // Cores or bytes per unit of a plain number: the mapping's unit, else the declared one.
   std::map<std::string, std::optional<double>> unit_of = {{"cpu", options.cpu_unit_cores},
                                                           {"memory", options.memory_unit_bytes},
-                                                          {"gpu_memory", options.gpu_memory_unit_bytes}};
+                                                          {"gpu_memory", options.gpu_memory_unit_bytes},
+                                                          {"share", 1.0}};
   for (const auto& [property, column] : columns) {
     const MappedColumn mapped_as = mapped_column(property, column);
     column_of[property] = header.column(mapped_as.name);
@@ -201,6 +213,8 @@ TraceReadResult parse_csv_trace(std::istream& in, const std::string& file, const
         *value *= *unit;
       } else if (!value && has_unit(property)) {
         value = property == "cpu" ? parse_cores_with_unit(field(property)) : parse_bytes_with_unit(field(property));
+      } else if (value && property == "share") {
+        *value *= *unit_of.at("share");
       }
       const bool valid = value && *value >= 0 && std::isfinite(*value);
       return row.malformed_if(!valid, column(property), "not an amount >= 0", row.got(column(property))) ? *value : 0;
@@ -209,7 +223,8 @@ TraceReadResult parse_csv_trace(std::istream& in, const std::string& file, const
     const double memory = amount("memory");
     const double gpu_memory = amount("gpu_memory");
     const double share = amount("share");
-    if (mapped("share"))
+    // A row of no GPU asks no share of one (a pod list's CPU pods give 0).
+    if (mapped("share") && gpus > 0)
       row.malformed_if(share > 1 || (!field("share").empty() && share < kSmallestGpuShare), column("share"),
                        "not a share of a GPU in (0, 1]", row.got(column("share")));
     const std::string single = field("single_node");

@@ -40,7 +40,9 @@
 //             "memory=COL:GiB" or memory_unit (gpu_memory_unit), one of B,
 //             KB, MB, GB, TB, KiB, MiB, GiB, TiB: without one the read fails
 //             (InputError naming the line and column, in every mode)
-//   share     the share of each GPU the job uses, in (0, 1] (JobSpec::gpu_share)
+//   share     the share of each GPU the job uses, in (0, 1] (JobSpec::gpu_share);
+//             "share=COL:percent" or "share=COL:milli" reads 50 or 500 as a half
+//             (the default unit is "fraction"); ignored on a row of 0 GPUs
 //   gpu_types the GPU types the job may run on, "V100|A100" (node selectors)
 //   single_node   true/false, 1/0, yes/no: all its GPUs on one node (a pod)
 //   priority  an integer (larger is more important), or a level named by

@@ -76,7 +76,8 @@ struct StoppedRun {
     record.simulated_time = 10;
   }
   nlohmann::json summary() const {
-    return nlohmann::json::parse(summary_json(jobs, layout, record, compute_run_metrics(jobs, record), {false, {}, std::nullopt}));
+    return nlohmann::json::parse(
+        summary_json(jobs, layout, record, compute_run_metrics(jobs, record), {false, {}, std::nullopt}));
   }
 };
 
@@ -291,8 +292,8 @@ TEST(GpuTypesInTheOutputs, JobsCsvNamesTheTypeWhoseSpeedTheJobRanAt) {
 
 TEST(GpuTypesInTheOutputs, SummaryCountsTheJobsAcrossGpuTypes) {
   const TwoTypeRun run;
-  const auto summary = nlohmann::json::parse(
-      summary_json(run.jobs, run.layout, run.record, compute_run_metrics(run.jobs, run.record), {false, {}, std::nullopt}));
+  const auto summary = nlohmann::json::parse(summary_json(
+      run.jobs, run.layout, run.record, compute_run_metrics(run.jobs, run.record), {false, {}, std::nullopt}));
   EXPECT_EQ(summary["jobs_across_gpu_types"], 2);
   EXPECT_EQ(jobs_across_gpu_types(run.layout, run.record), 2u);
 }

@@ -136,13 +136,46 @@ TEST(CsvTraceUnits, AMappingTakesAUnitOnlyWherePropertiesHaveOne) {
   EXPECT_EQ(parse_csv_column_map("submit=t,gpus=g,duration=d,memory=m:GiB").at("memory"), "m:GiB");
   const std::string unitless = message("submit=t:GiB,gpus=g,duration=d");
   EXPECT_NE(unitless.find("'submit' takes no unit"), std::string::npos) << unitless;
-  EXPECT_NE(unitless.find("cpu, memory and gpu_memory"), std::string::npos) << unitless;
+  EXPECT_NE(unitless.find("cpu, memory, gpu_memory and share"), std::string::npos) << unitless;
   const std::string unknown = message("submit=t,gpus=g,duration=d,memory=m:GBs");
   EXPECT_NE(unknown.find("unknown unit 'GBs' for 'memory'"), std::string::npos) << unknown;
   EXPECT_NE(unknown.find("GiB"), std::string::npos) << unknown;
   const std::string cpu = message("submit=t,gpus=g,duration=d,cpu=c:GiB");
   EXPECT_NE(cpu.find("unknown unit 'GiB' for 'cpu'"), std::string::npos) << cpu;
   EXPECT_NE(cpu.find("millicores"), std::string::npos) << cpu;
+  const std::string share = message("submit=t,gpus=g,duration=d,share=s:GiB");
+  EXPECT_NE(share.find("unknown unit 'GiB' for 'share'"), std::string::npos) << share;
+  EXPECT_NE(share.find("fraction, percent or milli"), std::string::npos) << share;
+}
+
+// A Kubernetes GPU-sharing pod list counts a pod's share of its GPU in
+// thousandths (gpu_milli) and its CPU pods' share as 0: 460 is 0.46 of a GPU,
+// 1000 a whole one, and a pod of no GPU is a CPU job, not a bad share.
+TEST(CsvTraceUnits, AShareInThousandthsOrPercentAndNoneOnARowOfNoGpu) {
+  const std::string pods =
+      "name,created,num_gpu,gpu_milli,ran,cpu_milli\n"
+      "p0,0,1,460,60,6000\n"
+      "p1,1,1,1000,60,12000\n"
+      "p2,2,0,0,60,20000\n"
+      "p3,3,2,500,60,8000\n";
+  const TraceReadResult milli =
+      parse(pods, "id=name,submit=created,gpus=num_gpu,share=gpu_milli:milli,duration=ran,cpu=cpu_milli:millicores");
+  ASSERT_EQ(milli.jobs.size(), 4u) << (milli.skipped.empty() ? "" : milli.skipped[0].reason);
+  EXPECT_DOUBLE_EQ(milli.jobs[0].gpu_share, 0.46);
+  EXPECT_EQ(milli.jobs[0].gpus, 1u);
+  EXPECT_DOUBLE_EQ(milli.jobs[1].gpu_share, 1);
+  EXPECT_EQ(milli.jobs[2].gpus, 0u);  // a CPU job of 20 cores
+  EXPECT_EQ(milli.jobs[2].cpu_cores, 20u);
+  EXPECT_DOUBLE_EQ(milli.jobs[3].gpu_share, 0.5);
+  EXPECT_EQ(milli.jobs[3].gpus, 2u);
+  const TraceReadResult percent = parse("t,g,s,d\n0,1,50,60\n", "submit=t,gpus=g,share=s:percent,duration=d");
+  ASSERT_EQ(percent.jobs.size(), 1u);
+  EXPECT_DOUBLE_EQ(percent.jobs[0].gpu_share, 0.5);
+  // Without a unit a share is a fraction, and 460 is no share of a GPU.
+  const TraceReadResult fraction = parse("t,g,s,d\n0,1,460,60\n", "submit=t,gpus=g,share=s,duration=d");
+  EXPECT_TRUE(fraction.jobs.empty());
+  ASSERT_EQ(fraction.skipped.size(), 1u);
+  EXPECT_EQ(fraction.skipped[0].reason, "not a share of a GPU in (0, 1]");
 }
 
 TEST(CsvTraceUnits, TraceSettingsDeclareTheUnits) {
