@@ -120,6 +120,16 @@ void finish_trace(std::vector<PendingTraceJob> pending, const TraceReadOptions& 
       }
       measured->gpu_type = gpu_type_name(measured->gpu_type, options.gpu_models);
     }
+    // The GPU types a job may run on are models of the trace too: renamed
+    // alike, and models that become one type are listed once.
+    if (!options.gpu_models.empty() && !job.spec.gpu_types.empty()) {
+      std::vector<std::string> types;
+      for (const std::string& model : job.spec.gpu_types) {
+        std::string type = gpu_type_name(model, options.gpu_models);
+        if (std::find(types.begin(), types.end(), type) == types.end()) types.push_back(std::move(type));
+      }
+      job.spec.gpu_types = std::move(types);
+    }
     if (const auto* cpu = std::get_if<CpuWork>(&job.spec.work)) {
       if (const auto problem = beyond_horizon(cpu->seconds, HorizonQuantity::kTime)) {
         log.malformed(job.file, job.line, job.run_time_field, "run time beyond the horizon", *problem);

@@ -131,7 +131,8 @@ TEST(TraceReplayReport, SkippedRowsAndTheSelectionAreInTheSummaryPerReason) {
   EXPECT_EQ(trace.at("skipped").at("malformed"),
             (nlohmann::json{{"negative submit time", 1}, {"starts before it was submitted", 1}}));
   EXPECT_EQ(trace.at("skipped").at("not_replayable"),
-            (nlohmann::json{{"CPU job (0 GPUs)", 1}, {"never started (no start time)", 1}}));
+            (nlohmann::json{{"0 GPUs and no cpu column (map one to replay CPU jobs)", 1},
+                            {"never started (no start time)", 1}}));
   EXPECT_EQ(trace.at("selection").at("jobs"), 2);
   ASSERT_EQ(trace.at("selection").at("steps").size(), 1u);
   EXPECT_TRUE(has(trace.at("selection").at("steps")[0].get<std::string>(), "2 of 3 jobs kept"))

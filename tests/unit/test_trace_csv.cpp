@@ -9,6 +9,7 @@
 #include "sim/core/input_error.hpp"
 #include "tests/support/trace_files.hpp"
 #include "traces/csv_trace.hpp"
+#include "traces/gpu_models.hpp"
 #include "traces/philly_trace.hpp"
 
 namespace gcsim {
@@ -413,6 +414,24 @@ TEST(CsvTrace, CalendarTimesAndNumbersInOneColumnAreMixedTimeFormats) {
     EXPECT_EQ(e.field(), "t");
     EXPECT_EQ(e.problem(), "mixed time formats in one column (got '60': a number here, a calendar time on line 2)");
   }
+}
+
+// A pod list names the GPU models a pod may run on; mapped with --gpu-type
+// MODEL=NAME, the list names the cluster's types, each once.
+TEST(CsvTrace, TheGpuTypesAJobMayRunOnAreRenamedAsItsModels) {
+  TraceReadOptions options;
+  add_gpu_model_mapping(options.gpu_models, parse_gpu_model_mapping("V100M16=V100"));
+  add_gpu_model_mapping(options.gpu_models, parse_gpu_model_mapping("V100M32=V100"));
+  const TraceReadResult trace = parse(
+      "t,g,d,spec\n"
+      "0,1,60,V100M16|V100M32\n"
+      "1,1,60,V100M16|T4\n"
+      "2,1,60,\n",
+      "submit=t,gpus=g,duration=d,gpu_types=spec", options);
+  ASSERT_EQ(trace.jobs.size(), 3u);
+  EXPECT_EQ(trace.jobs[0].gpu_types, (std::vector<std::string>{"V100"}));
+  EXPECT_EQ(trace.jobs[1].gpu_types, (std::vector<std::string>{"V100", "T4"}));
+  EXPECT_TRUE(trace.jobs[2].gpu_types.empty());
 }
 
 TEST(CsvTrace, MappingMistakesAreNamed) {
