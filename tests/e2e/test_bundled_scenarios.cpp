@@ -13,6 +13,18 @@
 namespace gcsim::testing {
 namespace {
 
+// The summary.json of a fifo run of the bundled `workload` on the bundled
+// `cluster`, with `extra` options, written to `out`.
+nlohmann::json fifo_summary(const std::string& out, const std::string& cluster, const std::string& workload,
+                            const std::vector<std::string>& extra) {
+  std::vector<std::string> args = {"run",      "--cluster", scenario(cluster), "--workload", scenario(workload),
+                                   "--policy", "fifo",      "--out",           out};
+  args.insert(args.end(), extra.begin(), extra.end());
+  const GcsimRun run = run_gcsim(args);
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  return read_summary(out);
+}
+
 TEST(BundledScenarios, DefaultScenarioFinishesEveryJobAndPrintsASummary) {
   ScratchDir dir;
   const GcsimRun run = run_gcsim({"run", "--cluster", scenario("clusters/rack-32gpu.json"), "--workload",
@@ -379,20 +391,8 @@ TEST(BundledScenarios, NodeFailuresDrawnFromAnMtbfCostTheMixedWorkloadGoodput) {
   // Weibull failures (MTBF 100 h, shape 0.8, 2 h repairs) on the 64 nodes
   // over 4 days; the mixed workload keeps no checkpoints.
   ScratchDir dir;
-  auto run_with = [&](const std::string& name, std::vector<std::string> extra) {
-    std::vector<std::string> args = {"run",
-                                     "--cluster",
-                                     scenario("clusters/cluster-512gpu.json"),
-                                     "--workload",
-                                     scenario("workloads/mixed-512gpu.json"),
-                                     "--policy",
-                                     "fifo",
-                                     "--out",
-                                     dir / name};
-    args.insert(args.end(), extra.begin(), extra.end());
-    const GcsimRun run = run_gcsim(args);
-    EXPECT_EQ(run.exit_code, 0) << run.err;
-    return read_summary(dir / name);
+  const auto run_with = [&](const std::string& name, const std::vector<std::string>& extra) {
+    return fifo_summary(dir / name, "clusters/cluster-512gpu.json", "workloads/mixed-512gpu.json", extra);
   };
   const nlohmann::json steady = run_with("steady", {});
   const nlohmann::json failing = run_with("failing", {"--node-failures", scenario("failures/mtbf-100h.json")});
@@ -411,20 +411,8 @@ TEST(BundledScenarios, TwoListedNodeOutagesTakeTheirGpusAwayForTheirDurations) {
   // dgx1-1 is down from 1 h to 1.5 h, dgx1-3 from 2 h to 3 h: 24 of the rack's
   // 32 GPUs are left during each outage, and the jobs on the failed node run again.
   ScratchDir dir;
-  auto run_with = [&](const std::string& name, std::vector<std::string> extra) {
-    std::vector<std::string> args = {"run",
-                                     "--cluster",
-                                     scenario("clusters/rack-32gpu.json"),
-                                     "--workload",
-                                     scenario("workloads/default.json"),
-                                     "--policy",
-                                     "fifo",
-                                     "--out",
-                                     dir / name};
-    args.insert(args.end(), extra.begin(), extra.end());
-    const GcsimRun run = run_gcsim(args);
-    EXPECT_EQ(run.exit_code, 0) << run.err;
-    return read_summary(dir / name);
+  const auto run_with = [&](const std::string& name, const std::vector<std::string>& extra) {
+    return fifo_summary(dir / name, "clusters/rack-32gpu.json", "workloads/default.json", extra);
   };
   const nlohmann::json steady = run_with("steady", {});
   const nlohmann::json failing =
