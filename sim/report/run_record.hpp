@@ -130,8 +130,8 @@ struct RunRecord {
   // when no CPU job ran, so that a workload without any pays nothing for it.
   std::vector<NodeId> cpu_nodes;
   std::vector<TimelinePoint> timeline;
-  // Kept only for a timeline of the schedule (RunRecorder::keep_runs()):
-  // every run of every job, and the node failures.
+  // Kept only for a timeline of the schedule (SimulationOptions::keep_runs,
+  // a RunLog the engine keeps): every run of every job, and the node failures.
   std::vector<RunSlice> runs;
   std::vector<NodeEvent> node_failure_events;
   std::optional<DeadlockReport> deadlock;
