@@ -16,6 +16,9 @@ NodeTemplate read_node_template(const std::string& path) {
   if (spec.node_groups.empty())
     throw InputError(path, "node_groups[0]", "count", "a node template is a cluster with a node group to resize");
   t.gpus_per_node = spec.node_groups.front().gpus_per_node;
+  if (t.gpus_per_node == 0)
+    throw InputError(path, "node_groups[0] (name '" + spec.node_groups.front().name + "')", "gpus_per_node",
+                     "a CPU node group (no GPU): gcsim plan sizes a cluster's GPUs, give a template of GPU nodes");
   t.count = spec.node_groups.front().count;
   return t;
 }

@@ -28,7 +28,7 @@ const char* const kTraceClusterUsage =
                            [--gpu-type T] [--gpu-flops F] [--gpu-memory M]
        gcsim trace cluster NODES.csv --format nodes --map model=COL,gpus=COL[,cpu=COL][,memory=COL]
                            --out CLUSTER.json [--cpu-unit cores|milli] [--memory-unit U]
-                           [--gpu-type MODEL=NAME[:FLOPS[:MEMORY]]]... [--name NAME]
+                           [--gpu-type MODEL=NAME[:FLOPS[:MEMORY]]]... [--cpu-nodes] [--name NAME]
 
 cluster  writes a traced cluster's virtual clusters as a gcsim cluster (a node
          group "vc-<vc>" per VC) and, with --capacity-out, a capacity-scheduler
@@ -45,7 +45,9 @@ cluster  writes a traced cluster's virtual clusters as a gcsim cluster (a node
          optionally the CPU (in --cpu-unit: cores, the default, or milli) and
          host memory (in --memory-unit: B, KB, MB, GB, TB, KiB, MiB, GiB (the
          default) or TiB). Identical nodes form one node group; nodes without
-         GPUs are left out. A GPU model gcsim has no figures for (it knows
+         GPUs are left out, or with --cpu-nodes form CPU node groups
+         ("cpu-c<cores>-m<GiB>", no GPU) where CPU jobs run. A GPU model
+         gcsim has no figures for (it knows
          P100, T4, V100, V100M16, V100M32, A10, MISC) is an error naming its
          line, unless --gpu-type maps it: MODEL=NAME takes NAME's figures,
          MODEL=NAME:31.2TFLOPS[:24GB] gives them. The network is assumed:
@@ -71,8 +73,8 @@ int node_list_cluster(const std::string& path, const Arguments& args) {
     throw UsageError(std::string("--format nodes: ") + e.what());
   }
   const NodeList list = read_node_list(path, options);
-  const MachineCluster cluster =
-      machine_cluster_json(list.machines, args.value_or("name", "nodes"), path, list.model_column, models);
+  const MachineCluster cluster = machine_cluster_json(list.machines, args.value_or("name", "nodes"), path,
+                                                      list.model_column, models, args.has("cpu-nodes"));
   if (!write_output_files({{out, cluster.cluster.dump(2) + "\n"}})) return exit_codes::kOutputError;
   std::uint64_t gpus = 0;
   for (const TracedMachine& node : list.machines) gpus += node.gpus;
@@ -87,9 +89,9 @@ int node_list_cluster(const std::string& path, const Arguments& args) {
 }  // namespace
 
 const std::vector<FlagSpec> kTraceClusterFlags = {
-    {"format"}, {"out"},           {"capacity-out"},         {"queues-of"}, {"date"},
-    {"name"},   {"gpus-per-node"}, {"gpu-type", true, true}, {"gpu-flops"}, {"gpu-memory"},
-    {"map"},    {"cpu-unit"},      {"memory-unit"}};
+    {"format"}, {"out"},           {"capacity-out"},         {"queues-of"},       {"date"},
+    {"name"},   {"gpus-per-node"}, {"gpu-type", true, true}, {"gpu-flops"},       {"gpu-memory"},
+    {"map"},    {"cpu-unit"},      {"memory-unit"},          {"cpu-nodes", false}};
 
 int trace_cluster(const std::string& path, const Arguments& args) {
   const std::string format_name = args.required("format");
@@ -97,7 +99,7 @@ int trace_cluster(const std::string& path, const Arguments& args) {
   const auto format = parse_vc_table_format(format_name);
   if (!format)
     throw UsageError("option '--format' must be 'philly-vcs', 'helios-vcs' or 'nodes', got '" + format_name + "'");
-  for (const char* nodes_only : {"map", "cpu-unit", "memory-unit"})
+  for (const char* nodes_only : {"map", "cpu-unit", "memory-unit", "cpu-nodes"})
     if (args.has(nodes_only)) throw UsageError(std::string("option '--") + nodes_only + "' applies to --format nodes");
   const std::vector<std::string> gpu_types = args.all("gpu-type");
   if (gpu_types.size() > 1 || (gpu_types.size() == 1 && gpu_types[0].find('=') != std::string::npos))

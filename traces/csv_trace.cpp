@@ -79,7 +79,7 @@ TraceReadResult parse_csv_trace(std::istream& in, const std::string& file, const
 
   std::map<std::string, std::size_t> line_of_id;
   std::vector<PendingTraceJob> pending;
-  std::size_t rounded_up = 0, shared = 0;
+  std::size_t rounded_up = 0, shared = 0, cpu_jobs = 0;
   bool calendar = false;
   while (lines.next(text)) {
     if (is_blank(text)) continue;
@@ -148,12 +148,16 @@ TraceReadResult parse_csv_trace(std::istream& in, const std::string& file, const
     std::vector<std::string> gpu_types;
     for (const std::string& type : split_csv_line(field("gpu_types"), '|'))
       if (!type.empty()) gpu_types.push_back(type);
-    row.not_replayable_if(gpus == 0, column("gpus"), "CPU job (0 GPUs)");
+    // A row of no GPU is a CPU job when it asks cores; one asking neither has nothing to replay.
+    const bool cpu_job = gpus == 0 && cpu > 0;
+    row.not_replayable_if(gpus == 0 && !cpu_job, column("gpus"),
+                          mapped("cpu") ? "0 GPUs and 0 cores (a CPU job asks cores)"
+                                        : "0 GPUs and no cpu column (map one to replay CPU jobs)");
     row.not_replayable_if(run_time == 0, by_duration ? column("duration") : column("end"),
                           "ran for 0 s (gcsim replays positive run times)");
     if (!row) continue;
     // Below one GPU: one worker on that share of a GPU; above, a fraction is rounded up.
-    const bool sharing = gpus < 1;
+    const bool sharing = !cpu_job && gpus < 1;
     const double whole = std::ceil(gpus);
     if (sharing) ++shared;
     if (!sharing && whole != gpus) ++rounded_up;
@@ -180,12 +184,22 @@ TraceReadResult parse_csv_trace(std::istream& in, const std::string& file, const
     job.spec.gpu_types = std::move(gpu_types);
     const std::string type = mapped("gpu_type") && !field("gpu_type").empty() ? field("gpu_type") : options.gpu_type;
     job.spec.work = MeasuredWork{run_time, type};
+    if (cpu_job) {  // its cores and memory on nodes for its recorded run time; nothing of a GPU
+      ++cpu_jobs;
+      job.spec.work = CpuWork{run_time};
+      job.spec.gpu_memory_bytes = 0;
+      job.spec.gpu_share = 1;
+      job.spec.gpu_types.clear();
+    }
     pending.push_back(std::move(job));
   }
   result.assume_for(shared,
                     " jobs ask less than one GPU: each holds that share of one GPU (gpu_share), beside other "
                     "fractional jobs, its recorded run time taken at that share");
   result.assume_for(rounded_up, " jobs ask more than one GPU but not a whole number: rounded up to whole GPUs");
+  result.assume_for(cpu_jobs,
+                    " jobs ask no GPU but cores (column '" + (mapped("cpu") ? columns.at("cpu") : std::string()) +
+                        "'): CPU jobs, each holding its cores and memory on one node for its recorded run time");
   result.calendar_clock = calendar;
   finish_trace(std::move(pending), options, std::nullopt, log, result);
   return result;

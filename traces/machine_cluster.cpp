@@ -27,8 +27,11 @@ struct Group {
   bool nvlink = false;
 };
 
-// "v100m32-c96-m384": 2- and 8-GPU machines (PAI's shapes) need no GPU count.
+// "v100m32-c96-m384": 2- and 8-GPU machines (PAI's shapes) need no GPU
+// count; "cpu-c32-m128" for machines without GPUs.
 std::string base_group_name(const Shape& shape) {
+  if (shape.gpus == 0)
+    return "cpu-c" + std::to_string(shape.cpu_cores) + "-m" + describe_number(shape.memory_bytes / kGiB);
   std::string type = shape.type;
   for (char& c : type) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return type + "-c" + std::to_string(shape.cpu_cores) + "-m" + describe_number(shape.memory_bytes / kGiB) +
@@ -42,14 +45,21 @@ std::string figures_text(const GpuFigures& figures) {
 }  // namespace
 
 MachineCluster machine_cluster_json(const std::vector<TracedMachine>& machines, const std::string& name,
-                                    const std::string& file, const std::string& model_field,
-                                    const GpuModelMap& models) {
+                                    const std::string& file, const std::string& model_field, const GpuModelMap& models,
+                                    bool cpu_machines) {
   std::vector<Group> groups;
   std::vector<std::pair<std::string, GpuFigures>> types;  // model, figures; in order of first appearance
   std::size_t cpu_only = 0;
   for (const TracedMachine& machine : machines) {
     if (machine.gpus == 0) {
       ++cpu_only;
+      if (!cpu_machines) continue;
+      const Shape shape{"", 0, std::max<std::uint32_t>(machine.cpu_cores, 1), std::max(machine.memory_bytes, kGiB)};
+      auto it = std::find_if(groups.begin(), groups.end(), [&](const Group& g) { return g.shape == shape; });
+      if (it == groups.end())
+        groups.push_back({shape, 1, false});
+      else
+        ++it->count;
       continue;
     }
     const auto known =
@@ -79,7 +89,9 @@ MachineCluster machine_cluster_json(const std::vector<TracedMachine>& machines, 
     else
       ++it->count;
   }
-  if (groups.empty()) throw InputError(file, "", "", "the machine list has no machine with GPUs");
+  if (groups.empty())
+    throw InputError(file, "", "",
+                     cpu_machines ? "the machine list has no machine" : "the machine list has no machine with GPUs");
 
   MachineCluster result;
   nlohmann::json gpu_types = nlohmann::json::array();
@@ -107,16 +119,21 @@ MachineCluster machine_cluster_json(const std::vector<TracedMachine>& machines, 
     for (int k = 2; group_names.count(group_name); ++k)
       group_name = base_group_name(group.shape) + "-" + std::to_string(k);
     group_names.insert(group_name);
-    node_groups.push_back(
-        {{"name", group_name},
-         {"count", group.count},
-         {"gpus_per_node", group.shape.gpus},
-         {"gpu_type", group.shape.type},
-         {"cpu_cores", group.shape.cpu_cores},
-         {"memory", group.shape.memory_bytes},
-         {"intra_node", group.nvlink ? nlohmann::json{{"kind", "nvlink"}, {"bandwidth", 150e9}, {"latency", 2e-6}}
-                                     : nlohmann::json{{"kind", "pcie"}, {"bandwidth", 15.75e9}, {"latency", 8e-6}}},
-         {"nic", {{"bandwidth", 25e9 / 8}, {"latency", 5e-6}}}});
+    nlohmann::json node_group = {
+        {"name", group_name},
+        {"count", group.count},
+        {"gpus_per_node", group.shape.gpus},
+        {"gpu_type", group.shape.type},
+        {"cpu_cores", group.shape.cpu_cores},
+        {"memory", group.shape.memory_bytes},
+        {"intra_node", group.nvlink ? nlohmann::json{{"kind", "nvlink"}, {"bandwidth", 150e9}, {"latency", 2e-6}}
+                                    : nlohmann::json{{"kind", "pcie"}, {"bandwidth", 15.75e9}, {"latency", 8e-6}}},
+        {"nic", {{"bandwidth", 25e9 / 8}, {"latency", 5e-6}}}};
+    if (group.shape.gpus == 0) {  // a CPU node group: nothing about GPUs
+      node_group.erase("gpu_type");
+      node_group.erase("intra_node");
+    }
+    node_groups.push_back(std::move(node_group));
     result.machines += group.count;
   }
   result.groups = groups.size();
@@ -134,7 +151,9 @@ MachineCluster machine_cluster_json(const std::vector<TracedMachine>& machines, 
       "the list does not describe the network: NVLink 150 GB/s inside 8-GPU V100, V100M16 and V100M32 machines, "
       "PCIe 15.75 GB/s inside the others, 25 Gb/s NICs, racks of 32 machines, no oversubscription");
   if (cpu_only > 0)
-    result.assumptions.push_back(std::to_string(cpu_only) + " CPU-only machines are left out (gcsim nodes have GPUs)");
+    result.assumptions.push_back(std::to_string(cpu_only) +
+                                 (cpu_machines ? " CPU-only machines form CPU node groups (no GPU; CPU jobs run there)"
+                                               : " CPU-only machines are left out"));
   return result;
 }
 

@@ -8,8 +8,9 @@
 // model is resolved through gpu_models.hpp: a model gcsim has no figures for
 // and the user did not map is an InputError naming the file, the line of its
 // first machine, the model and the --gpu-type option that maps it; no
-// machine is left out for it. Machines without GPUs are left out (gcsim
-// nodes have GPUs) and counted.
+// machine is left out for it. Machines without GPUs are left out and
+// counted, or, when asked, form CPU node groups ("cpu-c32-m128": cores and
+// GiB; no GPU, no GPU interconnect) where CPU jobs and CPU workers run.
 //
 // What machine lists do not give is assumed, and listed in `assumptions`: the
 // GPUs' figures (nominal FP32 peaks, or the mapping's), NVLink 150 GB/s inside
@@ -44,16 +45,18 @@ struct TracedMachine {
 struct MachineCluster {
   nlohmann::json cluster;  // a gcsim cluster description (docs/cluster-format.md)
   std::vector<std::string> assumptions;
-  std::size_t machines = 0;  // machines with GPUs, in the cluster
+  std::size_t machines = 0;  // machines in the cluster (with GPUs, and CPU-only ones when kept)
   std::size_t groups = 0;
 };
 
-/// The machines with GPUs as a gcsim cluster named `name`. `file` and
-/// `model_field` (the list's GPU model column) locate errors: InputError
-/// (file, "line N", model_field) for a model neither known nor mapped,
-/// InputError(file, "", model_field) when two models become one GPU type with
-/// different figures, and InputError(file) when no machine has GPUs.
+/// The machines with GPUs (and with `cpu_machines` those without, as CPU
+/// node groups) as a gcsim cluster named `name`. `file` and `model_field`
+/// (the list's GPU model column) locate errors: InputError (file, "line N",
+/// model_field) for a model neither known nor mapped, InputError(file, "",
+/// model_field) when two models become one GPU type with different figures,
+/// and InputError(file) when the cluster would have no machine.
 MachineCluster machine_cluster_json(const std::vector<TracedMachine>& machines, const std::string& name,
-                                    const std::string& file, const std::string& model_field, const GpuModelMap& models);
+                                    const std::string& file, const std::string& model_field, const GpuModelMap& models,
+                                    bool cpu_machines = false);
 
 }  // namespace gcsim

@@ -9,7 +9,8 @@
 //   model   (required) the node's GPU model: one gcsim knows, or one mapped
 //           with --gpu-type MODEL=NAME[:FLOPS] (gpu_models.hpp)
 //   gpus    (required) GPUs in the node, a whole number >= 0; 0 is a
-//           CPU-only node, left out of the cluster and counted
+//           CPU-only node, left out of the cluster and counted, or kept in
+//           a CPU node group (machine_cluster_json's cpu_machines)
 //   cpu     its CPU in `cpu_unit`s (cores, or milli-cores as Kubernetes
 //           counts them); a fraction of a core is rounded down, and counted
 //   memory  its host memory in `memory_unit`s (default GiB)

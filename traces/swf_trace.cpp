@@ -273,6 +273,10 @@ std::string swf_text(const std::vector<JobSpec>& jobs, const SwfWriteOptions& op
   std::string gpu_type;
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     const auto* measured = std::get_if<MeasuredWork>(&jobs[i].work);
+    if (is_cpu_job(jobs[i].work))
+      throw InputError("", job_where(i, jobs[i]), "cpu",
+                       "SWF counts processors, not a CPU job's cores beside GPU jobs; write this workload in the "
+                       "native format");
     if (!measured)
       throw InputError("", job_where(i, jobs[i]), std::holds_alternative<DagWork>(jobs[i].work) ? "dag" : "training",
                        "SWF holds recorded run times only; a training or DAG job's run time depends on the cluster");

@@ -105,6 +105,7 @@ void apply_throughput_work(TraceReadResult& trace, const ThroughputTable& table,
   PortableRandom random(rule.seed);
   for (std::size_t i = 0; i < trace.jobs.size(); ++i) {
     const JobSpec& job = trace.jobs[i];
+    if (is_cpu_job(job.work)) continue;  // a CPU job (a CSV row of cores) trains no model
     const auto* measured = std::get_if<MeasuredWork>(&job.work);
     switch (rule.kind) {
       case JobTypeRule::Kind::kTrace:

@@ -83,7 +83,7 @@ TraceFit fit_workload_model(const std::vector<JobSpec>& all_jobs, const TraceClo
     }
   if (jobs.size() < all_jobs.size())
     fit.notes.push_back(std::to_string(all_jobs.size() - jobs.size()) +
-                        " jobs record no run time (training work) and are left out of the fit");
+                        " jobs record no GPU run time (training work, CPU jobs) and are left out of the fit");
   if (jobs.size() < 2) throw std::invalid_argument("fitting needs at least two jobs with a recorded run time");
   model.source_jobs = jobs.size();
   std::stable_sort(jobs.begin(), jobs.end(), [](const JobSpec* a, const JobSpec* b) { return a->submit < b->submit; });

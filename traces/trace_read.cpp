@@ -56,6 +56,12 @@ void finish_trace(std::vector<PendingTraceJob> pending, const TraceReadOptions& 
       }
       measured->gpu_type = gpu_type_name(measured->gpu_type, options.gpu_models);
     }
+    if (const auto* cpu = std::get_if<CpuWork>(&job.spec.work)) {
+      if (const auto problem = beyond_horizon(cpu->seconds, HorizonQuantity::kTime)) {
+        log.malformed(job.file, job.line, job.run_time_field, "run time beyond the horizon", *problem);
+        continue;
+      }
+    }
     if (const auto problem = beyond_horizon(job.spec.runtime_estimate, HorizonQuantity::kTime)) {
       log.malformed(job.file, job.line, job.estimate_field, "run-time estimate beyond the horizon", *problem);
       continue;

@@ -53,6 +53,9 @@ TraceStats compute_trace_stats(const TraceReadResult& trace, const ClusterLayout
       run_times.push_back(measured->seconds);
       gpu_seconds += measured->seconds * job.gpus * job.gpu_share;
       stats.last_end = std::max(stats.last_end, job.submit + measured->seconds);
+    } else if (const auto* cpu = std::get_if<CpuWork>(&job.work)) {  // 0 GPUs: no GPU-hours
+      run_times.push_back(cpu->seconds);
+      stats.last_end = std::max(stats.last_end, job.submit + cpu->seconds);
     } else {
       ++stats.jobs_without_run_time;
       stats.last_end = std::max(stats.last_end, job.submit);

@@ -412,13 +412,16 @@ void check_cpu_job(const JsonObject& job, const JobSpec& spec) {
 }
 
 // A DAG job holds one GPU per GPU worker and one core per CPU worker: "gpus"
-// may be left out, and must agree when given.
+// may be left out, and must agree when given. A DAG whose pools are all CPU
+// pools holds no GPU: the fields about GPUs are refused.
 void size_dag_job(const JsonObject& job, JobSpec& spec, bool gpus_given) {
   const auto* dag = std::get_if<DagWork>(&spec.work);
   if (!dag) return;
   const std::uint32_t gpu_workers = dag_gpu_workers(*dag);
-  const std::string field = job.has("dag") ? "dag" : "frame_chain";
-  if (gpu_workers == 0) job.fail(field, "a DAG job needs at least one GPU worker (its pools are all 'cpu')");
+  if (gpu_workers == 0)
+    for (const char* field : {"gpu_share", "gpu_memory", "gpu_memory_use", "gpu_types"})
+      if (job.has(field))
+        job.fail(field, "a DAG whose pools are all 'cpu' holds no GPU: leave '" + std::string(field) + "' out");
   if (gpus_given && spec.gpus != gpu_workers)
     job.fail("gpus", "a DAG job holds one GPU per GPU worker: its pools have " + std::to_string(gpu_workers) +
                          ", 'gpus' says " + std::to_string(spec.gpus));
@@ -551,8 +554,8 @@ JobSpec read_job(const nlohmann::json& value, std::size_t index, const std::stri
   const bool cpu_replicas = job.has("serving") && job.has("gpus") && job.raw("gpus") == 0;
   if (cpu_job)
     spec.gpus = static_cast<std::uint32_t>(std::min<std::uint64_t>(job.optional_uint("gpus", 0), 1u << 31));
-  else if (cpu_replicas)
-    spec.gpus = 0;
+  else if (cpu_replicas || (dag_job && job.has("gpus") && job.raw("gpus") == 0))
+    spec.gpus = 0;  // a DAG whose pools are all CPU pools may say so
   else
     spec.gpus = dag_job && !job.has("gpus") ? 1 : read_gpu_count(job);
   spec.gpu_memory_bytes = job.optional_quantity("gpu_memory", Quantity::kBytes, 0);

@@ -34,7 +34,8 @@ std::size_t gpus_with_memory(const ClusterLayout& layout, double bytes) {
   std::size_t count = 0;
   for (NodeId node = 0; node < layout.node_count(); ++node) {
     const NodeInfo& info = layout.node(node);
-    if (layout.spec().gpu_types[info.gpu_type].memory_bytes >= bytes) count += info.gpus.size();
+    if (layout.has_gpus(node) && layout.spec().gpu_types[info.gpu_type].memory_bytes >= bytes)
+      count += info.gpus.size();
   }
   return count;
 }
@@ -43,6 +44,7 @@ std::size_t gpus_with_memory(const ClusterLayout& layout, double bytes) {
 const GpuType* largest_memory_gpu(const ClusterLayout& layout) {
   const GpuType* largest = nullptr;
   for (NodeId node = 0; node < layout.node_count(); ++node) {
+    if (!layout.has_gpus(node)) continue;
     const GpuType& type = layout.spec().gpu_types[layout.node(node).gpu_type];
     if (largest == nullptr || type.memory_bytes > largest->memory_bytes) largest = &type;
   }
@@ -55,7 +57,7 @@ const GpuType* largest_memory_gpu(const ClusterLayout& layout) {
 std::size_t usable_on_empty_node(const ClusterLayout& layout, const JobSpec& job, NodeId node, bool cores,
                                  bool memory) {
   const NodeInfo& info = layout.node(node);
-  if (!allows_gpu_type(job, layout.spec().gpu_types[info.gpu_type].name)) return 0;
+  if (!layout.has_gpus(node) || !allows_gpu_type(job, layout.gpu_type_name(node))) return 0;
   if (layout.gpu_type_of(info.gpus.front()).memory_bytes < job.gpu_memory_bytes) return 0;
   NodeClaim free = node_capacity(layout, node);
   if (!cores) free.millicores = std::numeric_limits<std::int64_t>::max() / 2;
@@ -135,6 +137,39 @@ void check_a_node_holds_cpu_job(const JobSpec& job, const ClusterLayout& layout,
                        cluster_name + " has both");
 }
 
+// A DAG of CPU workers the empty cluster cannot hold: its workers may spread
+// over nodes, each node holding as many as its cores and memory take.
+void check_nodes_hold_cpu_workers(const JobSpec& job, const ClusterLayout& layout, const std::string& file_label,
+                                  const std::string& where, const std::string& cluster_name) {
+  const std::size_t workers = cpu_workers(job);
+  // Workers the empty cluster holds, by cores (when `cores`) and memory (when `memory`).
+  auto held = [&](bool cores, bool memory) {
+    std::size_t total = 0;
+    NodeId first = 0;  // nodes are numbered group by group, and the nodes of a group are alike
+    for (const NodeGroup& group : layout.spec().node_groups) {
+      if (group.count > 0) {
+        NodeClaim free = node_capacity(layout, first);
+        if (!cores) free.millicores = std::numeric_limits<std::int64_t>::max() / 2;
+        if (!memory) free.memory_bytes = std::numeric_limits<std::int64_t>::max() / 2;
+        total += group.count * cpu_workers_that_fit(job, free, workers);
+      }
+      first += group.count;
+    }
+    return total;
+  };
+  if (held(true, true) >= workers) return;
+  const std::string count = std::to_string(workers) + " CPU workers";
+  if (held(true, false) < workers)
+    throw InputError(file_label, where, "cpu_cores",
+                     "needs " + std::to_string(job.cpu_cores) + " cores split over its " + count + "; the nodes of " +
+                         cluster_name + " can hold the cores of only " + std::to_string(held(true, false)) +
+                         " of them");
+  throw InputError(file_label, where, "memory",
+                   "needs " + describe_bytes(job.memory_bytes) + " of host memory split over its " + count +
+                       "; the nodes of " + cluster_name + " can hold the memory of only " +
+                       std::to_string(held(false, true)) + " of them");
+}
+
 }  // namespace
 
 void validate_workload_against_cluster(const std::vector<JobSpec>& jobs, const ClusterLayout& layout,
@@ -176,7 +211,11 @@ void validate_workload_against_cluster(const std::vector<JobSpec>& jobs, const C
     }
 
     if (runs_on_cpu(job)) {
-      check_a_node_holds_cpu_job(job, layout, file_label, where, cluster_name);
+      if (cpu_workers(job) > 1) {
+        check_nodes_hold_cpu_workers(job, layout, file_label, where, cluster_name);
+      } else {
+        check_a_node_holds_cpu_job(job, layout, file_label, where, cluster_name);
+      }
       continue;
     }
     check_nodes_can_hold(job, layout, file_label, where, cluster_name);

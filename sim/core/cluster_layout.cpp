@@ -9,13 +9,14 @@ ClusterLayout::ClusterLayout(const ClusterSpec& spec) : spec_(spec) {
   bool carries_gpus = false;  // a group with nodes came before
   for (std::uint32_t g = 0; g < spec.node_groups.size(); ++g) {
     const NodeGroup& group = spec.node_groups[g];
-    const int type = find_gpu_type(group.gpu_type);
-    assert(type >= 0 && "ClusterLayout needs a validated spec: every node group names a known GPU type");
+    const bool cpu_group = group.gpus_per_node == 0;
+    const int type = cpu_group ? -1 : find_gpu_type(group.gpu_type);
+    assert((cpu_group || type >= 0) && "ClusterLayout needs a validated spec: every GPU node group names a known type");
     for (std::uint32_t i = 0; i < group.count; ++i) {
       NodeInfo info;
       info.name = group.name + "-" + std::to_string(i);
       info.group = g;
-      info.gpu_type = static_cast<std::uint32_t>(type);
+      if (!cpu_group) info.gpu_type = static_cast<std::uint32_t>(type);
       const auto id = static_cast<NodeId>(nodes_.size());
       info.rack = id / per_rack;
       if (info.rack >= racks_.size()) racks_.resize(info.rack + 1);
@@ -27,14 +28,21 @@ ClusterLayout::ClusterLayout(const ClusterSpec& spec) : spec_(spec) {
       }
       nodes_.push_back(std::move(info));
     }
+    if (cpu_group || group.count == 0) continue;
     const double memory = spec.gpu_types[static_cast<std::size_t>(type)].memory_bytes;
-    if (group.count > 0 && (!carries_gpus || memory < smallest_gpu_memory_)) smallest_gpu_memory_ = memory;
-    carries_gpus = carries_gpus || group.count > 0;
+    if (!carries_gpus || memory < smallest_gpu_memory_) smallest_gpu_memory_ = memory;
+    carries_gpus = true;
   }
 }
 
 std::string ClusterLayout::gpu_label(GpuId gpu) const {
   return nodes_[gpu_node_[gpu]].name + ":" + std::to_string(gpu_local_[gpu]);
+}
+
+const std::string& ClusterLayout::gpu_type_name(NodeId node) const {
+  static const std::string kNone;
+  const std::uint32_t type = nodes_[node].gpu_type;
+  return type == NodeInfo::kNoGpuType ? kNone : spec_.gpu_types[type].name;
 }
 
 int ClusterLayout::find_gpu_type(const std::string& name) const {

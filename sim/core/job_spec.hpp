@@ -110,9 +110,11 @@ struct MeasuredWork {
 /// A DAG of tasks run by pools of workers: a render farm, or any dependency
 /// chain (sim/model/dag_schedule.hpp gives the rules). Each worker of a GPU
 /// pool holds one of the job's GPUs; CPU pools' workers count against the
-/// job's CPU cores. A task lasts `seconds` plus `flops` at its GPU's speed,
-/// plus `task_overhead`; a predecessor's `bytes` cross the simulated network
-/// from the predecessor's worker to the task's before it starts.
+/// job's CPU cores. A DAG of CPU pools alone holds no GPU (JobSpec::gpus 0):
+/// its workers spread over nodes with free cores (runs_on_cpu()). A task
+/// lasts `seconds` plus `flops` at its GPU's speed, plus `task_overhead`; a
+/// predecessor's `bytes` cross the simulated network from the predecessor's
+/// worker to the task's before it starts.
 struct DagPool {
   std::string name;
   std::uint32_t workers = 1;
@@ -277,11 +279,13 @@ struct JobSpec {
   static inline const JobRelations kNoRelations{};
 };
 
-/// Whether the job runs on a node's cores, holding no GPU: a CPU job, or a
-/// serving deployment's replica of no GPU (ServingSpec: replicas on CPUs).
-/// The engine dispatches these (sim/engine/cpu_dispatch.hpp), not the policy.
+/// Whether the job runs on nodes' cores, holding no GPU: a CPU job, a
+/// serving deployment's replica of no GPU (ServingSpec: replicas on CPUs), or
+/// a DAG whose pools are all CPU pools. The engine dispatches these
+/// (sim/engine/cpu_dispatch.hpp), not the policy.
 inline bool runs_on_cpu(const JobSpec& job) {
-  return job.gpus == 0 && (is_cpu_job(job.work) || std::holds_alternative<ServingWork>(job.work));
+  return job.gpus == 0 && (is_cpu_job(job.work) || std::holds_alternative<ServingWork>(job.work) ||
+                           std::holds_alternative<DagWork>(job.work));
 }
 
 }  // namespace gcsim

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <variant>
+
+#include "sim/core/dag_work.hpp"
 
 namespace gcsim {
 namespace {
@@ -18,6 +21,31 @@ std::int64_t split_up(std::int64_t total, std::size_t k, std::size_t g) {
 std::int64_t whole_bytes(double bytes) { return static_cast<std::int64_t>(std::ceil(bytes)); }
 
 }  // namespace
+
+std::uint32_t cpu_workers(const JobSpec& job) {
+  const auto* dag = std::get_if<DagWork>(&job.work);
+  return dag && job.gpus == 0 ? std::max<std::uint32_t>(dag_cpu_workers(*dag), 1) : 1;
+}
+
+NodeClaim cpu_claim(const JobSpec& job, std::size_t k) {
+  const std::size_t w = cpu_workers(job);
+  return {split_up(static_cast<std::int64_t>(job.cpu_cores) * 1000, k, w),
+          split_up(whole_bytes(job.memory_bytes), k, w)};
+}
+
+std::size_t cpu_workers_that_fit(const JobSpec& job, const NodeClaim& free, std::size_t most) {
+  auto fits = [&](std::size_t k) {
+    const NodeClaim claim = cpu_claim(job, k);
+    return claim.millicores <= free.millicores && claim.memory_bytes <= free.memory_bytes;
+  };
+  if (fits(most)) return most;
+  std::size_t low = 0, high = most;  // fits(low), !fits(high): the claim grows with k
+  while (high - low > 1) {
+    const std::size_t mid = low + (high - low) / 2;
+    (fits(mid) ? low : high) = mid;
+  }
+  return low;
+}
 
 NodeClaim node_claim(const JobSpec& job, std::size_t k) {
   const std::size_t g = std::max<std::size_t>(job.gpus, 1);
@@ -58,7 +86,7 @@ bool allows_gpu_type(const JobSpec& job, const std::string& type) {
 
 std::size_t gpus_that_fit(const ClusterLayout& layout, const JobSpec& job, NodeId node, const NodeClaim& free,
                           std::size_t held) {
-  if (!allows_gpu_type(job, layout.spec().gpu_types[layout.node(node).gpu_type].name)) return 0;
+  if (!layout.has_gpus(node) || !allows_gpu_type(job, layout.gpu_type_name(node))) return 0;
   const std::size_t most = job.gpus > held ? job.gpus - held : 0;
   const NodeClaim before = node_claim(job, held);
   // The claim grows with k: the largest k whose growth fits (a binary search; k <= most).

@@ -34,11 +34,25 @@ struct NodeClaim {
 /// What `job` claims of a node holding `k` of its GPUs.
 NodeClaim node_claim(const JobSpec& job, std::size_t k);
 
-/// What a CPU-only job (CpuWork) claims of the one node it runs on: all its
+/// What a job that runs on cores alone (runs_on_cpu()) claims in all: its
 /// cores and memory.
 inline NodeClaim cpu_job_claim(const JobSpec& job) {
   return {static_cast<std::int64_t>(job.cpu_cores) * 1000, static_cast<std::int64_t>(std::ceil(job.memory_bytes))};
 }
+
+/// The workers of a job that runs on cores alone: one for a CPU job or a
+/// serving replica on CPUs, which runs on one node; one per CPU worker for a
+/// DAG of CPU pools, whose workers may spread over nodes.
+std::uint32_t cpu_workers(const JobSpec& job);
+
+/// What `k` of those workers claim of the node they run on: the job's
+/// cpu_cores and memory split evenly over its workers, rounded up per node
+/// as node_claim() rounds a GPU job's.
+NodeClaim cpu_claim(const JobSpec& job, std::size_t k);
+
+/// How many of the job's workers (at most `most`) a node with `free` host
+/// resources can take, by cores and memory.
+std::size_t cpu_workers_that_fit(const JobSpec& job, const NodeClaim& free, std::size_t most);
 
 /// How the claim of `job` on each node grows when it takes `gpus` beside the
 /// `held` it has: one entry per node `gpus` touches, in order of first touch.
@@ -60,7 +74,7 @@ bool allows_gpu_type(const JobSpec& job, const std::string& type);
 
 /// How many GPUs of `job` a node with `free` host resources can take beside
 /// the `held` it already has there, by cores and memory alone (free GPUs not
-/// counted); 0 when the node's GPU type is not allowed, the largest size_t
+/// counted); 0 on a node of no GPU or of a GPU type not allowed, the largest size_t
 /// when the node's cores and memory would hold all the job's GPUs (then they
 /// limit nothing).
 std::size_t gpus_that_fit(const ClusterLayout& layout, const JobSpec& job, NodeId node, const NodeClaim& free,

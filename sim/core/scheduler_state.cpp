@@ -80,6 +80,7 @@ SchedulerState::SchedulerState(const ClusterLayout& layout, const Locality& loca
       free_per_node_(layout.node_count()),
       host_used_(layout.node_count()),
       down_(layout.gpu_count(), false),
+      node_down_(layout.node_count(), false),
       free_total_(layout.gpu_count()),
       partly_free_gpus_(layout.gpu_count()) {
   std::size_t largest_node = 0;
@@ -107,6 +108,7 @@ void SchedulerState::note_room(GpuId gpu) {
 }
 
 void SchedulerState::take_down(NodeId node) {
+  node_down_[node] = true;
   for (GpuId g : layout_.node(node).gpus) {
     assert(gpus_[g].holders.empty() && "the jobs on a failed node let go of its GPUs first");
     if (down_[g]) continue;
@@ -118,6 +120,7 @@ void SchedulerState::take_down(NodeId node) {
 }
 
 void SchedulerState::bring_up(NodeId node) {
+  node_down_[node] = false;
   for (GpuId g : layout_.node(node).gpus) {
     if (!down_[g]) continue;
     down_[g] = false;
@@ -132,6 +135,7 @@ void SchedulerState::visit_partly_free_gpus(const std::function<void(GpuId)>& vi
 }
 
 void SchedulerState::visit_free_gpus_of_node(NodeId node, GpuId from, const std::function<bool(GpuId)>& visit) const {
+  if (!layout_.has_gpus(node)) return;
   const OrderedBitSet& free = free_of_node_[node];
   const GpuId first = layout_.node(node).gpus.front();
   for (std::size_t local = free.next(from > first ? from - first : 0); local != OrderedBitSet::kNone;
@@ -182,7 +186,7 @@ void SchedulerState::withdraw(JobIndex job, Time now) {
   JobRuntime& runtime = runtime_[job];
   if (runs_on_cpu(jobs_[job])) {
     // Not in the queue the policy sees: it lets go of its node, if it holds one.
-    if (runtime.state == JobState::kRunning) let_go_of_node(job);
+    if (runtime.state == JobState::kRunning) let_go_of_nodes(job);
     runtime.state = JobState::kPending;
     runtime.end = now;
     return;
@@ -216,48 +220,78 @@ void SchedulerState::submit_cpu_job(JobIndex job, Time submitted) {
 }
 
 bool SchedulerState::cpu_job_fits(JobIndex job, NodeId node) const {
-  if (down_[layout_.node(node).gpus.front()]) return false;
+  if (node_down_[node]) return false;
   const NodeClaim claim = cpu_job_claim(jobs_[job]);
   const NodeClaim free = free_host(node);
   return claim.millicores <= free.millicores && claim.memory_bytes <= free.memory_bytes;
 }
 
-void SchedulerState::start_cpu_job(JobIndex job, NodeId node, Time now) {
-  assert(runtime_[job].state == JobState::kWaiting && cpu_job_fits(job, node) && "a waiting CPU job that fits");
-  if (cpu_node_.empty()) {
-    cpu_node_.assign(jobs_.size(), kNoNode);
-    cpu_jobs_of_node_.resize(layout_.node_count());
+CpuPlacement SchedulerState::place_cpu_job(JobIndex job) const {
+  const JobSpec& spec = jobs_[job];
+  std::size_t left = cpu_workers(spec);
+  CpuPlacement placement;
+  for (NodeId node = 0; node < layout_.node_count() && left > 0; ++node) {
+    if (node_down_[node]) continue;
+    const std::size_t here = cpu_workers_that_fit(spec, free_host(node), left);
+    if (here == 0 || (spec.single_node && here < left)) continue;  // single_node: all on one node
+    placement.push_back({node, static_cast<std::uint32_t>(here)});
+    left -= here;
   }
-  cpu_node_[job] = node;
-  cpu_jobs_of_node_[node].push_back(job);
-  const NodeClaim claim = cpu_job_claim(jobs_[job]);
-  host_used_[node].millicores += claim.millicores;
-  host_used_[node].memory_bytes += claim.memory_bytes;
+  if (left > 0) placement.clear();
+  return placement;
+}
+
+const CpuPlacement& SchedulerState::cpu_job_placement(JobIndex job) const {
+  static const CpuPlacement kNowhere;
+  const auto it = cpu_placement_.find(job);
+  return it == cpu_placement_.end() ? kNowhere : it->second;
+}
+
+void SchedulerState::start_cpu_job(JobIndex job, const CpuPlacement& placement, Time now) {
+  assert(runtime_[job].state == JobState::kWaiting && !placement.empty() && "a waiting CPU job, placed");
+  if (cpu_jobs_of_node_.empty()) cpu_jobs_of_node_.resize(layout_.node_count());
+  std::uint32_t workers = 0;
+  for (const CpuShare& share : placement) {
+    const NodeClaim claim = cpu_claim(jobs_[job], share.workers);
+    const NodeClaim free = free_host(share.node);
+    assert(!node_down_[share.node] && claim.millicores <= free.millicores && claim.memory_bytes <= free.memory_bytes &&
+           "a CPU job's workers fit the nodes they start on");
+    (void)free;
+    host_used_[share.node].millicores += claim.millicores;
+    host_used_[share.node].memory_bytes += claim.memory_bytes;
+    cpu_jobs_of_node_[share.node].push_back(job);
+    workers += share.workers;
+  }
+  assert(workers == cpu_workers(jobs_[job]) && "a CPU job starts with all its workers placed");
+  (void)workers;
+  cpu_placement_[job] = placement;
   runtime_[job].state = JobState::kRunning;
   runtime_[job].start = now;
 }
 
-// Gives back what a running CPU job holds of its node.
-void SchedulerState::let_go_of_node(JobIndex job) {
-  const NodeId node = cpu_node_[job];
-  const NodeClaim claim = cpu_job_claim(jobs_[job]);
-  host_used_[node].millicores -= claim.millicores;
-  host_used_[node].memory_bytes -= claim.memory_bytes;
-  std::vector<JobIndex>& on = cpu_jobs_of_node_[node];
-  on.erase(std::find(on.begin(), on.end(), job));
-  cpu_node_[job] = kNoNode;
+// Gives back what a running CPU job holds of its nodes.
+void SchedulerState::let_go_of_nodes(JobIndex job) {
+  const auto it = cpu_placement_.find(job);
+  for (const CpuShare& share : it->second) {
+    const NodeClaim claim = cpu_claim(jobs_[job], share.workers);
+    host_used_[share.node].millicores -= claim.millicores;
+    host_used_[share.node].memory_bytes -= claim.memory_bytes;
+    std::vector<JobIndex>& on = cpu_jobs_of_node_[share.node];
+    on.erase(std::find(on.begin(), on.end(), job));
+  }
+  cpu_placement_.erase(it);
 }
 
 void SchedulerState::finish_cpu_job(JobIndex job, Time now) {
   assert(runtime_[job].state == JobState::kRunning && cpu_job_node(job) != kNoNode && "a running CPU job");
-  let_go_of_node(job);
+  let_go_of_nodes(job);
   runtime_[job].state = JobState::kFinished;
   runtime_[job].end = now;
 }
 
 void SchedulerState::stop_cpu_job(JobIndex job) {
   assert(runtime_[job].state == JobState::kRunning && cpu_job_node(job) != kNoNode && "a running CPU job");
-  let_go_of_node(job);
+  let_go_of_nodes(job);
   runtime_[job].state = JobState::kWaiting;
   ++runtime_[job].preemptions;
 }

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <algorithm>
+#include <unordered_map>
 #include <vector>
 
 #include "sim/core/cluster_layout.hpp"
@@ -28,6 +29,16 @@
 #include "sim/core/queue_view.hpp"
 
 namespace gcsim {
+
+/// Where the workers of a job that runs on cores alone are: `workers` of
+/// them on `node` (node_fit.hpp: cpu_workers(), cpu_claim()).
+struct CpuShare {
+  NodeId node = kNoNode;
+  std::uint32_t workers = 0;
+  bool operator==(const CpuShare& other) const { return node == other.node && workers == other.workers; }
+};
+/// A running CPU job's nodes, in cluster order, each once.
+using CpuPlacement = std::vector<CpuShare>;
 
 /// The cluster's occupancy and the jobs' states, changed only by submit(),
 /// finish(), set_saved_fraction() and apply().
@@ -86,6 +97,7 @@ class SchedulerState final : public ClusterView, public QueueView {
   void take_down(NodeId node);
   void bring_up(NodeId node);
   bool is_down(GpuId gpu) const { return down_[gpu]; }
+  bool is_node_down(NodeId node) const { return node_down_[node]; }
   /// A running job failed: it releases its GPUs and ends failed.
   void fail(JobIndex job, Time now);
   /// A job not submitted yet will never be: it ends failed.
@@ -100,20 +112,36 @@ class SchedulerState final : public ClusterView, public QueueView {
   void retire(JobIndex job, Time now);
   std::uint64_t withdrawals() const override { return withdrawals_; }
 
-  /// CPU-only jobs (CpuWork) are not in the queue the policy sees: the
+  /// Jobs that run on cores alone (runs_on_cpu(): CPU jobs, replicas on
+  /// CPUs, DAGs of CPU pools) are not in the queue the policy sees: the
   /// engine dispatches them (sim/engine/cpu_dispatch.hpp). One waits
-  /// (submit_cpu_job()), runs on one node holding its cores and memory
-  /// (start_cpu_job()), and finishes, or waits again when its node fails
-  /// (stop_cpu_job()). The policy sees the cores and memory it holds in
-  /// free_host(), so no GPU job is placed on them.
+  /// (submit_cpu_job()), runs holding the cores and memory of its workers on
+  /// their nodes (start_cpu_job()), and finishes, or waits again when one of
+  /// its nodes fails (stop_cpu_job()). The policy sees the cores and memory
+  /// it holds in free_host(), so no GPU job is placed on them.
   void submit_cpu_job(JobIndex job, Time submitted);
-  /// Whether the node is up and has the CPU job's cores and memory free.
+  /// Whether the node is up and has all the CPU job's cores and memory free.
   bool cpu_job_fits(JobIndex job, NodeId node) const;
-  void start_cpu_job(JobIndex job, NodeId node, Time now);
+  /// Where the waiting CPU job's workers would run now: nodes in cluster
+  /// order, each that is up taking as many of them as its free cores and
+  /// memory hold (cpu_workers_that_fit()), until all are placed; empty when
+  /// the nodes up cannot hold them all now. A job of one worker, or a
+  /// single_node one, gets the first node that holds it all. O(nodes).
+  CpuPlacement place_cpu_job(JobIndex job) const;
+  void start_cpu_job(JobIndex job, const CpuPlacement& placement, Time now);
+  /// All its workers on `node`.
+  void start_cpu_job(JobIndex job, NodeId node, Time now) {
+    start_cpu_job(job, {{node, cpu_workers(jobs_[job])}}, now);
+  }
   void finish_cpu_job(JobIndex job, Time now);
   void stop_cpu_job(JobIndex job);
-  /// The node a running CPU job holds (kNoNode otherwise).
-  NodeId cpu_job_node(JobIndex job) const { return job < cpu_node_.size() ? cpu_node_[job] : kNoNode; }
+  /// The nodes a running CPU job holds (empty otherwise).
+  const CpuPlacement& cpu_job_placement(JobIndex job) const;
+  /// The first node a running CPU job holds (kNoNode otherwise).
+  NodeId cpu_job_node(JobIndex job) const {
+    const CpuPlacement& placement = cpu_job_placement(job);
+    return placement.empty() ? kNoNode : placement.front().node;
+  }
   /// The CPU jobs running on `node`, in the order they started.
   std::vector<JobIndex> cpu_jobs_on(NodeId node) const {
     return cpu_jobs_of_node_.empty() ? std::vector<JobIndex>{} : cpu_jobs_of_node_[node];
@@ -178,6 +206,7 @@ class SchedulerState final : public ClusterView, public QueueView {
   void change_free_on_node(NodeId node, int step);
   std::vector<NodeClaim> host_used_;  // per node: cores and memory the holders claim
   std::vector<bool> down_;            // per GPU: its node has failed (take_down())
+  std::vector<bool> node_down_;       // per node: it has failed (a CPU node has no GPU to say so)
   std::size_t free_total_;
   GpuSet partly_free_gpus_;
   std::vector<OrderedBitSet> free_of_node_;  // per node, its free GPUs by local index
@@ -187,11 +216,11 @@ class SchedulerState final : public ClusterView, public QueueView {
   std::vector<JobIndex> running_;
   std::vector<RunEvent> run_log_;
   std::uint64_t withdrawals_ = 0;
-  // Per job, the node a running CPU job holds, and per node its running CPU
-  // jobs; both empty until a CPU job starts.
-  std::vector<NodeId> cpu_node_;
+  // The nodes each running CPU job holds, and per node its running CPU jobs
+  // (empty until a CPU job starts).
+  std::unordered_map<JobIndex, CpuPlacement> cpu_placement_;
   std::vector<std::vector<JobIndex>> cpu_jobs_of_node_;
-  void let_go_of_node(JobIndex job);
+  void let_go_of_nodes(JobIndex job);
 };
 
 }  // namespace gcsim

@@ -14,18 +14,17 @@ void CpuDispatch::submit(SchedulerState& state, JobIndex job, Time submitted) {
 
 std::vector<JobIndex> CpuDispatch::dispatch(SchedulerState& state, Time now) {
   std::vector<JobIndex> started;
-  const NodeId nodes = static_cast<NodeId>(state.layout().node_count());
   for (auto it = line_.begin(); it != line_.end();) {
     const JobIndex job = it->second;
-    NodeId node = 0;
-    while (node < nodes && !state.cpu_job_fits(job, node)) ++node;
-    if (node == nodes) {
+    const CpuPlacement placement = state.place_cpu_job(job);
+    if (placement.empty()) {
       ++it;
       continue;
     }
-    state.start_cpu_job(job, node, now);
+    state.start_cpu_job(job, placement, now);
     ++runs_[job];
-    // A serving replica runs until its deployment lets it go (withdraw(), finish()).
+    // A serving replica runs until its deployment lets it go (withdraw(),
+    // finish()), a DAG until its workers' last task ends (finish()).
     if (const auto* work = std::get_if<CpuWork>(&jobs_[job].work)) ends_.push({now + work->seconds, job, runs_[job]});
     ++running_;
     started.push_back(job);

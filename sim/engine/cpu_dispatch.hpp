@@ -1,20 +1,27 @@
-// cpu_dispatch.hpp: where and when CPU-only jobs (CpuWork) run, and the
-// replicas of serving deployments on CPUs (runs_on_cpu()).
+// cpu_dispatch.hpp: where and when the jobs that hold no GPU run
+// (runs_on_cpu()): CPU-only jobs (CpuWork), the replicas of serving
+// deployments on CPUs, and DAGs whose pools are all CPU pools.
 //
-// A CPU job holds no GPU, so the GPU scheduling policy never sees it: the
+// Such a job holds no GPU, so the GPU scheduling policy never sees it: the
 // engine dispatches it here, as a cluster manager places a pod that asks for
-// CPU and memory alone. The rules:
+// CPU and memory alone (or Ray its tasks' workers). The rules:
 // - waiting CPU jobs are served in the order they were submitted (time, then
 //   workload order), each on the first node, in the cluster's order, that is
-//   up and has all its cores and memory free; one that fits nowhere waits and
-//   does not hold back those behind it;
+//   up and has all its cores and memory free; a DAG's workers (a core each,
+//   or its cpu_cores split over them) fill the nodes in the cluster's order,
+//   each node up taking as many as its free cores and memory hold
+//   (SchedulerState::place_cpu_job()), and start only when all are placed;
+//   one that fits nowhere waits and does not hold back those behind it;
+// - CPU nodes (no GPU) and GPU nodes' cores alike: whatever a node's free
+//   cores and memory hold;
 // - the engine dispatches right after each policy call, so at one instant
 //   GPU jobs are placed first and CPU jobs take what cores are left;
 // - a CPU job runs for its seconds, its cores its own, and then lets go of
 //   them; a serving replica runs until its deployment lets it go (withdraw(),
-//   finish()); the policy sees their cores and memory taken
-//   (ClusterView::free_host);
-// - when its node fails it starts over, waiting again in its place in line.
+//   finish()); a DAG until its last task ends (finish()); the policy sees
+//   their cores and memory taken (ClusterView::free_host);
+// - when one of its nodes fails it starts over, waiting again in its place
+//   in line.
 //
 //   CpuDispatch cpu(jobs);
 //   cpu.submit(state, job, now);
@@ -51,7 +58,7 @@ class CpuDispatch {
   /// A serving replica on CPUs the deployment lets go, waiting or running: it
   /// leaves the line or its node and is pending again (SchedulerState::withdraw()).
   void withdraw(SchedulerState& state, JobIndex job, Time now);
-  /// A running serving replica on CPUs ends with its deployment.
+  /// A running serving replica on CPUs ends with its deployment, a DAG with its last task.
   void finish(SchedulerState& state, JobIndex job, Time now);
   /// When the next running CPU job ends (kNever: none runs).
   Time next_end();

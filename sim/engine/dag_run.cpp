@@ -107,7 +107,7 @@ void run_worker(const std::shared_ptr<DagRun::State>& s, std::uint32_t pool, std
 
 }  // namespace
 
-DagRun::DagRun(const DagWork& work, std::vector<sg4::Host*> gpu_hosts, sg4::Host* scheduler_host,
+DagRun::DagRun(const DagWork& work, const std::vector<sg4::Host*>& worker_hosts, sg4::Host* scheduler_host,
                const std::string& name, BusyListener on_busy, DoneListener on_done, ActorFailure& failure)
     : state_(std::make_shared<State>()) {
   State& s = *state_;
@@ -120,13 +120,12 @@ DagRun::DagRun(const DagWork& work, std::vector<sg4::Host*> gpu_hosts, sg4::Host
     s.waiting.push_back(work.tasks[t].after.size());
     if (s.waiting.back() == 0) s.ready[work.tasks[t].pool].push_back(t);
   }
-  // Workers in pool order; a CPU pool's workers stand on the first GPU's host.
-  std::size_t next_gpu = 0;
+  // Workers in pool order, each on its host.
   for (std::uint32_t p = 0; p < work.pools.size(); ++p) {
     s.wake.push_back(sg4::ConditionVariable::create());
     for (std::uint32_t w = 0; w < work.pools[p].workers; ++w) {
-      sg4::Host* host = work.pools[p].cpu ? gpu_hosts.front() : gpu_hosts.at(next_gpu++);
       const std::size_t slot = s.comms.size();
+      sg4::Host* host = worker_hosts.at(slot);
       s.comms.emplace_back();
       s.exec_start.push_back(-1);
       s.alive.push_back(true);

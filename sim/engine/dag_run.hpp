@@ -1,16 +1,18 @@
-// dag_run.hpp: one DAG job running on its allocated GPUs in SimGrid.
+// dag_run.hpp: one DAG job running on its workers' hosts in SimGrid.
 //
-// Each worker is an actor on its GPU's host (a CPU pool's workers on the
-// host of the job's first GPU, which stands for its node), following the
-// rules of sim/model/dag_schedule.hpp with a condition variable per pool: a
-// worker takes the head of its pool's queue, receives its predecessors' data
+// Each worker is an actor on its host (a GPU worker on its GPU's, a CPU
+// worker on its node's CPU host), following the rules of
+// sim/model/dag_schedule.hpp with a condition variable per pool: a worker
+// takes the head of its pool's queue, receives its predecessors' data
 // (host-to-host communications over the platform's routes, sharing links with
-// every other job), then executes the task (an Exec of its FLOPs plus its
-// seconds at the host's speed; CPU tasks sleep their seconds). A coordinator
-// actor on the scheduler's host calls on_done when the last task finished,
-// which is how the scheduler learns that the job ended.
+// every other job; nothing when the predecessor ran on the same host: the
+// same GPU, or a CPU worker of the same node), then executes the task (an
+// Exec of its FLOPs plus its seconds at the host's speed; CPU tasks sleep
+// their seconds, the cores being their own). A coordinator actor on the
+// scheduler's host calls on_done when the last task finished, which is how
+// the scheduler learns that the job ended.
 //
-//   DagRun dag(work, gpu_hosts, scheduler_host, name, on_busy, on_done, failure);
+//   DagRun dag(work, worker_hosts, scheduler_host, name, on_busy, on_done, failure);
 //   ... on preemption: dag.cancel();
 #pragma once
 
@@ -34,11 +36,12 @@ class DagRun {
   /// Called once, from an actor on `scheduler_host`, when every task has finished.
   using DoneListener = std::function<void()>;
 
-  /// `gpu_hosts`: one per GPU worker, pools in order. `name` names the actors. An exception in a worker goes to
+  /// `worker_hosts`: one per worker, pools in order (each pool's workers
+  /// together). `name` names the actors. An exception in a worker goes to
   /// `failure` (actor_failure.hpp).
   struct State;
 
-  DagRun(const DagWork& work, std::vector<simgrid::s4u::Host*> gpu_hosts, simgrid::s4u::Host* scheduler_host,
+  DagRun(const DagWork& work, const std::vector<simgrid::s4u::Host*>& worker_hosts, simgrid::s4u::Host* scheduler_host,
          const std::string& name, BusyListener on_busy, DoneListener on_done, ActorFailure& failure);
   DagRun(const DagRun&) = delete;
   DagRun& operator=(const DagRun&) = delete;

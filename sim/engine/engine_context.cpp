@@ -37,7 +37,7 @@ EngineContext::EngineContext(const SimulationInput& input, const SimGridPlatform
       failure(actor_failure),
       state(input.layout, input.locality, input.jobs, uncontended_durations(input.jobs, input.layout)),
       recording(input.jobs.size(), input.layout.gpu_count()),
-      doorbell(simgrid_platform.gpu_hosts.front()) {
+      doorbell(simgrid_platform.control_host()) {
   events.subscribe(recording);
 }
 

@@ -53,13 +53,15 @@ struct JobSubmitted {
   bool replica = false;  // a serving deployment's replica, which may be submitted again
 };
 
-/// A run of a job began on `gpus` (ring order), or on CPU node `node`.
+/// A run of a job began on `gpus` (ring order), or, for a job that holds no
+/// GPU (runs_on_cpu()), on `nodes` (a CPU job's one, a DAG of CPU workers'
+/// several, in cluster order).
 struct RunStarted {
   JobIndex job = 0;
   Time now = 0;
-  const std::vector<GpuId>& gpus;  // empty for a CPU job
-  NodeId node = kNoNode;           // kNoNode for a GPU job
-  bool rescaled = false;           // a measured job's first run on a GPU type other than the one it was measured on
+  const std::vector<GpuId>& gpus;    // empty for a job on CPUs
+  const std::vector<NodeId>& nodes;  // empty for a GPU job
+  bool rescaled = false;             // a measured job's first run on a GPU type other than the one it was measured on
   bool replica = false;
 };
 

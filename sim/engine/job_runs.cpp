@@ -12,6 +12,13 @@
 #include "sim/model/placement_costs.hpp"
 
 namespace gcsim {
+namespace sg4 = simgrid::s4u;
+namespace {
+
+// A run on GPUs names no CPU node.
+const std::vector<NodeId> kNoNodes;
+
+}  // namespace
 
 JobRuns::JobRuns(EngineContext& engine, CpuDispatch& cpu, ServingDeployments& serving)
     : engine_(engine),
@@ -82,7 +89,7 @@ RunningJob& JobRuns::begin_run(JobIndex job, std::optional<JobActivityPlan> plan
   for (GpuId g : gpus) run.hosts.push_back(engine_.platform.gpu_hosts[g]);
   run.gpu_share = engine_.in.jobs[job].gpu_share;
   run.started = engine_.now;
-  engine_.events.started({job, engine_.now, gpus, kNoNode, rescaled, serving_.is_replica(job)});
+  engine_.events.started({job, engine_.now, gpus, kNoNodes, rescaled, serving_.is_replica(job)});
   return run;
 }
 
@@ -96,12 +103,35 @@ void JobRuns::launch_replica(JobIndex job, const ServingController& deployment) 
 
 void JobRuns::launch_dag(JobIndex job, const DagWork& dag) {
   RunningJob& run = begin_run(job, std::nullopt, false);
-  run.work_seconds =
-      dag_list_schedule_seconds(dag, slowest_gpu_flops(engine_.in.layout, engine_.state.runtime(job).gpus));
+  const std::vector<GpuId>& gpus = engine_.state.runtime(job).gpus;
+  run.work_seconds = dag_list_schedule_seconds(dag, slowest_gpu_flops(engine_.in.layout, gpus));
   run.work_started = engine_.now;
+  std::vector<sg4::Host*> workers;
+  std::size_t next_gpu = 0, next_cpu = 0;
+  for (const DagPool& pool : dag.pools)
+    for (std::uint32_t w = 0; w < pool.workers; ++w)
+      workers.push_back(pool.cpu ? engine_.platform.cpu_hosts[engine_.in.layout.node_of(gpus[next_cpu++ % gpus.size()])]
+                                 : run.hosts[next_gpu++]);
+  start_dag_run(job, dag, workers);
+}
+
+void JobRuns::launch_cpu_dag(JobIndex job, const DagWork& dag) {
+  running_[job] = std::make_unique<RunningJob>(std::nullopt);
+  RunningJob& run = *running_[job];
+  run.started = engine_.now;
+  run.work_started = engine_.now;
+  run.work_seconds = dag_list_schedule_seconds(dag, 1.0);  // CPU tasks have no FLOPs
+  std::vector<sg4::Host*> workers;
+  for (const CpuShare& share : engine_.state.cpu_job_placement(job))
+    workers.insert(workers.end(), share.workers, engine_.platform.cpu_hosts[share.node]);
+  start_dag_run(job, dag, workers);
+}
+
+void JobRuns::start_dag_run(JobIndex job, const DagWork& dag, const std::vector<sg4::Host*>& workers) {
+  RunningJob& run = *running_[job];
   const std::string name = "dag-" + std::to_string(job) + "-" + std::to_string(epoch_[job]);
   run.dag = std::make_unique<DagRun>(
-      dag, run.hosts, engine_.platform.gpu_hosts.front(), name,
+      dag, workers, engine_.platform.control_host(), name,
       [this](double start, double end) {
         ++engine_.wakes;  // a worker back from its execution (see SchedulerLoop::settle())
         if (recording_) engine_.events.busy({start, end, 1, 1.0});
@@ -131,6 +161,12 @@ void JobRuns::finish(JobIndex job) {
   const RunningJob& run = *running_[job];
   const JobSpec& spec = engine_.in.jobs[job];
   const Time now = engine_.now;
+  if (runs_on_cpu(spec)) {  // a DAG of CPU workers: its cores, not GPUs
+    engine_.events.finished({job, now, 0, 1.0, 0, 0, /*on_cpu=*/true});
+    cpu_.finish(engine_.state, job, now);
+    running_[job].reset();
+    return;
+  }
   JobFinished finished{
       job, now, run.hosts.size(), spec.gpu_share, held_gpu_seconds(job), engine_.state.runtime(job).saved_fraction};
   // A training job's iterations per second over its last run, alone on
@@ -190,6 +226,12 @@ double JobRuns::preempt(JobIndex job, bool crashed) {
   return lost;
 }
 
+void JobRuns::stop_on_cpu(JobIndex job) {
+  if (!running_[job]) return;
+  ++epoch_[job];  // its next run's DAG actors get other names
+  cut_run(job);
+}
+
 void JobRuns::withdraw(JobIndex job) {
   SchedulerState& state = engine_.state;
   if (runs_on_cpu(engine_.in.jobs[job])) {
@@ -242,7 +284,10 @@ void JobRuns::end_replicas(const ServingController& deployment) {
 void JobRuns::cut_all() {
   for (JobIndex job = 0; job < running_.size(); ++job)
     if (running_[job]) {
-      engine_.events.stopped({job, engine_.now, RunStopped::Why::kSimulationEnd, true, held_gpu_seconds(job)});
+      // A DAG of CPU workers holds no GPU.
+      const bool on_gpus = !runs_on_cpu(engine_.in.jobs[job]);
+      engine_.events.stopped(
+          {job, engine_.now, RunStopped::Why::kSimulationEnd, on_gpus, on_gpus ? held_gpu_seconds(job) : 0});
       cancel_step(job);
     }
   runners_.dismiss_idle();

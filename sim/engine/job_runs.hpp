@@ -1,4 +1,4 @@
-// job_runs.hpp: the runs of GPU jobs: how each starts (its activity plan,
+// job_runs.hpp: the runs of GPU jobs and DAGs of CPU workers: how each starts (its activity plan,
 // what its placement costs it), runs (on a runner actor, on timers, or as
 // a DAG's workers) and stops (finished, preempted with the checkpoint
 // model's accounting, failed, taken back by its deployment, cut by the
@@ -20,6 +20,8 @@
 #include <memory>
 #include <optional>
 #include <vector>
+
+#include <simgrid/s4u.hpp>
 
 #include "sim/core/ids.hpp"
 #include "sim/core/job_spec.hpp"
@@ -50,6 +52,14 @@ class JobRuns {
   SchedulerState::Applied apply_plan(const Plan& plan, double* lost_gpu_seconds = nullptr, bool crashed = false);
   /// Starts the run of a job the plan started.
   void launch(JobIndex job);
+  /// A DAG of CPU workers, started by the CPU dispatch on the nodes it holds:
+  /// its workers, in pool order, fill those nodes in order, each node's CPU
+  /// host taking as many as the placement gives it. Its last task ends it
+  /// (finish_ended()); a failure of one of its nodes starts it over (stop_on_cpu()).
+  void launch_cpu_dag(JobIndex job, const DagWork& dag);
+  /// A job on CPUs whose node failed: a DAG of CPU workers' actors stop (it
+  /// starts over); a CPU job or replica has no run here, and nothing happens.
+  void stop_on_cpu(JobIndex job);
   /// A job's steps ran to their end (on its runner, its timers, or its DAG's
   /// coordinator): the scheduler ends it with the other changes of this instant.
   void steps_done(JobIndex job);
@@ -78,8 +88,14 @@ class JobRuns {
   // lets it go; the deployment's controller models its requests.
   void launch_replica(JobIndex job, const ServingController& deployment);
   // A DAG job runs its own worker actors; its coordinator reports its end.
-  // Preempted, it starts over (no checkpoints of a DAG's progress).
+  // Preempted, it starts over (no checkpoints of a DAG's progress). Its GPU
+  // workers stand on its GPUs, in order; its CPU workers on its nodes' CPU
+  // hosts, dealt over its GPUs in turn (CPU worker i at the node of GPU i mod
+  // g), so that each node holds them as it holds the job's GPUs and the cores
+  // split over them.
   void launch_dag(JobIndex job, const DagWork& dag);
+  // The DAG's worker actors on `workers` (one host per worker, pools in order) and its coordinator.
+  void start_dag_run(JobIndex job, const DagWork& dag, const std::vector<simgrid::s4u::Host*>& workers);
   // The job finishes now: its steps all ran.
   void finish(JobIndex job);
   // Stops a preempted run; returns the GPU-seconds it threw away.

@@ -47,7 +47,7 @@ class MemoryWatch : public EngineListener {
   std::vector<JobIndex> out_of_memory(Time now);
 
   void on_started(const RunStarted& e) override {
-    if (e.node == kNoNode) started(e.job, e.gpus, e.now);
+    if (e.nodes.empty()) started(e.job, e.gpus, e.now);
   }
   void on_preempted(const RunPreempted& e) override {
     if (!e.on_cpu) ended(e.job);

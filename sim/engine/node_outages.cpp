@@ -32,6 +32,7 @@ void NodeOutages::fail(const NodeFailure& failure) {
   for (JobIndex job : cpu_jobs_stopped) {
     const bool replica = std::holds_alternative<ServingWork>(engine_.in.jobs[job].work);
     engine_.events.preempted({job, engine_.now, /*on_cpu=*/true, replica});
+    runs_.stop_on_cpu(job);  // a DAG of CPU workers: its actors stop, it starts over
   }
   engine_.events.node_down({engine_.now, failure.node, applied.preempted.size() + cpu_jobs_stopped.size(), lost});
   state.take_down(failure.node);

@@ -58,10 +58,9 @@ SimGridPlatform build_platform(const ClusterLayout& layout, bool cpu_hosts) {
   for (NodeId n = 0; n < layout.node_count(); ++n) {
     const NodeInfo& node = layout.node(n);
     const NodeGroup& group = layout.group_of_node(n);
-    const GpuType& type = layout.gpu_type_of(node.gpus.front());
-    for (GpuId g : node.gpus) {
-      auto* host =
-          fabric->get_iface()->create_host(node.name + "-gpu" + std::to_string(layout.local_index(g)), type.flops);
+    for (GpuId g : node.gpus) {  // none on a CPU node
+      auto* host = fabric->get_iface()->create_host(node.name + "-gpu" + std::to_string(layout.local_index(g)),
+                                                    layout.gpu_type_of(g).flops);
       fabric->add_gpu(
           host, create_duplex(*fabric, host->get_name() + "-port", group.intra.bandwidth, group.intra.latency / 2), n);
       host->seal();
@@ -71,8 +70,9 @@ SimGridPlatform build_platform(const ClusterLayout& layout, bool cpu_hosts) {
                      layout.rack_of_node(n));
   }
 
-  // Created last: a platform without them builds, and solves, as before.
-  if (cpu_hosts) {
+  // Created last: a platform without them builds, and solves, as before. A
+  // cluster of no GPU has them always: the scheduler stands on one.
+  if (cpu_hosts || layout.gpu_count() == 0) {
     platform.cpu_hosts.resize(layout.node_count(), nullptr);
     for (NodeId n = 0; n < layout.node_count(); ++n) {
       // Every node has a core at least: the cluster reader requires it.
@@ -80,6 +80,7 @@ SimGridPlatform build_platform(const ClusterLayout& layout, bool cpu_hosts) {
       assert(cores > 0 && "a node has CPU cores");
       platform.cpu_hosts[n] = fabric->get_iface()->create_host(layout.node(n).name + "-cpu", cores);
       platform.cpu_hosts[n]->seal();
+      fabric->add_cpu(platform.cpu_hosts[n], n);
     }
   }
 

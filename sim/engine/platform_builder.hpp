@@ -2,17 +2,18 @@
 //
 // One zone holds the whole cluster (FabricZone, fabric_zone.hpp): one host per
 // GPU (speed = the GPU's FLOP/s, one core), a port link per GPU, a NIC link per
-// node and an uplink per rack. The zone computes each route from the GPUs'
-// node and rack when SimGrid asks for it, so building costs time and memory
-// linear in the GPUs: no route table, no route registered per pair. Every
-// link is split-duplex (each direction has the full bandwidth and is shared
-// by the flows going that way). Routes, which sim/topology's ClusterGraph
-// mirrors link for link:
+// node and an uplink per rack (a CPU node has no GPU host, only its NIC).
+// The zone computes each route from the GPUs' node and rack when SimGrid
+// asks for it, so building costs time and memory linear in the GPUs: no
+// route table, no route registered per pair. Every link is split-duplex
+// (each direction has the full bandwidth and is shared by the flows going
+// that way). Routes, which sim/topology's ClusterGraph mirrors link for link:
 //   same node:  port(a) up, port(b) down
 //   same rack:  port(a), NIC(a) up, NIC(b) down, port(b)
 //   two racks:  port(a), NIC(a), uplink(rack a) up, uplink(rack b) down, NIC(b), port(b)
 // A GPU port has the node's intra-node bandwidth and half its GPU-to-GPU
-// latency; the ToR switches and the spine are non-blocking crossbars.
+// latency; the ToR switches and the spine are non-blocking crossbars. A
+// node's CPU host is routed like a GPU without a port.
 //
 // configure_network_model() must run before the platform is built: it sets the
 // SimGrid model and factors from the cluster description.
@@ -34,15 +35,20 @@ namespace gcsim {
 
 struct SimGridPlatform {
   std::vector<simgrid::s4u::Host*> gpu_hosts;  // indexed by GpuId
-  // Indexed by NodeId, when asked for: a host per node standing for its CPU
-  // cores, of speed one per core (an execution's amount is core-seconds),
-  // where input pipelines decode (sim/model/input_pipeline.hpp). It has no
-  // route: nothing is sent to it.
+  // Indexed by NodeId, when asked for (always on a cluster of no GPU): a host
+  // per node standing for its CPU cores, of speed one per core (an
+  // execution's amount is core-seconds), where input pipelines decode
+  // (sim/model/input_pipeline.hpp) and DAGs' CPU workers stand. Its route
+  // crosses the node's NIC, and a GPU's port to reach that GPU (no port of its own).
   std::vector<simgrid::s4u::Host*> cpu_hosts;
+
+  /// Where the scheduler and the actors that talk to it stand: the first
+  /// GPU's host, or on a cluster of no GPU the first node's CPU host.
+  simgrid::s4u::Host* control_host() const { return gpu_hosts.empty() ? cpu_hosts.front() : gpu_hosts.front(); }
 };
 
 void configure_network_model(const NetworkModelSpec& network);
-/// With `cpu_hosts`, also a CPU host per node.
+/// With `cpu_hosts`, also a CPU host per node (a cluster of no GPU gets them anyway).
 SimGridPlatform build_platform(const ClusterLayout& layout, bool cpu_hosts = false);
 
 }  // namespace gcsim

@@ -16,8 +16,8 @@ void RecorderListener::on_submitted(const JobSubmitted& e) {
 
 void RecorderListener::on_started(const RunStarted& e) {
   if (e.rescaled) recorder_.job_rescaled();
-  if (e.node != kNoNode) {
-    recorder_.cpu_job_started(e.job, e.now, e.node);
+  if (!e.nodes.empty()) {
+    recorder_.cpu_job_started(e.job, e.now, e.nodes);
   } else {
     recorder_.job_started(e.job, e.now, e.gpus);
   }

@@ -55,7 +55,7 @@ class RunLogListener : public EngineListener {
   /// The runs and node failures into `record` (RunRecord::runs), those still open ending at `end`. Call once.
   void close(Time end, RunRecord& record);
 
-  void on_started(const RunStarted& e) override { log_.started(e.job, e.now, e.gpus, e.node); }
+  void on_started(const RunStarted& e) override { log_.started(e.job, e.now, e.gpus, e.nodes); }
   void on_preempted(const RunPreempted& e) override { log_.stopped(e.job, e.now, RunEnd::kPreempted); }
   void on_stopped(const RunStopped& e) override;
   void on_finished(const JobFinished& e) override { log_.stopped(e.job, e.now, RunEnd::kFinished); }

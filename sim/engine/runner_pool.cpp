@@ -32,7 +32,7 @@ void RunnerPool::start(JobIndex job) {
       killed_.pop_back();
     }
     // On the scheduler's host, from which the doorbell rings.
-    runner->actor = sg4::Actor::init("runner-" + std::to_string(++started_), engine_.platform.gpu_hosts.front());
+    runner->actor = sg4::Actor::init("runner-" + std::to_string(++started_), engine_.platform.control_host());
     runner->actor->set_stacksize(kRunnerStackKiB);
     runner->actor->start(guarded(engine_.failure, [this, runner] { serve(*runner); }));
   } else {

@@ -4,6 +4,7 @@
 #include <exception>
 #include <string>
 #include <utility>
+#include <variant>
 
 #include <simgrid/Exception.hpp>
 
@@ -210,7 +211,8 @@ bool SchedulerLoop::wait_for_next() {
   if (jobs_left) next = std::min(next, outages_.next_time());
   next = std::min(next, runs_.timers().next_end());
   next = std::min(next, cpu_.next_end());
-  if (next == kNever && state.running().empty()) return false;
+  // A DAG of CPU workers running has no end known in advance: its last task rings.
+  if (next == kNever && state.running().empty() && cpu_.running() == 0) return false;
   const double timeout = next == kNever ? -1.0 : std::max(0.0, next - engine_.now);
   // Timed out: `next` is due, whatever rounding the clock went through.
   if (!engine_.doorbell.wait(timeout)) engine_.now = std::max(sg4::Engine::get_clock(), next);
@@ -250,9 +252,12 @@ void SchedulerLoop::end_jobs() {
 }
 
 void SchedulerLoop::dispatch_cpu_jobs() {
-  for (JobIndex job : cpu_.dispatch(engine_.state, engine_.now))
-    engine_.events.started(
-        {job, engine_.now, kNoGpus, engine_.state.cpu_job_node(job), false, serving_.is_replica(job)});
+  for (JobIndex job : cpu_.dispatch(engine_.state, engine_.now)) {
+    std::vector<NodeId> nodes;
+    for (const CpuShare& share : engine_.state.cpu_job_placement(job)) nodes.push_back(share.node);
+    engine_.events.started({job, engine_.now, kNoGpus, nodes, false, serving_.is_replica(job)});
+    if (const auto* dag = std::get_if<DagWork>(&engine_.in.jobs[job].work)) runs_.launch_cpu_dag(job, *dag);
+  }
 }
 
 void SchedulerLoop::call_policy() {

@@ -13,6 +13,7 @@
 
 #include <simgrid/s4u.hpp>
 
+#include "sim/core/dag_work.hpp"
 #include "sim/engine/actor_failure.hpp"
 #include "sim/engine/platform_builder.hpp"
 #include "sim/engine/scheduler_loop.hpp"
@@ -40,16 +41,17 @@ RunRecord simulate(const SimulationInput& input) {
   sg4::Engine engine(&argc, argv.data());
   if (input.options.stop_request) ::sigaction(SIGINT, &caller_sigint, nullptr);
   configure_network_model(input.layout.spec().network);
-  // CPU hosts only where a job decodes its input on them.
-  const bool pipelines = std::any_of(input.jobs.begin(), input.jobs.end(), [](const JobSpec& job) {
+  // CPU hosts only where a job decodes its input on them, or a DAG's CPU workers stand on them.
+  const bool cpu_hosts = std::any_of(input.jobs.begin(), input.jobs.end(), [](const JobSpec& job) {
     const auto* training = std::get_if<TrainingWork>(&job.work);
-    return training && training->input_pipeline.enabled();
+    const auto* dag = std::get_if<DagWork>(&job.work);
+    return (training && training->input_pipeline.enabled()) || (dag && dag_cpu_workers(*dag) > 0);
   });
-  const SimGridPlatform platform = build_platform(input.layout, pipelines);
+  const SimGridPlatform platform = build_platform(input.layout, cpu_hosts);
 
   ActorFailure failure;
   SchedulerLoop scheduler(input, platform, failure);
-  sg4::Actor::create("scheduler", platform.gpu_hosts.front(), guarded(failure, [&scheduler] { scheduler.run(); }));
+  sg4::Actor::create("scheduler", platform.control_host(), guarded(failure, [&scheduler] { scheduler.run(); }));
   const auto started = std::chrono::steady_clock::now();
   engine.run();
   const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - started;

@@ -31,8 +31,12 @@ RingEdge packed_ring_edge(const NodeGroup& group, const FabricSpec& fabric, std:
 }  // namespace
 
 Time uncontended_duration(const JobSpec& job, const ClusterLayout& layout) {
-  // A CPU job runs for its seconds on any node.
+  // A CPU job runs for its seconds on any node, a DAG of CPU workers its list schedule.
   if (const auto* cpu = std::get_if<CpuWork>(&job.work)) return cpu->seconds;
+  if (const auto* dag = std::get_if<DagWork>(&job.work); dag && job.gpus == 0)
+    return dag_list_schedule_seconds(*dag, 1.0);  // CPU tasks have no FLOPs
+  // A replica serves until its deployment ends or scales it away: at most the deployment's length.
+  if (const auto* serving = std::get_if<ServingWork>(&job.work)) return serving->deployment->length;
   const ClusterSpec& spec = layout.spec();
   // The fastest group whose GPUs have enough memory. A training job whose
   // model runs at its own speed per GPU type (flops_per_iteration_by_gpu_type)
@@ -41,6 +45,7 @@ Time uncontended_duration(const JobSpec& job, const ClusterLayout& layout) {
   const NodeGroup* best = nullptr;
   double best_flops = 0;
   for (const NodeGroup& group : spec.node_groups) {
+    if (group.gpus_per_node == 0) continue;  // a CPU node group
     const GpuType& type = spec.gpu_types[static_cast<std::size_t>(layout.find_gpu_type(group.gpu_type))];
     double flops = type.flops;
     if (per_type && per_type->flops_per_iteration > 0)
@@ -60,8 +65,6 @@ Time uncontended_duration(const JobSpec& job, const ClusterLayout& layout) {
   }
   if (const auto* dag = std::get_if<DagWork>(&job.work)) return dag_list_schedule_seconds(*dag, best_flops);
   if (const auto* notebook = std::get_if<NotebookWork>(&job.work)) return notebook->seconds();
-  // A replica serves until its deployment ends or scales it away: at most the deployment's length.
-  if (const auto* serving = std::get_if<ServingWork>(&job.work)) return serving->deployment->length;
   const auto& training = std::get<TrainingWork>(job.work);
   const std::size_t nodes_per_rack = spec.fabric.nodes_per_rack == 0 ? 1 : spec.fabric.nodes_per_rack;
   const double rack_uplink = static_cast<double>(nodes_per_rack) * best->nic.bandwidth / spec.fabric.oversubscription;

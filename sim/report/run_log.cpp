@@ -2,11 +2,11 @@
 
 namespace gcsim {
 
-void RunLog::started(JobIndex job, Time now, const std::vector<GpuId>& gpus, NodeId node) {
+void RunLog::started(JobIndex job, Time now, const std::vector<GpuId>& gpus, const std::vector<NodeId>& nodes) {
   if (job >= open_.size()) open_.resize(job + 1, kNone);
   stopped(job, now, RunEnd::kUnfinished);
   open_[job] = static_cast<std::uint32_t>(runs_.size());
-  runs_.push_back({job, now, now, RunEnd::kUnfinished, node, gpus});
+  runs_.push_back({job, now, now, RunEnd::kUnfinished, nodes, gpus});
 }
 
 void RunLog::stopped(JobIndex job, Time now, RunEnd how) {

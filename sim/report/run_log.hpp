@@ -3,7 +3,7 @@
 // Off by default: a run that draws no timeline keeps none.
 //
 //   RunLog log;
-//   log.started(job, 0, gpus, kNoNode);
+//   log.started(job, 0, gpus, {});
 //   log.stopped(job, 40, RunEnd::kPreempted);
 //   std::vector<RunSlice> runs = log.close_all(100);
 #pragma once
@@ -17,12 +17,13 @@ namespace gcsim {
 
 enum class RunEnd : std::uint8_t { kFinished, kFailed, kPreempted, kWithdrawn, kUnfinished };
 
-/// One run of a job: on `gpus`, or on `node` for a CPU job, over [start, end).
+/// One run of a job: on `gpus`, or on `nodes` for a job that holds no GPU
+/// (a CPU job's one node, a DAG of CPU workers' several), over [start, end).
 struct RunSlice {
   JobIndex job = 0;
   Time start = 0, end = 0;
   RunEnd how = RunEnd::kUnfinished;
-  NodeId node = kNoNode;
+  std::vector<NodeId> nodes;
   std::vector<GpuId> gpus;
 };
 
@@ -35,7 +36,7 @@ struct NodeEvent {
 class RunLog {
  public:
   /// A job's run began (a run it had open ends now, unfinished: it cannot have two).
-  void started(JobIndex job, Time now, const std::vector<GpuId>& gpus, NodeId node);
+  void started(JobIndex job, Time now, const std::vector<GpuId>& gpus, const std::vector<NodeId>& nodes);
   /// Its open run ended now, as `how`; nothing when it has none open.
   void stopped(JobIndex job, Time now, RunEnd how);
   void node_failed(Time now, NodeId node) { node_failures_.push_back({now, node}); }

@@ -296,7 +296,13 @@ void write_jobs_csv(std::ostream& out, const std::vector<JobSpec>& jobs, const C
       if (!placement.empty()) placement += ';';
       placement += labels[g];
     }
-    if (!record.cpu_nodes.empty() && record.cpu_nodes[i] != kNoNode) placement = layout.node(record.cpu_nodes[i]).name;
+    if (!record.cpu_nodes.empty() && record.cpu_nodes[i] != kNoNode) {
+      // A DAG of CPU workers lists every node it ran on.
+      const auto span = record.cpu_spans.find(static_cast<JobIndex>(i));
+      placement = layout.node(record.cpu_nodes[i]).name;
+      if (span != record.cpu_spans.end())
+        for (std::size_t k = 1; k < span->second.size(); ++k) placement += ';' + layout.node(span->second[k]).name;
+    }
     write_csv_field(rows, job.id);
     rows.character(',');
     write_csv_field(rows, job.user);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -129,6 +130,9 @@ struct RunRecord {
   // Per job, the node of a CPU job's last run (kNoNode for the others); empty
   // when no CPU job ran, so that a workload without any pays nothing for it.
   std::vector<NodeId> cpu_nodes;
+  // The jobs whose last run spread over several nodes (DAGs of CPU workers):
+  // all those nodes, in cluster order, the first being the job's cpu_nodes.
+  std::map<JobIndex, std::vector<NodeId>> cpu_spans;
   std::vector<TimelinePoint> timeline;
   // Kept only for a timeline of the schedule (SimulationOptions::keep_runs,
   // a RunLog the engine keeps): every run of every job, and the node failures.

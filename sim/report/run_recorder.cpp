@@ -69,11 +69,16 @@ void RunRecorder::job_started(JobIndex job, Time now, const std::vector<GpuId>& 
   outcome.gpus = gpus;
 }
 
-void RunRecorder::cpu_job_started(JobIndex job, Time now, NodeId node) {
+void RunRecorder::cpu_job_started(JobIndex job, Time now, const std::vector<NodeId>& nodes) {
   JobOutcome& outcome = record_.outcomes[job];
   if (outcome.start == kNever) outcome.start = now;
   if (record_.cpu_nodes.empty()) record_.cpu_nodes.assign(record_.outcomes.size(), kNoNode);
-  record_.cpu_nodes[job] = node;
+  record_.cpu_nodes[job] = nodes.empty() ? kNoNode : nodes.front();
+  if (nodes.size() > 1) {
+    record_.cpu_spans[job] = nodes;
+  } else {
+    record_.cpu_spans.erase(job);
+  }
 }
 
 void RunRecorder::first_submitted(JobIndex job, Time submitted) {

@@ -51,8 +51,9 @@ class RunRecorder {
   /// wait and time in the cluster count from there (other jobs' is taken from
   /// the state at the end).
   void first_submitted(JobIndex job, Time submitted);
-  /// A CPU job (CpuWork) started on `node`.
-  void cpu_job_started(JobIndex job, Time now, NodeId node);
+  /// A job that holds no GPU (runs_on_cpu()) started on `nodes` (one, or a
+  /// DAG's several, in cluster order).
+  void cpu_job_started(JobIndex job, Time now, const std::vector<NodeId>& nodes);
   /// A job completed on `gpus` GPUs of share `gpu_share`, its run having held
   /// `held_gpu_seconds`: its GPUs are no longer allocated.
   void job_finished(JobIndex job, Time now, std::size_t gpus, double gpu_share, double held_gpu_seconds);

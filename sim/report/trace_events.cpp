@@ -60,7 +60,7 @@ void write_trace_events(std::ostream& out, const std::vector<JobSpec>& jobs, con
   for (GpuId g = 0; g < layout.gpu_count(); ++g)
     events.add(metadata("thread_name", kGpuProcess, g, layout.gpu_label(g)));
   bool cpu_jobs = false;
-  for (const RunSlice& run : record.runs) cpu_jobs = cpu_jobs || run.node != kNoNode;
+  for (const RunSlice& run : record.runs) cpu_jobs = cpu_jobs || !run.nodes.empty();
   if (cpu_jobs) {
     events.add(metadata("process_name", kCpuProcess, 0, "CPU jobs"));
     for (NodeId n = 0; n < layout.node_count(); ++n)
@@ -77,9 +77,9 @@ void write_trace_events(std::ostream& out, const std::vector<JobSpec>& jobs, con
                    {"pid", kGpuProcess},
                    {"tid", 0},
                    {"args", {{"job", job.id}, {"user", job.user}, {"queue", job.queue}, {"end", end_name(run.how)}}}};
-    if (run.node != kNoNode) {
+    for (NodeId node : run.nodes) {
       slice["pid"] = kCpuProcess;
-      slice["tid"] = run.node;
+      slice["tid"] = node;
       events.add(slice);
     }
     for (GpuId g : run.gpus) {
@@ -89,7 +89,7 @@ void write_trace_events(std::ostream& out, const std::vector<JobSpec>& jobs, con
     if (run.how == RunEnd::kPreempted || run.how == RunEnd::kFailed) {
       const bool on_gpus = !run.gpus.empty();
       events.add(instant(std::string(end_name(run.how)) + " " + job.id, run.end, on_gpus ? kGpuProcess : kCpuProcess,
-                         on_gpus ? run.gpus.front() : run.node, "t"));
+                         on_gpus ? run.gpus.front() : run.nodes.front(), "t"));
     }
   }
   for (const NodeEvent& failure : record.node_failure_events)

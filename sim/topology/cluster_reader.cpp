@@ -43,8 +43,8 @@ std::string element_path(const std::string& array, std::size_t index, const nloh
   return path;
 }
 
-std::uint32_t read_count(const JsonObject& object, const std::string& field) {
-  const std::uint64_t value = object.required_uint(field, 1);
+std::uint32_t read_count(const JsonObject& object, const std::string& field, std::uint64_t min = 1) {
+  const std::uint64_t value = object.required_uint(field, min);
   if (value > kMaxIndex) object.fail(field, "must be at most " + std::to_string(kMaxIndex));
   return static_cast<std::uint32_t>(value);
 }
@@ -78,15 +78,22 @@ NodeGroup read_node_group(const JsonObject& object) {
   NodeGroup group;
   group.name = object.required_string("name");
   group.count = read_count(object, "count");
-  group.gpus_per_node = read_count(object, "gpus_per_node");
-  group.gpu_type = object.required_string("gpu_type");
+  group.gpus_per_node = read_count(object, "gpus_per_node", 0);
   group.cpu_cores = read_count(object, "cpu_cores");
   group.memory_bytes = object.required_quantity("memory", Quantity::kBytes, /*strictly_positive=*/true);
 
-  const JsonObject intra = object.required_object("intra_node");
-  intra.reject_unknown_fields({"kind", "bandwidth", "latency"});
-  group.intra_kind = read_intra_kind(intra);
-  group.intra = read_link(intra);
+  if (group.gpus_per_node == 0) {
+    // A CPU node group: what describes GPUs would describe nothing.
+    for (const char* field : {"gpu_type", "intra_node"})
+      if (object.has(field))
+        object.fail(field, std::string("a CPU node group (gpus_per_node 0) carries no GPU: leave '") + field + "' out");
+  } else {
+    group.gpu_type = object.required_string("gpu_type");
+    const JsonObject intra = object.required_object("intra_node");
+    intra.reject_unknown_fields({"kind", "bandwidth", "latency"});
+    group.intra_kind = read_intra_kind(intra);
+    group.intra = read_link(intra);
+  }
 
   const JsonObject nic = object.required_object("nic");
   nic.reject_unknown_fields({"bandwidth", "latency"});
@@ -135,8 +142,10 @@ ClusterSpec parse_cluster_json(const nlohmann::json& doc, const std::string& fil
   ClusterSpec spec;
   spec.name = root.required_string("name");
 
-  const nlohmann::json& gpu_types = root.required_array("gpu_types");
-  if (gpu_types.empty()) root.fail("gpu_types", "must list at least one GPU type");
+  // A cluster of CPU nodes alone may leave its GPU types out (or list none);
+  // a node group that has GPUs names one of them.
+  static const nlohmann::json kNoGpuTypes = nlohmann::json::array();
+  const nlohmann::json& gpu_types = root.has("gpu_types") ? root.required_array("gpu_types") : kNoGpuTypes;
   std::map<std::string, std::string> gpu_type_paths;  // name -> path of its first definition
   for (std::size_t i = 0; i < gpu_types.size(); ++i) {
     const std::string path = element_path("gpu_types", i, gpu_types[i]);
@@ -158,10 +167,11 @@ ClusterSpec parse_cluster_json(const nlohmann::json& doc, const std::string& fil
     NodeGroup group = read_node_group(object);
     if (auto [it, inserted] = group_paths.emplace(group.name, path); !inserted)
       object.fail("name", "duplicate node group name '" + group.name + "' (first defined at " + it->second + ")");
-    if (!gpu_type_paths.count(group.gpu_type)) {
+    if (group.gpus_per_node > 0 && !gpu_type_paths.count(group.gpu_type)) {
       std::vector<std::string> known;
       for (const GpuType& type : spec.gpu_types) known.push_back(type.name);
-      object.fail("gpu_type", "unknown GPU type '" + group.gpu_type + "' (gpu_types defines: " + join(known) + ")");
+      object.fail("gpu_type", "unknown GPU type '" + group.gpu_type +
+                                  "' (gpu_types defines: " + (known.empty() ? "none" : join(known)) + ")");
     }
     total_nodes += group.count;
     total_gpus += static_cast<std::uint64_t>(group.count) * group.gpus_per_node;

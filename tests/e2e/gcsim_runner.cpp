@@ -260,17 +260,28 @@ std::vector<std::string> files_in(const std::string& dir) {
 std::string CraftedCluster::to_json() const {
   nlohmann::json doc;
   doc["name"] = "crafted";
-  doc["gpu_types"] = {{{"name", "GPU"}, {"flops", gpu_flops}, {"memory", gpu_memory}}};
-  doc["node_groups"] = {
-      {{"name", "n"},
-       {"count", nodes},
-       {"gpus_per_node", gpus_per_node},
-       {"gpu_type", "GPU"},
-       {"cpu_cores", cpu_cores},
-       {"memory", 256e9},
-       {"intra_node", {{"kind", "nvlink"}, {"bandwidth", intra_bandwidth}, {"latency", intra_latency}}},
-       {"nic", {{"bandwidth", nic_bandwidth}, {"latency", nic_latency}}}}};
-  doc["fabric"] = {{"nodes_per_rack", nodes_per_rack > 0 ? nodes_per_rack : nodes},
+  doc["gpu_types"] = nlohmann::json::array();
+  doc["node_groups"] = nlohmann::json::array();
+  if (cpu_nodes > 0)
+    doc["node_groups"].push_back({{"name", "c"},
+                                  {"count", cpu_nodes},
+                                  {"gpus_per_node", 0},
+                                  {"cpu_cores", cpu_node_cores},
+                                  {"memory", 256e9},
+                                  {"nic", {{"bandwidth", nic_bandwidth}, {"latency", nic_latency}}}});
+  if (nodes > 0) {
+    doc["gpu_types"].push_back({{"name", "GPU"}, {"flops", gpu_flops}, {"memory", gpu_memory}});
+    doc["node_groups"].push_back(
+        {{"name", "n"},
+         {"count", nodes},
+         {"gpus_per_node", gpus_per_node},
+         {"gpu_type", "GPU"},
+         {"cpu_cores", cpu_cores},
+         {"memory", 256e9},
+         {"intra_node", {{"kind", "nvlink"}, {"bandwidth", intra_bandwidth}, {"latency", intra_latency}}},
+         {"nic", {{"bandwidth", nic_bandwidth}, {"latency", nic_latency}}}});
+  }
+  doc["fabric"] = {{"nodes_per_rack", nodes_per_rack > 0 ? nodes_per_rack : nodes + cpu_nodes},
                    {"oversubscription", oversubscription},
                    {"uplink_latency", uplink_latency}};
   return doc.dump(2);

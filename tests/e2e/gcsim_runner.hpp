@@ -118,6 +118,8 @@ std::vector<std::string> files_in(const std::string& dir);
 /// One JSON cluster description of `nodes` identical nodes of V100-like GPUs
 /// (1e12 FLOP/s so FLOPs read as seconds), all in one rack unless
 /// `nodes_per_rack` says otherwise. Bandwidths in bytes/s, latencies in s.
+/// With `cpu_nodes`, a CPU node group "c" (no GPU, `cpu_node_cores` each,
+/// the same NICs) comes first; with `nodes` 0 the cluster has no GPU at all.
 struct CraftedCluster {
   int nodes = 1;
   int gpus_per_node = 8;
@@ -131,6 +133,8 @@ struct CraftedCluster {
   double oversubscription = 1;
   double uplink_latency = 1e-6;
   int cpu_cores = 16;  // per node
+  int cpu_nodes = 0;   // last, so that the positional initializers of the fields above stay as they are
+  int cpu_node_cores = 28;
   std::string to_json() const;
 };
 

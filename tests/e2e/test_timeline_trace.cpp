@@ -111,6 +111,26 @@ TEST(TimelineTrace, TheDeadlockIsAnInstantNamingItsJobsAndCpuJobsHaveNodeTracks)
   EXPECT_DOUBLE_EQ(prep[0]["dur"].get<double>(), 60e6);
   EXPECT_EQ(prep[0]["pid"], 2);
 
+  // A DAG of 4 CPU workers on nodes of 2 cores: a slice on the track of each node it holds.
+  CraftedCluster cpus;
+  cpus.nodes = 0;
+  cpus.cpu_nodes = 3;
+  cpus.cpu_node_cores = 2;
+  const nlohmann::json dag = nlohmann::json::parse(R"({"id": "ray", "submit": 0, "dag": {
+      "pools": [{"name": "w", "workers": 4, "kind": "cpu"}],
+      "tasks": [{"id": "a", "pool": "w", "seconds": 3}]}})");
+  ASSERT_EQ(run_simulation(dir.write("cpus.json", cpus.to_json()), dir.write("dag.json", workload_json({dag})),
+                           dir / "dag-out", {"--timeline", dir / "dag.trace.json"})
+                .exit_code,
+            0);
+  const nlohmann::json spread = nlohmann::json::parse(read_text(dir / "dag.trace.json"));
+  expect_well_formed(spread);
+  const std::vector<nlohmann::json> ray = events_named(spread, "ray", "X");
+  ASSERT_EQ(ray.size(), 2u);  // c-0 and c-1, two workers each
+  EXPECT_EQ(ray[0]["tid"], 0);
+  EXPECT_EQ(ray[1]["tid"], 1);
+  EXPECT_DOUBLE_EQ(ray[1]["dur"].get<double>(), 3e6);
+
   // Without --timeline, the usual outputs alone.
   ASSERT_EQ(run_simulation(cluster_file, workload, dir / "plain").exit_code, 0);
   std::vector<std::string> plain = files_in(dir / "plain");

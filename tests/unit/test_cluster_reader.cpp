@@ -144,6 +144,47 @@ TEST(ClusterReader, OmittedNetworkModelMeansCm02WithUnitFactors) {
   EXPECT_FALSE(spec.network.crosstraffic);
 }
 
+// A CPU node group: no GPU, no GPU type, no GPU interconnect; its nodes
+// are numbered among the others and carry cores, memory and a NIC.
+nlohmann::json cpu_group(const std::string& name, int count) {
+  return {{"name", name},    {"count", count},    {"gpus_per_node", 0},
+          {"cpu_cores", 28}, {"memory", "192GB"}, {"nic", {{"bandwidth", "25Gbps"}, {"latency", "5us"}}}};
+}
+
+TEST(ClusterReader, ReadsCpuNodeGroupsBesideGpuGroups) {
+  nlohmann::json doc = minimal_cluster();
+  doc["node_groups"].insert(doc["node_groups"].begin(), cpu_group("cpu", 3));
+  const ClusterSpec spec = parse_cluster_json(doc, "tiny.json");
+  ASSERT_EQ(spec.node_groups.size(), 2u);
+  EXPECT_EQ(spec.node_groups[0].gpus_per_node, 0u);
+  EXPECT_EQ(spec.node_groups[0].gpu_type, "");
+  EXPECT_EQ(spec.node_groups[0].cpu_cores, 28u);
+  EXPECT_DOUBLE_EQ(spec.node_groups[0].nic.bandwidth, 25e9 / 8);
+  const ClusterLayout layout(spec);
+  EXPECT_EQ(layout.node_count(), 5u);
+  EXPECT_EQ(layout.gpu_count(), 16u);
+  EXPECT_TRUE(layout.node(0).gpus.empty());
+  EXPECT_FALSE(layout.has_gpus(2));
+  EXPECT_TRUE(layout.has_gpus(3));
+  EXPECT_EQ(layout.node(3).name, "dgx-0");
+  EXPECT_EQ(layout.node_of(0), 3u);  // GPUs are numbered from the first node that has any
+  EXPECT_EQ(layout.gpu_label(0), "dgx-0:0");
+  EXPECT_EQ(layout.smallest_gpu_memory(), 32e9);
+}
+
+TEST(ClusterReader, ACpuClusterHasNoGpuTypeAndNoGpu) {
+  nlohmann::json doc = minimal_cluster();
+  doc["gpu_types"] = nlohmann::json::array();
+  doc["node_groups"] = {cpu_group("ray", 3)};
+  const ClusterSpec spec = parse_cluster_json(doc, "ray.json");
+  const ClusterLayout layout(spec);
+  EXPECT_EQ(layout.node_count(), 3u);
+  EXPECT_EQ(layout.gpu_count(), 0u);
+  EXPECT_EQ(layout.smallest_gpu_memory(), 0);
+  doc.erase("gpu_types");
+  EXPECT_EQ(ClusterLayout(parse_cluster_json(doc, "ray.json")).node_count(), 3u);
+}
+
 TEST(ClusterReader, ReadsLv08WithTcpWindow) {
   nlohmann::json doc = minimal_cluster();
   doc["network_model"] = {{"model", "LV08"}, {"tcp_window", "4MiB"}, {"crosstraffic", true}};
@@ -203,8 +244,20 @@ INSTANTIATE_TEST_SUITE_P(
                  "gpu_types[0] (name 'V100')", "tdp", "unknown field"},
         BadInput{"UnknownNicField", [](nlohmann::json& d) { d["node_groups"][0]["nic"]["mtu"] = 9000; },
                  kGroup + ".nic", "mtu", "unknown field"},
-        BadInput{"ZeroGpusPerNode", [](nlohmann::json& d) { d["node_groups"][0]["gpus_per_node"] = 0; }, kGroup,
-                 "gpus_per_node", ">= 1"},
+        BadInput{"NegativeGpusPerNode", [](nlohmann::json& d) { d["node_groups"][0]["gpus_per_node"] = -1; }, kGroup,
+                 "gpus_per_node", ">= 0"},
+        BadInput{"GpuTypeOnCpuGroup", [](nlohmann::json& d) { d["node_groups"][0]["gpus_per_node"] = 0; }, kGroup,
+                 "gpu_type", "a CPU node group (gpus_per_node 0) carries no GPU: leave 'gpu_type' out"},
+        BadInput{"IntraNodeOnCpuGroup",
+                 [](nlohmann::json& d) {
+                   d["node_groups"][0]["gpus_per_node"] = 0;
+                   d["node_groups"][0].erase("gpu_type");
+                 },
+                 kGroup, "intra_node", "leave 'intra_node' out"},
+        BadInput{"MissingGpuTypeOnGpuGroup", [](nlohmann::json& d) { d["node_groups"][0].erase("gpu_type"); }, kGroup,
+                 "gpu_type", "missing"},
+        BadInput{"NoGpuTypesForAGpuGroup", [](nlohmann::json& d) { d["gpu_types"] = nlohmann::json::array(); }, kGroup,
+                 "gpu_type", "unknown GPU type 'V100' (gpu_types defines: none)"},
         BadInput{"ZeroNodeCount", [](nlohmann::json& d) { d["node_groups"][0]["count"] = 0; }, kGroup, "count", ">= 1"},
         BadInput{"FractionalCount", [](nlohmann::json& d) { d["node_groups"][0]["count"] = 1.5; }, kGroup, "count",
                  "integer"},

@@ -120,6 +120,36 @@ TEST(NodeList, IdenticalNodesFormOneNodeGroupEach) {
   EXPECT_NE(notes.find("1 CPU-only machines are left out"), std::string::npos) << notes;
 }
 
+// Kept, machines without GPUs form CPU node groups: n4 (32 cores, 128 GiB)
+// and a second node like it, a group of two listed where the first appears.
+TEST(NodeList, KeptCpuOnlyMachinesFormCpuNodeGroups) {
+  TempFolder dir;
+  const std::string path = dir.write("nodes.csv", kNodes + "n8,32000,131072,0,\n");
+  const NodeList list = read_node_list(path, kubernetes_options());
+  GpuModelMap models;
+  add_gpu_model_mapping(models, parse_gpu_model_mapping("G2=G2:20TFLOPS:24GB"));
+  const MachineCluster cluster =
+      machine_cluster_json(list.machines, "k8s", path, list.model_column, models, /*cpu_machines=*/true);
+  const ClusterLayout layout(parse_cluster_json(cluster.cluster, "k8s.json"));
+  EXPECT_EQ(cluster.groups, 5u);
+  EXPECT_EQ(cluster.machines, 8u);
+  EXPECT_EQ(layout.node_count(), 8u);
+  EXPECT_EQ(layout.gpu_count(), 8u + 8 + 2 + 8 + 8 + 2);
+  const NodeGroup& cpus = layout.spec().node_groups.at(2);  // after V100M32 and T4, as n4 comes
+  EXPECT_EQ(cpus.name, "cpu-c32-m128");
+  EXPECT_EQ(cpus.count, 2u);
+  EXPECT_EQ(cpus.gpus_per_node, 0u);
+  EXPECT_EQ(cpus.cpu_cores, 32u);
+  EXPECT_EQ(cpus.memory_bytes, 128.0 * 1073741824);
+  std::string notes;
+  for (const std::string& note : cluster.assumptions) notes += note + "\n";
+  EXPECT_NE(notes.find("2 CPU-only machines form CPU node groups"), std::string::npos) << notes;
+  // A list of CPU machines alone is a CPU cluster.
+  const MachineCluster only_cpus = machine_cluster_json({list.machines[3]}, "cpus", path, "model", {}, true);
+  EXPECT_EQ(ClusterLayout(parse_cluster_json(only_cpus.cluster, "cpus.json")).gpu_count(), 0u);
+  EXPECT_THROW(machine_cluster_json({list.machines[3]}, "cpus", path, "model", {}), InputError);
+}
+
 TEST(NodeList, ANodeOfAModelGcsimHasNoFiguresForIsAnErrorNamingItsLineAndTheOption) {
   TempFolder dir;
   const std::string path = dir.write("nodes.csv", kNodes);

@@ -68,6 +68,22 @@ TEST(NodeTemplate, AGroupWithoutANameIsAnInputErrorNotAFailedMix) {
   }
 }
 
+// gcsim plan sizes GPU capacity: a template of CPU nodes has no GPU to plan.
+TEST(NodeTemplate, ACpuNodeGroupIsAnInputErrorNamingItsGpuCount) {
+  TempFolder dir;
+  const std::string path = dir.write(
+      "t.json", R"({"name": "t", "node_groups": [{"name": "cpu", "count": 2, "gpus_per_node": 0, "cpu_cores": 28,
+                    "memory": "192GB", "nic": {"bandwidth": "25Gbps", "latency": "5us"}}]})");
+  try {
+    read_node_template(path);
+    FAIL() << "accepted a template of CPU nodes";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.file(), path);
+    EXPECT_EQ(e.field(), "gpus_per_node");
+    EXPECT_NE(e.problem().find("a CPU node group"), std::string::npos) << e.what();
+  }
+}
+
 TEST(NodeTemplate, AMixOfTwoTemplatesIsAClusterOfBothGroupsAtTheirCounts) {
   TempFolder dir;
   const NodeTemplate a =

@@ -179,6 +179,39 @@ TEST(CsvTrace, HostAndPlacementColumnsFillTheJob) {
   for (const SkippedRow& row : trace.skipped) EXPECT_TRUE(row.malformed);
 }
 
+// A row of 0 GPUs with cores is a CPU job holding its cores and memory for
+// its recorded run time; one of 0 GPUs and no cores asks nothing to replay.
+TEST(CsvTrace, RowsOfNoGpuWithCoresAreCpuJobs) {
+  const TraceReadResult trace = parse(
+      "id,t,g,d,c,m\n"
+      "gpu,0,2,100,4,\n"
+      "etl,5,0,50,6.5,64GB\n"
+      "none,6,0,10,,\n"
+      "zero,7,0,10,0,\n",
+      "id=id,submit=t,gpus=g,duration=d,cpu=c,memory=m");
+  ASSERT_EQ(trace.jobs.size(), 2u);
+  EXPECT_TRUE(std::holds_alternative<MeasuredWork>(trace.jobs[0].work));
+  const JobSpec& etl = trace.jobs[1];
+  EXPECT_EQ(etl.id, "etl");
+  EXPECT_EQ(etl.gpus, 0u);
+  EXPECT_EQ(etl.cpu_cores, 7u);  // 6.5 cores rounded up
+  EXPECT_EQ(etl.memory_bytes, 64e9);
+  EXPECT_EQ(etl.gpu_share, 1);
+  ASSERT_TRUE(std::holds_alternative<CpuWork>(etl.work));
+  EXPECT_EQ(std::get<CpuWork>(etl.work).seconds, 50);
+  EXPECT_TRUE(runs_on_cpu(etl));
+  ASSERT_EQ(trace.skipped.size(), 2u);
+  for (const SkippedRow& row : trace.skipped) {
+    EXPECT_EQ(row.field, "g");
+    EXPECT_EQ(row.reason, "0 GPUs and 0 cores (a CPU job asks cores)");
+    EXPECT_FALSE(row.malformed);
+  }
+  bool said = false;
+  for (const std::string& assumption : trace.assumptions)
+    said = said || assumption.find("1 jobs ask no GPU but cores") != std::string::npos;
+  EXPECT_TRUE(said);
+}
+
 TEST(CsvTrace, BadRowsAreSkippedWithTheirLineAndReason) {
   const TraceReadResult trace = parse(kCrafted, "id=id,submit=t,gpus=g,duration=d");
   ASSERT_EQ(trace.jobs.size(), 1u);
@@ -189,7 +222,7 @@ TEST(CsvTrace, BadRowsAreSkippedWithTheirLineAndReason) {
     bool malformed;
   };
   const Expected expected[] = {{3, "g", "not a GPU count (a number >= 0)", true},
-                               {4, "g", "CPU job (0 GPUs)", false},
+                               {4, "g", "0 GPUs and no cpu column (map one to replay CPU jobs)", false},
                                {5, "id", "duplicate job id", true},
                                {6, "d", "negative run time", true},
                                {7, "t", "not a time (YYYY-MM-DD HH:MM:SS or a number)", true},

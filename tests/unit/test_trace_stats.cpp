@@ -56,6 +56,23 @@ TEST(TraceStats, CountsSpanGpuDistributionAndGpuHours) {
   EXPECT_FALSE(stats.capacity.has_value());
 }
 
+// A CPU job (a CSV row of cores and no GPU) has its recorded run time and no GPU-hours.
+TEST(TraceStats, ACpuJobCountsItsRunTimeAndNoGpuHours) {
+  TraceReadResult trace = crafted_trace();
+  JobSpec etl = measured("etl", 36000, 0, 14400);
+  etl.cpu_cores = 16;
+  etl.work = CpuWork{14400};
+  trace.jobs.push_back(etl);
+  trace.job_status.push_back("");
+  const TraceStats stats = compute_trace_stats(trace, nullptr);
+  EXPECT_EQ(stats.jobs, 5u);
+  EXPECT_EQ(stats.jobs_without_run_time, 0u);
+  EXPECT_EQ(stats.gpu_counts.at(0), 1u);
+  EXPECT_DOUBLE_EQ(stats.gpu_hours, 48);
+  EXPECT_EQ(stats.run_time_max, 14400);
+  EXPECT_EQ(stats.last_end, 36000 + 14400);
+}
+
 TEST(TraceStats, OfferedLoadAndTooLargeJobsAgainstACluster) {
   const ClusterLayout cluster = two_node_cluster();
   const TraceStats stats = compute_trace_stats(crafted_trace(), &cluster);

@@ -341,6 +341,16 @@ TEST(SwfTrace, WriterRejectsWhatSwfCannotHold) {
     EXPECT_EQ(e.where(), "jobs[1] (id 'k')");
     EXPECT_EQ(e.field(), "duration.gpu_type");
   }
+  JobSpec cpu = measured("c", 0, 0, 5, "u", "q");  // a CSV row of cores and no GPU
+  cpu.cpu_cores = 8;
+  cpu.work = CpuWork{5};
+  try {
+    swf_text({measured("a", 0, 1, 5, "u", "q"), cpu}, {});
+    FAIL() << "wrote a CPU job as processors";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.where(), "jobs[1] (id 'c')");
+    EXPECT_EQ(e.field(), "cpu");
+  }
 }
 
 TEST(SwfTrace, WriterScalesGpusToProcessorsAndMapsStatuses) {

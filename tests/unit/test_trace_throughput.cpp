@@ -301,6 +301,19 @@ TEST(ThroughputWork, JobTypesComeFromTheTraceAColumnOrARule) {
       std::invalid_argument);
 }
 
+// A CSV row of cores and no GPU is a CPU job: it trains no model, needs no
+// job type, and keeps its recorded run time.
+TEST(ThroughputWork, ACpuJobOfTheTraceTrainsNoModelAndKeepsItsRunTime) {
+  TraceReadOptions options;
+  options.columns = {{"submit", "t"}, {"gpus", "g"}, {"duration", "d"}, {"cpu", "c"}, {"job_type", "model"}};
+  std::istringstream csv("t,g,d,c,model\n0,1,100,,m\n10,0,50,8,\n");
+  TraceReadResult trace = parse_csv_trace(csv, "jobs.csv", options);
+  apply_throughput_work(trace, crafted_table(), kFromTrace, two_type_cluster(4, 1));
+  EXPECT_EQ(std::get<TrainingWork>(trace.jobs[0].work).iterations, 1000u);
+  ASSERT_TRUE(std::holds_alternative<CpuWork>(trace.jobs[1].work));
+  EXPECT_EQ(std::get<CpuWork>(trace.jobs[1].work).seconds, 50);
+}
+
 TEST(ThroughputWork, UniformDrawsAreTheSameForASeedAndOnlyRunnableModels) {
   TraceReadResult a, b;
   for (TraceReadResult* trace : {&a, &b}) {
