@@ -26,7 +26,7 @@ struct ActorFailure {
   std::exception_ptr first;  // the first exception that escaped an actor's body
   /// Stops the run after a failure, from the failed actor. Unset: every other
   /// actor is killed (unsafe in SimGrid 3.32 for an actor waiting in
-  /// Activity::wait_any_for on an activity it started, see simulation.cpp).
+  /// Activity::wait_any_for on an activity it started, see runner_pool.hpp).
   std::function<void()> stop;
 };
 

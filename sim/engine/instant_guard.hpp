@@ -17,9 +17,12 @@
 // is a few nanoseconds, so a policy that wakes itself "just after now" over
 // and over is still at one instant.
 //
+// It listens to the engine's events (engine_events.hpp): each policy plan
+// applied is a call.
+//
 //   InstantGuard guard;
 //   guard.begin_call(now);
-//   guard.record(plan);  // after the engine applied it
+//   guard.record(plan);  // after the engine applied it (on_plan_applied does both)
 //   if (auto report = guard.livelock()) stop the run with *report;
 #pragma once
 
@@ -29,11 +32,12 @@
 #include <unordered_map>
 
 #include "sim/core/plan.hpp"
+#include "sim/engine/engine_events.hpp"
 #include "sim/report/run_record.hpp"
 
 namespace gcsim {
 
-class InstantGuard {
+class InstantGuard : public EngineListener {
  public:
   static constexpr std::uint32_t kMaxTakenAwayPerJob = 10;
   static constexpr std::uint64_t kMaxCallsAtOneInstant = 100000;
@@ -45,6 +49,11 @@ class InstantGuard {
   void record(const Plan& plan);
   /// Set once a bound is passed at the current instant.
   std::optional<LivelockReport> livelock() const;
+
+  void on_plan_applied(const PlanApplied& e) override {
+    begin_call(e.now);
+    record(e.plan);
+  }
 
  private:
   // The decisions kept to find what repeats: enough for any cycle the

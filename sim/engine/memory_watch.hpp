@@ -14,6 +14,9 @@
 // Only jobs that can change anything are watched: with isolation, those with
 // a profile; without, those that use any memory.
 //
+// It listens to the engine's events (engine_events.hpp): a GPU run's start
+// and end.
+//
 //   MemoryWatch watch(jobs, layout, /*isolation=*/true);
 //   watch.started(job, gpus, now);
 //   for (JobIndex failed : watch.out_of_memory(now)) ...;  // then watch.ended(failed)
@@ -25,10 +28,11 @@
 
 #include "sim/core/cluster_layout.hpp"
 #include "sim/core/job_spec.hpp"
+#include "sim/engine/engine_events.hpp"
 
 namespace gcsim {
 
-class MemoryWatch {
+class MemoryWatch : public EngineListener {
  public:
   MemoryWatch(const std::vector<JobSpec>& jobs, const ClusterLayout& layout, bool isolation);
 
@@ -41,6 +45,22 @@ class MemoryWatch {
   /// The uses due by `now` applied: the jobs that ran out of memory, in the
   /// order they did, each already ended here.
   std::vector<JobIndex> out_of_memory(Time now);
+
+  void on_started(const RunStarted& e) override {
+    if (e.nodes.empty()) started(e.job, e.gpus, e.now);
+  }
+  void on_preempted(const RunPreempted& e) override {
+    if (!e.on_cpu) ended(e.job);
+  }
+  void on_stopped(const RunStopped& e) override {
+    if (e.on_gpus) ended(e.job);
+  }
+  void on_finished(const JobFinished& e) override {
+    if (!e.on_cpu) ended(e.job);
+  }
+  void on_failed(const JobFailed& e) override {
+    if (e.ran()) ended(e.job);
+  }
 
  private:
   struct Change {

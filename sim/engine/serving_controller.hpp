@@ -49,9 +49,7 @@ class ServingController {
   /// follow it in the workload (spec.slots() jobs in all).
   ServingController(std::shared_ptr<const ServingSpec> spec, JobIndex first_slot, double gpus_per_replica);
 
-  bool owns(JobIndex job) const { return job >= first_ && job < first_ + slots_.size(); }
   bool started() const { return start_ != kNever; }
-  bool ended() const { return ended_; }
   /// When it ends (its start + length); kNever before it starts.
   Time end_time() const { return started() ? start_ + spec_->length : kNever; }
   /// The jobs of its replicas, first to last.

@@ -10,12 +10,22 @@
 // activity, a doorbell that a runner rings when its job's steps all ran,
 // with a timeout to the next arrival or policy wake-up. So an event costs
 // O(log n) in running and waiting jobs, not a wait registered on every
-// running job. Arrivals, job ends and wake-ups at the same instant reach the
-// policy in one call (the scheduler lets every actor run at that instant
-// first; the ends are taken in job order). The loop keeps no metrics: it
-// tells a RunRecorder (sim/report/run_recorder.hpp) what happens, and asks
-// sim/model/placement_costs.hpp what a job's GPUs cost it. The event model
-// and its cost: docs/simulation-model.md, The engine.
+// running job, plus one virtual call per listener that takes that kind of
+// event (below): the run recorder alone takes the frequent ones (busy
+// intervals, activities ended, allocations), the guards and the memory
+// watch a job's submission, start and end too. Arrivals, job ends
+// and wake-ups at the same instant reach the policy in one call (the
+// scheduler lets every actor run at that instant first; the ends are taken
+// in job order). The engine keeps no metrics: it announces each event once
+// to its listeners (engine_events.hpp): the run recorder
+// (sim/report/run_recorder.hpp), the run log, --check's audit, the livelock
+// and thrashing guards, the memory watch, the serving deployments, then
+// SimulationOptions::listeners; and it asks sim/model/placement_costs.hpp
+// what a job's GPUs cost it. Its parts: scheduler_loop.hpp (the loop, the
+// policy call), job_runs.hpp (starting and stopping runs, checkpoints),
+// runner_pool.hpp and timer_steps.hpp (running steps), arrivals.hpp
+// (arrivals and dependencies), node_outages.hpp, serving_deployments.hpp.
+// The event model and its cost: docs/simulation-model.md, The engine.
 //
 // SimGrid allows one engine per process: call simulate() once per process.
 //
@@ -37,6 +47,8 @@
 #include "sim/report/run_record.hpp"
 
 namespace gcsim {
+
+class EngineListener;
 
 /// How far a run has come.
 struct SimulationProgress {
@@ -76,6 +88,9 @@ struct SimulationOptions {
   /// plan, and the record at the end (state_audit.hpp, record_audit.hpp):
   /// a broken invariant stops the run with InvariantBroken.
   bool check = false;
+  /// Told every event of the run (engine_events.hpp), after the engine's own
+  /// listeners, in this order; each outlives simulate().
+  std::vector<EngineListener*> listeners;
 };
 
 struct SimulationInput {

@@ -21,6 +21,9 @@
 // Each check costs O(GPUs + waiting + running jobs' GPUs): a run under
 // --check pays it after every instant's events and every plan.
 //
+// It listens to the engine's events (engine_events.hpp): each stage of an
+// instant settled is checked, each end of a job counted.
+//
 //   StateAudit audit(layout, jobs);
 //   audit.check(state, now);   // after events, after a plan
 //   audit.ended(job);          // each time a job ends
@@ -33,10 +36,11 @@
 #include "sim/core/ids.hpp"
 #include "sim/core/job_spec.hpp"
 #include "sim/core/scheduler_state.hpp"
+#include "sim/engine/engine_events.hpp"
 
 namespace gcsim {
 
-class StateAudit {
+class StateAudit : public EngineListener {
  public:
   StateAudit(const ClusterLayout& layout, const std::vector<JobSpec>& jobs);
   /// Every rule above on `state` at `now`; throws InvariantViolation.
@@ -50,6 +54,11 @@ class StateAudit {
   /// GPU-seconds held until `now` by jobs waiting with some GPUs (a non-gang
   /// policy's partial allocations): allocated, but no run's.
   double waiting_hold_gpu_seconds(Time now) const { return waiting_hold_ + (now - last_) * waiting_held_; }
+
+  void on_settled(const StateSettled& e) override { check(e.state, e.now); }
+  void on_finished(const JobFinished& e) override { ended(e.job); }
+  void on_failed(const JobFailed& e) override { ended(e.job); }
+  void on_retired(const JobRetired& e) override { ended(e.job); }
 
  private:
   void check_gpus(const SchedulerState& state) const;

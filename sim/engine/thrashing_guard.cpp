@@ -36,6 +36,22 @@ void ThrashingGuard::finished(JobIndex job, double saved, Time now) {
   since_ = now;
 }
 
+void ThrashingGuard::on_submitted(const JobSubmitted& e) {
+  if (!e.on_cpu && !e.replica) submitted(e.job, e.now);
+}
+
+void ThrashingGuard::on_preempted(const RunPreempted& e) {
+  if (!e.on_cpu && !e.replica) preempted(e.job, e.saved_before, e.saved_after, e.lost_gpu_seconds);
+}
+
+void ThrashingGuard::on_finished(const JobFinished& e) {
+  if (!e.on_cpu && !e.replica) finished(e.job, e.saved, e.now);
+}
+
+void ThrashingGuard::on_failed(const JobFailed& e) {
+  if (e.ran() && !e.replica) finished(e.job, e.saved, e.now);
+}
+
 std::optional<ThrashingReport> ThrashingGuard::thrashing(Time now) const {
   if (unknown_ > 0 || lost_since_ <= kLostToNeededLimit * window_need_) return std::nullopt;
   return ThrashingReport{now, since_, lost_since_, window_need_, kLostToNeededLimit, unfinished_};

@@ -21,6 +21,9 @@
 // those that finished threw away at most 1.64 times that need between two
 // completions; those that never finish grow without bound.
 //
+// It listens to the engine's events (engine_events.hpp) of GPU jobs other
+// than serving replicas (a replica has no work to throw away).
+//
 //   ThrashingGuard guard(need_per_job);
 //   guard.submitted(job, now);
 //   guard.preempted(job, saved_before, saved_after, lost_gpu_seconds);
@@ -32,11 +35,12 @@
 #include <vector>
 
 #include "sim/core/ids.hpp"
+#include "sim/engine/engine_events.hpp"
 #include "sim/report/run_record.hpp"
 
 namespace gcsim {
 
-class ThrashingGuard {
+class ThrashingGuard : public EngineListener {
  public:
   static constexpr double kLostToNeededLimit = 3;
 
@@ -54,6 +58,11 @@ class ThrashingGuard {
   /// Set once the GPU time thrown away since the last completion exceeds
   /// kLostToNeededLimit times what the unfinished jobs needed then.
   std::optional<ThrashingReport> thrashing(Time now) const;
+
+  void on_submitted(const JobSubmitted& e) override;
+  void on_preempted(const RunPreempted& e) override;
+  void on_finished(const JobFinished& e) override;
+  void on_failed(const JobFailed& e) override;
 
  private:
   std::vector<double> need_;

@@ -134,8 +134,8 @@ struct RunRecord {
   // all those nodes, in cluster order, the first being the job's cpu_nodes.
   std::map<JobIndex, std::vector<NodeId>> cpu_spans;
   std::vector<TimelinePoint> timeline;
-  // Kept only for a timeline of the schedule (RunRecorder::keep_runs()):
-  // every run of every job, and the node failures.
+  // Kept only for a timeline of the schedule (SimulationOptions::keep_runs,
+  // a RunLog the engine keeps): every run of every job, and the node failures.
   std::vector<RunSlice> runs;
   std::vector<NodeEvent> node_failure_events;
   std::optional<DeadlockReport> deadlock;

@@ -67,7 +67,6 @@ void RunRecorder::job_started(JobIndex job, Time now, const std::vector<GpuId>& 
   JobOutcome& outcome = record_.outcomes[job];
   if (outcome.start == kNever) outcome.start = now;
   outcome.gpus = gpus;
-  if (keep_runs_) runs_.started(job, now, gpus, {});
 }
 
 void RunRecorder::cpu_job_started(JobIndex job, Time now, const std::vector<NodeId>& nodes) {
@@ -80,7 +79,6 @@ void RunRecorder::cpu_job_started(JobIndex job, Time now, const std::vector<Node
   } else {
     record_.cpu_spans.erase(job);
   }
-  if (keep_runs_) runs_.started(job, now, {}, nodes);
 }
 
 void RunRecorder::first_submitted(JobIndex job, Time submitted) {
@@ -92,13 +90,11 @@ void RunRecorder::job_finished(JobIndex job, Time now, std::size_t gpus, double 
   record_.run_gpu_seconds += held_gpu_seconds;
   record_.outcomes[job].end = now;
   ++jobs_ended_;
-  if (keep_runs_) runs_.stopped(job, now, RunEnd::kFinished);
   add_change({now, -share_units(gpus, gpu_share), 0, 0});
 }
 
 void RunRecorder::job_failed(JobIndex job, Time now, std::size_t gpus, double gpu_share, double held_gpu_seconds,
                              Failure failure) {
-  if (keep_runs_) runs_.stopped(job, now, RunEnd::kFailed);
   job_finished(job, now, gpus, gpu_share, held_gpu_seconds);
   record_.failed_gpu_seconds += held_gpu_seconds;
   record_.outcomes[job].failure = failure;
@@ -137,10 +133,6 @@ RunRecord RunRecorder::finish(Time end, const QueueView& jobs) {
     if (!runtime.gpus.empty()) o.gpus = runtime.gpus;
   }
   record_.simulated_time = end;
-  if (keep_runs_) {
-    record_.runs = runs_.close_all(end);
-    record_.node_failure_events = runs_.node_failures();
-  }
   const std::map<Time, Change> due = std::move(future_);
   future_.clear();
   for (const auto& [time, change] : due) add_change(change);

@@ -29,7 +29,6 @@
 
 #include "sim/core/ids.hpp"
 #include "sim/core/queue_view.hpp"
-#include "sim/report/run_log.hpp"
 #include "sim/report/run_record.hpp"
 
 namespace gcsim {
@@ -60,18 +59,6 @@ class RunRecorder {
   void job_finished(JobIndex job, Time now, std::size_t gpus, double gpu_share, double held_gpu_seconds);
   /// A running job failed (`failure`), having held `held_gpu_seconds` in this run.
   void job_failed(JobIndex job, Time now, std::size_t gpus, double gpu_share, double held_gpu_seconds, Failure failure);
-  /// Keeps every run of every job and the node failures (RunRecord::runs),
-  /// for a timeline of the schedule; off until called.
-  void keep_runs() { keep_runs_ = true; }
-  /// A job's run stopped without ending the job: preempted, its node failed,
-  /// or taken back by its deployment (only kept with keep_runs()).
-  void run_stopped(JobIndex job, Time now, RunEnd how) {
-    if (keep_runs_) runs_.stopped(job, now, how);
-  }
-  /// A node failed (only kept with keep_runs()).
-  void node_failed_at(Time now, NodeId node) {
-    if (keep_runs_) runs_.node_failed(now, node);
-  }
   /// Runs ended so far, finished or failed (a job preempted and run again counts once, at its end).
   std::size_t jobs_ended() const { return jobs_ended_; }
   /// Events handled so far.
@@ -140,8 +127,6 @@ class RunRecorder {
   std::vector<TimelinePoint> changes_;
   std::map<Time, Change> future_;  // by time, the changes of each instant summed
   std::size_t jobs_ended_ = 0;
-  bool keep_runs_ = false;
-  RunLog runs_;
 };
 
 }  // namespace gcsim

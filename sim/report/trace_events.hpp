@@ -9,7 +9,7 @@
 //   (timeline.csv's), and instant events: preemptions, failures (on the
 //   job's first GPU), node failures and a deadlock.
 // Times are in microseconds of simulated time. Needs RunRecord::runs
-// (RunRecorder::keep_runs()).
+// (SimulationOptions::keep_runs).
 //
 //   write_trace_events(file, jobs, layout, record);
 #pragma once
