@@ -37,7 +37,7 @@ if [[ $mode == short ]]; then
   # The fuzzers' configuration with the tests on: the same flags, so the
   # libraries fuzz.sh compiled are reused and only the tests are compiled.
   unit=(core_tests topology_tests model_tests policy_tests workload_tests trace_tests report_tests capacity_tests
-        app_input_tests)
+        app_input_tests arrivals_tests)
   build=${GCSIM_FUZZ_BUILD_DIR:-build-fuzz-short}
   GCSIM_FUZZ_TESTS=ON scripts/fuzz.sh --short --configure-only
   cmake --build "$build" -j"$jobs" --target "${unit[@]}"
