@@ -101,13 +101,16 @@ TEST(TraceRequest, QosValuesAndPriorityLevelsAreReadIgnoringCase) {
 }
 
 TEST(TraceRequest, BadQosValuesOrPriorityLevelsAreUsageErrors) {
-  for (const auto& [key, value] : std::vector<std::pair<std::string, std::string>>{{"spot_values", ""},
-                                                                                   {"spot_values", "a,,b"},
-                                                                                   {"priority_levels", "high"},
-                                                                                   {"priority_levels", "high=x"},
-                                                                                   {"priority_levels", "high=1.5"},
-                                                                                   {"priority_levels", "=3"}}) {
-    const std::string message = usage_error([&] { trace_request({{key, value}}); });
+  for (const auto& setting : std::vector<std::pair<std::string, std::string>>{{"spot_values", ""},
+                                                                              {"spot_values", "a,,b"},
+                                                                              {"priority_levels", "high"},
+                                                                              {"priority_levels", "high=x"},
+                                                                              {"priority_levels", "high=1.5"},
+                                                                              {"priority_levels", "=3"}}) {
+    // A lambda captures the pair, not structured bindings (C++17 forbids that).
+    const std::string& key = setting.first;
+    const std::string& value = setting.second;
+    const std::string message = usage_error([&] { trace_request({setting}); });
     EXPECT_NE(message.find("'" + key + "'"), std::string::npos) << key << "=" << value << ": " << message;
   }
 }
