@@ -175,7 +175,7 @@ TEST(ClusterReader, ReadsCpuNodeGroupsBesideGpuGroups) {
 TEST(ClusterReader, ACpuClusterHasNoGpuTypeAndNoGpu) {
   nlohmann::json doc = minimal_cluster();
   doc["gpu_types"] = nlohmann::json::array();
-  doc["node_groups"] = {cpu_group("ray", 3)};
+  doc["node_groups"] = nlohmann::json::array({cpu_group("ray", 3)});
   const ClusterSpec spec = parse_cluster_json(doc, "ray.json");
   const ClusterLayout layout(spec);
   EXPECT_EQ(layout.node_count(), 3u);
