@@ -21,9 +21,9 @@ std::string property_list() {
 }
 
 // The properties whose plain numbers have a unit, which the mapping may name
-// after the column ("memory=mem:GiB").
+// after the column ("memory=mem:GiB"): cpu, memory, gpu_memory and share.
 bool has_unit(const std::string& property) {
-  return property == "cpu" || property == "memory" || property == "gpu_memory";
+  return property == "cpu" || property == "memory" || property == "gpu_memory" || property == "share";
 }
 
 // A mapped column: its header name, and the unit named after it, if any.
@@ -42,18 +42,31 @@ double parse_share_unit(const std::string& unit) {
   throw std::invalid_argument("expected fraction, percent or milli");
 }
 
+// The amount per unit `unit` names for `property` (one that has_unit()).
+double parse_unit_of(const std::string& property, const std::string& unit) {
+  if (property == "cpu") return parse_cpu_unit(unit);
+  if (property == "share") return parse_share_unit(unit);
+  return parse_memory_unit(unit);
+}
+
+// A field that writes its own unit ("16Gi", "500m"); a share has none.
+std::optional<double> amount_with_unit(const std::string& property, const std::string& text) {
+  if (property == "cpu") return parse_cores_with_unit(text);
+  if (property == "share") return std::nullopt;
+  return parse_bytes_with_unit(text);
+}
+
 // "COLUMN" or, for a property with a unit, "COLUMN:UNIT".
 MappedColumn mapped_column(const std::string& property, const std::string& value) {
   const auto colon = value.rfind(':');
   if (colon == std::string::npos) return {value, std::nullopt};
   const std::string unit = value.substr(colon + 1);
-  if (!has_unit(property) && property != "share")
+  if (!has_unit(property))
     throw std::invalid_argument("property '" + property + "' takes no unit ('" + value +
                                 "' in the column mapping): only cpu, memory, gpu_memory and share do");
   if (colon == 0) throw std::invalid_argument("no column before the unit in '" + property + "=" + value + "'");
   try {
-    if (property == "share") return {value.substr(0, colon), parse_share_unit(unit)};
-    return {value.substr(0, colon), property == "cpu" ? parse_cpu_unit(unit) : parse_memory_unit(unit)};
+    return {value.substr(0, colon), parse_unit_of(property, unit)};
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument("unknown unit '" + unit + "' for '" + property + "' in the column mapping (" +
                                 e.what() + ")");
@@ -128,7 +141,8 @@ TraceReadResult parse_csv_trace(std::istream& in, const std::string& file, const
   CsvRecords records(in, file, options.delimiter);
   const CsvHeader header = read_csv_header(records);
   std::map<std::string, TraceColumn> column_of;
-  // Cores or bytes per unit of a plain number: the mapping's unit, else the declared one.
+  // Cores, bytes or GPU shares per unit of a plain number: the mapping's unit,
+  // else the declared one (a share is a fraction unless told otherwise).
   std::map<std::string, std::optional<double>> unit_of = {{"cpu", options.cpu_unit_cores},
                                                           {"memory", options.memory_unit_bytes},
                                                           {"gpu_memory", options.gpu_memory_unit_bytes},
@@ -212,9 +226,7 @@ TraceReadResult parse_csv_trace(std::istream& in, const std::string& file, const
                            plain_amount(property, column(property).name, field(property)));
         *value *= *unit;
       } else if (!value && has_unit(property)) {
-        value = property == "cpu" ? parse_cores_with_unit(field(property)) : parse_bytes_with_unit(field(property));
-      } else if (value && property == "share") {
-        *value *= *unit_of.at("share");
+        value = amount_with_unit(property, field(property));
       }
       const bool valid = value && *value >= 0 && std::isfinite(*value);
       return row.malformed_if(!valid, column(property), "not an amount >= 0", row.got(column(property))) ? *value : 0;

@@ -300,6 +300,16 @@ struct JobSpec {
 /// Whether the job is of the spot class (QosClass).
 inline bool is_spot(const JobSpec& job) { return job.qos == QosClass::kSpot; }
 
+/// The job's compute scale on GPUs of `gpu_type`: the FLOPs of one of its
+/// iterations there over its flops_per_iteration (a throughput table may say
+/// the model runs otherwise on that type); 1 for any job but training. A GPU
+/// of that type gives the job its FLOP/s over this scale.
+inline double compute_scale_on(const JobSpec& job, const std::string& gpu_type) {
+  const auto* training = std::get_if<TrainingWork>(&job.work);
+  if (!training || !(training->flops_per_iteration > 0)) return 1;
+  return training->flops_on(gpu_type) / training->flops_per_iteration;
+}
+
 /// Whether the job runs on nodes' cores, holding no GPU: a CPU job, a
 /// serving deployment's replica of no GPU (ServingSpec: replicas on CPUs), or
 /// a DAG whose pools are all CPU pools. The engine dispatches these

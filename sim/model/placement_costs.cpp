@@ -37,9 +37,7 @@ double slowest_gpu_flops(const ClusterLayout& layout, const std::vector<GpuId>& 
 
 std::vector<double> compute_scales(const JobSpec& job, const ClusterLayout& layout, const std::vector<GpuId>& gpus) {
   std::vector<double> scales(gpus.size(), 1.0);
-  if (const auto* training = std::get_if<TrainingWork>(&job.work); training && training->flops_per_iteration > 0)
-    for (std::size_t i = 0; i < gpus.size(); ++i)
-      scales[i] = training->flops_on(layout.gpu_type_of(gpus[i]).name) / training->flops_per_iteration;
+  for (std::size_t i = 0; i < gpus.size(); ++i) scales[i] = compute_scale_on(job, layout.gpu_type_of(gpus[i]).name);
   return scales;
 }
 

@@ -69,16 +69,14 @@ void gpu_types_of(const ClusterLayout& layout, const std::vector<GpuId>& gpus, s
 }
 
 // The type of `types` whose speed a job on them runs at: every step of a job
-// waits for its slowest GPU, the least FLOP/s over the FLOPs the model needs
-// there (sim/model/placement_costs.hpp: slowest_effective_flops; the job's
-// share of each GPU is the same on all of them). Ties: the first type.
+// waits for its slowest GPU, the least FLOP/s over its compute scale there
+// (compute_scale_on, as sim/model/placement_costs.hpp's
+// slowest_effective_flops; the job's share of each GPU is the same on all of
+// them). Ties: the first type.
 std::uint32_t pace_gpu_type(const JobSpec& job, const ClusterLayout& layout, const std::vector<std::uint32_t>& types) {
-  const auto* training = std::get_if<TrainingWork>(&job.work);
   const auto speed = [&](std::uint32_t t) {
     const GpuType& type = layout.spec().gpu_types[t];
-    return training && training->flops_per_iteration > 0
-               ? type.flops * training->flops_per_iteration / training->flops_on(type.name)
-               : type.flops;
+    return type.flops / compute_scale_on(job, type.name);
   };
   std::uint32_t slowest = types.front();
   for (std::uint32_t t : types)
