@@ -5,6 +5,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "sim/io/csv_records.hpp"
 #include "traces/trace_text.hpp"
 
 namespace gcsim {
@@ -25,17 +26,6 @@ std::optional<std::int64_t> integer(std::string_view text) {
   const std::optional<double> number = parse_trace_number(text);
   if (!number || *number != std::floor(*number) || std::fabs(*number) > 9007199254740992.0) return std::nullopt;
   return static_cast<std::int64_t>(*number);
-}
-
-std::vector<std::string> split(const std::string& text) {
-  std::vector<std::string> parts(1);
-  for (char c : text) {
-    if (c == ',')
-      parts.emplace_back();
-    else
-      parts.back() += c;
-  }
-  return parts;
 }
 
 }  // namespace
@@ -70,7 +60,7 @@ std::optional<std::int64_t> trace_priority(std::string_view field, const TraceRe
 
 std::vector<std::string> parse_qos_values(const std::string& text) {
   std::vector<std::string> values;
-  for (const std::string& value : split(text)) {
+  for (const std::string& value : csv_fields(text, ',')) {
     if (value.empty()) throw std::invalid_argument("expects a comma-separated list of values, got '" + text + "'");
     values.push_back(lower(value));
   }
@@ -79,7 +69,7 @@ std::vector<std::string> parse_qos_values(const std::string& text) {
 
 std::map<std::string, std::int64_t> parse_priority_levels(const std::string& text) {
   std::map<std::string, std::int64_t> levels;
-  for (const std::string& pair : split(text)) {
+  for (const std::string& pair : csv_fields(text, ',')) {
     const auto eq = pair.find('=');
     const std::optional<std::int64_t> number =
         eq == std::string::npos ? std::nullopt : integer(std::string_view(pair).substr(eq + 1));
