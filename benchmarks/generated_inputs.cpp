@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "workloads/portable_random.hpp"
+#include "sim/core/portable_random.hpp"
 #include "workloads/synthetic_generator.hpp"
 
 namespace gcsim::bench {

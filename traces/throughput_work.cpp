@@ -7,7 +7,7 @@
 #include <set>
 #include <stdexcept>
 
-#include "workloads/portable_random.hpp"
+#include "sim/core/portable_random.hpp"
 
 namespace gcsim {
 namespace {

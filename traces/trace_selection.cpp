@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include "traces/trace_text.hpp"
-#include "workloads/work_horizon.hpp"
+#include "sim/io/work_horizon.hpp"
 
 namespace gcsim {
 namespace {

@@ -8,8 +8,8 @@
 
 #include "sim/core/input_error.hpp"
 #include "sim/io/json_input.hpp"
-#include "workloads/portable_random.hpp"
-#include "workloads/work_horizon.hpp"
+#include "sim/core/portable_random.hpp"
+#include "sim/io/work_horizon.hpp"
 
 namespace gcsim {
 namespace {

@@ -9,7 +9,7 @@
 
 #include "sim/core/input_error.hpp"
 #include "sim/io/json_input.hpp"
-#include "workloads/portable_random.hpp"
+#include "sim/core/portable_random.hpp"
 
 namespace gcsim {
 namespace {

@@ -7,6 +7,7 @@
 
 #include "sim/core/input_error.hpp"
 #include "sim/core/node_fit.hpp"
+#include "workloads/kinds/kind_registry.hpp"
 
 namespace gcsim {
 namespace {
@@ -21,12 +22,6 @@ std::string describe_bytes(double bytes) {
   char text[64];
   std::snprintf(text, sizeof text, "%.3g GB (%.0f bytes)", bytes / 1e9, bytes);
   return text;
-}
-
-std::string known_gpu_types(const ClusterSpec& cluster) {
-  std::string list;
-  for (const GpuType& type : cluster.gpu_types) list += (list.empty() ? "" : ", ") + type.name;
-  return list.empty() ? "none" : list;
 }
 
 // GPUs in the cluster whose type has at least `bytes` of memory.
@@ -115,7 +110,7 @@ void check_nodes_can_hold(const JobSpec& job, const ClusterLayout& layout, const
     if (layout.find_gpu_type(type) < 0)
       throw InputError(
           file_label, where, "gpu_types",
-          "unknown GPU type '" + type + "'; " + cluster_name + " defines: " + known_gpu_types(layout.spec()));
+          "unknown GPU type '" + type + "'; " + cluster_name + " defines: " + gpu_type_names(layout.spec()));
   if (usable_in_cluster(layout, job, true, true) >= job.gpus)
     return check_one_type_can_hold(job, layout, file_label, where, cluster_name);
   const std::string on = job.single_node ? " on one node (single_node)" : "";
@@ -259,12 +254,7 @@ void validate_workload_against_cluster(const std::vector<JobSpec>& jobs, const C
                              "): the job could only fail");
     }
 
-    if (const auto* measured = std::get_if<MeasuredWork>(&job.work)) {
-      if (layout.find_gpu_type(measured->gpu_type) < 0)
-        throw InputError(
-            file_label, where, "duration.gpu_type",
-            "unknown GPU type '" + measured->gpu_type + "'; " + cluster_name + " defines: " + known_gpu_types(cluster));
-    }
+    builtin_kinds().writer_of(job.work).check_on(job, ClusterCheck(layout, file_label, where, cluster_name));
   }
 }
 

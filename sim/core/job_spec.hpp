@@ -145,7 +145,7 @@ struct NotebookPhase {
   Time busy = 0;
 };
 
-/// An interactive notebook (workloads/notebook_activity.hpp): it holds its
+/// An interactive notebook (workloads/kinds/notebook/notebook_activity.hpp): it holds its
 /// GPUs from its start to the end of its activity and keeps them busy only
 /// in its bursts, whatever GPU it gets. With an idle timeout the workload
 /// reader splits a notebook into holds, each one job: `hold` is its rank

@@ -126,4 +126,36 @@ std::vector<IncludeViolation> find_include_violations(const std::filesystem::pat
   return violations;
 }
 
+std::vector<IncludeViolation> find_cross_kind_includes(const std::filesystem::path& root, const std::string& kinds) {
+  namespace fs = std::filesystem;
+  static const std::regex kInclude(R"(^\s*#\s*include\s*"([^"]+)\")");
+  // The kind folder of a path under `kinds` ("workloads/kinds/dag"), or empty
+  // for a file of `kinds` itself or a path outside it.
+  auto kind_folder = [&](const std::string& path) -> std::string {
+    if (path.compare(0, kinds.size() + 1, kinds + "/") != 0) return "";
+    const auto slash = path.find('/', kinds.size() + 1);
+    return slash == std::string::npos ? "" : path.substr(0, slash);
+  };
+  std::vector<fs::path> files;
+  if (fs::is_directory(root / kinds))
+    for (const auto& entry : fs::recursive_directory_iterator(root / kinds))
+      if (entry.is_regular_file() && is_source(entry.path())) files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  std::vector<IncludeViolation> violations;
+  for (const fs::path& file : files) {
+    const std::string relative = fs::relative(file, root).generic_string();
+    const std::string from = kind_folder(relative);
+    if (from.empty()) continue;
+    std::ifstream in(file);
+    std::string line;
+    std::smatch match;
+    for (std::size_t number = 1; std::getline(in, line); ++number) {
+      if (!std::regex_search(line, match, kInclude)) continue;
+      const std::string to = kind_folder(match[1]);
+      if (!to.empty() && to != from) violations.push_back({relative, number, match[1], from, to});
+    }
+  }
+  return violations;
+}
+
 }  // namespace gcsim::architecture

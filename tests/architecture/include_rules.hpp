@@ -49,4 +49,11 @@ struct IncludeViolation {
 /// table (system headers, generated files) are not judged.
 std::vector<IncludeViolation> find_include_violations(const std::filesystem::path& root, const LayerTable& table);
 
+/// Every `#include "..."` in a file of a kind's folder (`kinds`/NAME/..., e.g.
+/// "workloads/kinds/dag/dag_kind.cpp") of a file in another kind's folder:
+/// a kind reaches the others only through what `kinds` itself holds (the
+/// kind interface, the registry, the shared field readers). `from` and `to`
+/// are the two kinds' folders.
+std::vector<IncludeViolation> find_cross_kind_includes(const std::filesystem::path& root, const std::string& kinds);
+
 }  // namespace gcsim::architecture

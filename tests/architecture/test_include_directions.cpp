@@ -116,6 +116,33 @@ TEST(StateIncludes, APlantedPolicyIncludingTheStateIsNamed) {
   EXPECT_EQ(state_includes_outside_the_engine(tree.root()), (std::vector<std::string>{"policies/kit/peek.hpp"}));
 }
 
+TEST(KindIncludes, NoKindIncludesAnotherKindsFolder) {
+  std::string report;
+  for (const IncludeViolation& v : find_cross_kind_includes(GCSIM_SOURCE_DIR, "workloads/kinds"))
+    report += v.file + ":" + std::to_string(v.line) + ": " + v.from + " includes \"" + v.include + "\" of " + v.to +
+              "; a kind reaches the others only through workloads/kinds/ itself\n";
+  EXPECT_TRUE(report.empty()) << report;
+}
+
+TEST(KindIncludes, APlantedKindIncludingAnotherKindIsNamedWithFileAndLine) {
+  const PlantedTree tree;
+  tree.write("k/job_kind.hpp", "#pragma once\n");
+  tree.write("k/registry.cpp", "#include \"k/a/a_kind.hpp\"\n#include \"k/b/b_kind.hpp\"\n");
+  tree.write("k/a/a_kind.cpp",
+             "#include \"k/a/a_kind.hpp\"\n#include \"k/job_kind.hpp\"\n#include \"lib/low/x.hpp\"\n");
+  tree.write("k/b/b_kind.cpp", "#include \"k/job_kind.hpp\"\n");
+  EXPECT_TRUE(find_cross_kind_includes(tree.root(), "k").empty());
+
+  tree.write("k/b/b_kind.cpp", "#include \"k/job_kind.hpp\"\n\n  # include \"k/a/a_kind.hpp\"\n");
+  const std::vector<IncludeViolation> found = find_cross_kind_includes(tree.root(), "k");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].file, "k/b/b_kind.cpp");
+  EXPECT_EQ(found[0].line, 3u);
+  EXPECT_EQ(found[0].include, "k/a/a_kind.hpp");
+  EXPECT_EQ(found[0].from, "k/b");
+  EXPECT_EQ(found[0].to, "k/a");
+}
+
 TEST(IncludeDirections, TheDocumentedOrderHasNoCycle) {
   const std::vector<std::string> cycle = find_cycle(project_table());
   std::string text;

@@ -3,7 +3,7 @@
 
 #include "sim/core/dag_work.hpp"
 #include "sim/model/dag_schedule.hpp"
-#include "workloads/frame_chain.hpp"
+#include "workloads/kinds/dag/frame_chain.hpp"
 
 namespace gcsim {
 namespace {

@@ -1,6 +1,6 @@
 // A notebook's activity drawn from its pattern, and the holds an idle
 // timeout cuts it into, counted by hand.
-#include "workloads/notebook_activity.hpp"
+#include "workloads/kinds/notebook/notebook_activity.hpp"
 
 #include <gtest/gtest.h>
 

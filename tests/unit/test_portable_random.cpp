@@ -1,6 +1,6 @@
 // The portable random source: draws in range and with the moments they
 // promise, and log and exp within a few ulps of the platform's libm.
-#include "workloads/portable_random.hpp"
+#include "sim/core/portable_random.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -6,7 +6,7 @@
 
 #include "sim/core/input_error.hpp"
 #include "workloads/native_workload.hpp"
-#include "workloads/study_expansion.hpp"
+#include "workloads/kinds/study/study_expansion.hpp"
 
 namespace gcsim {
 namespace {

@@ -1,4 +1,4 @@
-#include "workloads/portable_random.hpp"
+#include "sim/core/portable_random.hpp"
 
 #include <cmath>
 

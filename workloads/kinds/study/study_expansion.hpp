@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "sim/core/job_spec.hpp"
+#include "workloads/kinds/kind_registry.hpp"
 
 namespace gcsim {
 
@@ -46,8 +47,10 @@ struct StudySpec {
   std::uint64_t seed = 0;
 };
 
-/// Trial jobs "<study>/trial-<k>" (k from 1, zero-padded), all submitted with the study.
-std::vector<JobSpec> expand_study(const StudySpec& study);
+/// Trial jobs "<study>/trial-<k>" (k from 1, zero-padded), all submitted
+/// with the study. The kind that writes the trial's work (`kinds`) makes each
+/// trial's share of it.
+std::vector<JobSpec> expand_study(const StudySpec& study, const KindRegistry& kinds = builtin_kinds());
 
 /// The rung (0-based) a trial of quality rank `rank` (0 best) stops at.
 std::uint32_t stopping_rung(std::uint32_t rank, std::uint32_t trials, const SuccessiveHalving& halving);

@@ -1,4 +1,4 @@
-#include "workloads/work_horizon.hpp"
+#include "sim/io/work_horizon.hpp"
 
 #include <algorithm>
 #include <cmath>

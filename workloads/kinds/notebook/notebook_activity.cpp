@@ -1,8 +1,8 @@
-#include "workloads/notebook_activity.hpp"
+#include "workloads/kinds/notebook/notebook_activity.hpp"
 
 #include <algorithm>
 
-#include "workloads/portable_random.hpp"
+#include "sim/core/portable_random.hpp"
 
 namespace gcsim {
 

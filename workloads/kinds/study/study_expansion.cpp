@@ -1,11 +1,10 @@
-#include "workloads/study_expansion.hpp"
+#include "workloads/kinds/study/study_expansion.hpp"
 
-#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <numeric>
 
-#include "workloads/portable_random.hpp"
+#include "sim/core/portable_random.hpp"
 
 namespace gcsim {
 
@@ -20,7 +19,8 @@ std::uint32_t stopping_rung(std::uint32_t rank, std::uint32_t trials, const Succ
   return rung;
 }
 
-std::vector<JobSpec> expand_study(const StudySpec& study) {
+std::vector<JobSpec> expand_study(const StudySpec& study, const KindRegistry& kinds) {
+  const JobKind& kind = kinds.writer_of(study.trial_work);
   // Quality ranks: a seeded shuffle of 0..T-1 (Fisher-Yates on the portable generator).
   std::vector<std::uint32_t> rank(study.trials);
   std::iota(rank.begin(), rank.end(), 0u);
@@ -45,13 +45,7 @@ std::vector<JobSpec> expand_study(const StudySpec& study) {
     job.study = membership;
     const std::uint32_t rung = stopping_rung(rank[k], study.trials, study.halving);
     const double share = std::pow(study.halving.eta, -static_cast<double>(study.halving.rungs - 1 - rung));
-    job.work = study.trial_work;
-    if (auto* training = std::get_if<TrainingWork>(&job.work)) {
-      training->iterations = std::max<std::uint64_t>(
-          1, static_cast<std::uint64_t>(std::llround(static_cast<double>(training->iterations) * share)));
-    } else {
-      std::get<MeasuredWork>(job.work).seconds *= share;
-    }
+    job.work = kind.trial_work(study.trial_work, share);
     jobs.push_back(std::move(job));
   }
   return jobs;

@@ -1,4 +1,4 @@
-#include "workloads/serving_deployment.hpp"
+#include "workloads/kinds/serving/serving_deployment.hpp"
 
 #include <cmath>
 #include <fstream>
@@ -8,7 +8,7 @@
 
 #include "sim/core/input_error.hpp"
 #include "sim/io/csv_records.hpp"
-#include "workloads/work_horizon.hpp"
+#include "sim/io/work_horizon.hpp"
 
 namespace gcsim {
 namespace {

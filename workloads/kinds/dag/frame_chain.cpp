@@ -1,4 +1,4 @@
-#include "workloads/frame_chain.hpp"
+#include "workloads/kinds/dag/frame_chain.hpp"
 
 #include <vector>
 
