@@ -40,16 +40,15 @@ Time read_submit_time(const JsonObject& owner) {
   else if (v.is_string())
     value = parse_quantity(v.get<std::string>(), Quantity::kTime);
   if (!value) owner.fail("submit", "expected " + quantity_hint(Quantity::kTime) + ", got " + v.dump());
-  if (*value < 0)
-    owner.fail("submit", "submit time must be >= 0 (the simulation starts at time 0), got " + v.dump());
+  if (*value < 0) owner.fail("submit", "submit time must be >= 0 (the simulation starts at time 0), got " + v.dump());
   return within_horizon(owner, "submit", *value, HorizonQuantity::kTime);
 }
 
 std::uint32_t read_gpu_count(const JsonObject& owner) {
   const std::uint64_t gpus = owner.required_uint("gpus", 1);
   if (gpus > std::numeric_limits<std::uint32_t>::max())
-    owner.fail("gpus", "expected at most " + std::to_string(std::numeric_limits<std::uint32_t>::max()) +
-                           " GPUs, got " + std::to_string(gpus));
+    owner.fail("gpus", "expected at most " + std::to_string(std::numeric_limits<std::uint32_t>::max()) + " GPUs, got " +
+                           std::to_string(gpus));
   return static_cast<std::uint32_t>(gpus);
 }
 

@@ -24,9 +24,7 @@ namespace gcsim {
 /// of a top-level list is, built in one allocation.
 std::string element_where(std::string_view list, std::size_t index, const std::string& id);
 inline std::string job_where(std::size_t index, const std::string& id) { return element_where("jobs", index, id); }
-inline std::string study_where(std::size_t index, const std::string& id) {
-  return element_where("studies", index, id);
-}
+inline std::string study_where(std::size_t index, const std::string& id) { return element_where("studies", index, id); }
 
 /// The "id" of an object when it is a string, else empty (also when `value`
 /// is no object: JsonObject then rejects it naming the place alone).

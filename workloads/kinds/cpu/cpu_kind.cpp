@@ -14,8 +14,7 @@ std::uint32_t CpuKind::read_gpus(const JsonObject& entry) const {
   return static_cast<std::uint32_t>(std::min<std::uint64_t>(entry.optional_uint("gpus", 0), 1u << 31));
 }
 
-JobWork CpuKind::read(const JsonObject& entry, std::string_view field, const JobSpec& job,
-                      const std::string&) const {
+JobWork CpuKind::read(const JsonObject& entry, std::string_view field, const JobSpec& job, const std::string&) const {
   const JsonObject cpu = entry.required_object(field);
   cpu.reject_unknown_fields(kCpuFields);
   if (cpu.has("seconds") == cpu.has("core_seconds"))

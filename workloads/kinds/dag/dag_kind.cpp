@@ -178,7 +178,9 @@ void DagKind::check(const JsonObject& job, JobSpec& spec) const {
   if (spec.gpu_share < 1) job.fail("gpu_share", "a DAG job's workers use whole GPUs");
 }
 
-void DagKind::write(const JobSpec& job, nlohmann::json& entry) const { entry["dag"] = dag_json(std::get<DagWork>(job.work)); }
+void DagKind::write(const JobSpec& job, nlohmann::json& entry) const {
+  entry["dag"] = dag_json(std::get<DagWork>(job.work));
+}
 
 std::shared_ptr<const JobKind> make_dag_kind() { return std::make_shared<DagKind>(); }
 

@@ -9,8 +9,7 @@ namespace {
 const std::set<std::string> kDurationFields = {"seconds", "gpu_type", "rescale"};
 }  // namespace
 
-JobWork MeasuredKind::read(const JsonObject& entry, std::string_view field, const JobSpec&,
-                           const std::string&) const {
+JobWork MeasuredKind::read(const JsonObject& entry, std::string_view field, const JobSpec&, const std::string&) const {
   const JsonObject duration = entry.required_object(field);
   duration.reject_unknown_fields(kDurationFields);
   MeasuredWork work;

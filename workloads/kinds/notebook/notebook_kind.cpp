@@ -54,9 +54,8 @@ NotebookWork read_notebook(const JsonObject& job, std::string_view field) {
 // The idle timeout after which the notebook gives its GPUs back; 0: none.
 Time read_idle_timeout(const JsonObject& entry) {
   const JsonObject notebook = entry.required_object("notebook");
-  const Time idle_timeout =
-      within_horizon(notebook, "idle_timeout", notebook.optional_quantity("idle_timeout", Quantity::kTime, 0),
-                     HorizonQuantity::kTime);
+  const Time idle_timeout = within_horizon(
+      notebook, "idle_timeout", notebook.optional_quantity("idle_timeout", Quantity::kTime, 0), HorizonQuantity::kTime);
   if (notebook.has("idle_timeout") && idle_timeout <= 0)
     notebook.fail("idle_timeout", "expected a time > 0 (leave it out to hold the GPUs for the whole session)");
   return idle_timeout;
@@ -64,8 +63,7 @@ Time read_idle_timeout(const JsonObject& entry) {
 
 }  // namespace
 
-JobWork NotebookKind::read(const JsonObject& entry, std::string_view field, const JobSpec&,
-                           const std::string&) const {
+JobWork NotebookKind::read(const JsonObject& entry, std::string_view field, const JobSpec&, const std::string&) const {
   return read_notebook(entry, field);
 }
 

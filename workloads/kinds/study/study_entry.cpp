@@ -12,9 +12,9 @@ const std::set<std::string> kHalvingFields = {"rungs", "eta"};
 
 // A study's own fields, and the fields of the kinds whose trials may be a share of their work.
 std::set<std::string> study_fields(const KindRegistry& kinds) {
-  std::set<std::string> fields = {"id",       "user",     "queue",      "submit",     "priority",
-                                  "trials",   "gpus_per_trial", "min_gpus", "max_gpus", "gpu_memory",
-                                  "checkpoint", "successive_halving", "seed"};
+  std::set<std::string> fields = {
+      "id",       "user",     "queue",      "submit",     "priority",           "trials", "gpus_per_trial",
+      "min_gpus", "max_gpus", "gpu_memory", "checkpoint", "successive_halving", "seed"};
   for (const auto& kind : kinds.kinds())
     if (kind->trial_refusal().empty())
       for (const KindField& field : kind->fields()) fields.insert(std::string(field.name));

@@ -16,8 +16,7 @@ const std::set<std::string> kInputPipelineFields = {"samples_per_gpu", "core_sam
 
 }  // namespace
 
-JobWork TrainingKind::read(const JsonObject& entry, std::string_view field, const JobSpec&,
-                           const std::string&) const {
+JobWork TrainingKind::read(const JsonObject& entry, std::string_view field, const JobSpec&, const std::string&) const {
   const JsonObject training = entry.required_object(field);
   training.reject_unknown_fields(kTrainingFields);
   TrainingWork work;
