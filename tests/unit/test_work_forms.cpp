@@ -108,7 +108,7 @@ TEST(ComputeScaleOn, IsATrainingJobsFlopsOnTheTypeOverItsOwn) {
   training.flops_per_iteration = 4e12;
   training.set_flops_on("K80", 6e12);
   EXPECT_DOUBLE_EQ(compute_scale_on(job_of(training, 1), "K80"), 1.5);
-  EXPECT_DOUBLE_EQ(compute_scale_on(job_of(training, 1), "V100"), 1);  // not listed: its own FLOPs
+  EXPECT_DOUBLE_EQ(compute_scale_on(job_of(training, 1), "V100"), 1);       // not listed: its own FLOPs
   EXPECT_DOUBLE_EQ(compute_scale_on(job_of(TrainingWork{}, 1), "K80"), 1);  // no FLOPs given
   for (const JobWork& other : one_of_each_form())
     EXPECT_DOUBLE_EQ(compute_scale_on(job_of(other, 1), "K80"), 1) << form_name(other);
