@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "sim/core/ids.hpp"
+#include "sim/core/overloaded.hpp"
 #include "sim/core/serving_spec.hpp"
 
 namespace gcsim {
@@ -176,9 +177,19 @@ struct CpuWork {
   Time seconds = 0;
 };
 
+/// The forms of work the simulator runs. The simulator branches on a form
+/// only through std::visit with a handler per form (sim/core/overloaded.hpp),
+/// so that a form added here fails to compile wherever it is not handled;
+/// the questions several places ask of a form are in sim/core/work_forms.hpp.
 using JobWork = std::variant<TrainingWork, MeasuredWork, DagWork, NotebookWork, ServingWork, CpuWork>;
 
-inline bool is_cpu_job(const JobWork& work) { return std::holds_alternative<CpuWork>(work); }
+/// Whether the work is a CPU-only job's (CpuWork).
+inline bool is_cpu_job(const JobWork& work) {
+  return std::visit(Overloaded{[](const TrainingWork&) { return false; }, [](const MeasuredWork&) { return false; },
+                               [](const DagWork&) { return false; }, [](const NotebookWork&) { return false; },
+                               [](const ServingWork&) { return false; }, [](const CpuWork&) { return true; }},
+                    work);
+}
 
 /// Checkpoints: a preempted job resumes from its last checkpoint, losing the
 /// work done since, and pays `restore_cost` when it restarts. It takes one
@@ -305,9 +316,15 @@ inline bool is_spot(const JobSpec& job) { return job.qos == QosClass::kSpot; }
 /// the model runs otherwise on that type); 1 for any job but training. A GPU
 /// of that type gives the job its FLOP/s over this scale.
 inline double compute_scale_on(const JobSpec& job, const std::string& gpu_type) {
-  const auto* training = std::get_if<TrainingWork>(&job.work);
-  if (!training || !(training->flops_per_iteration > 0)) return 1;
-  return training->flops_on(gpu_type) / training->flops_per_iteration;
+  return std::visit(Overloaded{[&](const TrainingWork& training) {
+                                 return training.flops_per_iteration > 0
+                                            ? training.flops_on(gpu_type) / training.flops_per_iteration
+                                            : 1.0;
+                               },
+                               [](const MeasuredWork&) { return 1.0; }, [](const DagWork&) { return 1.0; },
+                               [](const NotebookWork&) { return 1.0; }, [](const ServingWork&) { return 1.0; },
+                               [](const CpuWork&) { return 1.0; }},
+                    job.work);
 }
 
 /// Whether the job runs on nodes' cores, holding no GPU: a CPU job, a
@@ -315,8 +332,12 @@ inline double compute_scale_on(const JobSpec& job, const std::string& gpu_type) 
 /// a DAG whose pools are all CPU pools. The engine dispatches these
 /// (sim/engine/cpu_dispatch.hpp), not the policy.
 inline bool runs_on_cpu(const JobSpec& job) {
-  return job.gpus == 0 && (is_cpu_job(job.work) || std::holds_alternative<ServingWork>(job.work) ||
-                           std::holds_alternative<DagWork>(job.work));
+  if (job.gpus != 0) return false;
+  // The forms that may hold no GPU; the others hold at least one.
+  return std::visit(Overloaded{[](const TrainingWork&) { return false; }, [](const MeasuredWork&) { return false; },
+                               [](const DagWork&) { return true; }, [](const NotebookWork&) { return false; },
+                               [](const ServingWork&) { return true; }, [](const CpuWork&) { return true; }},
+                    job.work);
 }
 
 }  // namespace gcsim

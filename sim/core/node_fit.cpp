@@ -3,9 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <variant>
 
-#include "sim/core/dag_work.hpp"
+#include "sim/core/work_forms.hpp"
 
 namespace gcsim {
 namespace {
@@ -23,8 +22,7 @@ std::int64_t whole_bytes(double bytes) { return static_cast<std::int64_t>(std::c
 }  // namespace
 
 std::uint32_t cpu_workers(const JobSpec& job) {
-  const auto* dag = std::get_if<DagWork>(&job.work);
-  return dag && job.gpus == 0 ? std::max<std::uint32_t>(dag_cpu_workers(*dag), 1) : 1;
+  return job.gpus == 0 ? std::max<std::uint32_t>(cpu_workers_of(job.work), 1) : 1;
 }
 
 NodeClaim cpu_claim(const JobSpec& job, std::size_t k) {

@@ -2,13 +2,15 @@
 
 #include <algorithm>
 
+#include "sim/core/work_forms.hpp"
+
 namespace gcsim {
 
 Arrivals::Arrivals(const std::vector<JobSpec>& jobs) : jobs_(jobs) {
   order_.reserve(jobs.size());
   for (JobIndex j = 0; j < jobs.size(); ++j) {
     // A deployment's later replicas join the queue only when its controller says.
-    if (const auto* serving = std::get_if<ServingWork>(&jobs[j].work); serving && serving->slot > 0) continue;
+    if (const ServingWork* replica = replica_of(jobs[j].work); replica && replica->slot > 0) continue;
     if (jobs[j].after().empty()) {
       order_.push_back(j);
       continue;

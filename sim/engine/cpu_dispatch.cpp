@@ -1,5 +1,9 @@
 #include "sim/engine/cpu_dispatch.hpp"
 
+#include <variant>
+
+#include "sim/core/overloaded.hpp"
+
 namespace gcsim {
 
 void CpuDispatch::submit(SchedulerState& state, JobIndex job, Time submitted) {
@@ -23,9 +27,15 @@ std::vector<JobIndex> CpuDispatch::dispatch(SchedulerState& state, Time now) {
     }
     state.start_cpu_job(job, placement, now);
     ++runs_[job];
-    // A serving replica runs until its deployment lets it go (withdraw(),
-    // finish()), a DAG until its workers' last task ends (finish()).
-    if (const auto* work = std::get_if<CpuWork>(&jobs_[job].work)) ends_.push({now + work->seconds, job, runs_[job]});
+    // A CPU job runs for its seconds; a serving replica until its deployment
+    // lets it go (withdraw(), finish()), a DAG until its workers' last task
+    // ends (finish()). The other forms hold GPUs and never come here.
+    std::visit(Overloaded{[&](const CpuWork& work) {
+                            ends_.push({now + work.seconds, job, runs_[job]});
+                          },
+                          [](const ServingWork&) {}, [](const DagWork&) {}, [](const TrainingWork&) {},
+                          [](const MeasuredWork&) {}, [](const NotebookWork&) {}},
+               jobs_[job].work);
     ++running_;
     started.push_back(job);
     it = line_.erase(it);

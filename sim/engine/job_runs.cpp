@@ -1,11 +1,14 @@
 #include "sim/engine/job_runs.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <variant>
 
+#include "sim/core/overloaded.hpp"
 #include "sim/model/checkpoint_model.hpp"
 #include "sim/model/dag_schedule.hpp"
 #include "sim/model/input_pipeline.hpp"
@@ -45,10 +48,33 @@ SchedulerState::Applied JobRuns::apply_plan(const Plan& plan, double* lost_gpu_s
 }
 
 void JobRuns::launch(JobIndex job) {
+  std::visit(
+      Overloaded{[&](const TrainingWork&) { launch_steps(job); }, [&](const MeasuredWork&) { launch_steps(job); },
+                 [&](const NotebookWork&) { launch_steps(job); }, [&](const DagWork& dag) { launch_dag(job, dag); },
+                 [&](const ServingWork&) {
+                   const ServingController* deployment = serving_.of(job);
+                   assert(deployment && "a replica belongs to its deployment");
+                   launch_replica(job, *deployment);
+                 },
+                 [](const CpuWork&) { throw std::logic_error("a CPU job holds no GPU: the CPU dispatch starts it"); }},
+      engine_.in.jobs[job].work);
+}
+
+void JobRuns::launch_on_cores(JobIndex job) {
+  std::visit(Overloaded{[&](const DagWork& dag) { launch_cpu_dag(job, dag); },
+                        // The dispatch times its end: its cores are its whole run.
+                        [](const CpuWork&) {},
+                        // Its deployment ends it or lets it go: its cores are its whole run.
+                        [](const ServingWork&) {},
+                        [](const TrainingWork&) { throw std::logic_error("a training job runs on GPUs, not cores"); },
+                        [](const MeasuredWork&) { throw std::logic_error("a measured run is on GPUs, not cores"); },
+                        [](const NotebookWork&) { throw std::logic_error("a notebook holds GPUs, not cores"); }},
+             engine_.in.jobs[job].work);
+}
+
+void JobRuns::launch_steps(JobIndex job) {
   const JobSpec& spec = engine_.in.jobs[job];
   const std::vector<GpuId>& gpus = engine_.state.runtime(job).gpus;
-  if (const auto* dag = std::get_if<DagWork>(&spec.work)) return launch_dag(job, *dag);
-  if (const ServingController* deployment = serving_.of(job)) return launch_replica(job, *deployment);
   const SimulationOptions& options = engine_.in.options;
   const ClusterLayout& layout = engine_.in.layout;
   PlacementCosts costs = placement_costs(spec, gpus, layout, engine_.in.locality);
@@ -75,7 +101,7 @@ void JobRuns::launch(JobIndex job) {
   run.work_seconds = work_seconds;
   run.work_started = engine_.now + restore;
   // A notebook computes nothing: its bursts are timers at any share.
-  if (run.plan->without_transfers() && (run.computes_on_timers() || std::holds_alternative<NotebookWork>(spec.work))) {
+  if (run.plan->without_transfers() && (run.computes_on_timers() || !run.plan->computes())) {
     timers_.run(job);
   } else {
     runners_.start(job);
@@ -172,7 +198,7 @@ void JobRuns::finish(JobIndex job) {
   // A training job's iterations per second over its last run, alone on
   // synthetic data and as it went (its work's time: restore and checkpoints
   // left out).
-  if (std::holds_alternative<TrainingWork>(spec.work) && run.plan->iterations() > 0) {
+  if (run.plan && run.plan->trains() && run.plan->iterations() > 0) {  // a DAG has no plan
     const auto iterations = static_cast<double>(run.plan->iterations());
     const Time worked = now - run.work_started - run.plan->trailing_delay();
     finished.speeds = true;

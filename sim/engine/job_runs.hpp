@@ -50,13 +50,15 @@ class JobRuns {
   /// state, tells the allocation's change, and stops the preempted runs;
   /// what they threw away is in `lost_gpu_seconds`.
   SchedulerState::Applied apply_plan(const Plan& plan, double* lost_gpu_seconds = nullptr, bool crashed = false);
-  /// Starts the run of a job the plan started.
+  /// Starts the run of a job the plan started on GPUs, as its form runs: a
+  /// training job, a measured run or a notebook its activity plan's steps, a
+  /// DAG its workers, a serving replica held busy until its deployment ends
+  /// or lets it go.
   void launch(JobIndex job);
-  /// A DAG of CPU workers, started by the CPU dispatch on the nodes it holds:
-  /// its workers, in pool order, fill those nodes in order, each node's CPU
-  /// host taking as many as the placement gives it. Its last task ends it
-  /// (finish_ended()); a failure of one of its nodes starts it over (stop_on_cpu()).
-  void launch_cpu_dag(JobIndex job, const DagWork& dag);
+  /// A job the CPU dispatch started on the nodes it holds: a DAG of CPU
+  /// workers starts them (launch_cpu_dag()); a CPU job and a replica on CPUs
+  /// have no run here (the dispatch ends the one, the deployment the other).
+  void launch_on_cores(JobIndex job);
   /// A job on CPUs whose node failed: a DAG of CPU workers' actors stop (it
   /// starts over); a CPU job or replica has no run here, and nothing happens.
   void stop_on_cpu(JobIndex job);
@@ -84,6 +86,14 @@ class JobRuns {
  private:
   // A run begins on the job's allocated GPUs: its hosts, told as started.
   RunningJob& begin_run(JobIndex job, std::optional<JobActivityPlan> plan, bool rescaled);
+  // A training job, a measured run or a notebook runs its activity plan's
+  // steps, on a runner actor or on timers, at what its placement costs it.
+  void launch_steps(JobIndex job);
+  // A DAG of CPU workers: its workers, in pool order, fill the nodes it
+  // holds in order, each node's CPU host taking as many as the placement
+  // gives it. Its last task ends it (finish_ended()); a failure of one of its
+  // nodes starts it over (stop_on_cpu()).
+  void launch_cpu_dag(JobIndex job, const DagWork& dag);
   // A replica holds its GPUs, busy serving, until its deployment ends or
   // lets it go; the deployment's controller models its requests.
   void launch_replica(JobIndex job, const ServingController& deployment);

@@ -1,7 +1,8 @@
 #include "sim/engine/node_outages.hpp"
 
 #include <algorithm>
-#include <variant>
+
+#include "sim/core/work_forms.hpp"
 
 namespace gcsim {
 
@@ -30,7 +31,7 @@ void NodeOutages::fail(const NodeFailure& failure) {
   const SchedulerState::Applied applied = runs_.apply_plan(plan, &lost, /*crashed=*/true);
   const std::vector<JobIndex> cpu_jobs_stopped = cpu_.stop_on_node(state, failure.node);
   for (JobIndex job : cpu_jobs_stopped) {
-    const bool replica = std::holds_alternative<ServingWork>(engine_.in.jobs[job].work);
+    const bool replica = replica_of(engine_.in.jobs[job].work) != nullptr;
     engine_.events.preempted({job, engine_.now, /*on_cpu=*/true, replica});
     runs_.stop_on_cpu(job);  // a DAG of CPU workers: its actors stop, it starts over
   }

@@ -4,7 +4,6 @@
 #include <exception>
 #include <string>
 #include <utility>
-#include <variant>
 
 #include <simgrid/Exception.hpp>
 
@@ -256,7 +255,7 @@ void SchedulerLoop::dispatch_cpu_jobs() {
     std::vector<NodeId> nodes;
     for (const CpuShare& share : engine_.state.cpu_job_placement(job)) nodes.push_back(share.node);
     engine_.events.started({job, engine_.now, kNoGpus, nodes, false, serving_.is_replica(job)});
-    if (const auto* dag = std::get_if<DagWork>(&engine_.in.jobs[job].work)) runs_.launch_cpu_dag(job, *dag);
+    runs_.launch_on_cores(job);
   }
 }
 

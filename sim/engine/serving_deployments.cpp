@@ -2,12 +2,14 @@
 
 #include <algorithm>
 
+#include "sim/core/work_forms.hpp"
+
 namespace gcsim {
 
 ServingDeployments::ServingDeployments(const std::vector<JobSpec>& jobs) {
   for (JobIndex j = 0; j < jobs.size(); ++j) {
-    const auto* serving = std::get_if<ServingWork>(&jobs[j].work);
-    if (!serving || serving->slot > 0) continue;
+    const ServingWork* serving = replica_of(jobs[j].work);
+    if (!serving || serving->slot > 0) continue;  // not a deployment's own job
     if (deployment_of_.empty()) deployment_of_.resize(jobs.size(), kNone);
     for (JobIndex k = j; k < j + serving->deployment->slots(); ++k)
       deployment_of_[k] = static_cast<std::uint32_t>(deployments_.size());

@@ -8,12 +8,11 @@
 #include <chrono>
 #include <exception>
 #include <string>
-#include <variant>
 #include <vector>
 
 #include <simgrid/s4u.hpp>
 
-#include "sim/core/dag_work.hpp"
+#include "sim/core/work_forms.hpp"
 #include "sim/engine/actor_failure.hpp"
 #include "sim/engine/platform_builder.hpp"
 #include "sim/engine/scheduler_loop.hpp"
@@ -43,9 +42,7 @@ RunRecord simulate(const SimulationInput& input) {
   configure_network_model(input.layout.spec().network);
   // CPU hosts only where a job decodes its input on them, or a DAG's CPU workers stand on them.
   const bool cpu_hosts = std::any_of(input.jobs.begin(), input.jobs.end(), [](const JobSpec& job) {
-    const auto* training = std::get_if<TrainingWork>(&job.work);
-    const auto* dag = std::get_if<DagWork>(&job.work);
-    return (training && training->input_pipeline.enabled()) || (dag && dag_cpu_workers(*dag) > 0);
+    return input_pipeline_of(job.work) != nullptr || cpu_workers_of(job.work) > 0;
   });
   const SimGridPlatform platform = build_platform(input.layout, cpu_hosts);
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <variant>
 
+#include "sim/core/overloaded.hpp"
 #include "sim/model/dag_schedule.hpp"
 #include "sim/model/hierarchical_allreduce_cost.hpp"
 #include "sim/model/input_pipeline.hpp"
@@ -28,57 +29,56 @@ RingEdge packed_ring_edge(const NodeGroup& group, const FabricSpec& fabric, std:
   return edge;
 }
 
-}  // namespace
+// The fastest node group whose GPUs have enough memory for the job, and
+// their FLOP/s; none (a null group) when no group's do. A training job
+// whose model runs at its own speed per GPU type
+// (flops_per_iteration_by_gpu_type) sees each type at its effective FLOP/s:
+// iterations go as fast as there.
+struct FastestGroup {
+  const NodeGroup* group = nullptr;
+  double flops = 0;
+};
 
-Time uncontended_duration(const JobSpec& job, const ClusterLayout& layout) {
-  // A CPU job runs for its seconds on any node, a DAG of CPU workers its list schedule.
-  if (const auto* cpu = std::get_if<CpuWork>(&job.work)) return cpu->seconds;
-  if (const auto* dag = std::get_if<DagWork>(&job.work); dag && job.gpus == 0)
-    return dag_list_schedule_seconds(*dag, 1.0);  // CPU tasks have no FLOPs
-  // A replica serves until its deployment ends or scales it away: at most the deployment's length.
-  if (const auto* serving = std::get_if<ServingWork>(&job.work)) return serving->deployment->length;
+FastestGroup fastest_group(const JobSpec& job, const ClusterLayout& layout, const TrainingWork* per_type) {
   const ClusterSpec& spec = layout.spec();
-  // The fastest group whose GPUs have enough memory. A training job whose
-  // model runs at its own speed per GPU type (flops_per_iteration_by_gpu_type)
-  // sees each type at its effective FLOP/s: iterations go as fast as there.
-  const auto* per_type = std::get_if<TrainingWork>(&job.work);
-  const NodeGroup* best = nullptr;
-  double best_flops = 0;
+  FastestGroup best;
   for (const NodeGroup& group : spec.node_groups) {
     if (group.gpus_per_node == 0) continue;  // a CPU node group
     const GpuType& type = spec.gpu_types[static_cast<std::size_t>(layout.find_gpu_type(group.gpu_type))];
     double flops = type.flops;
     if (per_type && per_type->flops_per_iteration > 0)
       flops *= per_type->flops_per_iteration / per_type->flops_on(type.name);
-    if (type.memory_bytes < job.gpu_memory_bytes || flops <= best_flops) continue;
-    best = &group;
-    best_flops = flops;
+    if (type.memory_bytes < job.gpu_memory_bytes || flops <= best.flops) continue;
+    best = {&group, flops};
   }
-  if (!best) return kNever;
+  return best;
+}
 
-  if (const auto* measured = std::get_if<MeasuredWork>(&job.work)) {
-    if (!measured->rescale) return measured->seconds;  // the recorded time on any type
-    const int type = layout.find_gpu_type(measured->gpu_type);
-    const double measured_flops = type >= 0 ? spec.gpu_types[static_cast<std::size_t>(type)].flops : best_flops;
-    // Measured at the job's share of a GPU, run at the same share: the share cancels.
-    return measured->seconds * measured_flops / best_flops;
-  }
-  if (const auto* dag = std::get_if<DagWork>(&job.work)) return dag_list_schedule_seconds(*dag, best_flops);
-  if (const auto* notebook = std::get_if<NotebookWork>(&job.work)) return notebook->seconds();
-  const auto& training = std::get<TrainingWork>(job.work);
+Time measured_duration(const MeasuredWork& measured, const ClusterLayout& layout, double best_flops) {
+  if (!measured.rescale) return measured.seconds;  // the recorded time on any type
+  const int type = layout.find_gpu_type(measured.gpu_type);
+  const double measured_flops = type >= 0 ? layout.spec().gpu_types[static_cast<std::size_t>(type)].flops : best_flops;
+  // Measured at the job's share of a GPU, run at the same share: the share cancels.
+  return measured.seconds * measured_flops / best_flops;
+}
+
+Time training_duration(const JobSpec& job, const TrainingWork& training, const ClusterLayout& layout,
+                       const FastestGroup& best) {
+  const ClusterSpec& spec = layout.spec();
   const std::size_t nodes_per_rack = spec.fabric.nodes_per_rack == 0 ? 1 : spec.fabric.nodes_per_rack;
-  const double rack_uplink = static_cast<double>(nodes_per_rack) * best->nic.bandwidth / spec.fabric.oversubscription;
+  const double rack_uplink =
+      static_cast<double>(nodes_per_rack) * best.group->nic.bandwidth / spec.fabric.oversubscription;
   const RingEdge edge =
-      packed_ring_edge(*best, spec.fabric, job.gpus, nodes_per_rack * best->gpus_per_node, rack_uplink);
+      packed_ring_edge(*best.group, spec.fabric, job.gpus, nodes_per_rack * best.group->gpus_per_node, rack_uplink);
   // A fractional job computes at its share of each GPU (JobSpec::gpu_share).
-  const double compute_flops = best_flops * job.gpu_share;
+  const double compute_flops = best.flops * job.gpu_share;
   // An input pipeline slower than the GPUs stretches every computation to its decoding.
   const double decode_wait =
-      std::max(0.0, packed_decode_seconds(job, *best) - training.flops_per_iteration / compute_flops);
+      std::max(0.0, packed_decode_seconds(job, *best.group) - training.flops_per_iteration / compute_flops);
   // Exchanges costed link by link see the job packed: full nodes, then the rest.
   auto packed_links = [&] {
-    return packed_job_links(job.gpus, best->gpus_per_node, static_cast<std::uint32_t>(nodes_per_rack),
-                            best->intra.bandwidth, best->nic.bandwidth, rack_uplink);
+    return packed_job_links(job.gpus, best.group->gpus_per_node, static_cast<std::uint32_t>(nodes_per_rack),
+                            best.group->intra.bandwidth, best.group->nic.bandwidth, rack_uplink);
   };
   if (training.parameter_servers > 0) {
     // A push and a pull per iteration; packed, the slowest flow crosses what
@@ -100,7 +100,7 @@ Time uncontended_duration(const JobSpec& job, const ClusterLayout& layout) {
     const double inside = busiest_link_seconds_per_byte(links, intra_node_transfers(ranks));
     const double across = busiest_link_seconds_per_byte(links, inter_node_transfers(ranks));
     const RingEdge node_edge =
-        packed_ring_edge(*best, spec.fabric, 1, nodes_per_rack * best->gpus_per_node, rack_uplink);
+        packed_ring_edge(*best.group, spec.fabric, 1, nodes_per_rack * best.group->gpus_per_node, rack_uplink);
     const double exchange =
         2 * (local - 1) * (buffers * node_edge.latency + training.gradient_bytes / local * inside) +
         2 * (nodes - 1) * (buffers * edge.latency + training.gradient_bytes / (local * nodes) * across);
@@ -114,6 +114,35 @@ Time uncontended_duration(const JobSpec& job, const ClusterLayout& layout) {
          (training_iteration_seconds(training.flops_per_iteration, compute_flops, job.gpus, training.gradient_bytes,
                                      edge.latency, edge.bandwidth) +
           decode_wait + extra_latencies);
+}
+
+}  // namespace
+
+Time uncontended_duration(const JobSpec& job, const ClusterLayout& layout) {
+  return std::visit(
+      Overloaded{[&](const TrainingWork& training) -> Time {
+                   const FastestGroup best = fastest_group(job, layout, &training);
+                   return best.group ? training_duration(job, training, layout, best) : kNever;
+                 },
+                 [&](const MeasuredWork& measured) -> Time {
+                   const FastestGroup best = fastest_group(job, layout, nullptr);
+                   return best.group ? measured_duration(measured, layout, best.flops) : kNever;
+                 },
+                 [&](const DagWork& dag) -> Time {
+                   // A DAG of CPU workers runs its list schedule on any nodes.
+                   if (job.gpus == 0) return dag_list_schedule_seconds(dag, 1.0);  // CPU tasks have no FLOPs
+                   const FastestGroup best = fastest_group(job, layout, nullptr);
+                   return best.group ? dag_list_schedule_seconds(dag, best.flops) : kNever;
+                 },
+                 [&](const NotebookWork& notebook) -> Time {
+                   // Its activity on any GPU with enough memory.
+                   return fastest_group(job, layout, nullptr).group ? notebook.seconds() : kNever;
+                 },
+                 // A replica serves until its deployment ends or scales it away: at most the deployment's length.
+                 [](const ServingWork& serving) -> Time { return serving.deployment->length; },
+                 // A CPU job runs for its seconds on any node.
+                 [](const CpuWork& cpu) -> Time { return cpu.seconds; }},
+      job.work);
 }
 
 std::vector<Time> uncontended_durations(const std::vector<JobSpec>& jobs, const ClusterLayout& layout) {

@@ -1,15 +1,11 @@
 #include "sim/model/input_pipeline.hpp"
 
 #include <algorithm>
-#include <variant>
+
+#include "sim/core/work_forms.hpp"
 
 namespace gcsim {
 namespace {
-
-const InputPipeline* pipeline_of(const JobSpec& job) {
-  const auto* training = std::get_if<TrainingWork>(&job.work);
-  return training && training->input_pipeline.enabled() ? &training->input_pipeline : nullptr;
-}
 
 NodeDecoding decoding_on(const JobSpec& job, const InputPipeline& pipeline, NodeId node, std::uint32_t gpus) {
   const double share = static_cast<double>(gpus) / static_cast<double>(job.gpus);
@@ -21,7 +17,7 @@ NodeDecoding decoding_on(const JobSpec& job, const InputPipeline& pipeline, Node
 std::vector<NodeDecoding> node_decoding(const JobSpec& job, const std::vector<GpuId>& gpus,
                                         const ClusterLayout& layout) {
   std::vector<NodeDecoding> nodes;
-  const InputPipeline* pipeline = pipeline_of(job);
+  const InputPipeline* pipeline = input_pipeline_of(job.work);
   if (!pipeline) return nodes;
   std::vector<std::pair<NodeId, std::uint32_t>> counts;  // a job spans few nodes: a short list
   for (GpuId g : gpus) {
@@ -49,7 +45,7 @@ Time decode_seconds_alone(const std::vector<NodeDecoding>& nodes, const ClusterL
 }
 
 Time packed_decode_seconds(const JobSpec& job, const NodeGroup& group) {
-  const InputPipeline* pipeline = pipeline_of(job);
+  const InputPipeline* pipeline = input_pipeline_of(job.work);
   if (!pipeline) return 0;
   // Decoding takes longer on a node the more of the job's GPUs it holds.
   const std::uint32_t fullest = std::min(job.gpus, group.gpus_per_node);

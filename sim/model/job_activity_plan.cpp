@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <stdexcept>
 #include <variant>
 
+#include "sim/core/overloaded.hpp"
 #include "sim/model/ring_allreduce_cost.hpp"
 
 namespace gcsim {
@@ -21,27 +23,51 @@ JobActivityPlan::JobActivityPlan(const JobSpec& job, Fidelity fidelity, double m
     leading_ = 1;
     restore_delay_ = restore_delay;
   }
-  if (const auto* notebook = std::get_if<NotebookWork>(&job.work)) {
-    // Its activity as it comes, at any fidelity; a preempted notebook starts it over.
-    for (const NotebookPhase& phase : notebook->activity) {
-      if (phase.idle > 0) notebook_steps_.push_back({JobStep::Kind::kDelay, phase.idle});
-      if (phase.busy > 0) notebook_steps_.push_back({JobStep::Kind::kBusy, phase.busy});
-    }
-    notebook_seconds_ = notebook->seconds();
-    iterations_ = 1;
-    rounds_ = 1;
-    steps_per_round_ = notebook_steps_.size();
-    return;
+  std::visit(
+      Overloaded{
+          [&](const TrainingWork& training) { plan_training(training, remaining_fraction, job_rounds, hierarchy); },
+          [&](const MeasuredWork& measured) { plan_measured(measured, measured_type_flops, remaining_fraction); },
+          [&](const NotebookWork& notebook) { plan_notebook(notebook); },
+          // The forms that run no steps: the engine runs them otherwise.
+          [](const DagWork&) {
+            throw std::logic_error("a DAG job runs its tasks on its workers, not a plan of steps");
+          },
+          [](const ServingWork&) {
+            throw std::logic_error(
+                "a serving replica is held until its deployment ends it, "
+                "not run as a plan of steps");
+          },
+          [](const CpuWork&) {
+            throw std::logic_error("a CPU job runs on its cores for its seconds, not a plan of steps");
+          }},
+      job.work);
+}
+
+void JobActivityPlan::plan_notebook(const NotebookWork& notebook) {
+  // Its activity as it comes, at any fidelity; a preempted notebook starts it over.
+  for (const NotebookPhase& phase : notebook.activity) {
+    if (phase.idle > 0) notebook_steps_.push_back({JobStep::Kind::kDelay, phase.idle});
+    if (phase.busy > 0) notebook_steps_.push_back({JobStep::Kind::kBusy, phase.busy});
   }
-  if (const auto* measured = std::get_if<MeasuredWork>(&job.work)) {
-    // A measured run is one computation at the speed of the type it was measured on.
-    flops_per_iteration_ = measured->seconds * measured_type_flops * remaining_fraction;
-    iterations_ = 1;
-    rounds_ = 1;
-    steps_per_round_ = 1;
-    return;
-  }
-  const auto& training = std::get<TrainingWork>(job.work);
+  notebook_seconds_ = notebook.seconds();
+  iterations_ = 1;
+  rounds_ = 1;
+  steps_per_round_ = notebook_steps_.size();
+  computes_ = false;
+}
+
+void JobActivityPlan::plan_measured(const MeasuredWork& measured, double measured_type_flops,
+                                    double remaining_fraction) {
+  // A measured run is one computation at the speed of the type it was measured on.
+  flops_per_iteration_ = measured.seconds * measured_type_flops * remaining_fraction;
+  iterations_ = 1;
+  rounds_ = 1;
+  steps_per_round_ = 1;
+}
+
+void JobActivityPlan::plan_training(const TrainingWork& training, double remaining_fraction, std::uint32_t job_rounds,
+                                    const Hierarchy& hierarchy) {
+  trains_ = true;
   // Whole iterations: a checkpoint keeps completed iterations only.
   auto iterations =
       static_cast<std::uint64_t>(std::ceil(static_cast<double>(training.iterations) * remaining_fraction));
@@ -69,7 +95,7 @@ JobActivityPlan::JobActivityPlan(const JobSpec& job, Fidelity fidelity, double m
   buffers_ = training.fusion_buffers();
   buffer_bytes_ = training.fusion_bytes;
   messages_per_iteration_ = messages_per_buffer_ * buffers_;
-  if (fidelity == Fidelity::kIteration) {
+  if (fidelity_ == Fidelity::kIteration) {
     rounds_ = iterations_;
     transfer_steps_per_round_ = messages_per_iteration_;
   } else {
@@ -82,7 +108,7 @@ JobActivityPlan::JobActivityPlan(const JobSpec& job, Fidelity fidelity, double m
       transfer_steps_per_round_ = servers_ > 0 ? 2 : 1;
     }
     // The merged flows pay the route latency once each; the real run pays it once per message.
-    with_latency_delay_ = messages_per_iteration_ > 0 && exchange_latency > 0;
+    with_latency_delay_ = messages_per_iteration_ > 0 && exchange_latency_ > 0;
   }
   steps_per_round_ = 1 + transfer_steps_per_round_ + (with_latency_delay_ ? 1 : 0);
 }

@@ -72,6 +72,8 @@ class JobActivityPlan {
   /// iterations, rounded up). `restore_delay`: seconds before the work starts.
   /// `hierarchy`: for a hierarchical allreduce, where it runs;
   /// `exchange_latency` is then a transfer's inside a node.
+  /// The job's work is training, a measured run or a notebook; a plan of
+  /// another form's is a std::logic_error (the engine runs those otherwise).
   JobActivityPlan(const JobSpec& job, Fidelity fidelity, double measured_type_flops, double exchange_latency,
                   double remaining_fraction = 1.0, Time restore_delay = 0, std::uint32_t job_rounds = 1,
                   const Hierarchy& hierarchy = {});
@@ -87,6 +89,12 @@ class JobActivityPlan {
   void set_decode_seconds(Time seconds) { decode_seconds_ = seconds; }
   /// Iterations this plan runs (1 for a measured run).
   std::uint64_t iterations() const { return iterations_; }
+  /// Whether the steps are a training job's iterations (whose pace, in
+  /// iterations a second, the engine reports when the run ends).
+  bool trains() const { return trains_; }
+  /// Whether any step is a computation; a notebook's bursts are not (its
+  /// GPUs are busy for their seconds at any speed and share).
+  bool computes() const { return computes_; }
 
   std::uint64_t step_count() const { return leading_ + rounds_ * steps_per_round_ + (trailing_delay_ > 0 ? 1 : 0); }
   /// True when no step transfers anything: every step is a computation or a delay.
@@ -108,6 +116,11 @@ class JobActivityPlan {
   Time synthetic_work_seconds(double gpu_flops, double exchange_bandwidth) const;
 
  private:
+  // The steps of each form that runs some.
+  void plan_training(const TrainingWork& training, double remaining_fraction, std::uint32_t job_rounds,
+                     const Hierarchy& hierarchy);
+  void plan_measured(const MeasuredWork& measured, double measured_type_flops, double remaining_fraction);
+  void plan_notebook(const NotebookWork& notebook);
   std::uint64_t iterations_in_round(std::uint64_t round) const;
   /// An iteration's exchange alone.
   Time exchange_seconds(double exchange_bandwidth) const;
@@ -142,6 +155,8 @@ class JobActivityPlan {
   std::uint64_t leading_ = 0;  // 1 when there is a restore delay
   Time restore_delay_ = 0;
   Time trailing_delay_ = 0;
+  bool trains_ = false;   // a training job's iterations
+  bool computes_ = true;  // false: a notebook's bursts
 };
 
 }  // namespace gcsim

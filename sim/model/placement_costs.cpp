@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <variant>
 
+#include "sim/core/overloaded.hpp"
 #include "sim/model/parameter_server_cost.hpp"
 
 namespace gcsim {
@@ -66,15 +67,25 @@ MeasuredSpeed measured_speed(const MeasuredWork& work, double gpu_share, const C
 PlacementCosts placement_costs(const JobSpec& job, const std::vector<GpuId>& gpus, const ClusterLayout& layout,
                                const Locality& locality) {
   PlacementCosts costs;
-  if (const auto* measured = std::get_if<MeasuredWork>(&job.work)) {
-    const MeasuredSpeed speed = measured_speed(*measured, job.gpu_share, layout, gpus);
-    costs.measured_type_flops = speed.flops;
-    costs.rescaled = speed.rescaled;
-  }
+  // A training job exchanges its gradients through parameter servers, a
+  // hierarchical allreduce or a ring; the other forms exchange nothing (the
+  // costs of their ring go unused). A measured run's speed on these GPUs.
+  std::uint32_t servers = 0;
+  bool hierarchical = false;
+  std::visit(
+      Overloaded{[&](const TrainingWork& training) {
+                   servers = training.parameter_servers;
+                   hierarchical = training.hierarchical_allreduce;
+                 },
+                 [&](const MeasuredWork& measured) {
+                   const MeasuredSpeed speed = measured_speed(measured, job.gpu_share, layout, gpus);
+                   costs.measured_type_flops = speed.flops;
+                   costs.rescaled = speed.rescaled;
+                 },
+                 [](const DagWork&) {}, [](const NotebookWork&) {}, [](const ServingWork&) {}, [](const CpuWork&) {}},
+      job.work);
   const NetworkModelSpec& network = layout.spec().network;
-  const auto* training = std::get_if<TrainingWork>(&job.work);
-  const bool servers = training && training->parameter_servers > 0;
-  if (servers || (training && training->hierarchical_allreduce)) {
+  if (servers > 0 || hierarchical) {
     // Each step's transfers start together and share the links: one of them
     // gets its busiest link's bandwidth over the transfers crossing it.
     const JobLinks links = job_links(layout, gpus);
@@ -85,8 +96,8 @@ PlacementCosts placement_costs(const JobSpec& job, const std::vector<GpuId>& gpu
     auto latency = [&](const std::vector<Transfer>& step) {
       return transfers_latency(gpus, step, locality, network.latency_factor);
     };
-    if (servers) {  // a pull is the push mirrored: the same latency and bandwidth
-      costs.pushes = parameter_server_pushes(static_cast<std::uint32_t>(gpus.size()), training->parameter_servers);
+    if (servers > 0) {  // a pull is the push mirrored: the same latency and bandwidth
+      costs.pushes = parameter_server_pushes(static_cast<std::uint32_t>(gpus.size()), servers);
       costs.exchange_latency = latency(costs.pushes);
       costs.exchange_bandwidth = bandwidth(costs.pushes);
     } else {

@@ -2,23 +2,12 @@
 
 #include <algorithm>
 #include <iterator>
-#include <variant>
+
+#include "sim/core/work_forms.hpp"
 
 namespace gcsim {
-namespace {
 
-constexpr std::string_view kTypes[] = {"training", "measured", "dag", "notebook", "serving", "cpu"};
-
-}  // namespace
-
-std::string_view job_type(const JobSpec& job) {
-  if (std::holds_alternative<TrainingWork>(job.work)) return kTypes[0];
-  if (std::holds_alternative<MeasuredWork>(job.work)) return kTypes[1];
-  if (std::holds_alternative<DagWork>(job.work)) return kTypes[2];
-  if (std::holds_alternative<NotebookWork>(job.work)) return kTypes[3];
-  if (std::holds_alternative<ServingWork>(job.work)) return kTypes[4];
-  return kTypes[5];
-}
+std::string_view job_type(const JobSpec& job) { return form_name(job.work); }
 
 namespace {
 
@@ -31,7 +20,7 @@ class TypeTally {
     const std::size_t t = index_of(type);
     // A serving replica completes nothing: its deployment's latency
     // (RunRecord::serving, serving.csv) says how it did.
-    if (t == std::size(kTypes) || kTypes[t] == "serving") return;
+    if (t == std::size(kFormNames) || kFormNames[t] == "serving") return;
     Tally& tally = tallies_[t];
     ++tally.jobs;
     if (state == "failed") ++tally.failed;
@@ -41,11 +30,11 @@ class TypeTally {
   }
   std::vector<JobTypeFigures> figures() {
     std::vector<JobTypeFigures> out;
-    for (std::size_t t = 0; t < std::size(kTypes); ++t) {
+    for (std::size_t t = 0; t < std::size(kFormNames); ++t) {
       Tally& tally = tallies_[t];
       if (tally.jobs == 0) continue;
       JobTypeFigures f;
-      f.type = kTypes[t];
+      f.type = kFormNames[t];
       f.jobs = tally.jobs;
       f.failed = tally.failed;
       f.finished = tally.jct.size();
@@ -58,13 +47,14 @@ class TypeTally {
 
  private:
   static std::size_t index_of(std::string_view type) {
-    return static_cast<std::size_t>(std::find(std::begin(kTypes), std::end(kTypes), type) - std::begin(kTypes));
+    return static_cast<std::size_t>(std::find(std::begin(kFormNames), std::end(kFormNames), type) -
+                                    std::begin(kFormNames));
   }
   struct Tally {
     std::size_t jobs = 0, failed = 0;
     std::vector<double> jct, wait;
   };
-  Tally tallies_[std::size(kTypes)];
+  Tally tallies_[std::size(kFormNames)];
 };
 
 }  // namespace

@@ -1,7 +1,8 @@
 #include "sim/report/notebook_metrics.hpp"
 
 #include <algorithm>
-#include <variant>
+
+#include "sim/core/work_forms.hpp"
 
 namespace gcsim {
 
@@ -9,7 +10,7 @@ NotebookMetrics compute_notebook_metrics(const std::vector<JobSpec>& jobs, const
   NotebookMetrics m;
   double held_gpu_seconds = 0, busy_gpu_seconds = 0, waited = 0;
   for (std::size_t i = 0; i < jobs.size(); ++i) {
-    const auto* notebook = std::get_if<NotebookWork>(&jobs[i].work);
+    const NotebookWork* notebook = notebook_of(jobs[i].work);
     if (!notebook) continue;
     ++m.holds;
     if (notebook->hold == 1) ++m.sessions;

@@ -3,7 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
-#include <variant>
+
+#include "sim/core/work_forms.hpp"
 
 namespace gcsim {
 
@@ -24,7 +25,7 @@ RunMetrics compute_run_metrics(const std::vector<JobSpec>& jobs, const RunRecord
         ++m.finished;
         // A serving replica completes nothing: its deployment's latency
         // (RunRecord::serving) says how it did, not the time it held GPUs.
-        if (!std::holds_alternative<ServingWork>(jobs[i].work)) {
+        if (!replica_of(jobs[i].work)) {
           jct.push_back(o.end - o.queued_from(jobs[i].submit));
           wait.push_back(o.start - o.queued_from(jobs[i].submit));
         }
@@ -40,7 +41,7 @@ RunMetrics compute_run_metrics(const std::vector<JobSpec>& jobs, const RunRecord
         break;
       default:
         ++m.unfinished;
-        if (o.submitted != kNever && o.submitted <= stop && !std::holds_alternative<ServingWork>(jobs[i].work)) {
+        if (o.submitted != kNever && o.submitted <= stop && !replica_of(jobs[i].work)) {
           ++m.censored;
           jct_censored.push_back(stop - o.submitted);
           wait_censored.push_back((o.start != kNever && o.start <= stop ? o.start : stop) - o.submitted);

@@ -65,6 +65,23 @@ TEST_F(DagJobs, OverheadAndWakeUpAddUpAsInTheListSchedule) {
   EXPECT_NEAR(rows.at("pipelined").jct, 11.61, 1e-6);
 }
 
+TEST_F(DagJobs, ReportNoTrainingSpeedsAfterATrainingRun) {
+  // The training job holds all 8 GPUs for 10 iterations of 1 s (1e12 FLOPs
+  // at 1e12 FLOP/s, no gradients): one iteration a second, on synthetic data
+  // and as it went. The DAG and the measured job wait for it and then run on
+  // the GPUs it held: neither iterates, so their speed columns stay empty.
+  const auto rows = run(CraftedCluster{}, {training_job("train", 0, 8, 1e12, 0, 10),
+                                           frame_chain_job("frames", "serial"), measured_job("measured", 0, 8, 5)});
+  EXPECT_NEAR(rows.at("train").synthetic_iterations_per_s, 1, 1e-9);
+  EXPECT_NEAR(rows.at("train").real_iterations_per_s, 1, 1e-9);
+  for (const std::string id : {"frames", "measured"}) {
+    EXPECT_GE(rows.at(id).start, 10) << id;
+    EXPECT_EQ(rows.at(id).state, "finished") << id;
+    EXPECT_EQ(rows.at(id).synthetic_iterations_per_s, -1) << id;
+    EXPECT_EQ(rows.at(id).real_iterations_per_s, -1) << id;
+  }
+}
+
 TEST_F(DagJobs, DataOnEdgesCrossesTheLinksAndSharesThem) {
   // Crafted node: GPU ports of 100 GB/s and 1 us each (2 us GPU to GPU), GPUs
   // of 1e12 FLOP/s. src (GPU0) ends at 1 s and then sends 15 GB to left and

@@ -7,6 +7,7 @@
 //   (2(N-1) = 6 ring steps of S/N = 2 MB each).
 #include "sim/model/job_activity_plan.hpp"
 
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -228,6 +229,41 @@ TEST(MeasuredWork, RunsForItsMeasuredTimeOnItsOwnTypeAndScalesOnOthers) {
   const JobActivityPlan plan(measured_job(2, 100.0), Fidelity::kJob, 15e12, kRingLatency);
   EXPECT_DOUBLE_EQ(uncontended_seconds(plan, 15e12, kRingLatency, 10e9), 100.0);
   EXPECT_DOUBLE_EQ(uncontended_seconds(plan, 30e12, kRingLatency, 10e9), 50.0);
+}
+
+// ---- what the steps are, form by form ---------------------------------------------------
+
+TEST(PlanOfAForm, TrainingIteratesAndComputes) {
+  const JobActivityPlan plan(training_job(4), Fidelity::kJob, 0, kRingLatency);
+  EXPECT_TRUE(plan.trains());
+  EXPECT_TRUE(plan.computes());
+}
+
+TEST(PlanOfAForm, AMeasuredRunComputesWithoutIterating) {
+  const JobActivityPlan plan(measured_job(2, 100.0), Fidelity::kJob, 15e12, kRingLatency);
+  EXPECT_FALSE(plan.trains());
+  EXPECT_TRUE(plan.computes());
+}
+
+TEST(PlanOfAForm, ANotebookNeitherIteratesNorComputes) {
+  JobSpec notebook;
+  notebook.id = "nb";
+  notebook.work = NotebookWork{{{60, 30}}, 1};
+  const JobActivityPlan plan(notebook, Fidelity::kJob, 0, 0);
+  EXPECT_FALSE(plan.trains());
+  EXPECT_FALSE(plan.computes());
+  ASSERT_EQ(plan.step_count(), 2u);  // its idle minute, then its burst
+  EXPECT_EQ(plan.step(1).kind, JobStep::Kind::kBusy);
+}
+
+TEST(PlanOfAForm, FormsThatRunNoStepsHaveNoPlan) {
+  JobSpec job;
+  job.id = "j";
+  job.gpus = 0;
+  for (JobWork work : {JobWork{DagWork{}}, JobWork{ServingWork{}}, JobWork{CpuWork{10}}}) {
+    job.work = work;
+    EXPECT_THROW(JobActivityPlan(job, Fidelity::kJob, 0, 0), std::logic_error) << work.index();
+  }
 }
 
 TEST(FidelityNames, AreLowerCase) {
