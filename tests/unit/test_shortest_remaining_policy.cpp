@@ -17,7 +17,7 @@
 #include "policies/register_builtin.hpp"
 #include "sim/core/cluster_layout.hpp"
 #include "sim/core/plan.hpp"
-#include "sim/core/scheduler_state.hpp"
+#include "sim/state/scheduler_state.hpp"
 #include "sim/topology/cluster_graph.hpp"
 #include "tests/support/crafted_specs.hpp"
 
