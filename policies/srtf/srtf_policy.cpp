@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <tuple>
 
-#include "policies/kit/preemption_room.hpp"
+#include "policies/kit/place_or_preempt.hpp"
 #include "policies/kit/tentative_cluster.hpp"
 
 namespace gcsim {
@@ -124,33 +124,24 @@ void SrtfPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
   // One waiting job in the order: it starts on free GPUs, or on GPUs its
   // victims free, or waits.
   auto consider = [&](const Entry& entry, std::size_t may_preempt) {
-    const JobSpec& spec = ctx.jobs.spec(entry.job);
-    if (spec.gpus <= spare) {
-      if (auto gpus = placement_->place(spec, cluster, none_taken)) {
-        allocate(entry.job, std::move(*gpus));
-        return;
-      }
-    }
-    if (spec.gpus > spare + may_preempt) return;
-
     // Victims: running jobs not preempted yet with strictly longer remaining
     // times, longest first: the end of the running order, read backwards as
     // far as make_room asks.
-    auto at = running_.end();
-    const NextCandidate next_victim = [&]() -> std::optional<JobIndex> {
-      while (at != running_.begin()) {
-        --at;
-        if (remaining(*at) <= entry.remaining) {
-          at = running_.begin();  // the rest are no longer than the job
-          break;
+    const auto victims = [&]() -> NextCandidate {
+      return [&, at = running_.end()]() mutable -> std::optional<JobIndex> {
+        while (at != running_.begin()) {
+          --at;
+          if (remaining(*at) <= entry.remaining) {
+            at = running_.begin();  // the rest are no longer than the job
+            break;
+          }
+          if (!preempted.count(at->job)) return at->job;
         }
-        if (!preempted.count(at->job)) return at->job;
-      }
-      return std::nullopt;
+        return std::nullopt;
+      };
     };
-
-    // Free the longest-remaining victims one by one until the job can be placed.
-    RoomForJob room = make_room(spec, next_victim, ctx.jobs, cluster, *placement_, none_taken, spare);
+    RoomForJob room = place_or_preempt(ctx.jobs.spec(entry.job), spare, may_preempt, victims, ctx.jobs, cluster,
+                                       *placement_, none_taken);
     std::optional<std::vector<GpuId>>& gpus = room.gpus;
     for (const JobIndex victim : room.victims) {
       const std::size_t held = ctx.jobs.runtime(victim).gpus.size();
