@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "app/commands.hpp"
+#include "app/trace_setting_flags.hpp"
 #include "sim/core/input_error.hpp"
 #include "sim/core/policy_registry.hpp"
 #include "sim/core/plan.hpp"
@@ -88,6 +89,9 @@ int run_guarded(const Command& command, int argc, char** argv) {
   } catch (const UnknownPolicy& e) {
     std::cerr << prefix << e.what() << "\n";
     return exit_codes::kUsage;
+  } catch (const TraceSettingError& e) {  // its fix in the command line's words
+    std::cerr << "gcsim: error: " << command_line_error(e).what() << "\n";
+    return exit_codes::kInputError;
   } catch (const InputError& e) {
     std::cerr << "gcsim: error: " << e.what() << "\n";
     return exit_codes::kInputError;

@@ -29,7 +29,7 @@
 #include "sim/report/comparison_table.hpp"
 #include "sim/report/run_output_reader.hpp"
 #include "sim/topology/cluster_reader.hpp"
-#include "traces/trace_request.hpp"
+#include "app/trace_request.hpp"
 #include "workloads/native_workload.hpp"
 #include "workloads/workload_validation.hpp"
 

@@ -11,7 +11,7 @@
 #include "app/policy_option_flags.hpp"
 #include "app/plugin_loader.hpp"
 #include "app/progress_line.hpp"
-#include "traces/trace_request.hpp"
+#include "app/trace_request.hpp"
 #include "sim/core/input_error.hpp"
 #include "sim/engine/simulation.hpp"
 #include "sim/io/atomic_output.hpp"

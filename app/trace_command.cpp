@@ -7,7 +7,7 @@
 #include "app/commands.hpp"
 #include "app/output_files.hpp"
 #include "app/trace_cluster_command.hpp"
-#include "traces/trace_request.hpp"
+#include "app/trace_request.hpp"
 #include "sim/core/cluster_layout.hpp"
 #include "sim/core/input_error.hpp"
 #include "sim/io/atomic_output.hpp"

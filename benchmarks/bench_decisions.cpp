@@ -16,7 +16,7 @@
 #include "benchmarks/generated_inputs.hpp"
 #include "policies/register_builtin.hpp"
 #include "sim/core/policy_registry.hpp"
-#include "sim/core/scheduler_state.hpp"
+#include "sim/state/scheduler_state.hpp"
 #include "sim/model/duration_oracle.hpp"
 #include "sim/topology/cluster_graph.hpp"
 #include "sim/topology/cluster_reader.hpp"

@@ -9,7 +9,7 @@
 #include "policies/placement/pack_placement.hpp"
 #include "policies/kit/shared_gpu_fit.hpp"
 #include "policies/kit/tentative_cluster.hpp"
-#include "sim/core/scheduler_state.hpp"
+#include "sim/state/scheduler_state.hpp"
 #include "sim/topology/cluster_graph.hpp"
 #include "sim/topology/cluster_reader.hpp"
 

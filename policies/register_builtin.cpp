@@ -1,6 +1,6 @@
 #include "policies/register_builtin.hpp"
 
-#include "policies/backfill/easy_backfill_policy.hpp"
+#include "policies/fifo_backfill/fifo_backfill_policy.hpp"
 #include "policies/capacity/capacity_policy.hpp"
 #include "policies/drf/drf_policy.hpp"
 #include "policies/fifo/fifo_policy.hpp"
@@ -10,7 +10,7 @@
 #include "policies/placement/pack_placement.hpp"
 #include "policies/placement/spread_placement.hpp"
 #include "policies/placement/topology_placement.hpp"
-#include "policies/srtf/shortest_remaining_policy.hpp"
+#include "policies/srtf/srtf_policy.hpp"
 #include "policies/tiresias/tiresias_policy.hpp"
 
 namespace gcsim {
@@ -31,10 +31,10 @@ void register_builtin(PolicyRegistry& registry) {
                       "FIFO with EASY backfilling: later jobs start if they do not delay the head; shares GPUs among "
                       "fractional jobs",
                       "pack", [](const PolicyOptions&, std::unique_ptr<PlacementPolicy> placement) {
-                        return std::make_unique<EasyBackfillPolicy>(std::move(placement));
+                        return std::make_unique<FifoBackfillPolicy>(std::move(placement));
                       });
   registry.add_policy("srtf", "shortest remaining time first on oracle durations, preemptive (preemptive=false: never)",
-                      "pack", ShortestRemainingPolicy::create);
+                      "pack", SrtfPolicy::create);
   registry.add_policy("gang",
                       "all-or-nothing: a job gets its whole GPU set in one transaction or nothing; shares GPUs among "
                       "fractional jobs",

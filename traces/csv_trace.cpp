@@ -8,6 +8,7 @@
 #include "sim/io/json_input.hpp"
 #include "traces/trace_qos.hpp"
 #include "traces/trace_row.hpp"
+#include "traces/trace_setting_error.hpp"
 #include "traces/trace_text.hpp"
 #include "traces/trace_units.hpp"
 
@@ -87,13 +88,16 @@ void check_mapping(const std::map<std::string, std::string>& columns) {
     throw std::invalid_argument("the column mapping must name a 'duration' column, or 'start' and 'end' columns");
 }
 
-// The error for a plain number in a column whose unit nobody declared.
-std::string plain_amount(const std::string& property, const std::string& column, const std::string& text) {
+// The error for a plain number in a column whose unit nobody declared: the
+// setting PROPERTY_unit declares it.
+TraceSettingError plain_amount(const std::string& file, std::size_t line, const std::string& property,
+                               const std::string& column, const std::string& text) {
   const std::string units = property == "cpu" ? cpu_unit_list() : memory_unit_list();
-  return "a plain number (got '" + text + "') needs the column's unit: declare it with --trace-opt " + property +
-         "_unit=UNIT (gcsim trace: --" + (property == "gpu_memory" ? "gpu-memory" : property) +
-         "-unit UNIT) or in the mapping, " + property + "=" + column + ":UNIT (UNIT one of " + units +
-         "); or write the unit in the field (16Gi, 16GB)";
+  return TraceSettingError(file, "line " + std::to_string(line), column,
+                           "a plain number (got '" + text + "') needs the column's unit: declare it with ",
+                           {property + "_unit", "UNIT"},
+                           " or in the mapping, " + property + "=" + column + ":UNIT (UNIT one of " + units +
+                               "); or write the unit in the field (16Gi, 16GB)");
 }
 
 }  // namespace
@@ -221,9 +225,7 @@ TraceReadResult parse_csv_trace(std::istream& in, const std::string& file, const
       std::optional<double> value = parse_trace_number(field(property));
       if (value && has_unit(property)) {
         const std::optional<double>& unit = unit_of.at(property);
-        if (!unit)
-          throw InputError(file, "line " + std::to_string(line), column(property).name,
-                           plain_amount(property, column(property).name, field(property)));
+        if (!unit) throw plain_amount(file, line, property, column(property).name, field(property));
         *value *= *unit;
       } else if (!value && has_unit(property)) {
         value = amount_with_unit(property, field(property));

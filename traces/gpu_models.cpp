@@ -98,12 +98,14 @@ std::optional<GpuFigures> resolve_gpu_model(const std::string& model, const GpuM
   return figures;
 }
 
-std::string unknown_gpu_model_advice(const std::string& model) {
-  return "gcsim has no figures for GPU model '" + model + "' (it knows " + known_gpu_model_list() +
-         "); map it to a GPU type with --gpu-type " + model + "=NAME[:FLOPS]: " + model +
-         "=T4 takes a known model's "
-         "figures, " +
-         model + "=" + model + ":20TFLOPS gives its own FLOP/s";
+TraceSettingError unknown_gpu_model_error(const std::string& file, const std::string& where, const std::string& field,
+                                          const std::string& model) {
+  return TraceSettingError(
+      file, where, field,
+      "gcsim has no figures for GPU model '" + model + "' (it knows " + known_gpu_model_list() +
+          "); map it to a GPU type with ",
+      {"gpu_type", model + "=NAME[:FLOPS]"},
+      ": " + model + "=T4 takes a known model's figures, " + model + "=" + model + ":20TFLOPS gives its own FLOP/s");
 }
 
 }  // namespace gcsim

@@ -11,7 +11,8 @@
 //   V100    15.7 TFLOP/s  16 GB       A10      31.2 TFLOP/s  24 GB
 //   MISC     4.37 TFLOP/s 12 GB (PAI's older K40m/K80/M60, taken as a K80 die)
 //
-// Any other model must be mapped, `--gpu-type MODEL=NAME[:FLOPS[:MEMORY]]`:
+// Any other model must be mapped, setting gpu_type=MODEL=NAME[:FLOPS[:MEMORY]]
+// (`gcsim trace --gpu-type`, `gcsim run --trace-opt gpu_type=`):
 // machines of MODEL become GPUs of type NAME, with NAME's known figures, or
 // FLOPS (and MEMORY) as given in the cluster format's quantity syntax. NAME
 // unknown needs FLOPS; its memory, when not given, is taken as 16 GB and said
@@ -25,6 +26,8 @@
 #include <map>
 #include <optional>
 #include <string>
+
+#include "traces/trace_setting_error.hpp"
 
 namespace gcsim {
 
@@ -65,8 +68,11 @@ std::string gpu_type_name(const std::string& model, const GpuModelMap& models);
 /// The figures of a model's GPUs: its mapping, else the known table; nothing
 /// for a model neither knows.
 std::optional<GpuFigures> resolve_gpu_model(const std::string& model, const GpuModelMap& models);
-/// What to do about a model gcsim has no figures for, for error messages:
-/// "gcsim knows ...; map it to a GPU type with --gpu-type G2=NAME[:FLOPS] ...".
-std::string unknown_gpu_model_advice(const std::string& model);
+/// The error for a model gcsim has no figures for, at `where` in `file`: the
+/// models it knows, and the setting that maps it, "gcsim has no figures for
+/// GPU model 'G2' (it knows ...); map it to a GPU type with setting
+/// gpu_type=G2=NAME[:FLOPS]: ...".
+TraceSettingError unknown_gpu_model_error(const std::string& file, const std::string& where, const std::string& field,
+                                          const std::string& model);
 
 }  // namespace gcsim

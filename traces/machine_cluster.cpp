@@ -5,6 +5,7 @@
 #include <set>
 
 #include "sim/core/input_error.hpp"
+#include "traces/trace_setting_error.hpp"
 #include "traces/trace_text.hpp"
 
 namespace gcsim {
@@ -66,17 +67,18 @@ MachineCluster machine_cluster_json(const std::vector<TracedMachine>& machines, 
         std::find_if(types.begin(), types.end(), [&](const auto& t) { return t.first == machine.gpu_model; });
     if (known == types.end()) {
       const std::optional<GpuFigures> figures = resolve_gpu_model(machine.gpu_model, models);
-      if (!figures)
-        throw InputError(file, "line " + std::to_string(machine.line), model_field,
-                         machine.gpu_model.empty()
-                             ? "no GPU model given for a machine with " + std::to_string(machine.gpus) + " GPUs"
-                             : unknown_gpu_model_advice(machine.gpu_model));
+      const std::string line = "line " + std::to_string(machine.line);
+      if (!figures && machine.gpu_model.empty())
+        throw InputError(file, line, model_field,
+                         "no GPU model given for a machine with " + std::to_string(machine.gpus) + " GPUs");
+      if (!figures) throw unknown_gpu_model_error(file, line, model_field, machine.gpu_model);
       for (const auto& [model, other] : types)
         if (other.name == figures->name && (other.flops != figures->flops || other.memory != figures->memory))
-          throw InputError(file, "", model_field,
-                           "GPU models '" + model + "' and '" + machine.gpu_model + "' both become GPU type '" +
-                               figures->name + "', with different figures (" + figures_text(other) + " and " +
-                               figures_text(*figures) + "); map them to different names with --gpu-type");
+          throw TraceSettingError(file, "", model_field,
+                                  "GPU models '" + model + "' and '" + machine.gpu_model + "' both become GPU type '" +
+                                      figures->name + "', with different figures (" + figures_text(other) + " and " +
+                                      figures_text(*figures) + "); map them to different names with ",
+                                  {"gpu_type", ""}, "");
       types.emplace_back(machine.gpu_model, *figures);
     }
     const GpuFigures& figures =

@@ -16,6 +16,7 @@
 #include "traces/pai_trace.hpp"
 #include "traces/philly_trace.hpp"
 #include "traces/swf_trace.hpp"
+#include "traces/trace_setting_error.hpp"
 #include "traces/trace_text.hpp"
 
 namespace gcsim {
@@ -155,9 +156,9 @@ std::optional<TraceHead> read_trace_head(const std::string& path) {
 
 TraceReadResult read_native_as_trace(const std::string& path, const TraceReadOptions& options) {
   if (const auto guessed = guess_trace_format(path); guessed && *guessed != TraceFormat::kNative)
-    throw InputError(path, "", "",
-                     "not a gcsim workload (JSON): it looks like " + trace_format_title(*guessed) +
-                         "; read it with --format " + trace_format_name(*guessed));
+    throw TraceSettingError(
+        path, "", "", "not a gcsim workload (JSON): it looks like " + trace_format_title(*guessed) + "; read it with ",
+        {"format", trace_format_name(*guessed)}, "");
   TraceReadResult result;
   result.format = "native";
   result.work_source = "the workload's own work (training or measured durations)";

@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <tuple>
 
-#include "policies/kit/preemption_room.hpp"
+#include "policies/kit/place_or_preempt.hpp"
 #include "policies/kit/tentative_cluster.hpp"
 
 namespace gcsim {
@@ -226,28 +226,19 @@ void TiresiasPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
   // One waiting job in the order: it starts on free GPUs, or on GPUs its
   // victims free, or waits.
   const auto consider = [&](const QueueKey& key, std::size_t victim_gpus) {
-    const JobSpec& spec = jobs.spec(key.job);
-    if (spec.gpus <= spare) {
-      if (auto gpus = placement_->place(spec, cluster, none_taken)) {
-        allocate(key.job, std::move(*gpus));
-        return;
-      }
-    }
-    if (spec.gpus > spare + victim_gpus) return;
-
     // Victims: running jobs not preempted yet, of strictly lower-priority
     // queues, lowest-priority queue first, then the most recently started
     // (ties: later in the workload first): victims_ read backwards, as far
     // as make_room asks.
-    auto it = victims_.rbegin();
-    const NextCandidate next_victim = [&]() -> std::optional<JobIndex> {
-      for (; it != victims_.rend() && it->queue > key.queue; ++it)
-        if (current(jobs, *it)) return (it++)->job;
-      return std::nullopt;
+    const auto victims = [&]() -> NextCandidate {
+      return [&, it = victims_.rbegin()]() mutable -> std::optional<JobIndex> {
+        for (; it != victims_.rend() && it->queue > key.queue; ++it)
+          if (current(jobs, *it)) return (it++)->job;
+        return std::nullopt;
+      };
     };
-
-    // Free them one by one until the job can be placed.
-    RoomForJob room = make_room(spec, next_victim, jobs, cluster, *placement_, none_taken, spare);
+    RoomForJob room =
+        place_or_preempt(jobs.spec(key.job), spare, victim_gpus, victims, jobs, cluster, *placement_, none_taken);
     std::optional<std::vector<GpuId>>& gpus = room.gpus;
     for (const JobIndex victim : room.victims) {
       const JobRuntime& rt = jobs.runtime(victim);

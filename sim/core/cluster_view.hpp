@@ -1,9 +1,9 @@
 // cluster_view.hpp: the read-only cluster a policy sees: who holds which GPU,
 // what is free on each node, the layout and the locality.
 //
-// The engine's SchedulerState (scheduler_state.hpp) implements it; a policy
-// receives it in SchedulingContext (policy.hpp) and never sees the writable
-// state. Tests implement it with crafted occupancies.
+// The engine's SchedulerState (sim/state/scheduler_state.hpp) implements
+// it; a policy receives it in SchedulingContext (policy.hpp) and never sees
+// the writable state. Tests implement it with crafted occupancies.
 //
 //   for (GpuId g = 0; g < cluster.layout().gpu_count(); ++g)
 //     if (cluster.is_free(g) && cluster.layout().node_of(g) == node) ...

@@ -1,9 +1,9 @@
 // queue_view.hpp: the read-only jobs a policy sees: the waiting queue in
 // submission order, the running jobs, and every job's spec and runtime.
 //
-// The engine's SchedulerState (scheduler_state.hpp) implements it; a policy
-// receives it in SchedulingContext (policy.hpp) and never sees the writable
-// state.
+// The engine's SchedulerState (sim/state/scheduler_state.hpp) implements
+// it; a policy receives it in SchedulingContext (policy.hpp) and never sees
+// the writable state.
 //
 //   for (JobIndex job : jobs.waiting())
 //     if (jobs.spec(job).gpus <= cluster.free_gpu_count()) ...

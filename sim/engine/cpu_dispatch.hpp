@@ -38,7 +38,7 @@
 
 #include "sim/core/ids.hpp"
 #include "sim/core/job_spec.hpp"
-#include "sim/core/scheduler_state.hpp"
+#include "sim/state/scheduler_state.hpp"
 
 namespace gcsim {
 

@@ -15,7 +15,7 @@
 
 #include <simgrid/s4u.hpp>
 
-#include "sim/core/scheduler_state.hpp"
+#include "sim/state/scheduler_state.hpp"
 #include "sim/engine/actor_failure.hpp"
 #include "sim/engine/engine_events.hpp"
 #include "sim/engine/platform_builder.hpp"

@@ -26,7 +26,7 @@
 #include "sim/core/ids.hpp"
 #include "sim/core/job_spec.hpp"
 #include "sim/core/plan.hpp"
-#include "sim/core/scheduler_state.hpp"
+#include "sim/state/scheduler_state.hpp"
 #include "sim/engine/cpu_dispatch.hpp"
 #include "sim/engine/engine_context.hpp"
 #include "sim/engine/runner_pool.hpp"

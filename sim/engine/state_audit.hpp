@@ -35,7 +35,7 @@
 #include "sim/core/cluster_layout.hpp"
 #include "sim/core/ids.hpp"
 #include "sim/core/job_spec.hpp"
-#include "sim/core/scheduler_state.hpp"
+#include "sim/state/scheduler_state.hpp"
 #include "sim/engine/engine_events.hpp"
 
 namespace gcsim {

@@ -53,8 +53,8 @@ std::vector<std::string> files_including(const fs::path& root, const std::vector
 std::vector<std::string> state_includes_outside_the_engine(const fs::path& root) {
   std::vector<std::string> outside;
   for (const std::string& file : files_including(root, {"app", "policies", "sim", "workloads", "traces", "validation"},
-                                                 "sim/core/scheduler_state.hpp"))
-    if (file.rfind("sim/engine/", 0) != 0 && file != "sim/core/scheduler_state.cpp") outside.push_back(file);
+                                                 "sim/state/scheduler_state.hpp"))
+    if (file.rfind("sim/engine/", 0) != 0 && file != "sim/state/scheduler_state.cpp") outside.push_back(file);
   return outside;
 }
 
@@ -101,18 +101,18 @@ TEST(IncludeDirections, TheProjectTreeFollowsTheDocumentedOrder) {
 TEST(StateIncludes, PoliciesSeeOnlyTheReadOnlyViews) {
   const std::vector<std::string> outside = state_includes_outside_the_engine(GCSIM_SOURCE_DIR);
   std::string report;
-  for (const std::string& file : outside) report += file + " includes sim/core/scheduler_state.hpp\n";
+  for (const std::string& file : outside) report += file + " includes sim/state/scheduler_state.hpp\n";
   EXPECT_TRUE(outside.empty()) << report;
 }
 
 TEST(StateIncludes, APlantedPolicyIncludingTheStateIsNamed) {
   const PlantedTree tree;
-  tree.write("sim/engine/loop.cpp", "#include \"sim/core/scheduler_state.hpp\"\n");
-  tree.write("sim/core/scheduler_state.cpp", "#include \"sim/core/scheduler_state.hpp\"\n");
+  tree.write("sim/engine/loop.cpp", "#include \"sim/state/scheduler_state.hpp\"\n");
+  tree.write("sim/state/scheduler_state.cpp", "#include \"sim/state/scheduler_state.hpp\"\n");
   tree.write("policies/fifo/fifo.hpp",
-             "// uses sim/core/scheduler_state.hpp's views\n#include \"sim/core/policy.hpp\"\n");
+             "// uses sim/state/scheduler_state.hpp's views\n#include \"sim/core/policy.hpp\"\n");
   EXPECT_TRUE(state_includes_outside_the_engine(tree.root()).empty());
-  tree.write("policies/kit/peek.hpp", "#pragma once\n  #  include \"sim/core/scheduler_state.hpp\"\n");
+  tree.write("policies/kit/peek.hpp", "#pragma once\n  #  include \"sim/state/scheduler_state.hpp\"\n");
   EXPECT_EQ(state_includes_outside_the_engine(tree.root()), (std::vector<std::string>{"policies/kit/peek.hpp"}));
 }
 

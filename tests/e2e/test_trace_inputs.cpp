@@ -211,6 +211,26 @@ TEST(TraceInputs, ANodeListBecomesAClusterThatRunsJobs) {
   EXPECT_EQ(jobs.at("a10").end, 30);
 }
 
+// The trace library names the setting that fixes a node list (gpu_type);
+// the user reads the flag of the command given.
+TEST(TraceInputs, ANodeListsGpuModelFixIsNamedAsTheCommandsFlag) {
+  ScratchDir dir;
+  const std::string nodes = dir.write("nodes.csv", kNodes);
+  const std::vector<std::string> base = {
+      "trace", "cluster", nodes, "--format", "nodes", "--map", "model=model,gpus=gpu", "--out", dir / "cluster.json"};
+  const GcsimRun unknown = run_gcsim(base);
+  EXPECT_EQ(unknown.exit_code, 1);
+  EXPECT_TRUE(has(unknown.err, "; map it to a GPU type with --gpu-type G3=NAME[:FLOPS]: G3=T4 takes")) << unknown.err;
+  std::vector<std::string> clash = base;  // G3 becomes A10, at other FLOP/s than the list's A10s
+  clash.insert(clash.end(), {"--gpu-type", "G3=A10:20TFLOPS"});
+  const GcsimRun merged = run_gcsim(clash);
+  EXPECT_EQ(merged.exit_code, 1);
+  EXPECT_TRUE(has(merged.err, "both become GPU type 'A10', with different figures")) << merged.err;
+  EXPECT_TRUE(has(merged.err, "; map them to different names with --gpu-type\n")) << merged.err;
+  EXPECT_FALSE(has(unknown.err + merged.err, "setting gpu_type")) << unknown.err << merged.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "cluster.json"));
+}
+
 TEST(TraceInputs, NodeListCommandLineMistakesExitWithStatus2) {
   ScratchDir dir;
   const std::string nodes = dir.write("nodes.csv", kNodes);

@@ -11,7 +11,7 @@
 #include "sim/core/cluster_layout.hpp"
 #include "sim/core/node_fit.hpp"
 #include "sim/core/plan.hpp"
-#include "sim/core/scheduler_state.hpp"
+#include "sim/state/scheduler_state.hpp"
 #include "tests/support/crafted_specs.hpp"
 #include "tests/support/flat_locality.hpp"
 

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Installs gcsim into a scratch prefix, builds examples/policy_plugin against
-# the installed headers as a separate CMake project, and runs the installed
-# gcsim with the plugin's policy on a case whose answer is known by hand.
+# Installs gcsim into a scratch prefix, checks that its headers hold the
+# views a policy sees but not the engine's writable state, builds
+# examples/policy_plugin against the installed headers as a separate CMake
+# project, and runs the installed gcsim with the plugin's policy on a case
+# whose answer is known by hand.
 # Usage: out_of_tree_plugin_test.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
 build=$1 source=$2
@@ -9,6 +11,11 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 cmake --install "$build" --prefix "$work/prefix" >/dev/null
+# A plugin sees the read-only views and Plan, never the engine's writable state.
+[ -f "$work/prefix/include/gcsim/sim/core/cluster_view.hpp" ] || { echo "the views are not installed"; exit 1; }
+if find "$work/prefix" -name scheduler_state.hpp | grep -q .; then
+  echo "the writable scheduler state is installed with the plugin headers"; exit 1
+fi
 cmake -S "$source/examples/policy_plugin" -B "$work/plugin" -DCMAKE_PREFIX_PATH="$work/prefix" \
   -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$work/plugin" >/dev/null

@@ -13,7 +13,7 @@
 #include "sim/core/cluster_layout.hpp"
 #include "sim/core/plan.hpp"
 #include "sim/core/policy.hpp"
-#include "sim/core/scheduler_state.hpp"
+#include "sim/state/scheduler_state.hpp"
 #include "sim/topology/cluster_graph.hpp"
 
 namespace gcsim::testing {

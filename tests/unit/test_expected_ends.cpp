@@ -1,7 +1,7 @@
-// ExpectedEnds (policies/backfill/expected_ends.hpp): the running jobs in
+// ExpectedEnds (policies/fifo_backfill/expected_ends.hpp): the running jobs in
 // order of expected end (start + estimate, or now once passed), ties in the
 // order they started, kept from the run log across calls.
-#include "policies/backfill/expected_ends.hpp"
+#include "policies/fifo_backfill/expected_ends.hpp"
 
 #include <utility>
 #include <vector>

@@ -18,7 +18,7 @@
 #include "tests/support/policy_bench.hpp"
 #include "sim/core/plan.hpp"
 #include "sim/core/policy_registry.hpp"
-#include "sim/core/scheduler_state.hpp"
+#include "sim/state/scheduler_state.hpp"
 #include "sim/topology/cluster_graph.hpp"
 
 namespace gcsim {

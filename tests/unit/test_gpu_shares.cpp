@@ -15,7 +15,7 @@
 #include "policies/kit/shared_gpu_fit.hpp"
 #include "policies/placement/spread_placement.hpp"
 #include "sim/core/cluster_layout.hpp"
-#include "sim/core/scheduler_state.hpp"
+#include "sim/state/scheduler_state.hpp"
 #include "policies/kit/tentative_cluster.hpp"
 #include "tests/support/flat_locality.hpp"
 #include "tests/support/policy_bench.hpp"

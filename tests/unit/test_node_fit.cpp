@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "sim/core/scheduler_state.hpp"
+#include "sim/state/scheduler_state.hpp"
 #include "tests/support/crafted_specs.hpp"
 #include "tests/support/flat_locality.hpp"
 

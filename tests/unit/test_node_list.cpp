@@ -6,6 +6,7 @@
 
 #include <stdexcept>
 
+#include "app/trace_setting_flags.hpp"
 #include "sim/core/cluster_layout.hpp"
 #include "sim/core/input_error.hpp"
 #include "sim/topology/cluster_reader.hpp"
@@ -157,7 +158,8 @@ TEST(NodeList, ANodeOfAModelGcsimHasNoFiguresForIsAnErrorNamingItsLineAndTheOpti
   try {
     machine_cluster_json(list.machines, "k8s", path, list.model_column, {});
     FAIL() << "a node of model G2 was accepted without figures";
-  } catch (const InputError& e) {
+  } catch (const TraceSettingError& error) {
+    const InputError e = command_line_error(error);  // as the commands report it
     EXPECT_EQ(e.file(), path);
     EXPECT_EQ(e.where(), "line 6");  // n5, the first G2 node
     EXPECT_EQ(e.field(), "model");

@@ -16,7 +16,7 @@
 #include "tests/support/crafted_specs.hpp"
 #include "sim/core/cluster_layout.hpp"
 #include "sim/core/plan.hpp"
-#include "sim/core/scheduler_state.hpp"
+#include "sim/state/scheduler_state.hpp"
 #include "sim/topology/cluster_graph.hpp"
 
 namespace gcsim {

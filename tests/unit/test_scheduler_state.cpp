@@ -8,7 +8,7 @@
 //   node 2  small-0  GPUs 4, 5   16 GB each
 #include "tests/support/crafted_specs.hpp"
 #include "tests/support/flat_locality.hpp"
-#include "sim/core/scheduler_state.hpp"
+#include "sim/state/scheduler_state.hpp"
 
 #include <string>
 #include <vector>

@@ -6,7 +6,7 @@
 // - a call reads the running jobs it gives back up to the shadow time, not
 //   every running job: a burst of arrivals on a busy cluster costs a call
 //   per arrival, and each must not cost O(running jobs).
-#include "policies/backfill/shared_gpu_backfill.hpp"
+#include "policies/fifo_backfill/shared_gpu_backfill.hpp"
 
 #include <algorithm>
 #include <memory>
@@ -17,7 +17,7 @@
 
 #include <gtest/gtest.h>
 
-#include "policies/backfill/easy_backfill_policy.hpp"
+#include "policies/fifo_backfill/fifo_backfill_policy.hpp"
 #include "policies/kit/room_left.hpp"
 #include "policies/placement/pack_placement.hpp"
 #include "sim/core/plan.hpp"
@@ -41,7 +41,7 @@ void reference_backfill(const SchedulingContext& ctx, const PlacementPolicy& pla
   const QueueView& jobs = ctx.jobs;
   const std::vector<bool> none_taken;
   const auto expected_end = [&](JobIndex job, Time start) {
-    const Time est = EasyBackfillPolicy::estimate(jobs, job);
+    const Time est = FifoBackfillPolicy::estimate(jobs, job);
     return est == kNever ? kNever : std::max(ctx.now, start + est);
   };
   RoomLeft now(ctx.cluster);
@@ -83,7 +83,7 @@ void reference_backfill(const SchedulingContext& ctx, const PlacementPolicy& pla
     const JobIndex job = waiting[i];
     const JobSpec& spec = jobs.spec(job);
     if (!now.may_fit(spec)) continue;
-    const Time est = EasyBackfillPolicy::estimate(jobs, job);
+    const Time est = FifoBackfillPolicy::estimate(jobs, job);
     const bool ends_before_shadow = shadow_time != kNever && est != kNever && ctx.now + est <= shadow_time;
     auto gpus = placement.place(spec, now.view(), none_taken);
     if (!gpus) continue;
@@ -166,7 +166,7 @@ TEST(SharedGpuBackfill, DecidesAsTheReferenceOnRandomWorkloads) {
     SCOPED_TRACE(::testing::Message() << "seed " << seed);
     const RandomJobs r = random_jobs(seed, 60);
     SchedulerState state(layout, graph, r.jobs, r.oracle);
-    EasyBackfillPolicy policy(std::make_unique<PackPlacement>());
+    FifoBackfillPolicy policy(std::make_unique<PackPlacement>());
     ReferenceBackfill reference;
     std::vector<Time> end(r.jobs.size(), kNever);
     std::size_t submitted = 0, finished = 0;
@@ -238,7 +238,7 @@ TEST(SharedGpuBackfill, ACallReadsTheRunningJobsUpToTheShadowTimeOnly) {
   jobs.push_back(measured_job("late", 1, 2));
   const JobIndex head = 256;
   testing::PolicyBench bench(crafted_cluster(8, 8), jobs);
-  EasyBackfillPolicy policy(std::make_unique<PackPlacement>());
+  FifoBackfillPolicy policy(std::make_unique<PackPlacement>());
   for (JobIndex j = 0; j < 256; ++j) bench.submit(j);
   ASSERT_EQ(bench.step(policy).started.size(), 256u);
   EXPECT_EQ(bench.state().runtime(3).gpus, (std::vector<GpuId>{0}));

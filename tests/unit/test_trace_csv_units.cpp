@@ -12,7 +12,8 @@
 #include "sim/core/input_error.hpp"
 #include "sim/core/usage_error.hpp"
 #include "traces/csv_trace.hpp"
-#include "traces/trace_request.hpp"
+#include "app/trace_request.hpp"
+#include "app/trace_setting_flags.hpp"
 
 namespace gcsim {
 namespace {
@@ -25,10 +26,13 @@ TraceReadResult parse(const std::string& text, const std::string& map, TraceRead
   return parse_csv_trace(in, "pods.csv", options);
 }
 
-// The InputError reading `text` throws; fails the test when it throws none.
+// The InputError reading `text` throws, as the commands report it (its fix
+// in the command line's words); fails the test when it throws none.
 InputError read_error(const std::string& text, const std::string& map, TraceReadOptions options = {}) {
   try {
     parse(text, map, options);
+  } catch (const TraceSettingError& e) {
+    return command_line_error(e);
   } catch (const InputError& e) {
     return e;
   }

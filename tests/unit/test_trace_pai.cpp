@@ -9,6 +9,7 @@
 #include <map>
 #include <set>
 
+#include "app/trace_setting_flags.hpp"
 #include "sim/core/cluster_layout.hpp"
 #include "sim/core/input_error.hpp"
 #include "sim/topology/cluster_reader.hpp"
@@ -356,7 +357,8 @@ TEST_F(PaiWithUnknownModels, TheClusterOfAMachineOfAnUnknownModelIsAnErrorNaming
   try {
     pai_cluster_json(spec, "pai");
     FAIL() << "G2 machines were given figures nobody stated";
-  } catch (const InputError& e) {
+  } catch (const TraceSettingError& error) {
+    const InputError e = command_line_error(error);  // as the commands report it
     EXPECT_EQ(e.file(), dir_ / "pai_machine_spec.csv");
     EXPECT_EQ(e.where(), "line 3");
     EXPECT_EQ(e.field(), "gpu_type");

@@ -12,7 +12,7 @@
 #include "sim/core/usage_error.hpp"
 #include "sim/core/input_error.hpp"
 #include "tests/support/trace_files.hpp"
-#include "traces/trace_request.hpp"
+#include "app/trace_request.hpp"
 
 namespace gcsim {
 namespace {

@@ -1,4 +1,4 @@
-#include "policies/backfill/shared_gpu_backfill.hpp"
+#include "policies/fifo_backfill/shared_gpu_backfill.hpp"
 
 #include <algorithm>
 #include <optional>

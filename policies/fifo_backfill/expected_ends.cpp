@@ -1,4 +1,4 @@
-#include "policies/backfill/expected_ends.hpp"
+#include "policies/fifo_backfill/expected_ends.hpp"
 
 #include <limits>
 

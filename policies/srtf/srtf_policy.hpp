@@ -1,4 +1,4 @@
-// shortest_remaining_policy.hpp: shortest remaining time first with oracle
+// srtf_policy.hpp: shortest remaining time first with oracle
 // durations (`srtf`), a clairvoyant baseline for job completion times.
 //
 // Source semantics: SRTF / SRPT (Schrage 1968), the preemptive discipline that
@@ -80,7 +80,7 @@
 // Assumptions: no priorities, no user limits; durations are known exactly
 // (the oracle is a lower bound: contention makes runs longer).
 //
-//   ShortestRemainingPolicy srtf(std::make_unique<PackPlacement>(), /*preemptive=*/true);
+//   SrtfPolicy srtf(std::make_unique<PackPlacement>(), /*preemptive=*/true);
 #pragma once
 
 #include <cstddef>
@@ -97,9 +97,9 @@
 
 namespace gcsim {
 
-class ShortestRemainingPolicy final : public SchedulingPolicy {
+class SrtfPolicy final : public SchedulingPolicy {
  public:
-  ShortestRemainingPolicy(std::unique_ptr<PlacementPolicy> placement, bool preemptive);
+  SrtfPolicy(std::unique_ptr<PlacementPolicy> placement, bool preemptive);
   /// Reads `preemptive` (true/false, default true); throws std::invalid_argument otherwise.
   static std::unique_ptr<SchedulingPolicy> create(const PolicyOptions& options,
                                                   std::unique_ptr<PlacementPolicy> placement);

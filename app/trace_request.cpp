@@ -1,4 +1,4 @@
-#include "traces/trace_request.hpp"
+#include "app/trace_request.hpp"
 
 #include <cmath>
 #include <filesystem>

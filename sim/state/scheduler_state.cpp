@@ -1,4 +1,4 @@
-#include "sim/core/scheduler_state.hpp"
+#include "sim/state/scheduler_state.hpp"
 
 #include <algorithm>
 #include <cassert>

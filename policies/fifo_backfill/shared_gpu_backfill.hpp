@@ -24,7 +24,7 @@
 // them has the placement asked again for the head. The placement is taken
 // to answer alike for jobs alike in GPU count, share and memory, as the
 // built-in ones do.
-// Estimates and wake-ups are fifo-backfill's (easy_backfill_policy.hpp).
+// Estimates and wake-ups are fifo-backfill's (fifo_backfill_policy.hpp).
 //
 // Cost of one call, in running jobs r and jobs started in the call s: the
 // runs that began or ended since the previous call, O(log r) each (the
@@ -39,7 +39,7 @@
 //   if (workload_shares_gpus(ctx.jobs)) return shared.schedule(ctx, placement, estimate, plan);
 #pragma once
 
-#include "policies/backfill/expected_ends.hpp"
+#include "policies/fifo_backfill/expected_ends.hpp"
 #include "sim/core/policy.hpp"
 
 namespace gcsim {

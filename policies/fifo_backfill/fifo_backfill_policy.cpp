@@ -1,10 +1,10 @@
-#include "policies/backfill/easy_backfill_policy.hpp"
+#include "policies/fifo_backfill/fifo_backfill_policy.hpp"
 
 #include <algorithm>
 #include <stdexcept>
 #include <utility>
 
-#include "policies/backfill/shared_gpu_backfill.hpp"
+#include "policies/fifo_backfill/shared_gpu_backfill.hpp"
 #include "policies/kit/tentative_cluster.hpp"
 
 namespace gcsim {
@@ -33,12 +33,12 @@ HeadReservation reserve_for_head(Time now, std::size_t free_now, std::size_t nee
   return {kNever, 0};
 }
 
-EasyBackfillPolicy::EasyBackfillPolicy(std::unique_ptr<PlacementPolicy> placement) : placement_(std::move(placement)) {
+FifoBackfillPolicy::FifoBackfillPolicy(std::unique_ptr<PlacementPolicy> placement) : placement_(std::move(placement)) {
   if (!placement_) throw std::invalid_argument("fifo-backfill needs a placement policy");
 }
 
 // The log's runs are whole-GPU runs: a running job holds its spec's GPUs.
-void EasyBackfillPolicy::update_kept_releases(const QueueView& jobs) {
+void FifoBackfillPolicy::update_kept_releases(const QueueView& jobs) {
   if (kept_end_.size() != jobs.job_count()) kept_end_.resize(jobs.job_count(), kNever);
   const std::vector<RunEvent>& log = jobs.run_log();
   for (; runs_read_ < log.size(); ++runs_read_) {
@@ -55,12 +55,12 @@ void EasyBackfillPolicy::update_kept_releases(const QueueView& jobs) {
   }
 }
 
-Time EasyBackfillPolicy::estimate(const QueueView& jobs, JobIndex job) {
+Time FifoBackfillPolicy::estimate(const QueueView& jobs, JobIndex job) {
   const Time given = jobs.spec(job).runtime_estimate;
   return given > 0 ? given : jobs.oracle_duration(job);
 }
 
-void EasyBackfillPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
+void FifoBackfillPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
   // The workload does not change during a run: looked at once.
   if (!workload_shares_gpus_) workload_shares_gpus_ = workload_shares_gpus(ctx.jobs);
   if (*workload_shares_gpus_)

@@ -1,4 +1,4 @@
-// easy_backfill_policy.hpp: FIFO with EASY backfilling (`fifo-backfill`).
+// fifo_backfill_policy.hpp: FIFO with EASY backfilling (`fifo-backfill`).
 //
 // Source semantics: EASY backfilling as in Lifka, "The ANL/IBM SP scheduling
 // system" (JSSPP 1995) and Mu'alem & Feitelson, "Utilization, predictability,
@@ -46,7 +46,7 @@
 // the shadow time; otherwise it asks for nothing.
 // Jobs asking a fraction of a GPU share GPUs (shares_gpus()): in a workload
 // that has such jobs, the reservation is kept in GPU shares, by the
-// placement, as policies/backfill/shared_gpu_backfill.hpp says.
+// placement, as policies/fifo_backfill/shared_gpu_backfill.hpp says.
 // Cost of one call, in waiting jobs w, running jobs r and GPUs g: the FIFO
 // part places the jobs it starts and the head (O(g) each, as `fifo`); when a
 // head is blocked, its reservation reads the running jobs' expected releases,
@@ -60,7 +60,7 @@
 // stay free.
 // Assumptions: no preemption, no priorities, no user limits.
 //
-//   EasyBackfillPolicy backfill(std::make_unique<PackPlacement>());
+//   FifoBackfillPolicy backfill(std::make_unique<PackPlacement>());
 #pragma once
 
 #include <cstddef>
@@ -69,7 +69,7 @@
 #include <optional>
 #include <vector>
 
-#include "policies/backfill/shared_gpu_backfill.hpp"
+#include "policies/fifo_backfill/shared_gpu_backfill.hpp"
 #include "sim/core/policy.hpp"
 
 namespace gcsim {
@@ -100,9 +100,9 @@ using KeptReleases = std::map<Time, std::size_t>;
 HeadReservation reserve_for_head(Time now, std::size_t free_now, std::size_t need,
                                  std::vector<ExpectedRelease> releases, const KeptReleases& kept = {});
 
-class EasyBackfillPolicy final : public SchedulingPolicy {
+class FifoBackfillPolicy final : public SchedulingPolicy {
  public:
-  explicit EasyBackfillPolicy(std::unique_ptr<PlacementPolicy> placement);
+  explicit FifoBackfillPolicy(std::unique_ptr<PlacementPolicy> placement);
   std::string_view name() const override { return "fifo-backfill"; }
   void schedule(const SchedulingContext& ctx, Plan& plan) override;
   bool shares_gpus() const override { return true; }

@@ -3,7 +3,7 @@
 // job); the shortest start first; a waiting job preempts the running jobs
 // with the longest remaining times, all strictly longer than its own, when
 // that makes room, and never otherwise; `preemptive=false` never preempts.
-#include "policies/srtf/shortest_remaining_policy.hpp"
+#include "policies/srtf/srtf_policy.hpp"
 
 #include <memory>
 #include <random>
@@ -17,7 +17,7 @@
 #include "policies/register_builtin.hpp"
 #include "sim/core/cluster_layout.hpp"
 #include "sim/core/plan.hpp"
-#include "sim/core/scheduler_state.hpp"
+#include "sim/state/scheduler_state.hpp"
 #include "sim/topology/cluster_graph.hpp"
 #include "tests/support/crafted_specs.hpp"
 
@@ -94,7 +94,7 @@ class SrtfTest : public ::testing::Test {
   }
 
   Plan schedule(bool preemptive = true) {
-    ShortestRemainingPolicy srtf(std::make_unique<PackPlacement>(), preemptive);
+    SrtfPolicy srtf(std::make_unique<PackPlacement>(), preemptive);
     Plan plan;
     srtf.schedule(SchedulingContext{now_, *state_, *state_}, plan);
     return plan;
@@ -122,9 +122,9 @@ TEST_F(SrtfTest, RemainingTimeIsTheOracleMinusTheTimeRunSinceTheLastStart) {
   submit({0});
   run(1, {0}, 40);
   run(2, {1}, 20);
-  EXPECT_EQ(ShortestRemainingPolicy::remaining_time(*state_, 0, now_), 70);
-  EXPECT_EQ(ShortestRemainingPolicy::remaining_time(*state_, 1, now_), 240);  // 300 - (100 - 40)
-  EXPECT_EQ(ShortestRemainingPolicy::remaining_time(*state_, 2, now_), 0);    // 50 - 80, floored
+  EXPECT_EQ(SrtfPolicy::remaining_time(*state_, 0, now_), 70);
+  EXPECT_EQ(SrtfPolicy::remaining_time(*state_, 1, now_), 240);  // 300 - (100 - 40)
+  EXPECT_EQ(SrtfPolicy::remaining_time(*state_, 2, now_), 0);    // 50 - 80, floored
 }
 
 // A job whose checkpoints kept a quarter of its work (oracle 1000, restore
@@ -135,12 +135,12 @@ TEST_F(SrtfTest, RemainingTimeCountsOnlyTheWorkNoCheckpointKept) {
   jobs_[1].checkpoint = CheckpointSpec{100, 1, 20};
   state_->set_saved_fraction(0, 0.25);
   submit({0, 1});
-  EXPECT_EQ(ShortestRemainingPolicy::remaining_time(*state_, 0, now_), 770);
-  EXPECT_EQ(ShortestRemainingPolicy::remaining_time(*state_, 1, now_), 1000);  // nothing saved, no restore
+  EXPECT_EQ(SrtfPolicy::remaining_time(*state_, 0, now_), 770);
+  EXPECT_EQ(SrtfPolicy::remaining_time(*state_, 1, now_), 1000);  // nothing saved, no restore
   Plan plan;
   plan.allocate(0, {0});
   state_->apply(plan, 40);
-  EXPECT_EQ(ShortestRemainingPolicy::remaining_time(*state_, 0, now_), 710);
+  EXPECT_EQ(SrtfPolicy::remaining_time(*state_, 0, now_), 710);
 }
 
 // ---- order ---------------------------------------------------------------------------------
@@ -205,7 +205,7 @@ TEST_F(SrtfTest, PreemptsTheLongestRemainingRunningJobForAMuchShorterWaitingOne)
   EXPECT_EQ(applied.started, (Jobs{2}));
   EXPECT_EQ(state_->runtime(0).preemptions, 1u);
   // It starts over: its remaining time is its whole duration again.
-  EXPECT_EQ(ShortestRemainingPolicy::remaining_time(*state_, 0, now_), 1000);
+  EXPECT_EQ(SrtfPolicy::remaining_time(*state_, 0, now_), 1000);
 }
 
 // Same cluster; the waiting job needs 6: `long` alone frees 4, so `mid` goes
@@ -401,7 +401,7 @@ TEST(SrtfReplay, RandomWorkloadsFinishWithOnlyStrictlyShorterPreemptors) {
         jobs.push_back(job);
       }
       SchedulerState state(layout, graph, jobs, oracle);
-      ShortestRemainingPolicy srtf(std::make_unique<PackPlacement>(), preemptive);
+      SrtfPolicy srtf(std::make_unique<PackPlacement>(), preemptive);
       EventByEvent run(state, jobs, oracle, 1.0);
       std::size_t preemptions = 0;
       for (int call = 0; !run.all_finished() && call < 10000; ++call) {
@@ -414,11 +414,11 @@ TEST(SrtfReplay, RandomWorkloadsFinishWithOnlyStrictlyShorterPreemptors) {
         for (std::size_t i = 0; i < d.size(); ++i) {
           if (d[i].kind != Kind::kPreempt) continue;
           ASSERT_TRUE(preemptive);
-          const Time victim_left = ShortestRemainingPolicy::remaining_time(state, d[i].job, now);
+          const Time victim_left = SrtfPolicy::remaining_time(state, d[i].job, now);
           bool served = false;
           for (std::size_t k = i + 1; k < d.size(); ++k)
             served |= d[k].kind == Kind::kAllocate && d[k].job != d[i].job &&
-                      ShortestRemainingPolicy::remaining_time(state, d[k].job, now) < victim_left;
+                      SrtfPolicy::remaining_time(state, d[k].job, now) < victim_left;
           EXPECT_TRUE(served) << "preemption " << i << " of job " << d[i].job << " at " << now;
         }
         preemptions += run.apply(plan, now);
@@ -460,7 +460,7 @@ TEST(SrtfReplay, APolicyKeptAcrossCallsDecidesAsOneMadeAnewAtEachCall) {
         jobs.push_back(job);
       }
       SchedulerState state(layout, graph, jobs, oracle);
-      ShortestRemainingPolicy kept(std::make_unique<PackPlacement>(), preemptive);
+      SrtfPolicy kept(std::make_unique<PackPlacement>(), preemptive);
       // Runs last 1.5 times their oracle: remaining times reach 0 before they end.
       EventByEvent run(state, jobs, oracle, 1.5);
       for (int call = 0; !run.all_finished() && call < 10000; ++call) {
@@ -468,7 +468,7 @@ TEST(SrtfReplay, APolicyKeptAcrossCallsDecidesAsOneMadeAnewAtEachCall) {
         ASSERT_NE(now, kNever) << "jobs wait with nothing left to happen";
         Plan plan, fresh_plan;
         kept.schedule(SchedulingContext{now, state, state}, plan);
-        ShortestRemainingPolicy fresh(std::make_unique<PackPlacement>(), preemptive);
+        SrtfPolicy fresh(std::make_unique<PackPlacement>(), preemptive);
         fresh.schedule(SchedulingContext{now, state, state}, fresh_plan);
         ASSERT_EQ(plan.decisions().size(), fresh_plan.decisions().size()) << "at " << now;
         for (std::size_t i = 0; i < plan.decisions().size(); ++i) {
@@ -485,7 +485,7 @@ TEST(SrtfReplay, APolicyKeptAcrossCallsDecidesAsOneMadeAnewAtEachCall) {
 
 // ---- options and registry ---------------------------------------------------------------
 
-TEST(ShortestRemainingPolicy, PreemptiveOptionIsTrueFalseOrAbsent) {
+TEST(SrtfPolicy, PreemptiveOptionIsTrueFalseOrAbsent) {
   struct Case {
     PolicyOptions options;
     bool preemptive;
@@ -497,16 +497,16 @@ TEST(ShortestRemainingPolicy, PreemptiveOptionIsTrueFalseOrAbsent) {
       {{{"preemptive", "false"}}, false},
   };
   for (const Case& c : cases) {
-    const auto policy = ShortestRemainingPolicy::create(c.options, std::make_unique<PackPlacement>());
-    EXPECT_EQ(dynamic_cast<const ShortestRemainingPolicy&>(*policy).preemptive(), c.preemptive);
+    const auto policy = SrtfPolicy::create(c.options, std::make_unique<PackPlacement>());
+    EXPECT_EQ(dynamic_cast<const SrtfPolicy&>(*policy).preemptive(), c.preemptive);
   }
 }
 
-TEST(ShortestRemainingPolicy, RejectsAnyOtherPreemptiveValueNamingIt) {
+TEST(SrtfPolicy, RejectsAnyOtherPreemptiveValueNamingIt) {
   for (const char* bad : {"", "yes", "0", "False", "maybe"}) {
     SCOPED_TRACE(bad);
     try {
-      ShortestRemainingPolicy::create({{"preemptive", bad}}, std::make_unique<PackPlacement>());
+      SrtfPolicy::create({{"preemptive", bad}}, std::make_unique<PackPlacement>());
       ADD_FAILURE() << "accepted preemptive=" << bad;
     } catch (const std::invalid_argument& e) {
       const std::string message = e.what();
@@ -524,7 +524,7 @@ TEST(ShortestRemainingPolicy, RejectsAnyOtherPreemptiveValueNamingIt) {
 // submitted at 0; d: 2 GPUs, 20 s, submitted at 10.
 TEST_F(SrtfTest, KeepsItsOrderRightAcrossCalls) {
   set_up(rack(1), {{"a", 4, 0, 100}, {"b", 2, 0, 50}, {"c", 2, 0, 300}, {"d", 2, 10, 20}});
-  ShortestRemainingPolicy srtf(std::make_unique<PackPlacement>(), true);
+  SrtfPolicy srtf(std::make_unique<PackPlacement>(), true);
   auto call = [&](Time now) {
     now_ = now;
     Plan plan;
@@ -551,11 +551,9 @@ TEST_F(SrtfTest, KeepsItsOrderRightAcrossCalls) {
   EXPECT_TRUE(call(60).empty());
 }
 
-TEST(ShortestRemainingPolicy, RequiresAPlacement) {
-  EXPECT_THROW(ShortestRemainingPolicy(nullptr, true), std::invalid_argument);
-}
+TEST(SrtfPolicy, RequiresAPlacement) { EXPECT_THROW(SrtfPolicy(nullptr, true), std::invalid_argument); }
 
-TEST(ShortestRemainingPolicy, IsRegisteredAsSrtfAndValidatesItsOptions) {
+TEST(SrtfPolicy, IsRegisteredAsSrtfAndValidatesItsOptions) {
   PolicyRegistry registry;
   register_builtin(registry);
   const auto policy = registry.make_policy("srtf", {{"preemptive", "false"}});

@@ -3,7 +3,9 @@
 //
 // The engine owns one SchedulerState; only the engine and tests include this
 // header. Policies receive the state only through the read-only views it
-// implements, ClusterView (cluster_view.hpp) and QueueView (queue_view.hpp).
+// implements, ClusterView (sim/core/cluster_view.hpp) and QueueView
+// (sim/core/queue_view.hpp). It is a layer of its own, sim/state, above
+// sim/core: the headers installed for plugins (sim/core) leave it out.
 // apply() checks a whole Plan first and changes nothing if any decision is
 // invalid.
 //

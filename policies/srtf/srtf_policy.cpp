@@ -1,38 +1,38 @@
-#include "policies/srtf/shortest_remaining_policy.hpp"
+#include "policies/srtf/srtf_policy.hpp"
 
 #include <algorithm>
 #include <optional>
 #include <stdexcept>
 #include <tuple>
 
-#include "policies/kit/preemption_room.hpp"
+#include "policies/kit/place_or_preempt.hpp"
 #include "policies/kit/tentative_cluster.hpp"
 
 namespace gcsim {
 
-bool ShortestRemainingPolicy::Entry::operator<(const Entry& other) const {
+bool SrtfPolicy::Entry::operator<(const Entry& other) const {
   // Equal keys: the running entry first.
   return std::tie(remaining, submit, job, other.running) < std::tie(other.remaining, other.submit, other.job, running);
 }
 
-ShortestRemainingPolicy::ShortestRemainingPolicy(std::unique_ptr<PlacementPolicy> placement, bool preemptive)
+SrtfPolicy::SrtfPolicy(std::unique_ptr<PlacementPolicy> placement, bool preemptive)
     : placement_(std::move(placement)), preemptive_(preemptive) {
   if (!placement_) throw std::invalid_argument("srtf needs a placement policy");
 }
 
-std::unique_ptr<SchedulingPolicy> ShortestRemainingPolicy::create(const PolicyOptions& options,
-                                                                  std::unique_ptr<PlacementPolicy> placement) {
-  return std::make_unique<ShortestRemainingPolicy>(std::move(placement), options.flag("preemptive", true));
+std::unique_ptr<SchedulingPolicy> SrtfPolicy::create(const PolicyOptions& options,
+                                                     std::unique_ptr<PlacementPolicy> placement) {
+  return std::make_unique<SrtfPolicy>(std::move(placement), options.flag("preemptive", true));
 }
 
-Time ShortestRemainingPolicy::run_time(const QueueView& jobs, JobIndex job) {
+Time SrtfPolicy::run_time(const QueueView& jobs, JobIndex job) {
   const Time oracle = jobs.oracle_duration(job);
   if (oracle == kNever) return kNever;
   const double saved = jobs.runtime(job).saved_fraction;
   return oracle * (1 - saved) + (saved > 0 ? jobs.spec(job).checkpoint.restore_cost : 0);
 }
 
-Time ShortestRemainingPolicy::remaining_time(const QueueView& jobs, JobIndex job, Time now) {
+Time SrtfPolicy::remaining_time(const QueueView& jobs, JobIndex job, Time now) {
   const Time run = run_time(jobs, job);
   const JobRuntime& rt = jobs.runtime(job);
   if (rt.state != JobState::kRunning || run == kNever) return run;
@@ -42,7 +42,7 @@ Time ShortestRemainingPolicy::remaining_time(const QueueView& jobs, JobIndex job
 // A waiting job's run time changes only while it is not waiting (a
 // preemption saves part of its work), so its place in the order is computed
 // when it joins the queue and kept until it leaves.
-void ShortestRemainingPolicy::update_waiting_order(const QueueView& jobs) {
+void SrtfPolicy::update_waiting_order(const QueueView& jobs) {
   if (waiting_key_.size() != jobs.job_count()) waiting_key_.resize(jobs.job_count(), kNever);
   const WaitingChanges::Delta delta = changes_.since_last_call(jobs);
   for (JobIndex job : delta.left) {
@@ -56,14 +56,14 @@ void ShortestRemainingPolicy::update_waiting_order(const QueueView& jobs) {
   }
 }
 
-bool ShortestRemainingPolicy::Run::operator<(const Run& other) const {
+bool SrtfPolicy::Run::operator<(const Run& other) const {
   return std::tie(end, submit, job) < std::tie(other.end, other.submit, other.job);
 }
 
 // A run's planned end is fixed while it lasts; its run time is read when its
 // start is (the saved fraction it began with). A run that began and ended
 // since the last call is put in and taken out again.
-void ShortestRemainingPolicy::update_running(const QueueView& jobs) {
+void SrtfPolicy::update_running(const QueueView& jobs) {
   if (running_entry_.size() != jobs.job_count()) {
     running_entry_.resize(jobs.job_count());
     running_run_.resize(jobs.job_count(), kNever);
@@ -83,7 +83,7 @@ void ShortestRemainingPolicy::update_running(const QueueView& jobs) {
   }
 }
 
-void ShortestRemainingPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
+void SrtfPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
   update_waiting_order(ctx.jobs);
   if (ctx.jobs.waiting().empty()) return;
   // Victims' GPUs shown free while they are tried; the GPUs of the jobs
@@ -124,33 +124,24 @@ void ShortestRemainingPolicy::schedule(const SchedulingContext& ctx, Plan& plan)
   // One waiting job in the order: it starts on free GPUs, or on GPUs its
   // victims free, or waits.
   auto consider = [&](const Entry& entry, std::size_t may_preempt) {
-    const JobSpec& spec = ctx.jobs.spec(entry.job);
-    if (spec.gpus <= spare) {
-      if (auto gpus = placement_->place(spec, cluster, none_taken)) {
-        allocate(entry.job, std::move(*gpus));
-        return;
-      }
-    }
-    if (spec.gpus > spare + may_preempt) return;
-
     // Victims: running jobs not preempted yet with strictly longer remaining
     // times, longest first: the end of the running order, read backwards as
     // far as make_room asks.
-    auto at = running_.end();
-    const NextCandidate next_victim = [&]() -> std::optional<JobIndex> {
-      while (at != running_.begin()) {
-        --at;
-        if (remaining(*at) <= entry.remaining) {
-          at = running_.begin();  // the rest are no longer than the job
-          break;
+    const auto victims = [&]() -> NextCandidate {
+      return [&, at = running_.end()]() mutable -> std::optional<JobIndex> {
+        while (at != running_.begin()) {
+          --at;
+          if (remaining(*at) <= entry.remaining) {
+            at = running_.begin();  // the rest are no longer than the job
+            break;
+          }
+          if (!preempted.count(at->job)) return at->job;
         }
-        if (!preempted.count(at->job)) return at->job;
-      }
-      return std::nullopt;
+        return std::nullopt;
+      };
     };
-
-    // Free the longest-remaining victims one by one until the job can be placed.
-    RoomForJob room = make_room(spec, next_victim, ctx.jobs, cluster, *placement_, none_taken, spare);
+    RoomForJob room = place_or_preempt(ctx.jobs.spec(entry.job), spare, may_preempt, victims, ctx.jobs, cluster,
+                                       *placement_, none_taken);
     std::optional<std::vector<GpuId>>& gpus = room.gpus;
     for (const JobIndex victim : room.victims) {
       const std::size_t held = ctx.jobs.runtime(victim).gpus.size();

@@ -3,7 +3,7 @@
 // extra GPUs; a later job starts if it ends by the shadow time or fits in the
 // extra GPUs; estimates are runtime_estimate, else the oracle duration; the
 // head never starts later than under plain FIFO when estimates are exact.
-#include "policies/backfill/easy_backfill_policy.hpp"
+#include "policies/fifo_backfill/fifo_backfill_policy.hpp"
 
 #include <algorithm>
 #include <map>
@@ -20,7 +20,7 @@
 #include "policies/register_builtin.hpp"
 #include "sim/core/cluster_layout.hpp"
 #include "sim/core/plan.hpp"
-#include "sim/core/scheduler_state.hpp"
+#include "sim/state/scheduler_state.hpp"
 #include "sim/topology/cluster_graph.hpp"
 #include "tests/support/crafted_specs.hpp"
 
@@ -151,7 +151,7 @@ class BackfillTest : public ::testing::Test {
   }
 
   Time now_ = 10.0;
-  EasyBackfillPolicy backfill_{std::make_unique<PackPlacement>()};
+  FifoBackfillPolicy backfill_{std::make_unique<PackPlacement>()};
   std::unique_ptr<ClusterLayout> layout_;
   std::unique_ptr<ClusterGraph> graph_;
   std::vector<JobSpec> jobs_;
@@ -342,7 +342,7 @@ TEST(EasyBackfillReplay, HeadIsNeverDelayedAndShortJobsBackfill) {
   const ClusterGraph graph(layout);
   const std::vector<JobSpec> jobs = {job("a", 4, 0, 100), job("head", 8, 1, 50), job("s1", 2, 2, 90),
                                      job("long", 2, 3, 200), job("s2", 2, 5, 95)};
-  EasyBackfillPolicy backfill(std::make_unique<PackPlacement>());
+  FifoBackfillPolicy backfill(std::make_unique<PackPlacement>());
   FifoPolicy fifo(std::make_unique<PackPlacement>());
   const std::vector<Time> with_backfill = replay(backfill, layout, graph, jobs);
   const std::vector<Time> with_fifo = replay(fifo, layout, graph, jobs);
@@ -360,7 +360,7 @@ TEST(EasyBackfillReplay, StreamOfShortJobsNeverDelaysTheHead) {
   const ClusterGraph graph(layout);
   std::vector<JobSpec> jobs = {job("a", 6, 0, 100), job("head", 8, 1, 50)};
   for (int k = 0; k < 10; ++k) jobs.push_back(job("s" + std::to_string(k), 2, 2 + 10.0 * k, 30));
-  EasyBackfillPolicy backfill(std::make_unique<PackPlacement>());
+  FifoBackfillPolicy backfill(std::make_unique<PackPlacement>());
   FifoPolicy fifo(std::make_unique<PackPlacement>());
   const std::vector<Time> with_backfill = replay(backfill, layout, graph, jobs);
   const std::vector<Time> with_fifo = replay(fifo, layout, graph, jobs);
@@ -401,7 +401,7 @@ class ShadowRecorder final : public SchedulingPolicy {
   std::map<JobIndex, Time> first_shadow;
 
  private:
-  EasyBackfillPolicy backfill_{std::make_unique<PackPlacement>()};
+  FifoBackfillPolicy backfill_{std::make_unique<PackPlacement>()};
 };
 
 // With exact estimates, every job that becomes the head starts no later than
@@ -428,9 +428,9 @@ TEST(EasyBackfillReplay, RandomWorkloadsNeverStartAHeadAfterItsShadowTime) {
 
 // ---- construction and registry ---------------------------------------------------------
 
-TEST(EasyBackfillPolicy, RequiresAPlacement) { EXPECT_THROW(EasyBackfillPolicy(nullptr), std::invalid_argument); }
+TEST(FifoBackfillPolicy, RequiresAPlacement) { EXPECT_THROW(FifoBackfillPolicy(nullptr), std::invalid_argument); }
 
-TEST(EasyBackfillPolicy, IsRegisteredAsFifoBackfillWithPack) {
+TEST(FifoBackfillPolicy, IsRegisteredAsFifoBackfillWithPack) {
   PolicyRegistry registry;
   register_builtin(registry);
   const auto policy = registry.make_policy("fifo-backfill", {});
