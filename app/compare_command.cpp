@@ -107,6 +107,7 @@ Columns (comparison.csv; times in seconds, over finished jobs):
   ftf_rho_max, ftf_rho_mean   finish-time fairness rho (Themis, NSDI'20): shared over
                               isolated finish time, the isolated time approximated by
                               the uncontended run time, so rho = jct / uncontended
+                              (both slowdown figures leave serving replicas out)
   queue_guarantee_attainment  the least over a capacity scheduler's leaf queues of the
                               time-weighted attainment of their guarantees, as each run's
                               summary.json gives them ("queues"):

@@ -52,7 +52,8 @@ when the run succeeds (nothing is left in DIR when it fails):
                       wall time
   DIR/jobs.csv       one row per job: id, user, queue, gpus, submit, start, end,
                      wait, jct, state, preemptions, uncontended (run time alone
-                     on an empty cluster), placement (node:gpu;...), gpu_share,
+                     on an empty cluster; a serving replica's: the time it ran),
+                     placement (node:gpu;...), gpu_share,
                      training speeds (synthetic and real data), failure, type,
                       gpu_types (of its GPUs), pace_gpu_type (its slowest GPU's),
                       and qos (guaranteed or spot) when the workload holds spot

@@ -11,11 +11,12 @@ void RecorderListener::on_submitted(const JobSubmitted& e) {
   } else {
     recorder_.job_submitted(e.now);
   }
-  if (e.replica) recorder_.first_submitted(e.job, e.submitted);
+  if (e.replica) recorder_.replica_submitted(e.job, e.submitted);
 }
 
 void RecorderListener::on_started(const RunStarted& e) {
   if (e.rescaled) recorder_.job_rescaled();
+  if (e.replica) recorder_.replica_run_started(e.job, e.now);
   if (!e.nodes.empty()) {
     recorder_.cpu_job_started(e.job, e.now, e.nodes);
   } else {
@@ -25,20 +26,26 @@ void RecorderListener::on_started(const RunStarted& e) {
 
 void RecorderListener::on_preempted(const RunPreempted& e) {
   if (!e.on_cpu) recorder_.job_preempted(e.held_gpu_seconds, e.lost_gpu_seconds, e.kept_nothing);
+  if (e.replica) recorder_.replica_run_ended(e.job, e.now);
 }
 
 void RecorderListener::on_stopped(const RunStopped& e) {
   if (e.on_gpus) recorder_.run_cut(e.held_gpu_seconds);
+  // Only a replica's run is timed here; a withdrawn one (waiting or running) left the cluster.
+  recorder_.replica_run_ended(e.job, e.now);
+  if (e.why == RunStopped::Why::kWithdrawn) recorder_.replica_left(e.job, e.now);
 }
 
 void RecorderListener::on_finished(const JobFinished& e) {
   if (e.speeds) recorder_.job_speeds(e.job, e.synthetic_iterations_per_s, e.real_iterations_per_s);
   recorder_.job_finished(e.job, e.now, e.gpus, e.gpu_share, e.held_gpu_seconds);
+  if (e.replica) recorder_.replica_run_ended(e.job, e.now);
 }
 
 void RecorderListener::on_failed(const JobFailed& e) {
   if (e.ran()) {
     recorder_.job_failed(e.job, e.now, e.gpus, e.gpu_share, e.held_gpu_seconds, e.failure);
+    if (e.replica) recorder_.replica_run_ended(e.job, e.now);
   } else {
     recorder_.dependency_failed(e.job, e.cause);
   }

@@ -86,6 +86,7 @@ void ServingController::stop_running(Replica& r, Time now) {
   outcome_.gpu_seconds += (now - r.running_since) * gpus_per_replica_;
   r.running_since = kNever;
   r.ready_at = kNever;
+  r.reported_seconds = r.reported_requests = r.reported_busy_seconds = 0;  // started again, it reports anew
 }
 
 Time ServingController::next_event() const {
@@ -144,10 +145,25 @@ void ServingController::serve_until(Time until) {
     const Time t = served_until_;
     const Time next = std::min({until, next_ready_after(t), next_rate_change(t)});
     const std::uint32_t ready = ready_count(t);
+    const double served_before = queue_.served();
     queue_.advance(next - t, rate_at(t), ready);
+    report_span(t, next - t, rate_at(t), queue_.served() - served_before, ready);
     outcome_.ready_replica_seconds += ready * (next - t);
     outcome_.most_replicas = std::max(outcome_.most_replicas, ready);
     served_until_ = next;
+  }
+}
+
+// The ready replicas share the span's requests and work evenly (one queue,
+// or requests spread at random over theirs): each received rate x seconds /
+// ready requests and was busy served / (ready x throughput) seconds.
+void ServingController::report_span(Time from, Time seconds, double rate, double served, std::uint32_t ready) {
+  if (ready == 0) return;
+  for (Replica& r : slots_) {
+    if (r.slot != Slot::kRunning || r.ready_at > from) continue;
+    r.reported_seconds += seconds;
+    r.reported_requests += rate * seconds / ready;
+    r.reported_busy_seconds += served / (ready * spec_->throughput);
   }
 }
 
@@ -184,14 +200,21 @@ void ServingController::sync(Time now) {
   const std::uint32_t ready = ready_count(now);
   const ServingQueueModel::Window window = queue_.take_window();
   if (autoscaler_) {
-    const double metric = spec_->utilization_metric ? window.busy_fraction
-                          : ready > 0               ? window.arrival_rate / ready
-                                                    : 0;
-    const std::uint32_t desired = autoscaler_->decide(now, desired_, ready, metric);
+    // The mean of the reports of the replicas ready now, each over its own time ready in the period.
+    std::uint32_t reporting = 0;
+    double sum = 0;
+    for (const Replica& r : slots_) {
+      if (r.slot != Slot::kRunning || r.ready_at > now || r.reported_seconds <= 0) continue;
+      ++reporting;
+      sum += (spec_->utilization_metric ? r.reported_busy_seconds : r.reported_requests) / r.reported_seconds;
+    }
+    const double metric = reporting > 0 ? sum / reporting : 0;
+    const std::uint32_t desired = autoscaler_->decide(now, desired_, reporting, metric);
     outcome_.scale_ups += desired > desired_;
     outcome_.scale_downs += desired < desired_;
     desired_ = desired;
   }
+  for (Replica& r : slots_) r.reported_seconds = r.reported_requests = r.reported_busy_seconds = 0;
   outcome_.samples.push_back({now, desired_, active(true) + active(false), ready, window.arrival_rate,
                               window.busy_fraction, queue_.backlog()});
   last_sample_ = now;

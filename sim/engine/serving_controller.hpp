@@ -16,8 +16,13 @@
 //   failed node, it queues again and is not ready until it has started anew.
 // - Requests: sim/model/serving_queue.hpp, advanced over every span of
 //   constant rate and ready replicas.
-// - The autoscaler decides every sync period from the ready replicas' metric
-//   over the period (sim/model/horizontal_autoscaler.hpp).
+// - The autoscaler syncs every sync period from the start (the first a
+//   period after it), never at the end (sim/model/horizontal_autoscaler.hpp).
+//   As Kubernetes' replica calculator, it counts the replicas ready at the
+//   sync that report a metric: each one's own over its time ready since the
+//   previous sync (its busy fraction, or the requests a second it received);
+//   the metric is their mean. One ready only at the sync itself has served
+//   no time: it reports nothing yet and counts as not ready.
 // - Scaling down, a ReplicaSet's order: replicas waiting for GPUs first,
 //   then those starting, then the ready ones, the newest first.
 // - A rollout (RollingUpdate) replaces every replica of the old version:
@@ -87,6 +92,11 @@ class ServingController {
     std::uint32_t version = 0;
     Time running_since = kNever;
     Time ready_at = kNever;
+    // What it reports at the next sync, over its time ready since the last
+    // one: that time, the requests it received and the seconds it was busy.
+    Time reported_seconds = 0;
+    double reported_requests = 0;
+    Time reported_busy_seconds = 0;
   };
 
   std::uint32_t ready_count(Time at) const;
@@ -95,6 +105,9 @@ class ServingController {
   Time next_ready_after(Time at) const;
   // Requests up to `until`, spans split where the rate or the ready replicas change.
   void serve_until(Time until);
+  // The reports of the `ready` replicas ready at `from` over a span of `seconds` at `rate`, in which they
+  // served `served` requests.
+  void report_span(Time from, Time seconds, double rate, double served, std::uint32_t ready);
   void sync(Time now);
   void sample(Time now);
   // Adds and removes replicas toward the desired count (and the rollout).

@@ -6,10 +6,12 @@
 // normalizeDesiredReplicasWithBehaviors with the default behaviours. At every
 // sync (sync_period, 15 s by default):
 // 1. No ready replica, so no metric: the recommendation is the current count.
-// 2. ratio = metric / target, the metric being the ready replicas' average
-//    (busy fraction, or arrivals per second per ready replica). Within the
-//    tolerance (|ratio - 1| <= tolerance) the recommendation is the current
-//    count; otherwise ceil(ratio x ready).
+// 2. ratio = metric / target, the metric being the mean over the ready
+//    replicas of each one's own value (its busy fraction, or the requests a
+//    second it received, over its time ready in the sync period), as the
+//    replica calculator averages its pods' metrics. Within the tolerance
+//    (|ratio - 1| <= tolerance) the recommendation is the current count;
+//    otherwise ceil(ratio x ready).
 // 3. Scaling up while some replicas are not ready: they count at 0, so the
 //    ratio becomes ratio x ready / current; if that is within 1 + tolerance
 //    the recommendation is the current count (the new replicas may be enough).
@@ -26,7 +28,8 @@
 //
 // Not modelled: the scale-up rate limits (4 pods or 100% per 15 s by default)
 // and any scale-down policy, several metrics at once, and the missing-metrics
-// rules (a ready replica always reports).
+// rules (a replica ready during the period always reports; one ready only
+// from the sync has no metric and counts as not ready).
 //
 //   HorizontalAutoscaler hpa({.target = 0.5, .min_replicas = 1, .max_replicas = 16});
 //   std::uint32_t want = hpa.decide(now, 4, 4, 1.0);  // 8: twice the target
@@ -55,8 +58,8 @@ class HorizontalAutoscaler {
   explicit HorizontalAutoscaler(AutoscalerSpec spec);
   const AutoscalerSpec& spec() const { return spec_; }
 
-  /// One sync at `now`: `current` replicas the deployment has (ready or not), `ready` of them ready, `metric` the ready
-  /// ones' average. Returns the replicas it should have. Syncs come in order of time.
+  /// One sync at `now`: `current` replicas the deployment has (ready or not), `ready` of them ready and reporting a
+  /// metric, `metric` the mean of their reports. Returns the replicas it should have. Syncs come in order of time.
   std::uint32_t decide(Time now, std::uint32_t current, std::uint32_t ready, double metric);
 
  private:

@@ -67,7 +67,9 @@ ComparisonRow comparison_row(const std::string& policy, const RunOutputs& run,
   Time first_submit = run.jobs.empty() ? 0 : kNever;
   for (const JobsCsvRow& job : run.jobs) {
     first_submit = std::min(first_submit, job.submit);
-    if (job.state == "finished" && job.jct != kNever) finished.push_back({job.user, job.jct, job.uncontended});
+    // A serving replica completes nothing: no slowdown, as no JCT in summary.json.
+    if (job.state == "finished" && job.jct != kNever && job.type != "serving")
+      finished.push_back({job.user, job.jct, job.uncontended});
   }
   row.finish_time_fairness = summarize_slowdowns(finished);
   row.jain_slowdown = jain_index(user_values(mean_slowdown_by_user(finished)));

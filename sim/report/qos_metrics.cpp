@@ -1,6 +1,7 @@
 #include "sim/report/qos_metrics.hpp"
 
 #include <algorithm>
+#include <variant>
 
 namespace gcsim {
 
@@ -11,6 +12,7 @@ bool workload_has_spot_jobs(const std::vector<JobSpec>& jobs) {
 QosMetrics compute_qos_metrics(const std::vector<JobSpec>& jobs, const RunRecord& record) {
   QosMetrics m;
   Time jct[2] = {0, 0}, wait[2] = {0, 0};
+  std::size_t timed[2] = {0, 0};
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     const bool spot = is_spot(jobs[i]);
     QosClassMetrics& c = spot ? m.spot : m.guaranteed;
@@ -20,15 +22,18 @@ QosMetrics compute_qos_metrics(const std::vector<JobSpec>& jobs, const RunRecord
     if (o.preemptions > 0) ++c.preempted_jobs;
     if (o.state != JobState::kFinished) continue;
     ++c.finished;
+    // A serving replica completes nothing: the means leave it out, as the JCT figures do.
+    if (std::holds_alternative<ServingWork>(jobs[i].work)) continue;
+    ++timed[spot];
     const Time queued = o.queued_from(jobs[i].submit);
     jct[spot] += o.end - queued;
     wait[spot] += o.start - queued;
   }
   for (const bool spot : {false, true}) {
     QosClassMetrics& c = spot ? m.spot : m.guaranteed;
-    if (c.finished == 0) continue;
-    c.jct_mean_s = jct[spot] / static_cast<double>(c.finished);
-    c.queueing_delay_mean_s = wait[spot] / static_cast<double>(c.finished);
+    if (timed[spot] == 0) continue;
+    c.jct_mean_s = jct[spot] / static_cast<double>(timed[spot]);
+    c.queueing_delay_mean_s = wait[spot] / static_cast<double>(timed[spot]);
   }
   return m;
 }

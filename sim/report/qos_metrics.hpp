@@ -3,7 +3,8 @@
 // and their mean completion time and queueing delay, so that a run shows
 // what spot jobs paid for the guaranteed jobs' preemptions.
 //
-// Means are over the class's finished jobs (0 when none finished), each
+// Means are over the class's finished jobs but serving replicas, which
+// complete nothing (0 when none finished), each
 // counted from when it joined the queue; a job's queueing delay runs to its
 // first start, as jobs.csv's `wait`. A workload without spot jobs has no
 // figures here (workload_has_spot_jobs).
@@ -23,7 +24,7 @@ struct QosClassMetrics {
   std::size_t jobs = 0, finished = 0;
   std::size_t preempted_jobs = 0;  // preempted at least once
   std::size_t preemptions = 0;
-  Time jct_mean_s = 0, queueing_delay_mean_s = 0;  // over the finished jobs
+  Time jct_mean_s = 0, queueing_delay_mean_s = 0;  // over the finished jobs, serving replicas left out
 };
 
 struct QosMetrics {

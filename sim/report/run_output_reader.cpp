@@ -208,7 +208,7 @@ std::vector<JobsCsvRow> parse_jobs_csv(const std::string& text, const std::strin
     if (!(row.gpu_share > 0 && row.gpu_share <= 1))
       throw InputError(file, "line " + std::to_string(record.line), "gpu_share",
                        "expected a share of a GPU in (0, 1], got '" + columns.text(record, "gpu_share") + "'");
-    row.submit = columns.number(record, "submit");
+    row.submit = columns.time_or_never(record, "submit");  // empty: a replica its deployment never asked for
     row.start = columns.time_or_never(record, "start");
     row.end = columns.time_or_never(record, "end");
     row.wait = columns.time_or_never(record, "wait");

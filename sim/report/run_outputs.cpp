@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <map>
 #include <sstream>
+#include <variant>
 
 #include <nlohmann/json.hpp>
 
@@ -127,6 +128,16 @@ std::string gpu_labels(const ClusterLayout& layout, const std::vector<GpuId>& gp
   std::string labels;
   for (GpuId g : gpus) labels += (labels.empty() ? "" : ";") + layout.gpu_label(g);
   return labels;
+}
+
+// When a job joined the queue, as jobs.csv's submit gives it: for a job never
+// submitted, its own submit time, except for a replica its deployment never
+// asked for (kNever), which has none of its own (only the deployment's first
+// replica carries the deployment's).
+Time submit_column(const JobSpec& job, const JobOutcome& o) {
+  const auto* serving = std::get_if<ServingWork>(&job.work);
+  if (serving && serving->slot > 0) return o.submitted;
+  return o.queued_from(job.submit);
 }
 
 }  // namespace
@@ -308,7 +319,7 @@ std::string summary_json(const std::vector<JobSpec>& jobs, const ClusterLayout& 
       const auto leaf = leaf_of_name.find(jobs[i].queue);
       if (leaf == leaf_of_name.end()) continue;  // the policy admitted every job's queue
       const JobOutcome& o = record.outcomes[i];
-      spans.push_back({leaf->second, jobs[i].gpus * jobs[i].gpu_share, o.queued_from(jobs[i].submit), o.start, o.end});
+      spans.push_back({leaf->second, jobs[i].gpus * jobs[i].gpu_share, submit_column(jobs[i], o), o.start, o.end});
     }
     const std::vector<QueueAttainment> attained = guarantee_attainment(leaves, spans, record.simulated_time);
     nlohmann::ordered_json queues = nlohmann::ordered_json::array();
@@ -387,7 +398,7 @@ void write_jobs_csv(std::ostream& out, const std::vector<JobSpec>& jobs, const C
     write_csv_field(rows, job.user);
     rows.character(',');
     write_csv_field(rows, job.queue);
-    const Time submitted = o.queued_from(job.submit);
+    const Time submitted = submit_column(job, o);
     rows.character(',').integer(job.gpus).character(',').text(format_seconds(submitted)).character(',');
     if (started) rows.text(format_seconds(o.start));
     rows.character(',');
@@ -395,7 +406,8 @@ void write_jobs_csv(std::ostream& out, const std::vector<JobSpec>& jobs, const C
     rows.character(',');
     if (started) rows.text(format_seconds(o.start - submitted));
     rows.character(',');
-    if (ended) rows.text(format_seconds(o.end - submitted));
+    // A replica let go before it ever started has an end but completed nothing.
+    if (started && ended) rows.text(format_seconds(o.end - submitted));
     rows.character(',').text(to_string(o.state)).character(',').integer(o.preemptions).character(',');
     rows.text(format_seconds(o.uncontended)).character(',');
     write_csv_field(rows, placement);

@@ -31,14 +31,17 @@ struct JobOutcome {
   Time end = kNever;
   std::vector<GpuId> gpus;  // last placement, in ring order
   std::uint32_t preemptions = 0;
-  Time uncontended = kNever;  // run time alone on an empty cluster (sim/model/duration_oracle.hpp)
+  // Run time alone on an empty cluster (sim/model/duration_oracle.hpp); for
+  // a serving replica, which serves as long as its deployment keeps it, the
+  // time its runs lasted (RunRecorder::finish).
+  Time uncontended = kNever;
   // A training job, over its last run: iterations per second alone on its
   // GPUs on synthetic data (no input pipeline), and as the run went (its
   // input pipeline, contention; restore and checkpoint time left out). 0:
   // not a training job, or not finished.
   double synthetic_iterations_per_s = 0;
   double real_iterations_per_s = 0;
-  Time submitted = kNever;  // when it joined the queue (JobRuntime::submitted); kNever: never
+  Time submitted = kNever;  // when it (a replica: first) joined the queue (JobRuntime::submitted); kNever: never
   Failure failure = Failure::kNone;
   JobIndex cause = 0;  // Failure::kDependency: the job it waited for that failed
 

@@ -4,6 +4,9 @@
 #include <cassert>
 #include <cmath>
 #include <utility>
+#include <variant>
+
+#include "sim/core/job_spec.hpp"
 
 namespace gcsim {
 namespace {
@@ -81,9 +84,19 @@ void RunRecorder::cpu_job_started(JobIndex job, Time now, const std::vector<Node
   }
 }
 
-void RunRecorder::first_submitted(JobIndex job, Time submitted) {
-  Time& first = record_.outcomes[job].submitted;
-  if (first == kNever) first = submitted;
+void RunRecorder::replica_submitted(JobIndex job, Time submitted) {
+  JobOutcome& outcome = record_.outcomes[job];
+  if (outcome.submitted == kNever) outcome.submitted = submitted;
+  outcome.end = kNever;
+}
+
+void RunRecorder::replica_run_started(JobIndex job, Time now) { replica_runs_[job].running_since = now; }
+
+void RunRecorder::replica_run_ended(JobIndex job, Time now) {
+  const auto runs = replica_runs_.find(job);
+  if (runs == replica_runs_.end() || runs->second.running_since == kNever) return;
+  runs->second.ran += now - runs->second.running_since;
+  runs->second.running_since = kNever;
 }
 
 void RunRecorder::job_finished(JobIndex job, Time now, std::size_t gpus, double gpu_share, double held_gpu_seconds) {
@@ -126,11 +139,15 @@ RunRecord RunRecorder::finish(Time end, const QueueView& jobs) {
     JobOutcome& o = record_.outcomes[j];
     const JobRuntime& runtime = jobs.runtime(j);
     o.state = runtime.state;
-    if (o.submitted == kNever) o.submitted = runtime.submitted;
     o.preemptions = runtime.preemptions;
-    o.uncontended = jobs.oracle_duration(j);
-    if (o.end == kNever) o.end = runtime.end;  // a job retired without running to its end (a serving replica)
     if (!runtime.gpus.empty()) o.gpus = runtime.gpus;
+    if (std::holds_alternative<ServingWork>(jobs.spec(j).work)) {
+      finish_replica(j, end, runtime);
+      continue;
+    }
+    if (o.submitted == kNever) o.submitted = runtime.submitted;
+    o.uncontended = jobs.oracle_duration(j);
+    if (o.end == kNever) o.end = runtime.end;
   }
   record_.simulated_time = end;
   const std::map<Time, Change> due = std::move(future_);
@@ -139,6 +156,20 @@ RunRecord RunRecorder::finish(Time end, const QueueView& jobs) {
   record_.timeline = assemble_timeline();
   changes_ = {};
   return std::move(record_);
+}
+
+// A replica has no work of its own to time alone: it serves as long as its
+// deployment keeps it. Its submission, start and end are those the events
+// told (replica_submitted, job_started, replica_left, job_finished).
+void RunRecorder::finish_replica(JobIndex job, Time end, const JobRuntime& runtime) {
+  JobOutcome& o = record_.outcomes[job];
+  replica_run_ended(job, end);
+  const auto runs = replica_runs_.find(job);
+  o.uncontended = runs == replica_runs_.end() ? 0 : runs->second.ran;
+  // Let go, or retired with its deployment: neither waiting nor running now.
+  if (runtime.state == JobState::kPending || runtime.state == JobState::kFinished) {
+    o.state = o.start != kNever ? JobState::kFinished : o.submitted != kNever ? JobState::kWaiting : JobState::kPending;
+  }
 }
 
 std::vector<TimelinePoint> RunRecorder::assemble_timeline() {

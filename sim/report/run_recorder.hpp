@@ -46,11 +46,21 @@ class RunRecorder {
   void allocation_changed(Time now, double allocated_delta, std::int64_t queued_delta);
   /// A job started a run on `gpus`: the first start and the last placement.
   void job_started(JobIndex job, Time now, const std::vector<GpuId>& gpus);
-  /// A job that may be submitted more than once (a serving replica) was
-  /// submitted at `submitted`: its outcome keeps the first time, so that its
-  /// wait and time in the cluster count from there (other jobs' is taken from
-  /// the state at the end).
-  void first_submitted(JobIndex job, Time submitted);
+  /// A serving replica (a job its deployment submits, lets go and may
+  /// submit again) was submitted at `submitted`: its outcome keeps the first
+  /// time, so that its wait and time in the cluster count from when its
+  /// deployment first asked for it (other jobs' is taken from the state at
+  /// the end), and it is in the cluster again: no end until it leaves.
+  void replica_submitted(JobIndex job, Time submitted);
+  /// A serving replica's run began, or ended (preempted, let go, finished
+  /// with its deployment, failed, cut by the end of the simulation): a
+  /// replica's JobOutcome::uncontended is the time its runs lasted. An end
+  /// with no run of a replica going changes nothing.
+  void replica_run_started(JobIndex job, Time now);
+  void replica_run_ended(JobIndex job, Time now);
+  /// A serving replica left the cluster, waiting or running: its deployment
+  /// let it go. Its end, unless it is submitted again.
+  void replica_left(JobIndex job, Time now) { record_.outcomes[job].end = now; }
   /// A job that holds no GPU (runs_on_cpu()) started on `nodes` (one, or a
   /// DAG's several, in cluster order).
   void cpu_job_started(JobIndex job, Time now, const std::vector<NodeId>& nodes);
@@ -100,7 +110,11 @@ class RunRecorder {
 
   /// The record of a run that ended at `end`: every job's final state,
   /// preemptions, uncontended run time and GPUs as `jobs` has them, and the
-  /// timeline. Call once.
+  /// timeline. A serving replica's outcome is its own instead: the time its
+  /// runs lasted (those still going end at `end`), and, once its deployment
+  /// let it go or ended, `finished` if it ever ran, `waiting` if it was asked
+  /// for but never started, `pending` (no submission, no end) if it never
+  /// was. Call once.
   RunRecord finish(Time end, const QueueView& jobs);
 
  private:
@@ -118,6 +132,13 @@ class RunRecorder {
   // cancels out, and one reached merges with the finish at that instant.
   void add_future_change(const Change& change);
   std::vector<TimelinePoint> assemble_timeline();
+  void finish_replica(JobIndex job, Time end, const JobRuntime& runtime);
+
+  // A serving replica's runs: the one going (kNever: none) and the time the others lasted.
+  struct ReplicaRuns {
+    Time running_since = kNever;
+    Time ran = 0;
+  };
 
   RunRecord record_;
   // The changes, held in the timeline's own type so that the timeline is
@@ -125,7 +146,8 @@ class RunRecorder {
   // allocated and busy are whole millionths (doubles add integers below 2^53
   // exactly), queued a count modulo 2^32 (its running sum never negative).
   std::vector<TimelinePoint> changes_;
-  std::map<Time, Change> future_;  // by time, the changes of each instant summed
+  std::map<Time, Change> future_;                 // by time, the changes of each instant summed
+  std::map<JobIndex, ReplicaRuns> replica_runs_;  // only the replicas that ran
   std::size_t jobs_ended_ = 0;
 };
 

@@ -110,6 +110,117 @@ TEST(Serving, ABusyClusterDelaysTheScaleUpAndTheLatencyShowsIt) {
   EXPECT_GT(svc["latency_s"]["p95"].get<double>(), 60);
 }
 
+// jobs.csv's rows of a deployment's replicas. The load steps up at 300 s
+// (5 replicas asked for at 315 s), down at 600 s (2 again at 660 s, once the
+// 60 s window holds no 5), and up at 900 s (5 at 915 s): svc#3 to svc#5 run
+// 315-660 s and 915-1500 s, svc#6 is never asked for.
+TEST(Serving, EachReplicaRowSaysWhenItWasAskedForAndHowLongItRan) {
+  ScratchDir dir;
+  const auto cluster = dir.write("cluster.json", CraftedCluster{}.to_json());
+  const nlohmann::json rates = {{{"at", 0}, {"rate", 100}},
+                                {{"at", 300}, {"rate", 400}},
+                                {{"at", 600}, {"rate", 100}},
+                                {{"at", 900}, {"rate", 400}}};
+  const auto workload = dir.write("jobs.json", workload_json({deployment(rates, 1500)}));
+  const GcsimRun run = run_simulation(cluster, workload, dir / "out");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const auto jobs = read_jobs_csv(dir / "out");
+  for (const char* first : {"svc", "svc#2"}) {
+    SCOPED_TRACE(first);
+    const JobRow& row = jobs.at(first);
+    EXPECT_EQ(row.state, "finished");
+    EXPECT_DOUBLE_EQ(row.submit, 0);
+    EXPECT_DOUBLE_EQ(row.start, 0);
+    EXPECT_DOUBLE_EQ(row.end, 1500);
+    EXPECT_DOUBLE_EQ(row.jct, 1500);
+    EXPECT_DOUBLE_EQ(row.uncontended, 1500);
+  }
+  // Asked for at 315 s, let go at 660 s, asked for again at 915 s: one row
+  // from the first ask to the last stop, uncontended its 345 + 585 s of runs.
+  for (const char* added : {"svc#3", "svc#4", "svc#5"}) {
+    SCOPED_TRACE(added);
+    const JobRow& row = jobs.at(added);
+    EXPECT_EQ(row.state, "finished");
+    EXPECT_DOUBLE_EQ(row.submit, 315);
+    EXPECT_DOUBLE_EQ(row.start, 315);
+    EXPECT_DOUBLE_EQ(row.wait, 0);
+    EXPECT_DOUBLE_EQ(row.end, 1500);
+    EXPECT_DOUBLE_EQ(row.jct, 1500 - 315);
+    EXPECT_DOUBLE_EQ(row.uncontended, (660 - 315) + (1500 - 915));
+  }
+  // Never asked for: never submitted, as a job whose dependency never ended.
+  const JobRow& unused = jobs.at("svc#6");
+  EXPECT_EQ(unused.state, "pending");
+  EXPECT_EQ(unused.submit, -1);  // empty
+  EXPECT_EQ(unused.start, -1);
+  EXPECT_EQ(unused.end, -1);
+  EXPECT_EQ(unused.wait, -1);
+  EXPECT_EQ(unused.jct, -1);
+  EXPECT_DOUBLE_EQ(unused.uncontended, 0);
+  // The replicas' run times add up to the GPU time the deployment held.
+  const nlohmann::json summary = read_summary(dir / "out");
+  EXPECT_NEAR(summary["serving"][0]["gpu_hours"].get<double>(), (2 * 1500 + 3 * 930) / 3600.0, 1e-9);
+  EXPECT_EQ(summary["jobs"]["total"], 6);
+  EXPECT_EQ(summary["jobs"]["finished"], 5);
+  EXPECT_EQ(summary["jobs"]["unfinished"], 1);
+
+  // Cut at 1000 s: svc#3 to svc#5 are running again, their runs so far counted.
+  const GcsimRun cut = run_simulation(cluster, workload, dir / "cut", {"--until", "1000"});
+  ASSERT_EQ(cut.exit_code, 0) << cut.err;
+  const auto cut_jobs = read_jobs_csv(dir / "cut");
+  const JobRow& again = cut_jobs.at("svc#3");
+  EXPECT_EQ(again.state, "running");
+  EXPECT_DOUBLE_EQ(again.submit, 315);
+  EXPECT_DOUBLE_EQ(again.start, 315);
+  EXPECT_EQ(again.end, -1);
+  EXPECT_EQ(again.jct, -1);
+  EXPECT_DOUBLE_EQ(again.uncontended, (660 - 315) + (1000 - 915));
+  EXPECT_EQ(cut_jobs.at("svc").state, "running");
+  EXPECT_DOUBLE_EQ(cut_jobs.at("svc").uncontended, 1000);
+  EXPECT_EQ(cut_jobs.at("svc#6").state, "pending");
+}
+
+// A 6-GPU job holds the node's other GPUs until 1100 s. The replicas asked
+// for at 315 s wait for them; the load falls at 600 s and the autoscaler
+// lets them go at 660 s, before any started: they are `waiting`, from their
+// ask to when they were let go, with no start, wait or JCT.
+TEST(Serving, ReplicasLetGoBeforeTheyGotGpusAreWaitingRows) {
+  ScratchDir dir;
+  const auto cluster = dir.write("cluster.json", CraftedCluster{}.to_json());
+  const nlohmann::json rates = {{{"at", 0}, {"rate", 100}}, {{"at", 300}, {"rate", 400}}, {{"at", 600}, {"rate", 100}}};
+  const auto workload =
+      dir.write("jobs.json", workload_json({measured_job("big", 0, 6, 1100), deployment(rates, 1200)}));
+  const GcsimRun run = run_simulation(cluster, workload, dir / "out");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const auto jobs = read_jobs_csv(dir / "out");
+  for (const char* added : {"svc#3", "svc#4", "svc#5"}) {
+    SCOPED_TRACE(added);
+    const JobRow& row = jobs.at(added);
+    EXPECT_EQ(row.state, "waiting");
+    EXPECT_DOUBLE_EQ(row.submit, 315);
+    EXPECT_DOUBLE_EQ(row.end, 660);
+    EXPECT_EQ(row.start, -1);
+    EXPECT_EQ(row.wait, -1);
+    EXPECT_EQ(row.jct, -1);
+    EXPECT_DOUBLE_EQ(row.uncontended, 0);
+    EXPECT_EQ(row.placement, "");
+  }
+  EXPECT_EQ(jobs.at("svc#6").state, "pending");
+  EXPECT_EQ(jobs.at("svc#6").submit, -1);
+  for (const char* first : {"svc", "svc#2"}) {
+    EXPECT_EQ(jobs.at(first).state, "finished") << first;
+    EXPECT_DOUBLE_EQ(jobs.at(first).uncontended, 1200) << first;
+  }
+  // big, svc and svc#2 finished; the four replicas never started are not.
+  const nlohmann::json summary = read_summary(dir / "out");
+  EXPECT_EQ(summary["jobs"]["total"], 7);
+  EXPECT_EQ(summary["jobs"]["finished"], 3);
+  EXPECT_EQ(summary["jobs"]["unfinished"], 4);
+  // The JCT figures are big's alone, as before: replicas complete nothing.
+  EXPECT_EQ(summary["jct_s"]["mean"], 1100);
+  EXPECT_FALSE(summary["job_types"].contains("serving"));
+}
+
 TEST(Serving, BadDeploymentsAreNamed) {
   ScratchDir dir;
   const auto cluster = dir.write("cluster.json", CraftedCluster{}.to_json());

@@ -9,6 +9,7 @@
 #include <csignal>
 #include <functional>
 #include <map>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -214,6 +215,20 @@ TEST(ComparisonRow, AddsFairnessAndFragmentationToTheSummary) {
   EXPECT_DOUBLE_EQ(*row.jain_slowdown, 0.98);
   // 2 GPUs free while jobs wait during [10, 20): 20 GPU-s over 4 GPUs * 40 s.
   EXPECT_DOUBLE_EQ(row.fragmentation, 20.0 / 160.0);
+}
+
+// "b" as a serving replica: it ran 20-40 s of its deployment's time, but a
+// replica completes nothing, so its JCT over its run is no slowdown (the JCT
+// figures of summary.json leave replicas out alike): "a" alone, slowdown 2.
+TEST(ComparisonRow, ServingReplicasHaveNoSlowdown) {
+  SmallRun run;
+  run.jobs[1].work = ServingWork{std::make_shared<ServingSpec>(), 1};
+  run.record.outcomes[1].submitted = 10;
+  const ComparisonRow row = comparison_row("fifo", run.read_back());
+  EXPECT_EQ(row.finish_time_fairness.count, 1u);
+  EXPECT_DOUBLE_EQ(row.finish_time_fairness.max, 2);
+  EXPECT_DOUBLE_EQ(row.finish_time_fairness.mean, 2);
+  EXPECT_FALSE(row.jain_slowdown.has_value());  // bob has no slowdown left
 }
 
 TEST(ComparisonCsv, CopiesSummaryFiguresExactly) {

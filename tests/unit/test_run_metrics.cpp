@@ -4,10 +4,13 @@
 // step functions.
 #include "sim/report/run_metrics.hpp"
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
+
+#include "sim/report/qos_metrics.hpp"
 
 namespace gcsim {
 namespace {
@@ -83,6 +86,22 @@ TEST(RunMetrics, CensoredFiguresEqualTheFinishedOnesWhenNothingIsCut) {
   EXPECT_EQ(m.jct_censored.count, m.jct.count);
   EXPECT_DOUBLE_EQ(m.jct_censored.mean, m.jct.mean);
   EXPECT_DOUBLE_EQ(m.wait_censored.p95, m.wait.p95);
+}
+
+// The same three jobs, job 1 a serving replica (spot): it held GPUs from 5
+// to 20 s but completes nothing, so the QoS classes' means leave it out, as
+// the JCT figures do; it still counts among the spot jobs and finished ones.
+TEST(QosMetrics, MeansLeaveServingReplicasOutAsTheJctFiguresDo) {
+  ThreeFinishedJobs run;
+  run.jobs[1].work = ServingWork{std::make_shared<ServingSpec>(), 1};
+  run.jobs[1].qos = QosClass::kSpot;
+  run.jobs[2].qos = QosClass::kSpot;
+  const QosMetrics m = compute_qos_metrics(run.jobs, run.record);
+  EXPECT_EQ(m.spot.jobs, 2u);
+  EXPECT_EQ(m.spot.finished, 2u);
+  EXPECT_DOUBLE_EQ(m.spot.jct_mean_s, 27);  // job 2's alone
+  EXPECT_DOUBLE_EQ(m.spot.queueing_delay_mean_s, 0);
+  EXPECT_DOUBLE_EQ(compute_run_metrics(run.jobs, run.record).jct.mean, (10 + 27) / 2.0);
 }
 
 TEST(RunMetrics, WaitIsStartMinusSubmit) {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -296,6 +297,59 @@ TEST(GpuTypesInTheOutputs, SummaryCountsTheJobsAcrossGpuTypes) {
       run.jobs, run.layout, run.record, compute_run_metrics(run.jobs, run.record), {false, {}, std::nullopt}));
   EXPECT_EQ(summary["jobs_across_gpu_types"], 2);
   EXPECT_EQ(jobs_across_gpu_types(run.layout, run.record), 2u);
+}
+
+// ---- Serving replicas ------------------------------------------------------------------
+
+// A deployment submitted at 50 s with three replica slots, as the recorder
+// leaves them: "svc" ran 50-150 s; "svc#2" was asked for at 80 s and let go
+// at 120 s before it got a GPU; "svc#3" was never asked for.
+TEST(ServingReplicaRows, JobsCsvLeavesOutWhatAReplicaNeverDid) {
+  ClusterSpec spec;
+  spec.name = "crafted";
+  spec.gpu_types = {{"GPU", 1e12, 32e9}};
+  spec.node_groups = {testing::crafted_node_group("n", 1, 4, "GPU")};
+  const ClusterLayout layout(spec);
+  const auto deployment = std::make_shared<ServingSpec>();
+  std::vector<JobSpec> jobs(3);
+  for (std::uint32_t k = 0; k < 3; ++k) {
+    jobs[k].id = k == 0 ? "svc" : "svc#" + std::to_string(k + 1);
+    jobs[k].gpus = 1;
+    jobs[k].submit = 50;
+    jobs[k].work = ServingWork{deployment, k};
+  }
+  RunRecord record;
+  record.outcomes.resize(3);
+  record.outcomes[0] = {JobState::kFinished, 50, 150, {0}};
+  record.outcomes[0].submitted = 50;
+  record.outcomes[0].uncontended = 100;
+  record.outcomes[1].state = JobState::kWaiting;
+  record.outcomes[1].submitted = 80;
+  record.outcomes[1].end = 120;
+  record.outcomes[1].uncontended = 0;
+  record.outcomes[2].uncontended = 0;
+  record.simulated_time = 150;
+  const std::vector<CsvRecord> rows = read_csv_records(jobs_csv(jobs, layout, record), "jobs.csv");
+  const std::vector<std::string>& header = rows.front().fields;
+  const auto cell = [&](std::size_t row, const std::string& column) {
+    return rows.at(row).fields.at(
+        static_cast<std::size_t>(std::find(header.begin(), header.end(), column) - header.begin()));
+  };
+  EXPECT_EQ(cell(1, "jct"), "100.000000");
+  EXPECT_EQ(cell(1, "uncontended"), "100.000000");
+  EXPECT_EQ(cell(2, "state"), "waiting");
+  EXPECT_EQ(cell(2, "submit"), "80.000000");
+  EXPECT_EQ(cell(2, "end"), "120.000000");  // when it was let go
+  EXPECT_EQ(cell(2, "wait"), "");
+  EXPECT_EQ(cell(2, "jct"), "");  // it completed nothing
+  EXPECT_EQ(cell(3, "state"), "pending");
+  EXPECT_EQ(cell(3, "submit"), "");  // not the deployment's 50 s: it was never asked for
+  EXPECT_EQ(cell(3, "end"), "");
+  EXPECT_EQ(cell(3, "uncontended"), "0.000000");
+  // Read back, an empty submit is no submission.
+  const std::vector<JobsCsvRow> read = parse_jobs_csv(jobs_csv(jobs, layout, record), "jobs.csv");
+  EXPECT_EQ(read.at(2).submit, kNever);
+  EXPECT_EQ(read.at(1).submit, 80);
 }
 
 }  // namespace

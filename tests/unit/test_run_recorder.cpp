@@ -5,6 +5,7 @@
 // and completions.
 #include "sim/report/run_recorder.hpp"
 
+#include <memory>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -17,6 +18,7 @@ class CraftedJobs final : public QueueView {
  public:
   explicit CraftedJobs(std::size_t count) : specs_(count), runtimes_(count), oracle_(count, 0) {}
   JobRuntime& at(JobIndex job) { return runtimes_[job]; }
+  JobSpec& spec_at(JobIndex job) { return specs_[job]; }
   void set_oracle(JobIndex job, Time t) { oracle_[job] = t; }
 
   const std::vector<JobIndex>& waiting() const override { return none_; }
@@ -155,6 +157,72 @@ TEST(RunRecorder, GpuTimeTotalsFollowPreemptionsCompletionsAndCutRuns) {
   EXPECT_EQ(record.restarts_from_zero, 1u);
   EXPECT_EQ(record.rescaled_jobs, 1u);
   EXPECT_EQ(record.events, 1u);
+}
+
+// Four replica slots of one deployment (slot 0 the deployment's own job),
+// their engine states as its end at 100 s leaves them (retired: finished).
+CraftedJobs replica_slots() {
+  CraftedJobs jobs(4);
+  const auto deployment = std::make_shared<ServingSpec>();
+  for (JobIndex j = 0; j < 4; ++j) {
+    jobs.spec_at(j).work = ServingWork{deployment, j};
+    jobs.at(j).state = JobState::kFinished;
+    jobs.set_oracle(j, 100);  // the deployment's length
+  }
+  return jobs;
+}
+
+TEST(RunRecorder, AReplicaIsTimedByItsOwnRunsFromItsFirstSubmissionToItsLastExit) {
+  RunRecorder recorder(4, 8);
+  recorder.replica_submitted(1, 10);
+  recorder.job_started(1, 12, {1});
+  recorder.replica_run_started(1, 12);
+  recorder.replica_run_ended(1, 40);  // let go at 40 s
+  recorder.replica_left(1, 40);
+  recorder.replica_submitted(1, 60);  // asked for again
+  recorder.job_started(1, 65, {2});
+  recorder.replica_run_started(1, 65);
+  recorder.job_finished(1, 100, 1, 1.0, 35);  // its deployment ended
+  recorder.replica_run_ended(1, 100);
+  const RunRecord record = recorder.finish(100, replica_slots());
+  const JobOutcome& o = record.outcomes[1];
+  EXPECT_EQ(o.state, JobState::kFinished);
+  EXPECT_EQ(o.submitted, 10);
+  EXPECT_EQ(o.start, 12);
+  EXPECT_EQ(o.end, 100);
+  EXPECT_EQ(o.uncontended, 28 + 35);  // not the deployment's 100 s
+}
+
+TEST(RunRecorder, AReplicaThatNeverStartedIsWaitingIfAskedForAndPendingIfNot) {
+  RunRecorder recorder(4, 8);
+  recorder.replica_submitted(2, 30);
+  recorder.replica_left(2, 50);  // let go while waiting for GPUs
+  const RunRecord record = recorder.finish(100, replica_slots());
+  const JobOutcome& asked = record.outcomes[2];
+  EXPECT_EQ(asked.state, JobState::kWaiting);
+  EXPECT_EQ(asked.submitted, 30);
+  EXPECT_EQ(asked.start, kNever);
+  EXPECT_EQ(asked.end, 50);
+  EXPECT_EQ(asked.uncontended, 0);
+  const JobOutcome& never = record.outcomes[3];
+  EXPECT_EQ(never.state, JobState::kPending);
+  EXPECT_EQ(never.submitted, kNever);
+  EXPECT_EQ(never.end, kNever);
+  EXPECT_EQ(never.uncontended, 0);
+}
+
+TEST(RunRecorder, AReplicaRunningWhenTheRunStopsKeepsItsStateAndRunsToTheStop) {
+  RunRecorder recorder(4, 8);
+  recorder.replica_submitted(0, 0);
+  recorder.job_started(0, 5, {0});
+  recorder.replica_run_started(0, 5);
+  CraftedJobs jobs = replica_slots();
+  jobs.at(0).state = JobState::kRunning;
+  const RunRecord record = recorder.finish(70, jobs);
+  const JobOutcome& o = record.outcomes[0];
+  EXPECT_EQ(o.state, JobState::kRunning);
+  EXPECT_EQ(o.end, kNever);
+  EXPECT_EQ(o.uncontended, 65);
 }
 
 TEST(RunRecorder, StopReportsReachTheRecord) {
