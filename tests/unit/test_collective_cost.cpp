@@ -69,9 +69,9 @@ TEST(CollectiveCost, AllreduceIsTheRingAllreduce) {
 
 TEST(CollectiveCost, UnboundedLinksCostLatencyOnly) {
   const GroupLink latency_only{3e-6, kNever};
-  EXPECT_DOUBLE_EQ(collective_cost(Collective::kAllGather, 4, 100e6, latency_only).seconds, 9e-6);   // 3 steps
-  EXPECT_DOUBLE_EQ(collective_cost(Collective::kBroadcast, 4, 100e6, latency_only).seconds, 9e-6);   // 3 hops
-  EXPECT_DOUBLE_EQ(collective_cost(Collective::kAllToAll, 4, 100e6, latency_only).seconds, 3e-6);    // at once
+  EXPECT_DOUBLE_EQ(collective_cost(Collective::kAllGather, 4, 100e6, latency_only).seconds, 9e-6);  // 3 steps
+  EXPECT_DOUBLE_EQ(collective_cost(Collective::kBroadcast, 4, 100e6, latency_only).seconds, 9e-6);  // 3 hops
+  EXPECT_DOUBLE_EQ(collective_cost(Collective::kAllToAll, 4, 100e6, latency_only).seconds, 3e-6);   // at once
   EXPECT_DOUBLE_EQ(collective_cost(Collective::kPointToPoint, 2, 100e6, latency_only).seconds, 3e-6);
 }
 
