@@ -131,14 +131,14 @@ LlmIteration llm_iteration(const LlmTraining& training) {
   const std::uint32_t tp_allreduces = 2 * it.layers_per_stage;
   it.tensor = exchange(Collective::kAllreduce, par.tensor, activations, training.links.tensor, tp_allreduces,
                        (1 + recomputed) * tp_allreduces);
-  it.pipeline = exchange(Collective::kPointToPoint, par.pipeline < 2 ? 1 : 2, activations, training.links.pipeline,
-                         1, 1);
+  it.pipeline =
+      exchange(Collective::kPointToPoint, par.pipeline < 2 ? 1 : 2, activations, training.links.pipeline, 1, 1);
   const std::uint32_t all_to_alls = 2 * it.moe_layers_per_stage;
-  it.expert = exchange(Collective::kAllToAll, par.expert, activations * model.top_k, training.links.expert,
-                       all_to_alls, (1 + recomputed) * all_to_alls);
+  it.expert = exchange(Collective::kAllToAll, par.expert, activations * model.top_k, training.links.expert, all_to_alls,
+                       (1 + recomputed) * all_to_alls);
 
-  it.stage_forward_seconds = it.forward_compute_seconds + it.tensor.forward_seconds() +
-                             it.expert.forward_seconds() + it.pipeline.forward_seconds();
+  it.stage_forward_seconds = it.forward_compute_seconds + it.tensor.forward_seconds() + it.expert.forward_seconds() +
+                             it.pipeline.forward_seconds();
   it.stage_backward_seconds = it.backward_compute_seconds + it.tensor.backward_seconds() +
                               it.expert.backward_seconds() + it.pipeline.backward_seconds();
   it.pipeline_seconds = (static_cast<double>(it.micro_batches) + par.pipeline - 1) *
@@ -151,8 +151,7 @@ LlmIteration llm_iteration(const LlmTraining& training) {
   dp.expert_gradient_bytes = expert_parameters(model) / (t * p * par.expert) * model.bytes_per_element;
   add_gradient_exchange(training.gradients, par.data, dp.dense_gradient_bytes, training.links.data, dp);
   if (dp.expert_gradient_bytes > 0)
-    add_gradient_exchange(training.gradients, par.data / par.expert, dp.expert_gradient_bytes, training.links.data,
-                          dp);
+    add_gradient_exchange(training.gradients, par.data / par.expert, dp.expert_gradient_bytes, training.links.data, dp);
   dp.hidden_seconds = std::min(training.dp_overlap * dp.overlappable_seconds, it.stage_backward_seconds);
   dp.exposed_seconds = dp.seconds - dp.hidden_seconds;
 
@@ -211,15 +210,13 @@ std::optional<LlmInputProblem> find_llm_problem(const LlmTraining& training, std
       return P{"moe_layer_interval", "must divide the " + std::to_string(per_stage) +
                                          " layers of a stage, so every stage holds as many MoE layers"};
     if (m.parameters < expert_parameters(m))
-      return P{"parameters", exact_number(m.parameters) + " is fewer than the experts' own " + exact_number(expert_parameters(m)) +
-                                 " (MoE layers x experts x 8 hidden_size^2)"};
+      return P{"parameters", exact_number(m.parameters) + " is fewer than the experts' own " +
+                                 exact_number(expert_parameters(m)) + " (MoE layers x experts x 8 hidden_size^2)"};
   }
 
   if (compute.rule == ComputeRule::kLayerTimes) {
-    if (!positive_finite(compute.layer_forward_seconds))
-      return P{"layer_forward_seconds", "must be a time > 0"};
-    if (!positive_finite(compute.layer_backward_seconds))
-      return P{"layer_backward_seconds", "must be a time > 0"};
+    if (!positive_finite(compute.layer_forward_seconds)) return P{"layer_forward_seconds", "must be a time > 0"};
+    if (!positive_finite(compute.layer_backward_seconds)) return P{"layer_backward_seconds", "must be a time > 0"};
   } else if (!positive_finite(compute.gpu_flops)) {
     return P{"gpu_flops", "must be a FLOP rate > 0"};
   }

@@ -94,8 +94,8 @@ enum class ComputeRule {
 
 struct LlmCompute {
   ComputeRule rule = ComputeRule::kMegatronFlops;
-  bool recomputation = false;   // full activation recomputation
-  double gpu_flops = 0;         // FLOP/s one GPU achieves (the FLOP rules)
+  bool recomputation = false;         // full activation recomputation
+  double gpu_flops = 0;               // FLOP/s one GPU achieves (the FLOP rules)
   double layer_forward_seconds = 0;   // kLayerTimes: one layer, one micro-batch, one GPU of its TP group
   double layer_backward_seconds = 0;  // the same layer's backward, recomputation aside
 };
@@ -152,9 +152,9 @@ struct LlmIteration {
   double backward_flops = 0;
   double forward_compute_seconds = 0;
   double backward_compute_seconds = 0;
-  ExchangeTerm tensor;    // allreduces among t
-  ExchangeTerm pipeline;  // point to point between stages
-  ExchangeTerm expert;    // all-to-alls among e
+  ExchangeTerm tensor;                // allreduces among t
+  ExchangeTerm pipeline;              // point to point between stages
+  ExchangeTerm expert;                // all-to-alls among e
   double stage_forward_seconds = 0;   // t_f
   double stage_backward_seconds = 0;  // t_b
   double pipeline_seconds = 0;        // (m + p - 1)(t_f + t_b)

@@ -203,7 +203,7 @@ TEST(LlmIteration, MeasuredLayerTimesReplaceTheFlops) {
   job.compute.gpu_flops = 0;
   LlmIteration it = llm_iteration(job);
   EXPECT_EQ(it.forward_flops, 0);
-  EXPECT_DOUBLE_EQ(it.forward_compute_seconds, 2e-3);   // 2 layers a stage
+  EXPECT_DOUBLE_EQ(it.forward_compute_seconds, 2e-3);  // 2 layers a stage
   EXPECT_DOUBLE_EQ(it.backward_compute_seconds, 4e-3);
   job.compute.recomputation = true;
   it = llm_iteration(job);
@@ -342,17 +342,31 @@ const ProblemCase kProblems[] = {
     {"NoDataDegree", [](LlmTraining& j) { j.parallel.data = 0; }, 8, 8, "data_parallel"},
     {"NoExpertDegree", [](LlmTraining& j) { j.parallel.expert = 0; }, 8, 8, "expert_parallel"},
     {"DegreesMissTheGpus", [](LlmTraining&) {}, 16, 8, "gpus"},
-    {"TensorGroupAboveANode", [](LlmTraining& j) { j.parallel = {8, 1, 1, 1}; }, 8, 4, "tensor_parallel"},
-    {"TensorGroupAcrossNodes", [](LlmTraining& j) { j.parallel = {3, 1, 1, 1}; }, 3, 8, "tensor_parallel"},
-    {"LayersUnevenOverStages", [](LlmTraining& j) { j.parallel = {2, 3, 2, 1}; }, 12, 8, "layers"},
+    {"TensorGroupAboveANode",
+     [](LlmTraining& j) {
+       j.parallel = {8, 1, 1, 1};
+     },
+     8, 4, "tensor_parallel"},
+    {"TensorGroupAcrossNodes",
+     [](LlmTraining& j) {
+       j.parallel = {3, 1, 1, 1};
+     },
+     3, 8, "tensor_parallel"},
+    {"LayersUnevenOverStages",
+     [](LlmTraining& j) {
+       j.parallel = {2, 3, 2, 1};
+     },
+     12, 8, "layers"},
     {"BatchNotWholeMicroBatches", [](LlmTraining& j) { j.model.global_batch = 15; }, 8, 8, "global_batch"},
     {"ExpertDegreeWithoutExperts", [](LlmTraining& j) { j.parallel.expert = 2; }, 8, 8, "expert_parallel"},
     {"NoTopK", [](LlmTraining& j) { j = moe_case(), j.model.top_k = 0; }, 8, 8, "top_k"},
     {"TopKAboveExperts", [](LlmTraining& j) { j = moe_case(), j.model.top_k = 5; }, 8, 8, "top_k"},
     {"ExpertsUnevenOverTheGroup", [](LlmTraining& j) { j = moe_case(), j.model.experts = 3; }, 8, 8, "experts"},
     {"ExpertDegreeNotDividingData",
-     [](LlmTraining& j) { j = moe_case(), j.parallel = {1, 1, 2, 4}, j.model.experts = 8; }, 2, 8,
-     "expert_parallel"},
+     [](LlmTraining& j) {
+       j = moe_case(), j.parallel = {1, 1, 2, 4}, j.model.experts = 8;
+     },
+     2, 8, "expert_parallel"},
     {"NoMoeInterval", [](LlmTraining& j) { j = moe_case(), j.model.moe_layer_interval = 0; }, 8, 8,
      "moe_layer_interval"},
     {"MoeLayersUnevenOverStages", [](LlmTraining& j) { j = moe_case(), j.model.moe_layer_interval = 3; }, 8, 8,
