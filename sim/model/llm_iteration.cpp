@@ -94,7 +94,7 @@ LlmIteration llm_iteration(const LlmTraining& training) {
   const LlmCompute& compute = training.compute;
   const double t = par.tensor, p = par.pipeline;
   LlmIteration it;
-  it.micro_batches = model.global_batch / (model.micro_batch * par.data);
+  it.micro_batches = static_cast<std::uint32_t>(model.global_batch / (std::uint64_t{model.micro_batch} * par.data));
   it.layers_per_stage = model.layers / par.pipeline;
   it.moe_layers_per_stage = moe_layer_count(model) / par.pipeline;
   const std::uint32_t dense_per_stage = it.layers_per_stage - it.moe_layers_per_stage;
