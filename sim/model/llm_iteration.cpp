@@ -1,0 +1,227 @@
+#include "sim/model/llm_iteration.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "sim/core/number_text.hpp"
+
+namespace gcsim {
+namespace {
+
+// Weights of an MLP h -> 4h -> h (biases aside): one expert.
+double mlp_parameters(double h) { return 8 * h * h; }
+
+// One layer's forward FLOPs for one micro-batch (Megatron-LM): attention
+// 8 b s h^2 + 4 b s^2 h, and its MLP 16 b s h^2 once per expert a token meets.
+double layer_forward_flops(const TransformerShape& m, double mlps_per_token) {
+  const double b = m.micro_batch, s = m.sequence_length, h = m.hidden_size;
+  return 8 * b * s * h * h + 4 * b * s * s * h + mlps_per_token * 16 * b * s * h * h;
+}
+
+double logit_forward_flops(const TransformerShape& m) {
+  return 2.0 * m.micro_batch * m.sequence_length * m.hidden_size * m.vocabulary_size;
+}
+
+// A micro-batch's activations at a layer boundary: b s h elements.
+double activation_bytes(const TransformerShape& m) {
+  return static_cast<double>(m.micro_batch) * m.sequence_length * m.hidden_size * m.bytes_per_element;
+}
+
+ExchangeTerm exchange(Collective collective, std::uint32_t ranks, double buffer_bytes, const GroupLink& link,
+                      std::uint32_t per_forward, std::uint32_t per_backward) {
+  ExchangeTerm term;
+  term.collective = collective;
+  term.ranks = ranks;
+  term.buffer_bytes = buffer_bytes;
+  if (ranks < 2) return term;  // a group of one exchanges nothing
+  term.per_forward = per_forward;
+  term.per_backward = per_backward;
+  term.each = collective_cost(collective, ranks, buffer_bytes, link);
+  return term;
+}
+
+// The exchange of `bytes` of gradients per GPU among `ranks` replicas:
+// adds its time, the part that may overlap the backward, and the bytes sent.
+void add_gradient_exchange(GradientExchange how, std::uint32_t ranks, double bytes, const GroupLink& link,
+                           DataParallelTerm& term) {
+  if (how == GradientExchange::kAllreduce) {
+    const CollectiveCost allreduce = collective_cost(Collective::kAllreduce, ranks, bytes, link);
+    term.seconds += allreduce.seconds;
+    term.overlappable_seconds += allreduce.seconds;
+    term.bytes_sent_per_gpu += allreduce.bytes_sent_per_rank;
+    return;
+  }
+  const CollectiveCost scatter = collective_cost(Collective::kReduceScatter, ranks, bytes, link);
+  const CollectiveCost gather = collective_cost(Collective::kAllGather, ranks, bytes, link);
+  term.seconds += scatter.seconds + gather.seconds;
+  term.overlappable_seconds += scatter.seconds;
+  term.bytes_sent_per_gpu += scatter.bytes_sent_per_rank + gather.bytes_sent_per_rank;
+}
+
+bool positive_finite(double x) { return std::isfinite(x) && x > 0; }
+
+}  // namespace
+
+std::uint32_t moe_layer_count(const TransformerShape& model) {
+  if (model.experts == 0 || model.moe_layer_interval == 0) return 0;
+  return model.layers / model.moe_layer_interval;
+}
+
+double expert_parameters(const TransformerShape& model) {
+  return static_cast<double>(moe_layer_count(model)) * model.experts * mlp_parameters(model.hidden_size);
+}
+
+double active_parameters(const TransformerShape& model) {
+  return model.parameters - expert_parameters(model) +
+         static_cast<double>(moe_layer_count(model)) * model.top_k * mlp_parameters(model.hidden_size);
+}
+
+double megatron_iteration_flops(const TransformerShape& model, bool recomputation) {
+  const double moe = moe_layer_count(model), dense = model.layers - moe;
+  const double layers = dense * layer_forward_flops(model, 1) + moe * layer_forward_flops(model, model.top_k);
+  const double micro_batches_of_b = static_cast<double>(model.global_batch) / model.micro_batch;
+  return micro_batches_of_b * ((recomputation ? 4 : 3) * layers + 3 * logit_forward_flops(model));
+}
+
+double pipeline_bubble_fraction(std::uint32_t micro_batches, std::uint32_t stages) {
+  if (stages < 2) return 0;
+  return static_cast<double>(stages - 1) / (static_cast<double>(micro_batches) + stages - 1);
+}
+
+LlmIteration llm_iteration(const LlmTraining& training) {
+  const TransformerShape& model = training.model;
+  const ParallelDegrees& par = training.parallel;
+  const LlmCompute& compute = training.compute;
+  const double t = par.tensor, p = par.pipeline;
+  LlmIteration it;
+  it.micro_batches = static_cast<std::uint32_t>(model.global_batch / (std::uint64_t{model.micro_batch} * par.data));
+  it.layers_per_stage = model.layers / par.pipeline;
+  it.moe_layers_per_stage = moe_layer_count(model) / par.pipeline;
+  const std::uint32_t dense_per_stage = it.layers_per_stage - it.moe_layers_per_stage;
+  const std::uint32_t recomputed = compute.recomputation ? 1 : 0;
+
+  // Compute: per micro-batch, one stage, one GPU of its TP group.
+  switch (compute.rule) {
+    case ComputeRule::kMegatronFlops: {
+      const double layers = (dense_per_stage * layer_forward_flops(model, 1) +
+                             it.moe_layers_per_stage * layer_forward_flops(model, model.top_k)) /
+                            t;
+      it.forward_flops = layers + logit_forward_flops(model) / (p * t);
+      it.backward_flops = 2 * it.forward_flops + recomputed * layers;
+      break;
+    }
+    case ComputeRule::kParameterFlops:
+      it.forward_flops =
+          2 * active_parameters(model) * model.micro_batch * static_cast<double>(model.sequence_length) / (p * t);
+      it.backward_flops = (2 + recomputed) * it.forward_flops;
+      break;
+    case ComputeRule::kLayerTimes:
+      it.forward_compute_seconds = it.layers_per_stage * compute.layer_forward_seconds;
+      it.backward_compute_seconds =
+          it.layers_per_stage * (compute.layer_backward_seconds + recomputed * compute.layer_forward_seconds);
+      break;
+  }
+  if (compute.rule != ComputeRule::kLayerTimes) {
+    it.forward_compute_seconds = it.forward_flops / compute.gpu_flops;
+    it.backward_compute_seconds = it.backward_flops / compute.gpu_flops;
+  }
+
+  // Communication in a micro-batch's slot on one stage.
+  const double activations = activation_bytes(model);
+  const std::uint32_t tp_allreduces = 2 * it.layers_per_stage;
+  it.tensor = exchange(Collective::kAllreduce, par.tensor, activations, training.links.tensor, tp_allreduces,
+                       (1 + recomputed) * tp_allreduces);
+  it.pipeline =
+      exchange(Collective::kPointToPoint, par.pipeline < 2 ? 1 : 2, activations, training.links.pipeline, 1, 1);
+  const std::uint32_t all_to_alls = 2 * it.moe_layers_per_stage;
+  it.expert = exchange(Collective::kAllToAll, par.expert, activations * model.top_k, training.links.expert, all_to_alls,
+                       (1 + recomputed) * all_to_alls);
+
+  it.stage_forward_seconds = it.forward_compute_seconds + it.tensor.forward_seconds() + it.expert.forward_seconds() +
+                             it.pipeline.forward_seconds();
+  it.stage_backward_seconds = it.backward_compute_seconds + it.tensor.backward_seconds() +
+                              it.expert.backward_seconds() + it.pipeline.backward_seconds();
+  it.pipeline_seconds = (static_cast<double>(it.micro_batches) + par.pipeline - 1) *
+                        (it.stage_forward_seconds + it.stage_backward_seconds);
+  it.bubble_fraction = pipeline_bubble_fraction(it.micro_batches, par.pipeline);
+
+  // Gradients at the end of the iteration.
+  DataParallelTerm& dp = it.data;
+  dp.dense_gradient_bytes = (model.parameters - expert_parameters(model)) / (t * p) * model.bytes_per_element;
+  dp.expert_gradient_bytes = expert_parameters(model) / (t * p * par.expert) * model.bytes_per_element;
+  add_gradient_exchange(training.gradients, par.data, dp.dense_gradient_bytes, training.links.data, dp);
+  if (dp.expert_gradient_bytes > 0)
+    add_gradient_exchange(training.gradients, par.data / par.expert, dp.expert_gradient_bytes, training.links.data, dp);
+  dp.hidden_seconds = std::min(training.dp_overlap * dp.overlappable_seconds, it.stage_backward_seconds);
+  dp.exposed_seconds = dp.seconds - dp.hidden_seconds;
+
+  it.iteration_seconds = it.pipeline_seconds + dp.exposed_seconds;
+  return it;
+}
+
+std::optional<LlmInputProblem> find_llm_problem(const LlmTraining& training, std::uint32_t gpus,
+                                                std::uint32_t gpus_per_node) {
+  const TransformerShape& m = training.model;
+  const ParallelDegrees& par = training.parallel;
+  const LlmCompute& compute = training.compute;
+  using P = LlmInputProblem;
+  if (!positive_finite(m.parameters)) return P{"parameters", "must be a number of parameters > 0"};
+  if (m.layers == 0) return P{"layers", "must be at least 1"};
+  if (m.hidden_size == 0) return P{"hidden_size", "must be at least 1"};
+  if (m.sequence_length == 0) return P{"sequence_length", "must be at least 1"};
+  if (m.global_batch == 0) return P{"global_batch", "must be at least 1 sequence"};
+  if (m.micro_batch == 0) return P{"micro_batch", "must be at least 1 sequence"};
+  if (!positive_finite(m.bytes_per_element)) return P{"bytes_per_element", "must be > 0 (2 for bf16)"};
+  if (par.tensor == 0) return P{"tensor_parallel", "must be at least 1"};
+  if (par.pipeline == 0) return P{"pipeline_parallel", "must be at least 1"};
+  if (par.data == 0) return P{"data_parallel", "must be at least 1"};
+  if (par.expert == 0) return P{"expert_parallel", "must be at least 1"};
+
+  const std::uint64_t product = std::uint64_t{par.tensor} * par.pipeline * par.data;
+  if (product != gpus)
+    return P{"gpus", "tensor_parallel x pipeline_parallel x data_parallel = " + std::to_string(par.tensor) + " x " +
+                         std::to_string(par.pipeline) + " x " + std::to_string(par.data) + " = " +
+                         std::to_string(product) + " GPUs, but the job has " + std::to_string(gpus)};
+  if (par.tensor > gpus_per_node || gpus_per_node % par.tensor != 0)
+    return P{"tensor_parallel", std::to_string(par.tensor) + " does not divide the " + std::to_string(gpus_per_node) +
+                                    " GPUs of a node: a TP group must stay inside one node"};
+  if (m.layers % par.pipeline != 0)
+    return P{"layers", std::to_string(m.layers) + " layers do not split evenly over " + std::to_string(par.pipeline) +
+                           " pipeline stages"};
+  const std::uint64_t batch_step = std::uint64_t{m.micro_batch} * par.data;
+  if (m.global_batch % batch_step != 0)
+    return P{"global_batch", std::to_string(m.global_batch) + " sequences are not a whole number of micro-batches (" +
+                                 std::to_string(m.micro_batch) + ") on each of the " + std::to_string(par.data) +
+                                 " data-parallel replicas"};
+
+  if (m.experts == 0) {
+    if (par.expert > 1) return P{"expert_parallel", "needs experts: only a mixture-of-experts model has an EP group"};
+  } else {
+    if (m.top_k == 0 || m.top_k > m.experts)
+      return P{"top_k", "must be between 1 and the " + std::to_string(m.experts) + " experts"};
+    if (m.experts % par.expert != 0)
+      return P{"experts", std::to_string(m.experts) + " experts do not split evenly over expert_parallel = " +
+                              std::to_string(par.expert) + " GPUs"};
+    if (par.data % par.expert != 0)
+      return P{"expert_parallel", std::to_string(par.expert) + " does not divide data_parallel = " +
+                                      std::to_string(par.data) + ": EP groups are formed among the replicas"};
+    const std::uint32_t per_stage = m.layers / par.pipeline;
+    if (m.moe_layer_interval == 0 || per_stage % m.moe_layer_interval != 0)
+      return P{"moe_layer_interval", "must divide the " + std::to_string(per_stage) +
+                                         " layers of a stage, so every stage holds as many MoE layers"};
+    if (m.parameters < expert_parameters(m))
+      return P{"parameters", exact_number(m.parameters) + " is fewer than the experts' own " +
+                                 exact_number(expert_parameters(m)) + " (MoE layers x experts x 8 hidden_size^2)"};
+  }
+
+  if (compute.rule == ComputeRule::kLayerTimes) {
+    if (!positive_finite(compute.layer_forward_seconds)) return P{"layer_forward_seconds", "must be a time > 0"};
+    if (!positive_finite(compute.layer_backward_seconds)) return P{"layer_backward_seconds", "must be a time > 0"};
+  } else if (!positive_finite(compute.gpu_flops)) {
+    return P{"gpu_flops", "must be a FLOP rate > 0"};
+  }
+  if (!(training.dp_overlap >= 0 && training.dp_overlap <= 1)) return P{"dp_overlap", "must be between 0 and 1"};
+  return std::nullopt;
+}
+
+}  // namespace gcsim
