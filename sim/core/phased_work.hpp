@@ -1,0 +1,63 @@
+// phased_work.hpp: iterations of a program of phases over a job's ranks,
+// the form of work a large model's training compiles into
+// (workloads/kinds/llm_training/).
+//
+// A job's ranks are its GPUs in placement order, 0..n-1. A phase computes
+// `flops` on every GPU while its exchanges go; it ends when the computation
+// and every transfer have ended. An exchange moves data among the ranks of
+// each of its groups (RankGroups): one step of a ring (reduce-scatter,
+// all-gather and allreduce are rings of n-1, n-1 and 2(n-1) such steps), an
+// all-to-all, or the sends between neighbouring pipeline stages. Its
+// `messages` are what it stands for: a phase's exchange is one flow per
+// transfer carrying the bytes of all its messages, and the latencies the
+// merged messages do not pay come as a delay (sim/model/job_activity_plan.hpp).
+//
+//   PhasedWork work;
+//   work.iterations = 100;
+//   // 8 data-parallel groups of 4 ranks, ranks 0, 8, 16, 24 the first: a ring allreduce of 1 GB each.
+//   work.phases = {{.flops = 3e14},
+//                  {.exchanges = {{Exchange::kRingStep, {4, 8}, 1e9 / 4, 2 * 3}}}};
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gcsim {
+
+/// The ranks in groups of `size`, neighbours `stride` apart: rank r is in
+/// the group of the ranks that differ from r only in the digit (r / stride) %
+/// size. {t, 1}: consecutive ranks (tensor parallel groups); {d, t}: every
+/// t-th rank within a block of t x d (data parallel groups).
+struct RankGroups {
+  std::uint32_t size = 1;
+  std::uint32_t stride = 1;
+};
+
+enum class Exchange : std::uint8_t {
+  kRingStep,   // each rank sends `bytes` to the next of its group, the last to the first
+  kAllToAll,   // each rank sends `bytes` to every other rank of its group, all at once
+  kChainNext,  // each rank but the last of its group sends `bytes` to the next (pipeline stages, forward)
+  kChainPrev,  // each rank but the first sends `bytes` to the one before (pipeline stages, backward)
+};
+
+/// An exchange of a phase: `messages` messages of `bytes` per transfer, run
+/// as one flow per transfer carrying them all.
+struct PhaseExchange {
+  Exchange exchange = Exchange::kRingStep;
+  RankGroups groups;
+  double bytes = 0;            // per transfer and message
+  std::uint64_t messages = 1;  // per iteration
+};
+
+struct WorkPhase {
+  double flops = 0;  // per GPU, per iteration
+  std::vector<PhaseExchange> exchanges;
+};
+
+struct PhasedWork {
+  std::vector<WorkPhase> phases;  // one iteration
+  std::uint64_t iterations = 1;
+};
+
+}  // namespace gcsim
