@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "sim/core/ids.hpp"
+#include "sim/core/phased_work.hpp"
 #include "sim/core/overloaded.hpp"
 #include "sim/core/serving_spec.hpp"
 
@@ -181,13 +182,14 @@ struct CpuWork {
 /// only through std::visit with a handler per form (sim/core/overloaded.hpp),
 /// so that a form added here fails to compile wherever it is not handled;
 /// the questions several places ask of a form are in sim/core/work_forms.hpp.
-using JobWork = std::variant<TrainingWork, MeasuredWork, DagWork, NotebookWork, ServingWork, CpuWork>;
+using JobWork = std::variant<TrainingWork, MeasuredWork, DagWork, NotebookWork, ServingWork, CpuWork, PhasedWork>;
 
 /// Whether the work is a CPU-only job's (CpuWork).
 inline bool is_cpu_job(const JobWork& work) {
   return std::visit(Overloaded{[](const TrainingWork&) { return false; }, [](const MeasuredWork&) { return false; },
                                [](const DagWork&) { return false; }, [](const NotebookWork&) { return false; },
-                               [](const ServingWork&) { return false; }, [](const CpuWork&) { return true; }},
+                               [](const ServingWork&) { return false; }, [](const CpuWork&) { return true; },
+                               [](const PhasedWork&) { return false; }},
                     work);
 }
 
@@ -323,7 +325,7 @@ inline double compute_scale_on(const JobSpec& job, const std::string& gpu_type) 
                                },
                                [](const MeasuredWork&) { return 1.0; }, [](const DagWork&) { return 1.0; },
                                [](const NotebookWork&) { return 1.0; }, [](const ServingWork&) { return 1.0; },
-                               [](const CpuWork&) { return 1.0; }},
+                               [](const CpuWork&) { return 1.0; }, [](const PhasedWork&) { return 1.0; }},
                     job.work);
 }
 
@@ -336,7 +338,8 @@ inline bool runs_on_cpu(const JobSpec& job) {
   // The forms that may hold no GPU; the others hold at least one.
   return std::visit(Overloaded{[](const TrainingWork&) { return false; }, [](const MeasuredWork&) { return false; },
                                [](const DagWork&) { return true; }, [](const NotebookWork&) { return false; },
-                               [](const ServingWork&) { return true; }, [](const CpuWork&) { return true; }},
+                               [](const ServingWork&) { return true; }, [](const CpuWork&) { return true; },
+                               [](const PhasedWork&) { return false; }},
                     job.work);
 }
 

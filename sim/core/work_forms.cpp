@@ -9,7 +9,8 @@ std::string_view form_name(const JobWork& work) {
   return std::visit(
       Overloaded{[](const TrainingWork&) { return kFormNames[0]; }, [](const MeasuredWork&) { return kFormNames[1]; },
                  [](const DagWork&) { return kFormNames[2]; }, [](const NotebookWork&) { return kFormNames[3]; },
-                 [](const ServingWork&) { return kFormNames[4]; }, [](const CpuWork&) { return kFormNames[5]; }},
+                 [](const ServingWork&) { return kFormNames[4]; }, [](const CpuWork&) { return kFormNames[5]; },
+                 [](const PhasedWork&) { return kFormNames[6]; }},
       work);
 }
 
@@ -22,7 +23,8 @@ const InputPipeline* input_pipeline_of(const JobWork& work) {
                                [](const DagWork&) -> Pipeline { return nullptr; },
                                [](const NotebookWork&) -> Pipeline { return nullptr; },
                                [](const ServingWork&) -> Pipeline { return nullptr; },
-                               [](const CpuWork&) -> Pipeline { return nullptr; }},
+                               [](const CpuWork&) -> Pipeline { return nullptr; },
+                               [](const PhasedWork&) -> Pipeline { return nullptr; }},
                     work);
 }
 
@@ -32,7 +34,7 @@ std::uint32_t cpu_workers_of(const JobWork& work) {
       Overloaded{[](const TrainingWork&) -> Workers { return 0; }, [](const MeasuredWork&) -> Workers { return 0; },
                  [](const DagWork& dag) -> Workers { return dag_cpu_workers(dag); },
                  [](const NotebookWork&) -> Workers { return 0; }, [](const ServingWork&) -> Workers { return 0; },
-                 [](const CpuWork&) -> Workers { return 0; }},
+                 [](const CpuWork&) -> Workers { return 0; }, [](const PhasedWork&) -> Workers { return 0; }},
       work);
 }
 
@@ -43,7 +45,8 @@ const ServingWork* replica_of(const JobWork& work) {
                                [](const DagWork&) -> Replica { return nullptr; },
                                [](const NotebookWork&) -> Replica { return nullptr; },
                                [](const ServingWork& serving) -> Replica { return &serving; },
-                               [](const CpuWork&) -> Replica { return nullptr; }},
+                               [](const CpuWork&) -> Replica { return nullptr; },
+                               [](const PhasedWork&) -> Replica { return nullptr; }},
                     work);
 }
 
@@ -54,7 +57,8 @@ const NotebookWork* notebook_of(const JobWork& work) {
                                [](const DagWork&) -> Notebook { return nullptr; },
                                [](const NotebookWork& notebook) -> Notebook { return &notebook; },
                                [](const ServingWork&) -> Notebook { return nullptr; },
-                               [](const CpuWork&) -> Notebook { return nullptr; }},
+                               [](const CpuWork&) -> Notebook { return nullptr; },
+                               [](const PhasedWork&) -> Notebook { return nullptr; }},
                     work);
 }
 

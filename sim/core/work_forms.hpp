@@ -21,7 +21,8 @@ namespace gcsim {
 
 /// Every form's name, in the order of JobWork's alternatives: jobs.csv's
 /// type column and the per-type figures (sim/report/job_type_metrics.hpp).
-inline constexpr std::string_view kFormNames[] = {"training", "measured", "dag", "notebook", "serving", "cpu"};
+inline constexpr std::string_view kFormNames[] = {"training", "measured", "dag",         "notebook",
+                                                  "serving",  "cpu",      "llm_training"};
 static_assert(std::size(kFormNames) == std::variant_size_v<JobWork>, "a name for every form of work");
 
 /// The form's name (kFormNames): "training", "measured", "dag", "notebook", "serving" or "cpu".

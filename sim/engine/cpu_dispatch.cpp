@@ -34,7 +34,7 @@ std::vector<JobIndex> CpuDispatch::dispatch(SchedulerState& state, Time now) {
                             ends_.push({now + work.seconds, job, runs_[job]});
                           },
                           [](const ServingWork&) {}, [](const DagWork&) {}, [](const TrainingWork&) {},
-                          [](const MeasuredWork&) {}, [](const NotebookWork&) {}},
+                          [](const MeasuredWork&) {}, [](const NotebookWork&) {}, [](const PhasedWork&) {}},
                jobs_[job].work);
     ++running_;
     started.push_back(job);

@@ -50,7 +50,8 @@ SchedulerState::Applied JobRuns::apply_plan(const Plan& plan, double* lost_gpu_s
 void JobRuns::launch(JobIndex job) {
   std::visit(
       Overloaded{[&](const TrainingWork&) { launch_steps(job); }, [&](const MeasuredWork&) { launch_steps(job); },
-                 [&](const NotebookWork&) { launch_steps(job); }, [&](const DagWork& dag) { launch_dag(job, dag); },
+                 [&](const NotebookWork&) { launch_steps(job); }, [&](const PhasedWork&) { launch_steps(job); },
+                 [&](const DagWork& dag) { launch_dag(job, dag); },
                  [&](const ServingWork&) {
                    const ServingController* deployment = serving_.of(job);
                    assert(deployment && "a replica belongs to its deployment");
@@ -68,7 +69,8 @@ void JobRuns::launch_on_cores(JobIndex job) {
                         [](const ServingWork&) {},
                         [](const TrainingWork&) { throw std::logic_error("a training job runs on GPUs, not cores"); },
                         [](const MeasuredWork&) { throw std::logic_error("a measured run is on GPUs, not cores"); },
-                        [](const NotebookWork&) { throw std::logic_error("a notebook holds GPUs, not cores"); }},
+                        [](const NotebookWork&) { throw std::logic_error("a notebook holds GPUs, not cores"); },
+                        [](const PhasedWork&) { throw std::logic_error("a phased job runs on GPUs, not cores"); }},
              engine_.in.jobs[job].work);
 }
 
@@ -84,7 +86,7 @@ void JobRuns::launch_steps(JobIndex job) {
   const double saved = engine_.state.runtime(job).saved_fraction;
   const Time restore = saved > 0 ? spec.checkpoint.restore_cost : 0;
   JobActivityPlan plan(spec, options.fidelity, costs.measured_type_flops, costs.exchange_latency, 1 - saved, restore,
-                       options.job_rounds, costs.hierarchy);
+                       options.job_rounds, costs.hierarchy, costs.phases);
   std::vector<NodeDecoding> decoding = node_decoding(spec, gpus, layout);
   plan.set_decode_seconds(decode_seconds_alone(decoding, layout));
   const Time work_seconds = plan.uncontended_work_seconds(costs.slowest_gpu_flops, costs.exchange_bandwidth);
@@ -96,6 +98,7 @@ void JobRuns::launch_steps(JobIndex job) {
   run.synthetic_seconds = synthetic_seconds;
   run.compute_scale = std::move(costs.compute_scale);
   run.pushes = std::move(costs.pushes);
+  run.phase_flows = std::move(costs.phase_flows);
   run.intra_node_step = std::move(costs.intra_node_step);
   run.inter_node_step = std::move(costs.inter_node_step);
   run.work_seconds = work_seconds;

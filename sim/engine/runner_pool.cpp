@@ -204,10 +204,35 @@ void RunnerPool::start_step(JobIndex job, const JobStep& step) {
       for (const Transfer& t : step.kind == JobStep::Kind::kIntraNode ? run.intra_node_step : run.inter_node_step)
         send(run, run.hosts[t.from], run.hosts[t.to], step.amount);
       break;
+    case JobStep::Kind::kPhase:
+      phase_step(job, run, step);
+      break;
     case JobStep::Kind::kDelay:
     case JobStep::Kind::kBusy:
       assert(false && "a delay or a notebook's burst is a timer: it starts no activity");
       break;
+  }
+}
+
+// A phase of a PhasedWork: its computation on every GPU, and each of its
+// exchanges' transfers carrying all the messages of the step's iterations,
+// all started together.
+void RunnerPool::phase_step(JobIndex job, RunningJob& run, const JobStep& step) {
+  if (step.amount > 0) {
+    const double share = engine_.in.jobs[job].gpu_share;
+    timers_.record_compute_busy(run, step, share);
+    for (std::size_t i = 0; i < run.hosts.size(); ++i) {
+      sg4::ExecPtr exec = sg4::Exec::init();
+      exec->set_flops_amount(step.amount * run.compute_scale[i])->set_host(run.hosts[i]);
+      if (share < 1) exec->set_bound(share * run.hosts[i]->get_speed());
+      run.activities.push_back(exec);
+      exec->start();
+    }
+  }
+  for (const ExchangeFlows& flows : run.phase_flows[step.phase]) {
+    if (!(flows.bytes > 0)) continue;
+    for (const Transfer& t : flows.transfers)
+      send(run, run.hosts[t.from], run.hosts[t.to], flows.bytes * step.iterations);
   }
 }
 

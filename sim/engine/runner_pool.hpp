@@ -78,6 +78,8 @@ class RunnerPool {
   // The steps of the job's plan, one after the other. Returns when the job's
   // steps all ran or it was stopped.
   void run_job(Runner& runner);
+  // Starts a PhasedWork phase's computation and transfers.
+  void phase_step(JobIndex job, RunningJob& run, const JobStep& step);
   // Runs the job's current step to its end. False when the run stopped
   // meanwhile: the job may then be gone, and nothing of it is touched.
   bool run_step(Runner& runner, JobIndex job);

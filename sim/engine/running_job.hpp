@@ -16,6 +16,7 @@
 #include "sim/model/input_pipeline.hpp"
 #include "sim/model/job_activity_plan.hpp"
 #include "sim/model/job_links.hpp"
+#include "sim/model/placement_costs.hpp"
 
 namespace gcsim {
 
@@ -43,6 +44,8 @@ struct RunningJob {
   // The transfers of the exchange's steps (host indices; PlacementCosts says
   // which): parameter servers' pushes, a hierarchical allreduce's steps.
   std::vector<Transfer> pushes, intra_node_step, inter_node_step;
+  // A PhasedWork's flows: per phase, per exchange (PlacementCosts::phase_flows).
+  std::vector<std::vector<ExchangeFlows>> phase_flows;
   // Per host (ring order): its GPU type's FLOPs per iteration over the job's
   // flops_per_iteration (1 unless a throughput table says the model runs
   // otherwise on that type; always 1 for a measured run).

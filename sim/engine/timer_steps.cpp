@@ -55,7 +55,8 @@ Time TimerSteps::start(RunningJob& run) {
     engine_.events.busy({now, now + step.amount, run.hosts.size(), run.gpu_share});
     return now + step.amount;
   }
-  assert(step.kind == JobStep::Kind::kCompute && "a timer step is a delay, a computation or a burst");
+  assert((step.kind == JobStep::Kind::kCompute || step.kind == JobStep::Kind::kPhase) &&
+         "a timer step is a delay, a computation (a phase that exchanges nothing) or a burst");
   record_compute_busy(run, step, 1.0);
   Time end = now;
   for (const auto& [at, gpus] : run.busy_ends) end = std::max(end, at);

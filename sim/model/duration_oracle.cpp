@@ -8,6 +8,7 @@
 #include "sim/model/hierarchical_allreduce_cost.hpp"
 #include "sim/model/input_pipeline.hpp"
 #include "sim/model/parameter_server_cost.hpp"
+#include "sim/model/phase_transfers.hpp"
 #include "sim/model/ring_allreduce_cost.hpp"
 
 namespace gcsim {
@@ -116,6 +117,50 @@ Time training_duration(const JobSpec& job, const TrainingWork& training, const C
           decode_wait + extra_latencies);
 }
 
+// A PhasedWork packed on the fastest group's nodes, full nodes first: each
+// phase lasts its computation or its flows, the longer (the busiest link's
+// bytes, after the largest latency of its transfers), then the latencies
+// its merged messages did not pay (sim/model/job_activity_plan.hpp).
+Time phased_duration(const JobSpec& job, const PhasedWork& work, const ClusterLayout& layout,
+                     const FastestGroup& best) {
+  const ClusterSpec& spec = layout.spec();
+  const NodeGroup& group = *best.group;
+  const std::uint32_t nodes_per_rack = spec.fabric.nodes_per_rack == 0 ? 1 : spec.fabric.nodes_per_rack;
+  const double rack_uplink = static_cast<double>(nodes_per_rack) * group.nic.bandwidth / spec.fabric.oversubscription;
+  const JobLinks links = packed_job_links(job.gpus, group.gpus_per_node, nodes_per_rack, group.intra.bandwidth,
+                                          group.nic.bandwidth, rack_uplink);
+  // A transfer's latency: inside a node, through the NICs, or also through two racks' uplinks.
+  auto latency_of = [&](const Transfer& t) {
+    const std::uint32_t from = links.node_of_gpu[t.from], to = links.node_of_gpu[t.to];
+    if (from == to) return group.intra.latency;
+    const double nics = group.intra.latency + 2 * group.nic.latency;
+    return links.rack_of_node[from] == links.rack_of_node[to] ? nics : nics + 2 * spec.fabric.uplink_latency;
+  };
+  const double compute_flops = best.flops * job.gpu_share;
+  Time iteration = 0;
+  for (const WorkPhase& phase : work.phases) {
+    std::vector<std::vector<Transfer>> transfers;
+    transfers.reserve(phase.exchanges.size());  // `sets` points into it
+    std::vector<const std::vector<Transfer>*> sets;
+    std::vector<double> bytes;
+    double paid = 0, messages_latency = 0;
+    for (const PhaseExchange& exchange : phase.exchanges) {
+      transfers.push_back(exchange_transfers(exchange, job.gpus));
+      const double total = exchange.bytes * static_cast<double>(exchange.messages);
+      if (transfers.back().empty() || !(total > 0)) continue;
+      double latency = 0;
+      for (const Transfer& t : transfers.back()) latency = std::max(latency, latency_of(t));
+      paid = std::max(paid, latency);
+      messages_latency = std::max(messages_latency, static_cast<double>(exchange.messages) * latency);
+      sets.push_back(&transfers.back());
+      bytes.push_back(total);
+    }
+    const double flows = sets.empty() ? 0 : paid + busiest_link_seconds(links, sets, bytes);
+    iteration += std::max(phase.flops / compute_flops, flows) + (messages_latency - paid);
+  }
+  return static_cast<double>(work.iterations) * iteration;
+}
+
 }  // namespace
 
 Time uncontended_duration(const JobSpec& job, const ClusterLayout& layout) {
@@ -141,7 +186,11 @@ Time uncontended_duration(const JobSpec& job, const ClusterLayout& layout) {
                  // A replica serves until its deployment ends or scales it away: at most the deployment's length.
                  [](const ServingWork& serving) -> Time { return serving.deployment->length; },
                  // A CPU job runs for its seconds on any node.
-                 [](const CpuWork& cpu) -> Time { return cpu.seconds; }},
+                 [](const CpuWork& cpu) -> Time { return cpu.seconds; },
+                 [&](const PhasedWork& phased) -> Time {
+                   const FastestGroup best = fastest_group(job, layout, nullptr);
+                   return best.group ? phased_duration(job, phased, layout, best) : kNever;
+                 }},
       job.work);
 }
 

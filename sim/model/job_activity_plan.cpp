@@ -15,7 +15,8 @@ std::string_view to_string(Fidelity fidelity) { return fidelity == Fidelity::kJo
 
 JobActivityPlan::JobActivityPlan(const JobSpec& job, Fidelity fidelity, double measured_type_flops,
                                  double exchange_latency, double remaining_fraction, Time restore_delay,
-                                 std::uint32_t job_rounds, const Hierarchy& hierarchy)
+                                 std::uint32_t job_rounds, const Hierarchy& hierarchy,
+                                 const std::vector<PhaseCost>& phase_costs)
     : fidelity_(fidelity), ranks_(job.gpus), exchange_latency_(exchange_latency) {
   assert(remaining_fraction > 0 && remaining_fraction <= 1 && "a plan has work left to do");
   assert(job_rounds >= 1 && "at least one round");
@@ -28,6 +29,7 @@ JobActivityPlan::JobActivityPlan(const JobSpec& job, Fidelity fidelity, double m
           [&](const TrainingWork& training) { plan_training(training, remaining_fraction, job_rounds, hierarchy); },
           [&](const MeasuredWork& measured) { plan_measured(measured, measured_type_flops, remaining_fraction); },
           [&](const NotebookWork& notebook) { plan_notebook(notebook); },
+          [&](const PhasedWork& phased) { plan_phased(phased, remaining_fraction, job_rounds, phase_costs); },
           // The forms that run no steps: the engine runs them otherwise.
           [](const DagWork&) {
             throw std::logic_error("a DAG job runs its tasks on its workers, not a plan of steps");
@@ -54,6 +56,64 @@ void JobActivityPlan::plan_notebook(const NotebookWork& notebook) {
   rounds_ = 1;
   steps_per_round_ = notebook_steps_.size();
   computes_ = false;
+}
+
+void JobActivityPlan::plan_phased(const PhasedWork& phased, double remaining_fraction, std::uint32_t job_rounds,
+                                  const std::vector<PhaseCost>& phase_costs) {
+  trains_ = true;
+  phased_ = true;
+  // Whole iterations: a checkpoint keeps completed iterations only.
+  const auto iterations =
+      static_cast<std::uint64_t>(std::ceil(static_cast<double>(phased.iterations) * remaining_fraction));
+  iterations_ = std::max<std::uint64_t>(1, std::min(iterations, phased.iterations));
+  rounds_ = fidelity_ == Fidelity::kIteration ? iterations_ : std::min<std::uint64_t>(job_rounds, iterations_);
+  phase_costs_ = phase_costs;
+  phase_costs_.resize(phased.phases.size());
+  for (std::uint32_t p = 0; p < phased.phases.size(); ++p) {
+    const WorkPhase& phase = phased.phases[p];
+    const PhaseCost& cost = phase_costs_[p];
+    const bool exchanges = cost.busiest_seconds > 0 || cost.paid_latency > 0;
+    if (phase.flops <= 0 && !exchanges) continue;  // a phase that does nothing on these GPUs
+    phases_.push_back({p, phase.flops, exchanges});
+    if (exchanges) ++transfer_steps_per_round_;
+    // The merged flows of a phase pay one latency; the messages they stand
+    // for pay theirs in a delay that ends each round.
+    if (exchanges && cost.message_latencies > 0) with_latency_delay_ = true;
+  }
+  computes_ = std::any_of(phases_.begin(), phases_.end(), [](const PlannedPhase& p) { return p.flops > 0; });
+  steps_per_round_ = phases_.size() + (with_latency_delay_ ? 1 : 0);
+  if (steps_per_round_ == 0) {  // nothing to do on these GPUs: one empty delay
+    rounds_ = 1;
+    steps_per_round_ = 1;
+    with_latency_delay_ = true;
+  }
+}
+
+JobStep JobActivityPlan::phased_step(std::uint64_t within, double iterations) const {
+  if (within < phases_.size()) {
+    const PlannedPhase& phase = phases_[within];
+    return {JobStep::Kind::kPhase, phase.flops * iterations, iterations, phase.index};
+  }
+  // The latencies the round's messages pay beyond the one each phase's flows paid.
+  double delay = 0;
+  for (const PlannedPhase& phase : phases_) {
+    const PhaseCost& cost = phase_costs_[phase.index];
+    if (phase.exchanges) delay += iterations * cost.message_latencies - cost.paid_latency;
+  }
+  return {JobStep::Kind::kDelay, std::max(0.0, delay)};
+}
+
+Time JobActivityPlan::phased_iteration_seconds(double gpu_flops) const {
+  // A phase lasts its computation or its flows, the longer, then the
+  // latencies its merged messages did not pay.
+  Time seconds = 0;
+  for (const PlannedPhase& phase : phases_) {
+    const PhaseCost& cost = phase_costs_[phase.index];
+    const Time flows = phase.exchanges ? cost.paid_latency + cost.busiest_seconds : 0;
+    seconds +=
+        std::max(phase.flops / gpu_flops, flows) + (phase.exchanges ? cost.message_latencies - cost.paid_latency : 0.0);
+  }
+  return seconds;
 }
 
 void JobActivityPlan::plan_measured(const MeasuredWork& measured, double measured_type_flops,
@@ -131,6 +191,7 @@ JobStep JobActivityPlan::step(std::uint64_t k) const {
   const std::uint64_t round = k / steps_per_round_, within = k % steps_per_round_;
   // Each message of an iteration (iteration fidelity), or the merged flows of a round.
   const double iterations = fidelity_ == Fidelity::kIteration ? 1.0 : static_cast<double>(iterations_in_round(round));
+  if (phased_) return phased_step(within, iterations);
   if (within == 0) return {JobStep::Kind::kCompute, flops_per_iteration_ * iterations, iterations};
   if (within <= transfer_steps_per_round_ && hierarchical_) return hierarchical_step(within, iterations);
   if (within <= transfer_steps_per_round_) {
@@ -184,6 +245,7 @@ double JobActivityPlan::buffer_bytes(std::uint64_t buffer) const {
 
 Time JobActivityPlan::uncontended_work_seconds(double gpu_flops, double exchange_bandwidth) const {
   if (!notebook_steps_.empty()) return notebook_seconds_;  // on any GPU
+  if (phased_) return static_cast<double>(iterations_) * phased_iteration_seconds(gpu_flops);
   // The GPUs compute while the pipeline decodes; the slower of the two sets the pace.
   return static_cast<double>(iterations_) *
          (std::max(flops_per_iteration_ / gpu_flops, decode_seconds_) + exchange_seconds(exchange_bandwidth));
@@ -191,6 +253,7 @@ Time JobActivityPlan::uncontended_work_seconds(double gpu_flops, double exchange
 
 Time JobActivityPlan::synthetic_work_seconds(double gpu_flops, double exchange_bandwidth) const {
   if (!notebook_steps_.empty()) return notebook_seconds_;
+  if (phased_) return static_cast<double>(iterations_) * phased_iteration_seconds(gpu_flops);
   return static_cast<double>(iterations_) * (flops_per_iteration_ / gpu_flops + exchange_seconds(exchange_bandwidth));
 }
 

@@ -54,12 +54,27 @@ enum class Fidelity { kJob, kIteration };
 std::string_view to_string(Fidelity fidelity);
 
 struct JobStep {
-  enum class Kind { kCompute, kRingStep, kPush, kPull, kIntraNode, kInterNode, kDelay, kBusy };
+  // kPhase: a PhasedWork phase, its computation (`amount` FLOPs per GPU)
+  // and its exchanges' flows (each of its messages' bytes for `iterations`
+  // iterations) started together.
+  enum class Kind { kCompute, kRingStep, kPush, kPull, kIntraNode, kInterNode, kDelay, kBusy, kPhase };
   Kind kind;
   // FLOPs per GPU, bytes per flow (ring edge, worker to server, between local
   // ranks), or seconds (a delay; a notebook's burst: its GPUs busy that long)
   double amount;
-  double iterations = 0;  // a computation: the iterations it covers (their input is decoded meanwhile)
+  double iterations = 0;    // a computation: the iterations it covers (their input is decoded meanwhile)
+  std::uint32_t phase = 0;  // kPhase: the phase's index in PhasedWork::phases
+};
+
+/// What a placement costs each phase of a PhasedWork alone, for one
+/// iteration (placement_costs()): the latency its merged flows pay (the
+/// largest of its exchanges'), the latencies its messages pay in all (the
+/// largest of its exchanges' messages x latency), and the seconds its
+/// busiest link takes to carry its bytes.
+struct PhaseCost {
+  double paid_latency = 0;
+  double message_latencies = 0;
+  double busiest_seconds = 0;
 };
 
 class JobActivityPlan {
@@ -76,7 +91,7 @@ class JobActivityPlan {
   /// another form's is a std::logic_error (the engine runs those otherwise).
   JobActivityPlan(const JobSpec& job, Fidelity fidelity, double measured_type_flops, double exchange_latency,
                   double remaining_fraction = 1.0, Time restore_delay = 0, std::uint32_t job_rounds = 1,
-                  const Hierarchy& hierarchy = {});
+                  const Hierarchy& hierarchy = {}, const std::vector<PhaseCost>& phase_costs = {});
 
   /// Appends `seconds` of delay after the work.
   void add_trailing_delay(Time seconds);
@@ -121,6 +136,12 @@ class JobActivityPlan {
                      const Hierarchy& hierarchy);
   void plan_measured(const MeasuredWork& measured, double measured_type_flops, double remaining_fraction);
   void plan_notebook(const NotebookWork& notebook);
+  void plan_phased(const PhasedWork& phased, double remaining_fraction, std::uint32_t job_rounds,
+                   const std::vector<PhaseCost>& phase_costs);
+  /// Step `within` of a round of `iterations` iterations of a PhasedWork.
+  JobStep phased_step(std::uint64_t within, double iterations) const;
+  /// One iteration of a PhasedWork alone.
+  Time phased_iteration_seconds(double gpu_flops) const;
   std::uint64_t iterations_in_round(std::uint64_t round) const;
   /// An iteration's exchange alone.
   Time exchange_seconds(double exchange_bandwidth) const;
@@ -130,6 +151,16 @@ class JobActivityPlan {
   JobStep hierarchical_step(std::uint64_t within, double iterations) const;
 
   std::vector<JobStep> notebook_steps_;  // a notebook's activity: its idle gaps and bursts
+  // A PhasedWork's phases that do something (their index, FLOPs per GPU and
+  // iteration, whether they exchange), and each phase's costs alone.
+  struct PlannedPhase {
+    std::uint32_t index;
+    double flops;
+    bool exchanges;
+  };
+  std::vector<PlannedPhase> phases_;
+  std::vector<PhaseCost> phase_costs_;
+  bool phased_ = false;
   Time notebook_seconds_ = 0;
   Fidelity fidelity_;
   std::uint32_t ranks_;

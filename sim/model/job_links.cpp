@@ -50,22 +50,30 @@ JobLinks packed_job_links(std::uint32_t gpus, std::uint32_t gpus_per_node, std::
 }
 
 double busiest_link_seconds_per_byte(const JobLinks& links, const std::vector<Transfer>& transfers) {
-  // Transfers crossing each link, per direction.
+  return busiest_link_seconds(links, {&transfers}, {1.0});
+}
+
+double busiest_link_seconds(const JobLinks& links, const std::vector<const std::vector<Transfer>*>& sets,
+                            const std::vector<double>& bytes) {
+  // Bytes crossing each link, per direction.
   std::vector<double> port_up(links.node_of_gpu.size()), port_down(links.node_of_gpu.size());
   std::vector<double> nic_up(links.nic_bandwidth.size()), nic_down(links.nic_bandwidth.size());
   std::vector<double> uplink_up(links.uplink_bandwidth.size()), uplink_down(links.uplink_bandwidth.size());
-  for (const Transfer& t : transfers) {
-    if (t.from == t.to) continue;  // a local copy
-    ++port_up[t.from];
-    ++port_down[t.to];
-    const std::uint32_t from_node = links.node_of_gpu[t.from], to_node = links.node_of_gpu[t.to];
-    if (from_node == to_node) continue;
-    ++nic_up[from_node];
-    ++nic_down[to_node];
-    const std::uint32_t from_rack = links.rack_of_node[from_node], to_rack = links.rack_of_node[to_node];
-    if (from_rack == to_rack) continue;
-    ++uplink_up[from_rack];
-    ++uplink_down[to_rack];
+  for (std::size_t set = 0; set < sets.size(); ++set) {
+    const double size = bytes[set];
+    for (const Transfer& t : *sets[set]) {
+      if (t.from == t.to) continue;  // a local copy
+      port_up[t.from] += size;
+      port_down[t.to] += size;
+      const std::uint32_t from_node = links.node_of_gpu[t.from], to_node = links.node_of_gpu[t.to];
+      if (from_node == to_node) continue;
+      nic_up[from_node] += size;
+      nic_down[to_node] += size;
+      const std::uint32_t from_rack = links.rack_of_node[from_node], to_rack = links.rack_of_node[to_node];
+      if (from_rack == to_rack) continue;
+      uplink_up[from_rack] += size;
+      uplink_down[to_rack] += size;
+    }
   }
   double slowest = 0;
   auto busiest = [&](const std::vector<double>& load, const std::vector<double>& bandwidth) {

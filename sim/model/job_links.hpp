@@ -53,4 +53,11 @@ struct Transfer {
 /// from a GPU to itself is a local copy).
 double busiest_link_seconds_per_byte(const JobLinks& links, const std::vector<Transfer>& transfers);
 
+/// Seconds until the busiest link has carried several sets of transfers
+/// started together, each transfer of `sets[i]` carrying `bytes[i]`: the
+/// largest, over the links they cross, of the bytes crossing it over its
+/// bandwidth. 0 when none crosses a link.
+double busiest_link_seconds(const JobLinks& links, const std::vector<const std::vector<Transfer>*>& sets,
+                            const std::vector<double>& bytes);
+
 }  // namespace gcsim

@@ -5,6 +5,7 @@
 
 #include "sim/core/overloaded.hpp"
 #include "sim/model/parameter_server_cost.hpp"
+#include "sim/model/phase_transfers.hpp"
 
 namespace gcsim {
 
@@ -64,6 +65,35 @@ MeasuredSpeed measured_speed(const MeasuredWork& work, double gpu_share, const C
   return speed;
 }
 
+// A PhasedWork's transfers on these GPUs, and each phase's costs alone:
+// its exchanges' flows start together and share the links.
+void phase_costs(const PhasedWork& phased, const std::vector<GpuId>& gpus, const ClusterLayout& layout,
+                 const Locality& locality, PlacementCosts& costs) {
+  const NetworkModelSpec& network = layout.spec().network;
+  const JobLinks links = job_links(layout, gpus);
+  const auto ranks = static_cast<std::uint32_t>(gpus.size());
+  for (const WorkPhase& phase : phased.phases) {
+    std::vector<ExchangeFlows>& flows = costs.phase_flows.emplace_back();
+    flows.reserve(phase.exchanges.size());  // `sets` points into it
+    PhaseCost cost;
+    std::vector<const std::vector<Transfer>*> sets;
+    std::vector<double> bytes;
+    for (const PhaseExchange& exchange : phase.exchanges) {
+      ExchangeFlows& exchange_flows = flows.emplace_back();
+      exchange_flows.transfers = exchange_transfers(exchange, ranks);
+      exchange_flows.bytes = exchange.bytes * static_cast<double>(exchange.messages);
+      if (exchange_flows.transfers.empty() || !(exchange_flows.bytes > 0)) continue;
+      const double latency = transfers_latency(gpus, exchange_flows.transfers, locality, network.latency_factor);
+      cost.paid_latency = std::max(cost.paid_latency, latency);
+      cost.message_latencies = std::max(cost.message_latencies, static_cast<double>(exchange.messages) * latency);
+      sets.push_back(&exchange_flows.transfers);
+      bytes.push_back(exchange_flows.bytes);
+    }
+    if (!sets.empty()) cost.busiest_seconds = busiest_link_seconds(links, sets, bytes) / network.bandwidth_factor;
+    costs.phases.push_back(cost);
+  }
+}
+
 PlacementCosts placement_costs(const JobSpec& job, const std::vector<GpuId>& gpus, const ClusterLayout& layout,
                                const Locality& locality) {
   PlacementCosts costs;
@@ -82,6 +112,7 @@ PlacementCosts placement_costs(const JobSpec& job, const std::vector<GpuId>& gpu
                    costs.measured_type_flops = speed.flops;
                    costs.rescaled = speed.rescaled;
                  },
+                 [&](const PhasedWork& phased) { phase_costs(phased, gpus, layout, locality, costs); },
                  [](const DagWork&) {}, [](const NotebookWork&) {}, [](const ServingWork&) {}, [](const CpuWork&) {}},
       job.work);
   const NetworkModelSpec& network = layout.spec().network;

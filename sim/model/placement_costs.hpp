@@ -20,6 +20,7 @@
 #include "sim/core/job_spec.hpp"
 #include "sim/core/locality.hpp"
 #include "sim/model/hierarchical_allreduce_cost.hpp"
+#include "sim/model/job_activity_plan.hpp"
 
 namespace gcsim {
 
@@ -65,6 +66,13 @@ MeasuredSpeed measured_speed(const MeasuredWork& work, double gpu_share, const C
 
 /// Every cost above for one job on its GPUs, the factors taken from the
 /// layout's network model.
+/// An exchange of a PhasedWork phase on a placement: the transfers of one
+/// message, and the bytes each carries per iteration (every message's).
+struct ExchangeFlows {
+  std::vector<Transfer> transfers;
+  double bytes = 0;
+};
+
 struct PlacementCosts {
   double measured_type_flops = 0;  // MeasuredSpeed::flops; 0 for other work
   bool rescaled = false;           // MeasuredSpeed::rescaled
@@ -81,6 +89,10 @@ struct PlacementCosts {
   // reversed), or a hierarchical allreduce's step inside the nodes and its
   // step across them. Empty for a ring, whose transfers go to the next GPU.
   std::vector<Transfer> pushes, intra_node_step, inter_node_step;
+  // A PhasedWork: per phase, per exchange, its flows (exchange_transfers()),
+  // and what each phase costs alone.
+  std::vector<std::vector<ExchangeFlows>> phase_flows;
+  std::vector<PhaseCost> phases;
   std::vector<double> compute_scale;  // per GPU, in ring order
   double slowest_gpu_flops = kNever;  // slowest_effective_flops()
 };

@@ -15,7 +15,7 @@ namespace {
 
 // One work of each form, in the order of JobWork's alternatives.
 std::vector<JobWork> one_of_each_form() {
-  return {TrainingWork{}, MeasuredWork{}, DagWork{}, NotebookWork{}, ServingWork{}, CpuWork{}};
+  return {TrainingWork{}, MeasuredWork{}, DagWork{}, NotebookWork{}, ServingWork{}, CpuWork{}, PhasedWork{}};
 }
 
 JobSpec job_of(JobWork work, std::uint32_t gpus) {
@@ -33,6 +33,7 @@ TEST(FormName, NamesEachFormAsJobsCsvWritesIt) {
   EXPECT_EQ(form_name(NotebookWork{}), "notebook");
   EXPECT_EQ(form_name(ServingWork{}), "serving");
   EXPECT_EQ(form_name(CpuWork{}), "cpu");
+  EXPECT_EQ(form_name(PhasedWork{}), "llm_training");
 }
 
 TEST(FormName, ListsTheFormsInTheOrderOfTheVariant) {

@@ -1,0 +1,65 @@
+// The transfers of a PhasedWork exchange among a job's ranks, and what
+// makes a PhasedWork wrong, counted by hand (sim/model/phase_transfers.hpp).
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "sim/model/phase_transfers.hpp"
+
+namespace gcsim {
+namespace {
+
+std::vector<Transfer> of(Exchange exchange, RankGroups groups, std::uint32_t ranks) {
+  return exchange_transfers({exchange, groups, 1, 1}, ranks);
+}
+
+TEST(ExchangeTransfers, ARingStepGoesToTheNextOfTheGroupTheLastToTheFirst) {
+  // 8 ranks in groups of 4 ranks 2 apart: {0, 2, 4, 6} and {1, 3, 5, 7}.
+  const std::vector<Transfer> expected = {{0, 2}, {1, 3}, {2, 4}, {3, 5}, {4, 6}, {5, 7}, {6, 0}, {7, 1}};
+  EXPECT_EQ(of(Exchange::kRingStep, {4, 2}, 8), expected);
+  // Groups of 2 consecutive ranks: {0, 1}, {2, 3}.
+  EXPECT_EQ(of(Exchange::kRingStep, {2, 1}, 4), (std::vector<Transfer>{{0, 1}, {1, 0}, {2, 3}, {3, 2}}));
+}
+
+TEST(ExchangeTransfers, AnAllToAllSendsToEveryOtherRankOfTheGroup) {
+  // Groups of 3 ranks 2 apart among 6: {0, 2, 4} and {1, 3, 5}.
+  const std::vector<Transfer> expected = {{0, 2}, {0, 4}, {1, 3}, {1, 5}, {2, 4}, {2, 0},
+                                          {3, 5}, {3, 1}, {4, 0}, {4, 2}, {5, 1}, {5, 3}};
+  EXPECT_EQ(of(Exchange::kAllToAll, {3, 2}, 6), expected);
+}
+
+TEST(ExchangeTransfers, AChainSendsToTheNextStageOrThePreviousButNotAroundTheEnd) {
+  // 3 stages of 2 ranks: stage k holds ranks 2k and 2k + 1.
+  EXPECT_EQ(of(Exchange::kChainNext, {3, 2}, 6), (std::vector<Transfer>{{0, 2}, {1, 3}, {2, 4}, {3, 5}}));
+  EXPECT_EQ(of(Exchange::kChainPrev, {3, 2}, 6), (std::vector<Transfer>{{2, 0}, {3, 1}, {4, 2}, {5, 3}}));
+}
+
+TEST(ExchangeTransfers, AGroupOfOneRankSendsNothing) { EXPECT_TRUE(of(Exchange::kRingStep, {1, 1}, 4).empty()); }
+
+TEST(PhasedWorkProblem, GroupsMustTileTheRanksAndAJobRunsAnIteration) {
+  PhasedWork work;
+  work.phases = {{0, {{Exchange::kRingStep, {4, 2}, 1e6, 1}}}};
+  EXPECT_FALSE(phased_work_problem(work, 8));
+  EXPECT_FALSE(phased_work_problem(work, 16));
+  ASSERT_TRUE(phased_work_problem(work, 12));
+  EXPECT_NE(phased_work_problem(work, 12)->find("do not tile 12 ranks"), std::string::npos);
+  work.phases[0].exchanges[0].groups = {0, 1};
+  EXPECT_TRUE(phased_work_problem(work, 8));
+  work.phases[0].exchanges[0].groups = {4, 2};
+  work.iterations = 0;
+  EXPECT_TRUE(phased_work_problem(work, 8));
+}
+
+TEST(PhaseExchangeSeconds, TheBusiestLinkCarriesEveryMessageAfterTheLargestLatencies) {
+  // 4 ranks on 2 nodes of 2 (ports 1e11 B/s, NICs 1e9 B/s): a ring step
+  // among {0, 2} and {1, 3} sends 2 transfers up each NIC. 3 messages of
+  // 1e8 bytes: each NIC carries 2 x 3e8 bytes, 0.6 s; 3 messages of 1e-3 s.
+  const JobLinks links = packed_job_links(4, 2, 2, 1e11, 1e9, 1e9);
+  WorkPhase phase;
+  phase.exchanges = {{Exchange::kRingStep, {2, 2}, 1e8, 3}};
+  const std::vector<std::vector<Transfer>> transfers = {exchange_transfers(phase.exchanges[0], 4)};
+  EXPECT_NEAR(phase_exchange_seconds(phase, transfers, {1e-3}, links), 0.6 + 3e-3, 1e-12);
+}
+
+}  // namespace
+}  // namespace gcsim
