@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "sim/core/input_error.hpp"
+#include "sim/core/work_forms.hpp"
 #include "sim/core/number_text.hpp"
 #include "sim/io/text_lines.hpp"
 #include "traces/trace_row.hpp"
@@ -279,8 +280,9 @@ std::string swf_text(const std::vector<JobSpec>& jobs, const SwfWriteOptions& op
                        "SWF counts processors, not a CPU job's cores beside GPU jobs; write this workload in the "
                        "native format");
     if (!measured)
-      throw InputError("", job_where(i, jobs[i]), std::holds_alternative<DagWork>(jobs[i].work) ? "dag" : "training",
-                       "SWF holds recorded run times only; a training or DAG job's run time depends on the cluster");
+      throw InputError("", job_where(i, jobs[i]), std::string(form_name(jobs[i].work)),
+                       "SWF holds recorded run times only; a " + std::string(form_name(jobs[i].work)) +
+                           " job's run time depends on the cluster");
     if (jobs[i].gpu_share < 1)
       throw InputError("", job_where(i, jobs[i]), "gpu_share",
                        "SWF has no field for a share of a GPU; write this workload in the native format");

@@ -351,6 +351,16 @@ TEST(SwfTrace, WriterRejectsWhatSwfCannotHold) {
     EXPECT_EQ(e.where(), "jobs[1] (id 'c')");
     EXPECT_EQ(e.field(), "cpu");
   }
+  // Work whose run time the cluster decides is named by its field.
+  JobSpec notebook = measured("n", 0, 1, 5, "u", "q");
+  notebook.work = NotebookWork{{{10, 5}}, 1};
+  try {
+    swf_text({measured("a", 0, 1, 5, "u", "q"), notebook}, {});
+    FAIL() << "wrote a notebook as a recorded run";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.field(), "notebook");
+    EXPECT_NE(std::string(e.what()).find("a notebook job's run time depends on the cluster"), std::string::npos);
+  }
 }
 
 TEST(SwfTrace, WriterScalesGpusToProcessorsAndMapsStatuses) {
