@@ -117,8 +117,8 @@ JobRead read_job(const JsonObject& job, const KindRegistry& kinds, const std::st
   spec.submit = read_submit_time(job);
   // How "gpus" reads is the kind's: some may hold none. An entry of no kind
   // reads it as most kinds do; its missing kind is reported below.
-  const JobKind* given = kinds.given_kind(job).first;
-  spec.gpus = given ? given->read_gpus(job) : read_gpu_count(job);
+  const std::pair<const JobKind*, std::string_view> given = kinds.given_kind(job);
+  spec.gpus = given.first ? given.first->read_gpus(job) : read_gpu_count(job);
   spec.gpu_memory_bytes = job.optional_quantity("gpu_memory", Quantity::kBytes, 0);
   if (std::vector<MemoryUse> uses = read_memory_use(job); !uses.empty())
     spec.change_relations().gpu_memory_use = std::move(uses);
@@ -155,7 +155,7 @@ JobRead read_job(const JsonObject& job, const KindRegistry& kinds, const std::st
   if (after_delay > 0 && after.empty())
     job.fail("after_delay", "counts from the end of the jobs the job waits for, and \"after\" names none");
 
-  KindRead read = kinds.read_work(job, spec, folder_of(file_label));
+  KindRead read = kinds.read_work(given, job, spec, folder_of(file_label));
   spec.work = std::move(read.work);
   read.kind->check(job, spec);
   return {std::move(spec), read.kind, std::move(after)};

@@ -52,11 +52,10 @@ class JobSink {
 /// the InputError that names the workload file, the job and the field.
 class ClusterCheck {
  public:
-  ClusterCheck(const ClusterLayout& layout, std::string file_label, std::string where, std::string cluster_name)
-      : layout_(layout),
-        file_label_(std::move(file_label)),
-        where_(std::move(where)),
-        cluster_name_(std::move(cluster_name)) {}
+  /// Holds the references it is given, for the time of one check.
+  ClusterCheck(const ClusterLayout& layout, const std::string& file_label, const std::string& where,
+               const std::string& cluster_name)
+      : layout_(layout), file_label_(file_label), where_(where), cluster_name_(cluster_name) {}
   const ClusterLayout& layout() const { return layout_; }
   /// "cluster 'x' (file.json)": how messages name the cluster.
   const std::string& cluster_name() const { return cluster_name_; }
@@ -66,7 +65,9 @@ class ClusterCheck {
 
  private:
   const ClusterLayout& layout_;
-  std::string file_label_, where_, cluster_name_;
+  const std::string& file_label_;
+  const std::string& where_;
+  const std::string& cluster_name_;
 };
 
 /// The cluster's GPU type names, "A100, V100", or "none".

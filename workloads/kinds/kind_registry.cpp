@@ -68,7 +68,12 @@ std::pair<const JobKind*, std::string_view> KindRegistry::given_kind(const JsonO
 }
 
 KindRead KindRegistry::read_work(const JsonObject& entry, const JobSpec& job, const std::string& base_dir) const {
-  const auto [kind, field] = given_kind(entry);
+  return read_work(given_kind(entry), entry, job, base_dir);
+}
+
+KindRead KindRegistry::read_work(const std::pair<const JobKind*, std::string_view>& given, const JsonObject& entry,
+                                 const JobSpec& job, const std::string& base_dir) const {
+  const auto [kind, field] = given;
   if (!kind) entry.fail(fields_.front().name, "missing: exactly one of " + listed_fields(true) + " is given");
   return {kind, kind->read(entry, field, job, base_dir)};
 }

@@ -37,6 +37,9 @@ class KindRegistry {
   /// Reads the entry's work. Fails naming the entry when it gives none of
   /// the kinds' fields, or two.
   KindRead read_work(const JsonObject& entry, const JobSpec& job, const std::string& base_dir) const;
+  /// The same for the kind given_kind() found (null: none given, which fails).
+  KindRead read_work(const std::pair<const JobKind*, std::string_view>& given, const JsonObject& entry,
+                     const JobSpec& job, const std::string& base_dir) const;
   /// The kind that writes `work`. Throws std::logic_error for a form no kind writes.
   const JobKind& writer_of(const JobWork& work) const;
 
