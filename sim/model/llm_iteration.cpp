@@ -152,7 +152,8 @@ LlmIteration llm_iteration(const LlmTraining& training) {
   add_gradient_exchange(training.gradients, par.data, dp.dense_gradient_bytes, training.links.data, dp);
   if (dp.expert_gradient_bytes > 0)
     add_gradient_exchange(training.gradients, par.data / par.expert, dp.expert_gradient_bytes, training.links.data, dp);
-  dp.hidden_seconds = std::min(training.dp_overlap * dp.overlappable_seconds, it.stage_backward_seconds);
+  // The exchange runs beside dp_overlap of the last micro-batch's backward computation.
+  dp.hidden_seconds = std::min(dp.overlappable_seconds, training.dp_overlap * it.backward_compute_seconds);
   dp.exposed_seconds = dp.seconds - dp.hidden_seconds;
 
   it.iteration_seconds = it.pipeline_seconds + dp.exposed_seconds;

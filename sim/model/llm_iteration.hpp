@@ -34,11 +34,16 @@
 // - DP: each GPU holds P/(t p) parameters (the experts' P_E = (MoE layers)
 //   x E x 8 h^2, each expert an MLP h -> 4h -> h, split further over e): the
 //   dense gradients are allreduced among d, the experts' among d/e, or
-//   reduce-scattered and all-gathered (ZeRO). Gradients become ready during
-//   the last micro-batch's backward, so at most t_b of the exchange hides
-//   behind it: hidden = min(dp_overlap x overlappable, t_b), where the
+//   reduce-scattered and all-gathered (ZeRO). Gradients become ready, bucket
+//   by bucket, during the last micro-batch's backward: the exchange starts
+//   when dp_overlap of that backward's computation is left and runs beside
+//   it, so hidden = min(overlappable, dp_overlap x t_b's compute), where the
 //   overlappable part is the allreduces, or only the reduce-scatters (the
-//   all-gather of updated parameters follows the optimizer step).
+//   all-gather of updated parameters follows the optimizer step). Only the
+//   computation counts: the backward's TP, EP and PP exchanges go before
+//   the gradients'. This is what a simulation of the iteration as phases
+//   runs (workloads/kinds/llm_training/: a phase computing dp_overlap of the
+//   backward while the gradients go), so the two agree.
 // - Iteration = (m + p - 1)(t_f + t_b) + (DP seconds - hidden).
 // Every group exchanges over its links' slowest edge (collective_cost.hpp),
 // alone. Left out: interleaved and zero-bubble schedules, overlap of TP, PP
@@ -116,7 +121,7 @@ struct LlmTraining {
   ParallelDegrees parallel;
   LlmCompute compute;
   GradientExchange gradients = GradientExchange::kAllreduce;
-  double dp_overlap = 0;  // in [0, 1]: the share of the overlappable DP time that may hide behind t_b
+  double dp_overlap = 0;  // in [0, 1]: the share of the last backward's computation the DP exchange runs beside
   LlmLinks links;
 };
 
@@ -139,7 +144,7 @@ struct DataParallelTerm {
   double seconds = 0;                // the whole exchange
   double bytes_sent_per_gpu = 0;
   double overlappable_seconds = 0;  // the part that may run during the last backward
-  double hidden_seconds = 0;        // min(dp_overlap x overlappable, t_b)
+  double hidden_seconds = 0;        // min(overlappable, dp_overlap x backward_compute_seconds)
   double exposed_seconds = 0;       // seconds - hidden
 };
 
