@@ -171,14 +171,25 @@ struct LlmIteration {
 /// The iteration of `training`, which find_llm_problem() accepts.
 LlmIteration llm_iteration(const LlmTraining& training);
 
-/// The first problem with `training` on `gpus` GPUs of nodes of `gpus_per_node`,
-/// naming the field it is about (as a job's file spells it); none when it is valid.
+/// A problem with an input, naming the field it is about as a job's
+/// `llm_training` entry spells it ("model.layers", "parallel.tensor",
+/// "dp_overlap"; "gpus" is the job's own field).
 struct LlmInputProblem {
   std::string field;
   std::string problem;
 };
+/// The first problem with the job itself on `gpus` GPUs: its model, degrees,
+/// measured layer times and overlap; none when it is valid. Leaves out what
+/// depends on the GPUs it gets (their FLOP/s, the GPUs of their nodes).
+std::optional<LlmInputProblem> find_llm_problem(const LlmTraining& training, std::uint32_t gpus);
+/// The first problem with `training` on `gpus` GPUs of nodes of
+/// `gpus_per_node`: the job's, then no FLOP rate for a FLOP rule
+/// (compute.gpu_flops), then its TP groups on those nodes.
 std::optional<LlmInputProblem> find_llm_problem(const LlmTraining& training, std::uint32_t gpus,
                                                 std::uint32_t gpus_per_node);
+/// A TP group of `tensor` GPUs on nodes of `gpus_per_node`: it must fit in
+/// one node and divide its GPUs, so that no group straddles two (parallel.tensor).
+std::optional<LlmInputProblem> find_tensor_group_problem(std::uint32_t tensor, std::uint32_t gpus_per_node);
 
 /// The MoE layers among l: l / moe_layer_interval; 0 without experts.
 std::uint32_t moe_layer_count(const TransformerShape& model);
