@@ -5,12 +5,14 @@
 #include "workloads/kinds/llm_training/llm_training_job.hpp"
 
 #include <functional>
+#include <map>
 #include <string>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include "sim/core/input_error.hpp"
+#include "workloads/kinds/llm_training/llm_phases.hpp"
 
 namespace gcsim {
 namespace {
@@ -264,6 +266,48 @@ TEST(LlmTrainingReader, SaysHowTheDegreesMissTheGpus) {
                  "w.json: jobs[0] (id 'a'): field 'gpus': parallel.tensor x parallel.pipeline x parallel.data = "
                  "2 x 2 x 2 = 8 GPUs, but the job has 16");
   }
+}
+
+// ---- the bundled workloads ---------------------------------------------------------
+
+// Each llm_training entry of a bundled workload: its id and what it reads into.
+std::map<std::string, LlmTrainingJob> bundled_llm_jobs(const std::string& name) {
+  const std::string path = std::string(GCSIM_SOURCE_DIR) + "/scenarios/workloads/" + name;
+  const nlohmann::json doc = read_json_file(path);
+  std::map<std::string, LlmTrainingJob> jobs;
+  for (std::size_t i = 0; i < doc.at("jobs").size(); ++i) {
+    const nlohmann::json& entry = doc["jobs"][i];
+    if (!entry.contains("llm_training")) continue;
+    const JsonObject job(entry, {path, "jobs[" + std::to_string(i) + "]"});
+    jobs[entry.at("id")] = read_llm_training(job, static_cast<std::uint32_t>(job.required_uint("gpus")));
+  }
+  return jobs;
+}
+
+TEST(BundledLlmWorkloads, TwoJobsAreA70bAndA13bIn3dParallelism) {
+  const auto jobs = bundled_llm_jobs("llm-two-jobs.json");
+  ASSERT_EQ(jobs.size(), 2u);
+  const ParallelDegrees big = jobs.at("llama-70b-pretrain").training.parallel;
+  EXPECT_EQ(big.tensor * big.pipeline * big.data, 256u);
+  const ParallelDegrees small = jobs.at("gpt-13b-pretrain").training.parallel;
+  EXPECT_EQ(small.tensor * small.pipeline * small.data, 128u);
+  for (const auto& [id, job] : jobs) EXPECT_GT(compile_llm_training(job).phases.size(), 2u) << id;
+}
+
+TEST(BundledLlmWorkloads, TheMixedWeekHasEveryShapeOfJob) {
+  const auto jobs = bundled_llm_jobs("llm-mixed-week.json");
+  ASSERT_EQ(jobs.size(), 9u);
+  const ParallelDegrees gpt3 = jobs.at("gpt3-175b-pretrain").training.parallel;
+  EXPECT_EQ(gpt3.tensor * gpt3.pipeline * gpt3.data, 1024u);
+  EXPECT_GT(jobs.at("mixtral-8x7b-pretrain").training.parallel.expert, 1u);
+  EXPECT_EQ(jobs.at("ft-mistral-7b-measured").training.compute.rule, ComputeRule::kLayerTimes);
+  std::size_t fine_tunes = 0;
+  for (const auto& [id, job] : jobs) {
+    const ParallelDegrees& p = job.training.parallel;
+    fine_tunes += p.tensor * p.pipeline * p.data == 8;
+    EXPECT_LE(p.tensor, 8u) << id << ": a TP group inside an 8-GPU node";
+  }
+  EXPECT_EQ(fine_tunes, 5u);
 }
 
 }  // namespace
