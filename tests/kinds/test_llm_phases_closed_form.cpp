@@ -8,6 +8,7 @@
 // exchange is `messages` x (latency + the bytes a rank sends per message /
 // bandwidth), a rank sending `bytes` per ring or chain step and (n - 1) x
 // `bytes` per all-to-all, one piece to each other rank of its group.
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>

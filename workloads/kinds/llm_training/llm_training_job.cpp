@@ -1,5 +1,6 @@
 #include "workloads/kinds/llm_training/llm_training_job.hpp"
 
+#include <algorithm>
 #include <limits>
 #include <set>
 #include <string>
