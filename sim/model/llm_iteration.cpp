@@ -152,76 +152,90 @@ LlmIteration llm_iteration(const LlmTraining& training) {
   add_gradient_exchange(training.gradients, par.data, dp.dense_gradient_bytes, training.links.data, dp);
   if (dp.expert_gradient_bytes > 0)
     add_gradient_exchange(training.gradients, par.data / par.expert, dp.expert_gradient_bytes, training.links.data, dp);
-  dp.hidden_seconds = std::min(training.dp_overlap * dp.overlappable_seconds, it.stage_backward_seconds);
+  // The exchange runs beside dp_overlap of the last micro-batch's backward computation.
+  dp.hidden_seconds = std::min(dp.overlappable_seconds, training.dp_overlap * it.backward_compute_seconds);
   dp.exposed_seconds = dp.seconds - dp.hidden_seconds;
 
   it.iteration_seconds = it.pipeline_seconds + dp.exposed_seconds;
   return it;
 }
 
-std::optional<LlmInputProblem> find_llm_problem(const LlmTraining& training, std::uint32_t gpus,
-                                                std::uint32_t gpus_per_node) {
+std::optional<LlmInputProblem> find_tensor_group_problem(std::uint32_t tensor, std::uint32_t gpus_per_node) {
+  if (tensor <= gpus_per_node && gpus_per_node % tensor == 0) return std::nullopt;
+  return LlmInputProblem{"parallel.tensor", std::to_string(tensor) + " does not divide the " +
+                                                std::to_string(gpus_per_node) +
+                                                " GPUs of a node: a TP group must stay inside one node"};
+}
+
+std::optional<LlmInputProblem> find_llm_problem(const LlmTraining& training, std::uint32_t gpus) {
   const TransformerShape& m = training.model;
   const ParallelDegrees& par = training.parallel;
   const LlmCompute& compute = training.compute;
   using P = LlmInputProblem;
-  if (!positive_finite(m.parameters)) return P{"parameters", "must be a number of parameters > 0"};
-  if (m.layers == 0) return P{"layers", "must be at least 1"};
-  if (m.hidden_size == 0) return P{"hidden_size", "must be at least 1"};
-  if (m.sequence_length == 0) return P{"sequence_length", "must be at least 1"};
-  if (m.global_batch == 0) return P{"global_batch", "must be at least 1 sequence"};
-  if (m.micro_batch == 0) return P{"micro_batch", "must be at least 1 sequence"};
-  if (!positive_finite(m.bytes_per_element)) return P{"bytes_per_element", "must be > 0 (2 for bf16)"};
-  if (par.tensor == 0) return P{"tensor_parallel", "must be at least 1"};
-  if (par.pipeline == 0) return P{"pipeline_parallel", "must be at least 1"};
-  if (par.data == 0) return P{"data_parallel", "must be at least 1"};
-  if (par.expert == 0) return P{"expert_parallel", "must be at least 1"};
+  if (!positive_finite(m.parameters)) return P{"model.parameters", "must be a number of parameters > 0"};
+  if (m.layers == 0) return P{"model.layers", "must be at least 1"};
+  if (m.hidden_size == 0) return P{"model.hidden_size", "must be at least 1"};
+  if (m.sequence_length == 0) return P{"model.sequence_length", "must be at least 1"};
+  if (m.global_batch == 0) return P{"model.global_batch", "must be at least 1 sequence"};
+  if (m.micro_batch == 0) return P{"model.micro_batch", "must be at least 1 sequence"};
+  if (!positive_finite(m.bytes_per_element)) return P{"model.bytes_per_element", "must be > 0 (2 for bf16)"};
+  if (par.tensor == 0) return P{"parallel.tensor", "must be at least 1"};
+  if (par.pipeline == 0) return P{"parallel.pipeline", "must be at least 1"};
+  if (par.data == 0) return P{"parallel.data", "must be at least 1"};
+  if (par.expert == 0) return P{"parallel.expert", "must be at least 1"};
 
   const std::uint64_t product = std::uint64_t{par.tensor} * par.pipeline * par.data;
   if (product != gpus)
-    return P{"gpus", "tensor_parallel x pipeline_parallel x data_parallel = " + std::to_string(par.tensor) + " x " +
+    return P{"gpus", "parallel.tensor x parallel.pipeline x parallel.data = " + std::to_string(par.tensor) + " x " +
                          std::to_string(par.pipeline) + " x " + std::to_string(par.data) + " = " +
                          std::to_string(product) + " GPUs, but the job has " + std::to_string(gpus)};
-  if (par.tensor > gpus_per_node || gpus_per_node % par.tensor != 0)
-    return P{"tensor_parallel", std::to_string(par.tensor) + " does not divide the " + std::to_string(gpus_per_node) +
-                                    " GPUs of a node: a TP group must stay inside one node"};
   if (m.layers % par.pipeline != 0)
-    return P{"layers", std::to_string(m.layers) + " layers do not split evenly over " + std::to_string(par.pipeline) +
-                           " pipeline stages"};
+    return P{"model.layers", std::to_string(m.layers) + " layers do not split evenly over " +
+                                 std::to_string(par.pipeline) + " pipeline stages"};
   const std::uint64_t batch_step = std::uint64_t{m.micro_batch} * par.data;
   if (m.global_batch % batch_step != 0)
-    return P{"global_batch", std::to_string(m.global_batch) + " sequences are not a whole number of micro-batches (" +
-                                 std::to_string(m.micro_batch) + ") on each of the " + std::to_string(par.data) +
-                                 " data-parallel replicas"};
+    return P{"model.global_batch", std::to_string(m.global_batch) +
+                                       " sequences are not a whole number of micro-batches (" +
+                                       std::to_string(m.micro_batch) + ") on each of the " + std::to_string(par.data) +
+                                       " data-parallel replicas"};
 
   if (m.experts == 0) {
-    if (par.expert > 1) return P{"expert_parallel", "needs experts: only a mixture-of-experts model has an EP group"};
+    if (par.expert > 1) return P{"parallel.expert", "needs experts: only a mixture-of-experts model has an EP group"};
   } else {
     if (m.top_k == 0 || m.top_k > m.experts)
-      return P{"top_k", "must be between 1 and the " + std::to_string(m.experts) + " experts"};
+      return P{"model.top_k", "must be between 1 and the " + std::to_string(m.experts) + " experts"};
     if (m.experts % par.expert != 0)
-      return P{"experts", std::to_string(m.experts) + " experts do not split evenly over expert_parallel = " +
-                              std::to_string(par.expert) + " GPUs"};
+      return P{"model.experts", std::to_string(m.experts) + " experts do not split evenly over parallel.expert = " +
+                                    std::to_string(par.expert) + " GPUs"};
     if (par.data % par.expert != 0)
-      return P{"expert_parallel", std::to_string(par.expert) + " does not divide data_parallel = " +
+      return P{"parallel.expert", std::to_string(par.expert) + " does not divide parallel.data = " +
                                       std::to_string(par.data) + ": EP groups are formed among the replicas"};
     const std::uint32_t per_stage = m.layers / par.pipeline;
     if (m.moe_layer_interval == 0 || per_stage % m.moe_layer_interval != 0)
-      return P{"moe_layer_interval", "must divide the " + std::to_string(per_stage) +
-                                         " layers of a stage, so every stage holds as many MoE layers"};
+      return P{"model.moe_layer_interval", "must divide the " + std::to_string(per_stage) +
+                                               " layers of a stage, so every stage holds as many MoE layers"};
     if (m.parameters < expert_parameters(m))
-      return P{"parameters", exact_number(m.parameters) + " is fewer than the experts' own " +
-                                 exact_number(expert_parameters(m)) + " (MoE layers x experts x 8 hidden_size^2)"};
+      return P{"model.parameters", exact_number(m.parameters) + " is fewer than the experts' own " +
+                                       exact_number(expert_parameters(m)) +
+                                       " (MoE layers x experts x 8 hidden_size^2)"};
   }
 
   if (compute.rule == ComputeRule::kLayerTimes) {
-    if (!positive_finite(compute.layer_forward_seconds)) return P{"layer_forward_seconds", "must be a time > 0"};
-    if (!positive_finite(compute.layer_backward_seconds)) return P{"layer_backward_seconds", "must be a time > 0"};
-  } else if (!positive_finite(compute.gpu_flops)) {
-    return P{"gpu_flops", "must be a FLOP rate > 0"};
+    if (!positive_finite(compute.layer_forward_seconds))
+      return P{"compute.layer_forward_seconds", "must be a time > 0"};
+    if (!positive_finite(compute.layer_backward_seconds))
+      return P{"compute.layer_backward_seconds", "must be a time > 0"};
   }
   if (!(training.dp_overlap >= 0 && training.dp_overlap <= 1)) return P{"dp_overlap", "must be between 0 and 1"};
   return std::nullopt;
+}
+
+std::optional<LlmInputProblem> find_llm_problem(const LlmTraining& training, std::uint32_t gpus,
+                                                std::uint32_t gpus_per_node) {
+  if (auto problem = find_llm_problem(training, gpus)) return problem;
+  if (training.compute.rule != ComputeRule::kLayerTimes && !positive_finite(training.compute.gpu_flops))
+    return LlmInputProblem{"compute.gpu_flops", "must be a FLOP rate > 0"};
+  return find_tensor_group_problem(training.parallel.tensor, gpus_per_node);
 }
 
 }  // namespace gcsim

@@ -34,11 +34,16 @@
 // - DP: each GPU holds P/(t p) parameters (the experts' P_E = (MoE layers)
 //   x E x 8 h^2, each expert an MLP h -> 4h -> h, split further over e): the
 //   dense gradients are allreduced among d, the experts' among d/e, or
-//   reduce-scattered and all-gathered (ZeRO). Gradients become ready during
-//   the last micro-batch's backward, so at most t_b of the exchange hides
-//   behind it: hidden = min(dp_overlap x overlappable, t_b), where the
+//   reduce-scattered and all-gathered (ZeRO). Gradients become ready, bucket
+//   by bucket, during the last micro-batch's backward: the exchange starts
+//   when dp_overlap of that backward's computation is left and runs beside
+//   it, so hidden = min(overlappable, dp_overlap x t_b's compute), where the
 //   overlappable part is the allreduces, or only the reduce-scatters (the
-//   all-gather of updated parameters follows the optimizer step).
+//   all-gather of updated parameters follows the optimizer step). Only the
+//   computation counts: the backward's TP, EP and PP exchanges go before
+//   the gradients'. This is what a simulation of the iteration as phases
+//   runs (workloads/kinds/llm_training/: a phase computing dp_overlap of the
+//   backward while the gradients go), so the two agree.
 // - Iteration = (m + p - 1)(t_f + t_b) + (DP seconds - hidden).
 // Every group exchanges over its links' slowest edge (collective_cost.hpp),
 // alone. Left out: interleaved and zero-bubble schedules, overlap of TP, PP
@@ -116,7 +121,7 @@ struct LlmTraining {
   ParallelDegrees parallel;
   LlmCompute compute;
   GradientExchange gradients = GradientExchange::kAllreduce;
-  double dp_overlap = 0;  // in [0, 1]: the share of the overlappable DP time that may hide behind t_b
+  double dp_overlap = 0;  // in [0, 1]: the share of the last backward's computation the DP exchange runs beside
   LlmLinks links;
 };
 
@@ -139,7 +144,7 @@ struct DataParallelTerm {
   double seconds = 0;                // the whole exchange
   double bytes_sent_per_gpu = 0;
   double overlappable_seconds = 0;  // the part that may run during the last backward
-  double hidden_seconds = 0;        // min(dp_overlap x overlappable, t_b)
+  double hidden_seconds = 0;        // min(overlappable, dp_overlap x backward_compute_seconds)
   double exposed_seconds = 0;       // seconds - hidden
 };
 
@@ -166,14 +171,25 @@ struct LlmIteration {
 /// The iteration of `training`, which find_llm_problem() accepts.
 LlmIteration llm_iteration(const LlmTraining& training);
 
-/// The first problem with `training` on `gpus` GPUs of nodes of `gpus_per_node`,
-/// naming the field it is about (as a job's file spells it); none when it is valid.
+/// A problem with an input, naming the field it is about as a job's
+/// `llm_training` entry spells it ("model.layers", "parallel.tensor",
+/// "dp_overlap"; "gpus" is the job's own field).
 struct LlmInputProblem {
   std::string field;
   std::string problem;
 };
+/// The first problem with the job itself on `gpus` GPUs: its model, degrees,
+/// measured layer times and overlap; none when it is valid. Leaves out what
+/// depends on the GPUs it gets (their FLOP/s, the GPUs of their nodes).
+std::optional<LlmInputProblem> find_llm_problem(const LlmTraining& training, std::uint32_t gpus);
+/// The first problem with `training` on `gpus` GPUs of nodes of
+/// `gpus_per_node`: the job's, then no FLOP rate for a FLOP rule
+/// (compute.gpu_flops), then its TP groups on those nodes.
 std::optional<LlmInputProblem> find_llm_problem(const LlmTraining& training, std::uint32_t gpus,
                                                 std::uint32_t gpus_per_node);
+/// A TP group of `tensor` GPUs on nodes of `gpus_per_node`: it must fit in
+/// one node and divide its GPUs, so that no group straddles two (parallel.tensor).
+std::optional<LlmInputProblem> find_tensor_group_problem(std::uint32_t tensor, std::uint32_t gpus_per_node);
 
 /// The MoE layers among l: l / moe_layer_interval; 0 without experts.
 std::uint32_t moe_layer_count(const TransformerShape& model);
