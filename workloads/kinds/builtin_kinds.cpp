@@ -15,7 +15,8 @@ namespace gcsim {
   KIND(dag)                       \
   KIND(notebook)                  \
   KIND(serving)                   \
-  KIND(cpu)
+  KIND(cpu)                       \
+  KIND(llm_training)
 
 #define GCSIM_DECLARE_KIND(name) std::shared_ptr<const JobKind> make_##name##_kind();
 GCSIM_BUILTIN_KINDS(GCSIM_DECLARE_KIND)
