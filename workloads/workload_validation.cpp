@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <limits>
+#include <set>
+#include <tuple>
 #include <variant>
 
 #include "sim/core/input_error.hpp"
@@ -192,12 +194,23 @@ void check_nodes_hold_cpu_workers(const JobSpec& job, const ClusterLayout& layou
                        std::to_string(held(false, true)) + " of them");
 }
 
+// What the checks of a GPU job's GPUs, memory, cores and types against the
+// empty cluster read of it: jobs alike in these pass or fail alike.
+using GpuShape = std::tuple<std::uint32_t, double, double, std::uint32_t, double, bool, bool, std::vector<std::string>>;
+GpuShape gpu_shape(const JobSpec& job) {
+  return {job.gpus,         job.gpu_memory_bytes, job.gpu_share,       job.cpu_cores,
+          job.memory_bytes, job.single_node,      job.mixed_gpu_types, job.gpu_types};
+}
+
 }  // namespace
 
 void validate_workload_against_cluster(const std::vector<JobSpec>& jobs, const ClusterLayout& layout,
                                        const std::string& file_label) {
   const ClusterSpec& cluster = layout.spec();
   const std::string cluster_name = "cluster '" + cluster.name + "'";
+  // The shapes of GPU jobs that passed: a workload of many jobs has few
+  // shapes, and each check walks the node groups (or, for GPU memory, the nodes).
+  std::set<GpuShape> passed;
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     const JobSpec& job = jobs[i];
     const std::string where = job_where(i, job);
@@ -215,7 +228,12 @@ void validate_workload_against_cluster(const std::vector<JobSpec>& jobs, const C
                        "needs " + std::to_string(job.gpus) + " GPUs, " + cluster_name + " has " +
                            std::to_string(layout.gpu_count()));
 
-    if (job.gpu_memory_bytes > 0) {
+    const bool gpu_job = !runs_on_cpu(job);
+    GpuShape shape;
+    if (gpu_job) shape = gpu_shape(job);
+    const bool known = gpu_job && passed.count(shape) > 0;
+
+    if (job.gpu_memory_bytes > 0 && !known) {
       const std::size_t fitting = gpus_with_memory(layout, job.gpu_memory_bytes);
       if (fitting == 0) {
         const GpuType* largest = largest_memory_gpu(layout);
@@ -240,7 +258,10 @@ void validate_workload_against_cluster(const std::vector<JobSpec>& jobs, const C
       }
       continue;
     }
-    check_nodes_can_hold(job, layout, file_label, where, cluster_name);
+    if (!known) {
+      check_nodes_can_hold(job, layout, file_label, where, cluster_name);
+      passed.insert(std::move(shape));
+    }
 
     // A use no GPU can hold fails the job on any placement.
     if (!job.gpu_memory_use().empty()) {
