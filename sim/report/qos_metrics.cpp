@@ -1,7 +1,8 @@
 #include "sim/report/qos_metrics.hpp"
 
 #include <algorithm>
-#include <variant>
+
+#include "sim/core/work_forms.hpp"
 
 namespace gcsim {
 
@@ -23,7 +24,7 @@ QosMetrics compute_qos_metrics(const std::vector<JobSpec>& jobs, const RunRecord
     if (o.state != JobState::kFinished) continue;
     ++c.finished;
     // A serving replica completes nothing: the means leave it out, as the JCT figures do.
-    if (std::holds_alternative<ServingWork>(jobs[i].work)) continue;
+    if (replica_of(jobs[i].work)) continue;
     ++timed[spot];
     const Time queued = o.queued_from(jobs[i].submit);
     jct[spot] += o.end - queued;

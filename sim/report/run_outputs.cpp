@@ -11,6 +11,7 @@
 
 #include "sim/core/node_fit.hpp"
 #include "sim/core/number_text.hpp"
+#include "sim/core/work_forms.hpp"
 #include "sim/report/comparison_metrics.hpp"
 #include "sim/report/job_type_metrics.hpp"
 #include "sim/report/notebook_metrics.hpp"
@@ -135,7 +136,7 @@ std::string gpu_labels(const ClusterLayout& layout, const std::vector<GpuId>& gp
 // asked for (kNever), which has none of its own (only the deployment's first
 // replica carries the deployment's).
 Time submit_column(const JobSpec& job, const JobOutcome& o) {
-  const auto* serving = std::get_if<ServingWork>(&job.work);
+  const ServingWork* serving = replica_of(job.work);
   if (serving && serving->slot > 0) return o.submitted;
   return o.queued_from(job.submit);
 }

@@ -7,6 +7,7 @@
 #include <variant>
 
 #include "sim/core/job_spec.hpp"
+#include "sim/core/work_forms.hpp"
 
 namespace gcsim {
 namespace {
@@ -141,7 +142,7 @@ RunRecord RunRecorder::finish(Time end, const QueueView& jobs) {
     o.state = runtime.state;
     o.preemptions = runtime.preemptions;
     if (!runtime.gpus.empty()) o.gpus = runtime.gpus;
-    if (std::holds_alternative<ServingWork>(jobs.spec(j).work)) {
+    if (replica_of(jobs.spec(j).work)) {
       finish_replica(j, end, runtime);
       continue;
     }
