@@ -149,11 +149,14 @@ TEST(ClusterGraphLinks, NicIsTheGroupsNic) {
   EXPECT_DOUBLE_EQ(ClusterGraph::nic_link(group).latency, 5e-6);
 }
 
+// A rack of nodes of one NIC has one leaf, numbered as the rack.
 TEST(ClusterGraphLinks, RackUplinkSumsItsNicsOverOversubscription) {
   const ClusterLayout layout(two_rack_cluster());
-  EXPECT_DOUBLE_EQ(ClusterGraph::rack_uplink(layout, 0).bandwidth, (10e9 + 10e9) / 2);
-  EXPECT_DOUBLE_EQ(ClusterGraph::rack_uplink(layout, 1).bandwidth, (10e9 + 4e9) / 2);
-  EXPECT_DOUBLE_EQ(ClusterGraph::rack_uplink(layout, 1).latency, 1e-6);
+  const std::vector<LinkSpec>& uplinks = layout.fabric().links().leaf_uplinks;
+  ASSERT_EQ(uplinks.size(), 2u);
+  EXPECT_DOUBLE_EQ(uplinks[0].bandwidth, (10e9 + 10e9) / 2);
+  EXPECT_DOUBLE_EQ(uplinks[1].bandwidth, (10e9 + 4e9) / 2);
+  EXPECT_DOUBLE_EQ(uplinks[1].latency, 1e-6);
 }
 
 TEST(ClusterGraphLinks, PartialLastRackSumsOnlyItsNodes) {
@@ -161,7 +164,7 @@ TEST(ClusterGraphLinks, PartialLastRackSumsOnlyItsNodes) {
   spec.node_groups.pop_back();  // a-0, a-1 | a-2
   const ClusterLayout layout(spec);
   ASSERT_EQ(layout.rack_count(), 2u);
-  EXPECT_DOUBLE_EQ(ClusterGraph::rack_uplink(layout, 1).bandwidth, 10e9 / 2);
+  EXPECT_DOUBLE_EQ(layout.fabric().links().leaf_uplinks.at(1).bandwidth, 10e9 / 2);
 }
 
 // ---- whole clusters -----------------------------------------------------------
