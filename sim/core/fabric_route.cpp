@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <limits>
 
 namespace gcsim {
 
@@ -65,10 +66,16 @@ std::vector<LinkSpec>& FabricLinks::of(FabricLinkKind kind) {
   return const_cast<std::vector<LinkSpec>&>(static_cast<const FabricLinks&>(*this).of(kind));
 }
 
+double route_bottleneck(const FabricRoute& route, const FabricLinks& links) {
+  double bottleneck = std::numeric_limits<double>::infinity();
+  for (const FabricHop& hop : route) bottleneck = std::min(bottleneck, links.at(hop).bandwidth);
+  return bottleneck;
+}
+
 RouteFigures route_figures(const FabricRoute& route, const FabricLinks& links) {
   RouteFigures figures;
   figures.hops = route.size;
-  for (const FabricHop& hop : route) figures.bottleneck = std::min(figures.bottleneck, links.at(hop).bandwidth);
+  figures.bottleneck = route_bottleneck(route, links);
   figures.latency = route_latency(route, [&links](const FabricHop& hop) { return links.at(hop).latency; });
   return figures;
 }

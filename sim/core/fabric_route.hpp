@@ -45,9 +45,11 @@ enum class FabricLinkKind : std::uint8_t { kPort, kNic, kLeafUplink, kPodUplink 
 /// and the direction it is crossed in (up: away from the sending GPU's side
 /// of the link, towards the core).
 struct FabricHop {
-  FabricLinkKind kind = FabricLinkKind::kPort;
-  std::uint32_t index = 0;
-  bool up = true;
+  // No member initializers: a route's array of hops is left uninitialized
+  // beyond its size, which keeps a locality query a few nanoseconds.
+  FabricLinkKind kind;
+  std::uint32_t index;
+  bool up;
   bool operator==(const FabricHop& other) const { return kind == other.kind && index == other.index && up == other.up; }
 };
 
@@ -77,7 +79,7 @@ struct FabricPlace {
 struct FabricRoute {
   // PXN relay: port, port, NIC, leaf uplink, pod uplink, pod uplink, leaf uplink, NIC, port.
   static constexpr std::size_t kMaxHops = 9;
-  std::array<FabricHop, kMaxHops> hops{};
+  std::array<FabricHop, kMaxHops> hops;  // the first `size` are the route's
   std::size_t size = 0;
   bool relayed = false;  // through another GPU of the sender's node (PXN)
 
@@ -128,5 +130,7 @@ struct RouteFigures {
   double latency = 0;
 };
 RouteFigures route_figures(const FabricRoute& route, const FabricLinks& links);
+/// The narrowest bandwidth on a route (infinity for an empty route).
+double route_bottleneck(const FabricRoute& route, const FabricLinks& links);
 
 }  // namespace gcsim

@@ -84,7 +84,7 @@ class JobLocality final : public Locality {
   explicit JobLocality(const JobLinks& links) : links_(&links) {}
   std::size_t hops(GpuId a, GpuId b) const override { return links_->route(a, b).size; }
   double bottleneck_bandwidth(GpuId a, GpuId b) const override {
-    return route_figures(links_->route(a, b), links_->fabric).bottleneck;
+    return route_bottleneck(links_->route(a, b), links_->fabric);
   }
   double path_latency(GpuId a, GpuId b) const override {
     return route_figures(links_->route(a, b), links_->fabric).latency;

@@ -65,11 +65,12 @@ FabricRoute ClusterGraph::route(GpuId a, GpuId b) const {
 std::size_t ClusterGraph::hops(GpuId a, GpuId b) const { return route(a, b).size; }
 
 double ClusterGraph::bottleneck_bandwidth(GpuId a, GpuId b) const {
-  return route_figures(route(a, b), fabric_.links()).bottleneck;
+  return route_bottleneck(route(a, b), fabric_.links());
 }
 
 double ClusterGraph::path_latency(GpuId a, GpuId b) const {
-  return route_figures(route(a, b), fabric_.links()).latency;
+  const FabricLinks& links = fabric_.links();
+  return route_latency(route(a, b), [&links](const FabricHop& hop) { return links.at(hop).latency; });
 }
 
 }  // namespace gcsim
