@@ -48,7 +48,9 @@ INSTANTIATE_TEST_SUITE_P(Clusters, BundledClusterTest,
                                            BundledCluster{"cluster-512gpu.json", 1, 64, 512, 4},
                                            BundledCluster{"hetero-2types.json", 2, 4, 24, 2},
                                            BundledCluster{"cluster-20k-gpu.json", 1, 2500, 20000, 79},
-                                           BundledCluster{"pooled-6500gpu.json", 1, 1, 6500, 1}),
+                                           BundledCluster{"pooled-6500gpu.json", 1, 1, 6500, 1},
+                                           BundledCluster{"h100-rails-1024gpu.json", 1, 128, 1024, 4},
+                                           BundledCluster{"h100-rails-16k-gpu.json", 1, 2048, 16384, 64}),
                          [](const ::testing::TestParamInfo<BundledCluster>& info) {
                            std::string name;
                            for (char c : info.param.file.substr(0, info.param.file.find('.')))
@@ -217,6 +219,26 @@ TEST(ClusterReader, ReadsPerGpuNicsRailsPxnAndPods) {
   EXPECT_EQ(layout.fabric().links().nics.size(), 16u);          // 2 nodes x 8 GPUs
   EXPECT_EQ(layout.fabric().links().leaf_uplinks.size(), 16u);  // 2 racks x 8 rails
   EXPECT_EQ(layout.fabric().links().pod_uplinks.size(), 2u);
+}
+
+TEST(ClusterReader, BundledRailClustersGiveEachGpuA400GbpsNicOnItsRail) {
+  for (const char* file : {"h100-rails-1024gpu.json", "h100-rails-16k-gpu.json"}) {
+    SCOPED_TRACE(file);
+    const ClusterLayout layout(read_cluster_file(bundled(file)));
+    const FabricLayout& fabric = layout.fabric();
+    EXPECT_TRUE(layout.spec().node_groups[0].nic_per_gpu);
+    EXPECT_DOUBLE_EQ(layout.spec().node_groups[0].intra.bandwidth, 450e9);
+    EXPECT_EQ(fabric.links().nics.size(), layout.gpu_count());
+    EXPECT_DOUBLE_EQ(fabric.links().nics[0].bandwidth, 50e9);               // 400 Gb/s
+    EXPECT_EQ(fabric.leaf_count(0), 8u);                                    // 8 rails a rail group of 32 nodes
+    EXPECT_DOUBLE_EQ(fabric.links().leaf_uplinks[0].bandwidth, 32 * 50e9);  // non-blocking
+    EXPECT_EQ(fabric.gpu_place(8 + 5).rail, 5u);
+    EXPECT_TRUE(fabric.pxn());
+  }
+  // 16,384 GPUs: 16 pods of 4 rail groups under a non-blocking core.
+  const ClusterLayout large(read_cluster_file(bundled("h100-rails-16k-gpu.json")));
+  EXPECT_EQ(large.fabric().pod_count(), 16u);
+  EXPECT_DOUBLE_EQ(large.fabric().links().pod_uplinks[0].bandwidth, 4 * 8 * 32 * 50e9);
 }
 
 // Every file written before rails and pods existed describes the same cluster.
