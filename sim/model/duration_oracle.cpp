@@ -66,13 +66,15 @@ struct PackedLatencies {
 
 // Worked out route by route (sim/core/fabric_route.hpp), as placement_costs()
 // does for a placement the engine runs: on a rail-optimized fabric a ring in
-// GPU order crosses from the last rail of a node to the first of the next.
+// GPU order crosses from the last rail of a node to the first of the next,
+// and without PXN those edges of a rail group share its two rails' uplinks.
 PackedLatencies routed_latencies(const JobLinks& links, const TrainingWork& training) {
   const JobLocality locality(links);
   std::vector<GpuId> ring(links.places.size());
   std::iota(ring.begin(), ring.end(), 0);
   PackedLatencies latencies;
-  latencies.ring = {ring_latency(ring, locality, 1.0), ring_bandwidth(ring, locality, 1.0)};
+  latencies.ring = {ring_latency(ring, locality, 1.0),
+                    shared_bandwidth(links, ring_transfers(static_cast<std::uint32_t>(ring.size())))};
   if (training.parameter_servers > 0) {
     const auto pushes = parameter_server_pushes(static_cast<std::uint32_t>(ring.size()), training.parameter_servers);
     latencies.push = transfers_latency(ring, pushes, locality, 1.0);

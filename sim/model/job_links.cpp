@@ -97,28 +97,63 @@ JobLinks packed_job_links(std::uint32_t gpus, std::uint32_t gpus_per_node, std::
   return packed_job_links(gpus, fabric);
 }
 
-double busiest_link_seconds_per_byte(const JobLinks& links, const std::vector<Transfer>& transfers) {
-  // Transfers crossing each link, per kind and direction.
-  constexpr std::array<FabricLinkKind, 4> kKinds = {FabricLinkKind::kPort, FabricLinkKind::kNic,
-                                                    FabricLinkKind::kLeafUplink, FabricLinkKind::kPodUplink};
+namespace {
+
+constexpr std::array<FabricLinkKind, 4> kKinds = {FabricLinkKind::kPort, FabricLinkKind::kNic,
+                                                  FabricLinkKind::kLeafUplink, FabricLinkKind::kPodUplink};
+
+// Transfers crossing each link, per kind and direction (up, then down).
+struct LinkLoads {
   std::array<std::vector<double>, 4> up, down;
-  for (FabricLinkKind kind : kKinds) {
-    up[static_cast<std::size_t>(kind)].assign(links.fabric.of(kind).size(), 0.0);
-    down[static_cast<std::size_t>(kind)].assign(links.fabric.of(kind).size(), 0.0);
+
+  LinkLoads(const JobLinks& links, const std::vector<Transfer>& transfers) {
+    for (FabricLinkKind kind : kKinds) {
+      up[static_cast<std::size_t>(kind)].assign(links.fabric.of(kind).size(), 0.0);
+      down[static_cast<std::size_t>(kind)].assign(links.fabric.of(kind).size(), 0.0);
+    }
+    for (const Transfer& t : transfers) {
+      if (t.from == t.to) continue;  // a local copy
+      for (const FabricHop& hop : links.route(t.from, t.to))
+        ++(hop.up ? up : down)[static_cast<std::size_t>(hop.kind)][hop.index];
+    }
   }
-  for (const Transfer& t : transfers) {
-    if (t.from == t.to) continue;  // a local copy
-    for (const FabricHop& hop : links.route(t.from, t.to))
-      ++(hop.up ? up : down)[static_cast<std::size_t>(hop.kind)][hop.index];
+
+  // Calls visit(load, bandwidth) for every link some transfer crosses.
+  template <class Visit>
+  void each_loaded(const JobLinks& links, Visit visit) const {
+    for (FabricLinkKind kind : kKinds) {
+      const std::vector<LinkSpec>& specs = links.fabric.of(kind);
+      for (const auto* load : {&up[static_cast<std::size_t>(kind)], &down[static_cast<std::size_t>(kind)]})
+        for (std::size_t i = 0; i < load->size(); ++i)
+          if ((*load)[i] > 0) visit((*load)[i], specs[i].bandwidth);
+    }
   }
+};
+
+}  // namespace
+
+double busiest_link_seconds_per_byte(const JobLinks& links, const std::vector<Transfer>& transfers) {
   double slowest = 0;
-  for (FabricLinkKind kind : kKinds) {
-    const std::vector<LinkSpec>& bandwidth = links.fabric.of(kind);
-    for (const auto* load : {&up[static_cast<std::size_t>(kind)], &down[static_cast<std::size_t>(kind)]})
-      for (std::size_t i = 0; i < load->size(); ++i)
-        if ((*load)[i] > 0) slowest = std::max(slowest, (*load)[i] / bandwidth[i].bandwidth);
-  }
+  LinkLoads(links, transfers).each_loaded(links, [&slowest](double load, double bandwidth) {
+    slowest = std::max(slowest, load / bandwidth);
+  });
   return slowest;
+}
+
+double shared_bandwidth(const JobLinks& links, const std::vector<Transfer>& transfers) {
+  double narrowest = kNever;
+  LinkLoads(links, transfers).each_loaded(links, [&narrowest](double load, double bandwidth) {
+    narrowest = std::min(narrowest, bandwidth / load);
+  });
+  return narrowest;
+}
+
+std::vector<Transfer> ring_transfers(std::uint32_t gpus) {
+  std::vector<Transfer> ring;
+  if (gpus < 2) return ring;
+  ring.reserve(gpus);
+  for (std::uint32_t g = 0; g < gpus; ++g) ring.push_back({g, (g + 1) % gpus});
+  return ring;
 }
 
 }  // namespace gcsim

@@ -76,6 +76,18 @@ struct Transfer {
 /// link (a transfer from a GPU to itself is a local copy).
 double busiest_link_seconds_per_byte(const JobLinks& links, const std::vector<Transfer>& transfers);
 
+/// The bandwidth each of `transfers` of equal size started together gets
+/// where it is narrowest: the least, over the links they cross (each
+/// direction apart), of the link's bandwidth over the transfers crossing it;
+/// kNever when none crosses a link. A link crossed once gives exactly its
+/// bandwidth, so where no two transfers share a link this is the narrowest
+/// link any of them crosses.
+double shared_bandwidth(const JobLinks& links, const std::vector<Transfer>& transfers);
+
+/// A ring's transfers: each GPU of the job (in ring order) to the next, the
+/// last to the first; none for a ring of one GPU.
+std::vector<Transfer> ring_transfers(std::uint32_t gpus);
+
 /// The job's GPUs as a Locality: GPU i is the job's i-th GPU in ring order,
 /// and the figures are those of its routes. Refers to `links`, which must
 /// outlive it.

@@ -54,6 +54,39 @@ TEST(RailRing, WithPxnTheCrossRailEdgesRelayOverNvlink) {
   EXPECT_DOUBLE_EQ(ring_bandwidth({0, 1, 2, 3}, graph, 1), 50e9);
 }
 
+// The ring's edges all send at once: in GPU order, 1 -> 2 and 3 -> 0 both go
+// up rail 1's leaf uplink and down rail 0's, each getting half of 25 GB/s.
+TEST(RailRing, EdgesBetweenTheSameTwoRailsShareTheirUplinks) {
+  const ClusterLayout layout(testing::tiny_rail_cluster());
+  const JobLinks in_gpu_order = job_links(layout, {0, 1, 2, 3});
+  EXPECT_DOUBLE_EQ(shared_bandwidth(in_gpu_order, ring_transfers(4)), 12.5e9);
+  // Aligned on rails, every link is crossed once in each direction at most: the NICs, 50 GB/s.
+  EXPECT_DOUBLE_EQ(shared_bandwidth(job_links(layout, {0, 1, 3, 2}), ring_transfers(4)), 50e9);
+  // With PXN each node's relay leaves through the NIC of the other rail: 50 GB/s.
+  const ClusterLayout pxn(testing::tiny_rail_cluster(/*pxn=*/true));
+  EXPECT_DOUBLE_EQ(shared_bandwidth(job_links(pxn, {0, 1, 2, 3}), ring_transfers(4)), 50e9);
+  EXPECT_EQ(shared_bandwidth(job_links(layout, {2}), ring_transfers(1)), kNever);
+}
+
+TEST(RailPlacementCosts, ARingsExchangeBandwidthIsItsEdgesShareOfTheLinksTheyCross) {
+  JobSpec job;
+  job.id = "ring";
+  job.gpus = 4;
+  TrainingWork work;
+  work.flops_per_iteration = 1e12;
+  work.gradient_bytes = 1e9;
+  work.iterations = 10;
+  job.work = work;
+  const ClusterLayout layout(testing::tiny_rail_cluster());
+  const ClusterGraph graph(layout);
+  PlacementCosts costs = placement_costs(job, {0, 1, 2, 3}, layout, graph);
+  EXPECT_NEAR(costs.exchange_latency, kCrossRailLatency, 1e-15);
+  EXPECT_DOUBLE_EQ(costs.exchange_bandwidth, 12.5e9);
+  costs = placement_costs(job, {0, 1, 3, 2}, layout, graph);
+  EXPECT_NEAR(costs.exchange_latency, kSameRailLatency, 1e-15);
+  EXPECT_DOUBLE_EQ(costs.exchange_bandwidth, 50e9);
+}
+
 // ---- the busiest link of transfers started together ---------------------------
 
 TEST(RailJobLinks, SameRailTransfersBetweenTwoNodesEachHaveANicOfTheirOwn) {
@@ -143,8 +176,9 @@ JobSpec ring_job(std::uint32_t gpus, double gradient_bytes) {
 
 TEST(RailDurationOracle, APackedRingInGpuOrderPaysTheSpineBetweenNodes) {
   const ClusterLayout layout(testing::tiny_rail_cluster());
-  // 4 GPUs on both nodes: the ring's slowest edge crosses rails, 10 us and 25 GB/s.
-  const double per_iteration = 1e-3 + 2 * 3 * (kCrossRailLatency + 1e9 / (4 * 25e9));
+  // 4 GPUs on both nodes: the ring's slowest edges cross rails, 10 us, and
+  // both go up rail 1's uplink and down rail 0's: 12.5 GB/s each.
+  const double per_iteration = 1e-3 + 2 * 3 * (kCrossRailLatency + 1e9 / (4 * 12.5e9));
   EXPECT_NEAR(uncontended_duration(ring_job(4, 1e9), layout), 10 * per_iteration, 1e-12);
   // 2 GPUs fit one node: NVLink, 2 us and 450 GB/s.
   EXPECT_NEAR(uncontended_duration(ring_job(2, 1e9), layout), 10 * (1e-3 + 2 * (2e-6 + 1e9 / (2 * 450e9))), 1e-12);
