@@ -19,7 +19,9 @@ void configure_network_model(const NetworkModelSpec& network) {
   sg4::Engine::set_config("network/TCP-gamma", network.tcp_window_bytes > 0 ? network.tcp_window_bytes : 1e300);
   sg4::Engine::set_config("network/crosstraffic", network.crosstraffic);
   if (network.model == "CM02") {
-    // No RTT-unfairness term: flows sharing a link share it equally.
+    // No term per link bandwidth in a flow's weight. CM02 still weighs each
+    // flow by its route's latency: flows of equal latency share a link
+    // equally, a flow of twice the latency gets half the share.
     sg4::Engine::set_config("network/weight-S", 0.0);
   }
 }
