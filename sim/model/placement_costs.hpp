@@ -33,10 +33,10 @@ double ring_latency(const std::vector<GpuId>& ring, const Locality& locality, do
 /// bottleneck bandwidth between ring neighbours times `bandwidth_factor`;
 /// kNever (unbounded) for a ring of one GPU. It is what each edge gets when
 /// no two edges cross one link in one direction (a ring that visits each
-/// node once on a fabric without rails); placement_costs() takes the least
-/// of it and the edges' share of the links they cross at once
-/// (shared_bandwidth in job_links.hpp): a ring in GPU order shares the
-/// uplinks between the rails of a rail-optimized fabric.
+/// node once on a fabric without rails). On a rail-optimized fabric, where a
+/// ring in GPU order shares the uplinks between two rails, placement_costs()
+/// takes the least of it and the edges' share of the links they cross at
+/// once (shared_bandwidth in job_links.hpp).
 double ring_bandwidth(const std::vector<GpuId>& ring, const Locality& locality, double bandwidth_factor);
 
 /// The largest path latency of `transfers` between the job's `gpus` times
