@@ -1,6 +1,8 @@
 // Building the SimGrid platform of a cluster: two-tier clusters of 8-GPU
-// nodes (32 nodes a rack, racks under a spine) from 512 to 20,000 GPUs, and
-// one pooled node of 6,500 GPUs. A process holds one SimGrid engine and one
+// nodes (32 nodes a rack, racks under a spine) from 512 to 20,000 GPUs, one
+// pooled node of 6,500 GPUs, and rail-optimized clusters of 8-GPU nodes with
+// a NIC per GPU (rail groups of 32 nodes, pods of 4 rail groups under a
+// core, PXN) of 16,384 and 100,000 GPUs. A process holds one SimGrid engine and one
 // platform, so every iteration builds in a child process: the time is the
 // child's build (manual timing), and the counters are the child's peak
 // resident memory and how much the build added to it.
@@ -33,6 +35,22 @@ ClusterSpec v100_cluster(std::uint32_t gpus, std::uint32_t gpus_per_node) {
   return spec;
 }
 
+// H100-like nodes: a 400 Gb/s NIC per GPU on its rail, three tiers.
+ClusterSpec rail_cluster(std::uint32_t gpus) {
+  ClusterSpec spec;
+  spec.name = "bench-rails-" + std::to_string(gpus);
+  spec.gpu_types = {{"H100", 989e12, 80e9}};
+  NodeGroup group{"dgx", gpus / 8, 8, "H100", 112, 2e12, IntraNodeKind::kNvlink, {450e9, 2e-6}, {50e9, 2e-6}};
+  group.nic_per_gpu = true;
+  spec.node_groups = {group};
+  spec.fabric = {32, 1.0, 1e-6};
+  spec.fabric.rail_optimized = true;
+  spec.fabric.pxn = true;
+  spec.fabric.racks_per_pod = 4;
+  spec.fabric.pod_uplink_latency = 1e-6;
+  return spec;
+}
+
 double max_rss_kib() {
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
@@ -56,9 +74,8 @@ double max_rss_kib() {
   _exit(written ? 0 : 1);
 }
 
-void BM_PlatformBuild(benchmark::State& bench) {
-  const ClusterLayout layout(
-      v100_cluster(static_cast<std::uint32_t>(bench.range(0)), static_cast<std::uint32_t>(bench.range(1))));
+// Each iteration builds the platform of `layout` in a child process.
+void measure_builds(benchmark::State& bench, const ClusterLayout& layout) {
   double peak_mib = 0, build_mib = 0;
   for (auto _ : bench) {
     int pipe_ends[2];
@@ -86,6 +103,11 @@ void BM_PlatformBuild(benchmark::State& bench) {
   bench.counters["peak_rss_MiB"] = peak_mib;
   bench.counters["build_MiB"] = build_mib;
 }
+
+void BM_PlatformBuild(benchmark::State& bench) {
+  measure_builds(bench, ClusterLayout(v100_cluster(static_cast<std::uint32_t>(bench.range(0)),
+                                                   static_cast<std::uint32_t>(bench.range(1)))));
+}
 BENCHMARK(BM_PlatformBuild)
     ->ArgNames({"gpus", "gpus_per_node"})
     ->Args({512, 8})
@@ -94,6 +116,16 @@ BENCHMARK(BM_PlatformBuild)
     ->Args({10240, 8})
     ->Args({20000, 8})
     ->Args({6500, 6500})  // one pooled node
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+
+void BM_RailPlatformBuild(benchmark::State& bench) {
+  measure_builds(bench, ClusterLayout(rail_cluster(static_cast<std::uint32_t>(bench.range(0)))));
+}
+BENCHMARK(BM_RailPlatformBuild)
+    ->ArgName("gpus")
+    ->Arg(16384)
+    ->Arg(100000)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);
 

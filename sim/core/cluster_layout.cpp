@@ -33,6 +33,7 @@ ClusterLayout::ClusterLayout(const ClusterSpec& spec) : spec_(spec) {
     if (!carries_gpus || memory < smallest_gpu_memory_) smallest_gpu_memory_ = memory;
     carries_gpus = true;
   }
+  fabric_ = FabricLayout(*this);
 }
 
 std::string ClusterLayout::gpu_label(GpuId gpu) const {

@@ -2,8 +2,9 @@
 // indices.
 //
 // Nodes are numbered in the order of the description's node groups; racks take
-// `nodes_per_rack` consecutive nodes; GPUs are numbered node by node. Built
-// once from a ClusterSpec and never changed.
+// `nodes_per_rack` consecutive nodes; GPUs are numbered node by node; the
+// network's links are numbered in fabric() (fabric_layout.hpp). Built once
+// from a ClusterSpec and never changed.
 //
 //   ClusterLayout layout(spec);
 //   for (GpuId g : layout.gpus_of_node(0)) ...
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "sim/core/cluster_spec.hpp"
+#include "sim/core/fabric_layout.hpp"
 #include "sim/core/ids.hpp"
 
 namespace gcsim {
@@ -59,6 +61,8 @@ class ClusterLayout {
   /// The smallest memory of any GPU the nodes carry (0 without nodes): a job
   /// asking at most that much fits the memory of every GPU.
   double smallest_gpu_memory() const { return smallest_gpu_memory_; }
+  /// The network's links, numbered, and where each GPU and node sits among them.
+  const FabricLayout& fabric() const { return fabric_; }
 
  private:
   ClusterSpec spec_;
@@ -67,6 +71,7 @@ class ClusterLayout {
   std::vector<NodeId> gpu_node_;
   std::vector<std::uint32_t> gpu_local_;
   double smallest_gpu_memory_ = 0;
+  FabricLayout fabric_;
 };
 
 }  // namespace gcsim

@@ -6,8 +6,12 @@
 // the three cannot disagree about the hardware.
 //
 // Fabric: nodes are grouped into racks of `nodes_per_rack` under a top-of-rack
-// switch; racks hang off a non-blocking spine. Each rack's uplink carries
-// nodes_per_rack * nic_bandwidth / oversubscription.
+// switch (on a rail-optimized fabric, a rail group: one leaf switch per
+// rail); racks hang off a non-blocking spine, or, in pods of
+// `racks_per_pod`, off one spine per pod joined by a core. Each leaf's uplink
+// carries the bandwidth of the NICs under it / oversubscription, each pod's
+// the bandwidth of its leaves' uplinks / pod_oversubscription.
+// sim/core/fabric_layout.hpp numbers these links, fabric_route.hpp routes.
 #pragma once
 
 #include <cstdint>
@@ -39,13 +43,28 @@ struct NodeGroup {
   double memory_bytes = 0;
   IntraNodeKind intra_kind = IntraNodeKind::kNvlink;
   LinkSpec intra;  // GPU-to-GPU inside the node: bandwidth per GPU port, end-to-end latency
-  LinkSpec nic;    // node to its top-of-rack switch
+  LinkSpec nic;    // each NIC: the node's one NIC, or each GPU's own (nic_per_gpu), to its leaf switch
+  // Every GPU has its own NIC of `nic` (NIC k is GPU k's, on rail k of a
+  // rail-optimized fabric), reached without crossing the GPU's port; else the
+  // node's GPUs share one NIC behind the node's switch.
+  bool nic_per_gpu = false;
 };
 
 struct FabricSpec {
   std::uint32_t nodes_per_rack = 1;
   double oversubscription = 1.0;  // rack downlink capacity / rack uplink capacity
   double uplink_latency = 0;      // top-of-rack switch to spine, seconds
+  // NIC k of every node of a rack plugs into the rack's leaf k (rail k);
+  // else every NIC of a rack plugs into its one top-of-rack switch.
+  bool rail_optimized = false;
+  // NCCL's PXN: a transfer between GPUs of different nodes and rails first
+  // crosses NVLink to the sender's GPU on the receiver's rail, whose NIC sends it.
+  bool pxn = false;
+  // Racks in a pod under one spine; pods are joined by a core. 0: one pod
+  // (two tiers: leaves and one spine).
+  std::uint32_t racks_per_pod = 0;
+  double pod_oversubscription = 1.0;  // a pod's leaf-uplink capacity / its core uplink capacity
+  double pod_uplink_latency = 0;      // a pod's spine to the core, seconds
 };
 
 /// How SimGrid turns link capacities into flow rates. The defaults make a

@@ -240,7 +240,8 @@ void RunnerPool::phase_step(JobIndex job, RunningJob& run, const JobStep& step) 
 // crosses the sender's port up and the receiver's port down, and in a ring
 // each GPU sends once and receives once: held whole by this job, those
 // ports carry no other flow (without cross-traffic, which sends
-// acknowledgements back over the previous hop's ports). So the hops inside
+// acknowledgements back over the previous hop's ports, and without PXN,
+// which relays other GPUs' transfers through a GPU's port). So the hops inside
 // nodes whose ports have the same bandwidth and latency all take the same
 // time, whatever else the network carries, and one transfer stands for
 // them: the solver then has one variable where it had one per hop. Hops
@@ -249,7 +250,7 @@ void RunnerPool::phase_step(JobIndex job, RunningJob& run, const JobStep& step) 
 void RunnerPool::ring_step(JobIndex job, RunningJob& run, double bytes) {
   const ClusterLayout& layout = engine_.in.layout;
   const std::size_t n = run.hosts.size();
-  if (run.gpu_share < 1 || layout.spec().network.crosstraffic) {
+  if (run.gpu_share < 1 || layout.spec().network.crosstraffic || layout.fabric().pxn()) {
     for (std::size_t i = 0; i < n; ++i) send(run, run.hosts[i], run.hosts[(i + 1) % n], bytes);
     return;
   }

@@ -1,6 +1,7 @@
 #include "sim/model/duration_oracle.hpp"
 
 #include <algorithm>
+#include <numeric>
 #include <variant>
 
 #include "sim/core/overloaded.hpp"
@@ -9,6 +10,7 @@
 #include "sim/model/input_pipeline.hpp"
 #include "sim/model/parameter_server_cost.hpp"
 #include "sim/model/phase_transfers.hpp"
+#include "sim/model/placement_costs.hpp"
 #include "sim/model/ring_allreduce_cost.hpp"
 
 namespace gcsim {
@@ -18,7 +20,9 @@ struct RingEdge {
   double latency, bandwidth;
 };
 
-// The slowest ring edge of a packed placement of `gpus` GPUs on nodes of `group`.
+// The slowest ring edge of a packed placement of `gpus` GPUs on nodes of
+// `group` sharing one NIC, in one pod: the closed form, whose sums give the
+// figures they always gave, bit for bit.
 RingEdge packed_ring_edge(const NodeGroup& group, const FabricSpec& fabric, std::uint32_t gpus,
                           std::size_t gpus_per_rack, double rack_uplink) {
   if (gpus <= group.gpus_per_node) return {group.intra.latency, group.intra.bandwidth};
@@ -30,11 +34,61 @@ RingEdge packed_ring_edge(const NodeGroup& group, const FabricSpec& fabric, std:
   return edge;
 }
 
-// The fastest node group whose GPUs have enough memory for the job, and
-// their FLOP/s; none (a null group) when no group's do. A training job
-// whose model runs at its own speed per GPU type
-// (flops_per_iteration_by_gpu_type) sees each type at its effective FLOP/s:
-// iterations go as fast as there.
+// Full racks and pods of the group's nodes, as a packed placement sees them.
+PackedFabric packed_fabric(const NodeGroup& group, const FabricSpec& fabric, std::size_t nodes_per_rack,
+                           double rack_uplink) {
+  PackedFabric packed;
+  packed.gpus_per_node = group.gpus_per_node;
+  packed.nodes_per_rack = static_cast<std::uint32_t>(nodes_per_rack);
+  packed.racks_per_pod = fabric.racks_per_pod;
+  packed.port = FabricLayout::port_link(group);
+  packed.nic = FabricLayout::nic_link(group);
+  packed.nic_per_gpu = group.nic_per_gpu;
+  packed.rail_optimized = fabric.rail_optimized;
+  packed.pxn = fabric.pxn;
+  // A leaf carries a NIC per node of its rack: on rails the node's NIC of its
+  // rail, else the node's one NIC or all its GPUs' NICs.
+  const bool rails = fabric.rail_optimized && group.nic_per_gpu;
+  const double nics_per_node = group.nic_per_gpu && !rails ? group.gpus_per_node : 1;
+  packed.leaf_uplink = {nics_per_node * rack_uplink, fabric.uplink_latency};
+  const double leaves_per_rack = rails ? group.gpus_per_node : 1;
+  packed.pod_uplink = {
+      fabric.racks_per_pod * leaves_per_rack * packed.leaf_uplink.bandwidth / fabric.pod_oversubscription,
+      fabric.pod_uplink_latency};
+  return packed;
+}
+
+// The latencies of a packed placement's exchanges, alone on the cluster.
+struct PackedLatencies {
+  RingEdge ring;            // the slowest edge of the ring in GPU order
+  double push = 0;          // the slowest push to a parameter server (a pull mirrors it)
+  double inside_node = 0;   // a hierarchical allreduce's slowest transfer inside a node
+  double across_nodes = 0;  // and across nodes
+};
+
+// Worked out route by route (sim/core/fabric_route.hpp), as placement_costs()
+// does for a placement the engine runs: on a rail-optimized fabric a ring in
+// GPU order crosses from the last rail of a node to the first of the next,
+// and without PXN those edges of a rail group share its two rails' uplinks.
+PackedLatencies routed_latencies(const JobLinks& links, const TrainingWork& training) {
+  const JobLocality locality(links);
+  std::vector<GpuId> ring(links.places.size());
+  std::iota(ring.begin(), ring.end(), 0);
+  PackedLatencies latencies;
+  latencies.ring = {ring_latency(ring, locality, 1.0),
+                    shared_bandwidth(links, ring_transfers(static_cast<std::uint32_t>(ring.size())))};
+  if (training.parameter_servers > 0) {
+    const auto pushes = parameter_server_pushes(static_cast<std::uint32_t>(ring.size()), training.parameter_servers);
+    latencies.push = transfers_latency(ring, pushes, locality, 1.0);
+  }
+  if (training.hierarchical_allreduce) {
+    const NodeRanks ranks = node_ranks(links);
+    latencies.inside_node = transfers_latency(ring, intra_node_transfers(ranks), locality, 1.0);
+    latencies.across_nodes = transfers_latency(ring, inter_node_transfers(ranks), locality, 1.0);
+  }
+  return latencies;
+}
+
 struct FastestGroup {
   const NodeGroup* group = nullptr;
   double flops = 0;
@@ -67,44 +121,52 @@ Time training_duration(const JobSpec& job, const TrainingWork& training, const C
                        const FastestGroup& best) {
   const ClusterSpec& spec = layout.spec();
   const std::size_t nodes_per_rack = spec.fabric.nodes_per_rack == 0 ? 1 : spec.fabric.nodes_per_rack;
-  const double rack_uplink =
-      static_cast<double>(nodes_per_rack) * best.group->nic.bandwidth / spec.fabric.oversubscription;
-  const RingEdge edge =
-      packed_ring_edge(*best.group, spec.fabric, job.gpus, nodes_per_rack * best.group->gpus_per_node, rack_uplink);
+  const double rack_uplink = static_cast<double>(nodes_per_rack) * best.group->nic.bandwidth / spec.fabric.oversubscription;
+  // Exchanges costed link by link see the job packed: full nodes, then the rest.
+  const bool closed_form = !best.group->nic_per_gpu && spec.fabric.racks_per_pod == 0;
+  JobLinks packed;
+  if (!closed_form || training.parameter_servers > 0 || training.hierarchical_allreduce)
+    packed = packed_job_links(job.gpus, packed_fabric(*best.group, spec.fabric, nodes_per_rack, rack_uplink));
+  PackedLatencies latencies;
+  if (closed_form) {
+    // One NIC per node in one pod: packed, the slowest flow of every exchange
+    // crosses what the slowest ring edge crosses, and a transfer inside a node
+    // costs the intra-node latency.
+    const std::size_t gpus_per_rack = nodes_per_rack * best.group->gpus_per_node;
+    latencies.ring = packed_ring_edge(*best.group, spec.fabric, job.gpus, gpus_per_rack, rack_uplink);
+    latencies.push = latencies.across_nodes = latencies.ring.latency;
+    latencies.inside_node = packed_ring_edge(*best.group, spec.fabric, 1, gpus_per_rack, rack_uplink).latency;
+  } else {
+    latencies = routed_latencies(packed, training);
+  }
+  const RingEdge edge = latencies.ring;
   // A fractional job computes at its share of each GPU (JobSpec::gpu_share).
   const double compute_flops = best.flops * job.gpu_share;
   // An input pipeline slower than the GPUs stretches every computation to its decoding.
   const double decode_wait =
       std::max(0.0, packed_decode_seconds(job, *best.group) - training.flops_per_iteration / compute_flops);
-  // Exchanges costed link by link see the job packed: full nodes, then the rest.
-  auto packed_links = [&] {
-    return packed_job_links(job.gpus, best.group->gpus_per_node, static_cast<std::uint32_t>(nodes_per_rack),
-                            best.group->intra.bandwidth, best.group->nic.bandwidth, rack_uplink);
-  };
   if (training.parameter_servers > 0) {
     // A push and a pull per iteration; packed, the slowest flow crosses what
     // the slowest ring edge crosses (sim/model/parameter_server_cost.hpp).
-    const double seconds_per_byte = parameter_server_phase_seconds_per_byte(packed_links(), training.parameter_servers);
+    const double seconds_per_byte = parameter_server_phase_seconds_per_byte(packed, training.parameter_servers);
     // Each fusion buffer's push and pull pay their latency.
     const auto buffers = static_cast<double>(training.fusion_buffers());
     const double phase = seconds_per_byte > 0 && training.gradient_bytes > 0
-                             ? buffers * edge.latency + training.gradient_bytes * seconds_per_byte
+                             ? buffers * latencies.push + training.gradient_bytes * seconds_per_byte
                              : 0;
     return static_cast<double>(training.iterations) *
            (training.flops_per_iteration / compute_flops + decode_wait + 2 * phase);
   }
   if (training.hierarchical_allreduce && job.gpus >= 2 && training.gradient_bytes > 0) {
     // sim/model/hierarchical_allreduce_cost.hpp
-    const JobLinks links = packed_links();
+    const JobLinks& links = packed;
     const NodeRanks ranks = node_ranks(links);
     const double local = ranks.local_ranks, nodes = ranks.nodes(), buffers = training.fusion_buffers();
     const double inside = busiest_link_seconds_per_byte(links, intra_node_transfers(ranks));
     const double across = busiest_link_seconds_per_byte(links, inter_node_transfers(ranks));
-    const RingEdge node_edge =
-        packed_ring_edge(*best.group, spec.fabric, 1, nodes_per_rack * best.group->gpus_per_node, rack_uplink);
     const double exchange =
-        2 * (local - 1) * (buffers * node_edge.latency + training.gradient_bytes / local * inside) +
-        2 * (nodes - 1) * (buffers * edge.latency + training.gradient_bytes / (local * nodes) * across);
+        2 * (local - 1) * (buffers * latencies.inside_node + training.gradient_bytes / local * inside) +
+        2 * (nodes - 1) * (buffers * latencies.across_nodes + training.gradient_bytes / (local * nodes) * across);
     return static_cast<double>(training.iterations) *
            (training.flops_per_iteration / compute_flops + decode_wait + exchange);
   }
@@ -127,15 +189,11 @@ Time phased_duration(const JobSpec& job, const PhasedWork& work, const ClusterLa
   const NodeGroup& group = *best.group;
   const std::uint32_t nodes_per_rack = spec.fabric.nodes_per_rack == 0 ? 1 : spec.fabric.nodes_per_rack;
   const double rack_uplink = static_cast<double>(nodes_per_rack) * group.nic.bandwidth / spec.fabric.oversubscription;
-  const JobLinks links = packed_job_links(job.gpus, group.gpus_per_node, nodes_per_rack, group.intra.bandwidth,
-                                          group.nic.bandwidth, rack_uplink);
-  // A transfer's latency: inside a node, through the NICs, or also through two racks' uplinks.
-  auto latency_of = [&](const Transfer& t) {
-    const std::uint32_t from = links.node_of_gpu[t.from], to = links.node_of_gpu[t.to];
-    if (from == to) return group.intra.latency;
-    const double nics = group.intra.latency + 2 * group.nic.latency;
-    return links.rack_of_node[from] == links.rack_of_node[to] ? nics : nics + 2 * spec.fabric.uplink_latency;
-  };
+  const JobLinks links = packed_job_links(job.gpus, packed_fabric(group, spec.fabric, nodes_per_rack, rack_uplink));
+  // Each transfer's latency is its route's (sim/core/fabric_route.hpp).
+  const JobLocality locality(links);
+  std::vector<GpuId> ranks(job.gpus);
+  std::iota(ranks.begin(), ranks.end(), 0);
   const double compute_flops = best.flops * job.gpu_share;
   Time iteration = 0;
   for (const WorkPhase& phase : work.phases) {
@@ -148,8 +206,7 @@ Time phased_duration(const JobSpec& job, const PhasedWork& work, const ClusterLa
       transfers.push_back(exchange_transfers(exchange, job.gpus));
       const double total = exchange.bytes * static_cast<double>(exchange.messages);
       if (transfers.back().empty() || !(total > 0)) continue;
-      double latency = 0;
-      for (const Transfer& t : transfers.back()) latency = std::max(latency, latency_of(t));
+      const double latency = transfers_latency(ranks, transfers.back(), locality, 1.0);
       paid = std::max(paid, latency);
       messages_latency = std::max(messages_latency, static_cast<double>(exchange.messages) * latency);
       sets.push_back(&transfers.back());

@@ -141,8 +141,18 @@ PlacementCosts placement_costs(const JobSpec& job, const std::vector<GpuId>& gpu
                          bandwidth(costs.inter_node_step)};
     }
   } else {
+    // The locality's narrowest edge. On a rail-optimized fabric a ring's own
+    // edges, all sending at once, share the uplinks between two rails: each
+    // gets its share. (Elsewhere a ring visiting each node once crosses each
+    // link once a direction; one that comes back to a node, as piecemeal
+    // growth may make it, is still costed by its narrowest edge there.)
     costs.exchange_latency = ring_latency(gpus, locality, network.latency_factor);
     costs.exchange_bandwidth = ring_bandwidth(gpus, locality, network.bandwidth_factor);
+    if (layout.fabric().rail_optimized()) {
+      const double shared =
+          shared_bandwidth(job_links(layout, gpus), ring_transfers(static_cast<std::uint32_t>(gpus.size())));
+      costs.exchange_bandwidth = std::min(costs.exchange_bandwidth, shared * network.bandwidth_factor);
+    }
   }
   costs.compute_scale = compute_scales(job, layout, gpus);
   costs.slowest_gpu_flops = slowest_effective_flops(job, layout, gpus, costs.compute_scale);

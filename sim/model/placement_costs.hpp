@@ -2,8 +2,9 @@
 // the job, its GPUs (in ring order), the layout and the locality.
 //
 // The engine asks these when a job starts on its GPUs: the latency and the
-// bandwidth of one message of its gradient exchange (its ring's slowest edge,
-// or its parameter servers' slowest flow and busiest link; scaled by the
+// bandwidth of one message of its gradient exchange (its ring's slowest edge
+// and the narrowest share of a link its edges cross at once, or its
+// parameter servers' slowest flow and busiest link; scaled by the
 // network model's factors), each GPU's compute scale under a per-type
 // throughput table, the slowest GPU in effect, and the speed a measured run
 // time refers to.
@@ -29,9 +30,14 @@ namespace gcsim {
 /// `latency_factor`; 0 for a ring of one GPU.
 double ring_latency(const std::vector<GpuId>& ring, const Locality& locality, double latency_factor);
 
-/// The bandwidth of a ring step: the smallest bottleneck bandwidth between
-/// ring neighbours times `bandwidth_factor`; kNever (unbounded) for a ring of
-/// one GPU.
+/// The bandwidth of a ring step as the locality shows it: the smallest
+/// bottleneck bandwidth between ring neighbours times `bandwidth_factor`;
+/// kNever (unbounded) for a ring of one GPU. It is what each edge gets when
+/// no two edges cross one link in one direction (a ring that visits each
+/// node once on a fabric without rails). On a rail-optimized fabric, where a
+/// ring in GPU order shares the uplinks between two rails, placement_costs()
+/// takes the least of it and the edges' share of the links they cross at
+/// once (shared_bandwidth in job_links.hpp).
 double ring_bandwidth(const std::vector<GpuId>& ring, const Locality& locality, double bandwidth_factor);
 
 /// The largest path latency of `transfers` between the job's `gpus` times

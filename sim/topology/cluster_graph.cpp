@@ -1,146 +1,76 @@
 #include "sim/topology/cluster_graph.hpp"
 
-#include <algorithm>
-#include <array>
 #include <cassert>
-#include <limits>
-
-#include <boost/graph/breadth_first_search.hpp>
 
 namespace gcsim {
-namespace {
 
-constexpr double kInfinity = std::numeric_limits<double>::infinity();
-
-// Records, for each vertex the search from the spine discovers, its parent,
-// the link up to it and its depth.
-class ParentRecorder : public boost::default_bfs_visitor {
- public:
-  ParentRecorder(std::vector<std::size_t>& parent, std::vector<LinkSpec>& up_link, std::vector<std::uint32_t>& depth)
-      : parent_(&parent), up_link_(&up_link), depth_(&depth) {}
-
-  template <class EdgeDescriptor, class Graph>
-  void tree_edge(EdgeDescriptor edge, const Graph& graph) const {
-    const auto from = boost::source(edge, graph);
-    const auto to = boost::target(edge, graph);
-    const auto& link = graph[edge];
-    (*parent_)[to] = from;
-    (*up_link_)[to] = LinkSpec{link.bandwidth, link.latency};
-    (*depth_)[to] = (*depth_)[from] + 1;
+ClusterGraph::LinkKind ClusterGraph::link_kind(FabricLinkKind kind) {
+  switch (kind) {
+    case FabricLinkKind::kPort:
+      return LinkKind::kPort;
+    case FabricLinkKind::kNic:
+      return LinkKind::kNic;
+    case FabricLinkKind::kLeafUplink:
+      return LinkKind::kUplink;
+    case FabricLinkKind::kPodUplink:
+      return LinkKind::kPodUplink;
   }
-
- private:
-  std::vector<std::size_t>* parent_;
-  std::vector<LinkSpec>* up_link_;
-  std::vector<std::uint32_t>* depth_;
-};
-
-}  // namespace
-
-LinkSpec ClusterGraph::port_link(const NodeGroup& group) {
-  return LinkSpec{group.intra.bandwidth, port_latency(group)};
-}
-
-LinkSpec ClusterGraph::nic_link(const NodeGroup& group) { return group.nic; }
-
-LinkSpec ClusterGraph::rack_uplink(const ClusterLayout& layout, RackId rack) {
-  double downlink = 0;
-  for (NodeId node : layout.nodes_of_rack(rack)) downlink += layout.group_of_node(node).nic.bandwidth;
-  const FabricSpec& fabric = layout.spec().fabric;
-  return LinkSpec{downlink / fabric.oversubscription, fabric.uplink_latency};
+  return LinkKind::kPort;
 }
 
 ClusterGraph::ClusterGraph(const ClusterLayout& layout)
-    : graph_(layout.gpu_count() + layout.node_count() + layout.rack_count() + 1),
+    : fabric_(layout.fabric()),
       node_count_(layout.node_count()),
-      rack_count_(layout.rack_count()) {
-  assert(layout.spec().fabric.oversubscription >= 1.0 && "a validated spec has oversubscription >= 1");
-  gpu_node_.reserve(layout.gpu_count());
-  gpu_port_.reserve(layout.gpu_count());
-  for (GpuId gpu = 0; gpu < layout.gpu_count(); ++gpu) {
-    gpu_node_.push_back(layout.node_of(gpu));
-    gpu_port_.push_back(port_link(layout.group_of_node(layout.node_of(gpu))));
-  }
-
+      leaf_count_(fabric_.links().leaf_uplinks.size()),
+      graph_(layout.gpu_count() + layout.node_count() + leaf_count_ + fabric_.pod_count() +
+             (fabric_.pod_count() > 1 ? 1 : 0)) {
+  const FabricLinks& links = fabric_.links();
+  const auto add = [this, &links](VertexId a, VertexId b, FabricLinkKind kind, std::uint32_t index) {
+    const LinkSpec& link = links.of(kind)[index];
+    boost::add_edge(a, b, Edge{link_kind(kind), link.bandwidth, link.latency, index}, graph_);
+  };
   for (GpuId gpu = 0; gpu < gpu_count(); ++gpu) {
     graph_[gpu_vertex(gpu)] = Vertex{VertexKind::kGpu, gpu};
-    const LinkSpec& port = gpu_port_[gpu];
-    boost::add_edge(gpu_vertex(gpu), node_switch_vertex(gpu_node_[gpu]),
-                    Edge{LinkKind::kPort, port.bandwidth, port.latency}, graph_);
+    add(gpu_vertex(gpu), node_switch_vertex(layout.node_of(gpu)), FabricLinkKind::kPort, gpu);
   }
   for (NodeId node = 0; node < node_count_; ++node) {
     graph_[node_switch_vertex(node)] = Vertex{VertexKind::kNodeSwitch, node};
-    const LinkSpec nic = nic_link(layout.group_of_node(node));
-    boost::add_edge(node_switch_vertex(node), rack_switch_vertex(layout.rack_of_node(node)),
-                    Edge{LinkKind::kNic, nic.bandwidth, nic.latency}, graph_);
+    // A node's one NIC hangs off its switch; NICs of their own, off their GPUs.
+    const bool own_nics = layout.has_gpus(node) && fabric_.gpu_place(layout.node(node).gpus.front()).own_nic;
+    for (std::uint32_t k = 0; k < fabric_.nic_count(node); ++k) {
+      const std::uint32_t nic = fabric_.first_nic(node) + k;
+      const VertexId from = own_nics ? gpu_vertex(layout.node(node).gpus[k]) : node_switch_vertex(node);
+      add(from, leaf_vertex(fabric_.leaf_of_nic(nic)), FabricLinkKind::kNic, nic);
+    }
   }
-  for (RackId rack = 0; rack < rack_count_; ++rack) {
-    graph_[rack_switch_vertex(rack)] = Vertex{VertexKind::kRackSwitch, rack};
-    const LinkSpec uplink = rack_uplink(layout, rack);
-    boost::add_edge(rack_switch_vertex(rack), spine_vertex(), Edge{LinkKind::kUplink, uplink.bandwidth, uplink.latency},
-                    graph_);
+  for (RackId rack = 0; rack < layout.rack_count(); ++rack) {
+    for (std::uint32_t leaf = fabric_.first_leaf(rack); leaf < fabric_.first_leaf(rack) + fabric_.leaf_count(rack);
+         ++leaf) {
+      graph_[leaf_vertex(leaf)] = Vertex{VertexKind::kRackSwitch, leaf};
+      add(leaf_vertex(leaf), spine_vertex(fabric_.pod_of_rack(rack)), FabricLinkKind::kLeafUplink, leaf);
+    }
   }
-  graph_[spine_vertex()] = Vertex{VertexKind::kSpine, 0};
-  assert(boost::num_edges(graph_) + 1 == boost::num_vertices(graph_) &&
-         "the cluster graph is a tree, so every pair of GPUs has exactly one path");
-  parent_.assign(vertex_count(), spine_vertex());
-  up_link_.assign(vertex_count(), LinkSpec{});
-  depth_.assign(vertex_count(), 0);
-  boost::breadth_first_search(graph_, spine_vertex(), boost::visitor(ParentRecorder(parent_, up_link_, depth_)));
-  for (NodeId node = 0; node < node_count_; ++node)
-    assert(depth_[node_switch_vertex(node)] <= kMaxSwitchDepth &&
-           "node switches lie within kMaxSwitchDepth of the spine");
+  for (std::uint32_t pod = 0; pod < fabric_.pod_count(); ++pod) {
+    graph_[spine_vertex(pod)] = Vertex{VertexKind::kSpine, pod};
+    if (fabric_.pod_count() > 1) add(spine_vertex(pod), core_vertex(), FabricLinkKind::kPodUplink, pod);
+  }
+  if (fabric_.pod_count() > 1) graph_[core_vertex()] = Vertex{VertexKind::kCore, 0};
 }
 
-ClusterGraph::SwitchPath ClusterGraph::switch_path(NodeId from, NodeId to) const {
-  // The figures accumulate link by link in the order the path runs from
-  // `from`, as a search from it would: up to where the two climbs meet, then
-  // down to `to` (its climb, reversed).
-  SwitchPath path{0, kInfinity, 0.0};
-  const auto cross = [&path](const LinkSpec& link) {
-    ++path.hops;
-    path.bottleneck = std::min(path.bottleneck, link.bandwidth);
-    path.latency += link.latency;
-  };
-  VertexId up = node_switch_vertex(from), down = node_switch_vertex(to);
-  // The links down to `to`, gathered climbing from it: no more than its depth.
-  std::array<const LinkSpec*, kMaxSwitchDepth> descent{};
-  std::size_t descended = 0;
-  while (depth_[down] > depth_[up]) {
-    descent[descended++] = &up_link_[down];
-    down = parent_[down];
-  }
-  while (depth_[up] > depth_[down]) {
-    cross(up_link_[up]);
-    up = parent_[up];
-  }
-  while (up != down) {
-    cross(up_link_[up]);
-    up = parent_[up];
-    descent[descended++] = &up_link_[down];
-    down = parent_[down];
-  }
-  while (descended > 0) cross(*descent[--descended]);
-  return path;
-}
-
-std::size_t ClusterGraph::hops(GpuId a, GpuId b) const {
+FabricRoute ClusterGraph::route(GpuId a, GpuId b) const {
   assert(a < gpu_count() && b < gpu_count() && "GPU ids lie within the cluster");
-  if (a == b) return 0;
-  return 2 + switch_path(gpu_node_[a], gpu_node_[b]).hops;
+  return fabric_.route(fabric_.gpu_place(a), fabric_.gpu_place(b));
 }
+
+std::size_t ClusterGraph::hops(GpuId a, GpuId b) const { return route(a, b).size; }
 
 double ClusterGraph::bottleneck_bandwidth(GpuId a, GpuId b) const {
-  assert(a < gpu_count() && b < gpu_count() && "GPU ids lie within the cluster");
-  if (a == b) return kInfinity;
-  const double ports = std::min(gpu_port_[a].bandwidth, gpu_port_[b].bandwidth);
-  return std::min(ports, switch_path(gpu_node_[a], gpu_node_[b]).bottleneck);
+  return route_bottleneck(route(a, b), fabric_.links());
 }
 
 double ClusterGraph::path_latency(GpuId a, GpuId b) const {
-  assert(a < gpu_count() && b < gpu_count() && "GPU ids lie within the cluster");
-  if (a == b) return 0;
-  return gpu_port_[a].latency + switch_path(gpu_node_[a], gpu_node_[b]).latency + gpu_port_[b].latency;
+  const FabricLinks& links = fabric_.links();
+  return route_latency(route(a, b), [&links](const FabricHop& hop) { return links.at(hop).latency; });
 }
 
 }  // namespace gcsim

@@ -1,5 +1,6 @@
 #include "sim/topology/cluster_reader.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <map>
@@ -65,6 +66,12 @@ GpuType read_gpu_type(const JsonObject& object) {
   return type;
 }
 
+double read_oversubscription(const JsonObject& object, const char* field) {
+  const double value = object.optional_quantity(field, Quantity::kPlain, 1.0);
+  if (value < 1.0) object.fail(field, "must be at least 1 (1 = non-blocking), got " + format_number(value));
+  return value;
+}
+
 IntraNodeKind read_intra_kind(const JsonObject& object) {
   const std::string kind = object.required_string("kind");
   if (kind == "nvlink") return IntraNodeKind::kNvlink;
@@ -96,22 +103,47 @@ NodeGroup read_node_group(const JsonObject& object) {
   }
 
   const JsonObject nic = object.required_object("nic");
-  nic.reject_unknown_fields({"bandwidth", "latency"});
+  nic.reject_unknown_fields({"bandwidth", "latency", "per_gpu"});
   group.nic = read_link(nic);
+  group.nic_per_gpu = nic.optional_bool("per_gpu", false);
+  if (group.nic_per_gpu && group.gpus_per_node == 0)
+    nic.fail("per_gpu", "a CPU node group (gpus_per_node 0) has no GPU to give a NIC: leave 'per_gpu' out");
   return group;
 }
 
-FabricSpec read_fabric(const JsonObject& object, std::uint64_t total_nodes) {
-  object.reject_unknown_fields({"nodes_per_rack", "oversubscription", "uplink_latency"});
+FabricSpec read_fabric(const JsonObject& object, std::uint64_t total_nodes, const std::vector<NodeGroup>& groups) {
+  object.reject_unknown_fields({"nodes_per_rack", "oversubscription", "uplink_latency", "rail_optimized", "pxn",
+                                "racks_per_pod", "pod_oversubscription", "pod_uplink_latency"});
   FabricSpec fabric;
   const std::uint64_t per_rack = object.optional_uint("nodes_per_rack", total_nodes, 1);
   if (per_rack > kMaxIndex) object.fail("nodes_per_rack", "must be at most " + std::to_string(kMaxIndex));
   fabric.nodes_per_rack = static_cast<std::uint32_t>(per_rack);
-  fabric.oversubscription = object.optional_quantity("oversubscription", Quantity::kPlain, 1.0);
-  if (fabric.oversubscription < 1.0)
-    object.fail("oversubscription",
-                "must be at least 1 (1 = non-blocking), got " + format_number(fabric.oversubscription));
+  fabric.oversubscription = read_oversubscription(object, "oversubscription");
   fabric.uplink_latency = object.optional_quantity("uplink_latency", Quantity::kTime, 0.0);
+
+  fabric.rail_optimized = object.optional_bool("rail_optimized", false);
+  if (fabric.rail_optimized &&
+      std::none_of(groups.begin(), groups.end(), [](const NodeGroup& g) { return g.nic_per_gpu; }))
+    object.fail("rail_optimized",
+                "rails connect per-GPU NICs, and no node group has them: set 'per_gpu' in a group's 'nic'");
+  fabric.pxn = object.optional_bool("pxn", false);
+  if (fabric.pxn && !fabric.rail_optimized)
+    object.fail("pxn", "PXN relays traffic between rails, so it needs a rail-optimized fabric: set 'rail_optimized'");
+
+  // A third tier: racks in pods under a spine each, pods under a core.
+  if (object.has("racks_per_pod")) {
+    const std::uint64_t per_pod = object.required_uint("racks_per_pod", 1);
+    if (per_pod > kMaxIndex) object.fail("racks_per_pod", "must be at most " + std::to_string(kMaxIndex));
+    fabric.racks_per_pod = static_cast<std::uint32_t>(per_pod);
+  } else {
+    for (const char* field : {"pod_oversubscription", "pod_uplink_latency"})
+      if (object.has(field))
+        object.fail(field, std::string("describes the uplinks of pods, and without 'racks_per_pod' all racks form one "
+                                       "pod: set 'racks_per_pod' or leave '") +
+                               field + "' out");
+  }
+  fabric.pod_oversubscription = read_oversubscription(object, "pod_oversubscription");
+  fabric.pod_uplink_latency = object.optional_quantity("pod_uplink_latency", Quantity::kTime, 0.0);
   return fabric;
 }
 
@@ -182,7 +214,7 @@ ClusterSpec parse_cluster_json(const nlohmann::json& doc, const std::string& fil
                                  " GPUs; at most " + std::to_string(kMaxIndex) + " of each are supported");
 
   if (root.has("fabric")) {
-    spec.fabric = read_fabric(root.required_object("fabric"), total_nodes);
+    spec.fabric = read_fabric(root.required_object("fabric"), total_nodes, spec.node_groups);
   } else {
     spec.fabric = FabricSpec{};
     spec.fabric.nodes_per_rack = static_cast<std::uint32_t>(total_nodes);  // one rack

@@ -473,8 +473,8 @@ TEST(BundledScenarios, TimelineNeverExceedsTheClusterAndEndsIdle) {
 }
 
 TEST(BundledScenarios, EveryBundledClusterRunsASmallWorkload) {
-  for (const std::string cluster :
-       {"node-8gpu-nvlink.json", "rack-32gpu.json", "cluster-512gpu.json", "hetero-2types.json"}) {
+  for (const std::string cluster : {"node-8gpu-nvlink.json", "rack-32gpu.json", "cluster-512gpu.json",
+                                    "hetero-2types.json", "h100-rails-1024gpu.json", "h100-rails-16k-gpu.json"}) {
     SCOPED_TRACE(cluster);
     ScratchDir dir;
     const std::string cluster_file = scenario("clusters/" + cluster);

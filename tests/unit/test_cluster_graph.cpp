@@ -12,6 +12,7 @@
 
 #include "sim/core/cluster_layout.hpp"
 #include "sim/topology/cluster_reader.hpp"
+#include "tests/support/crafted_specs.hpp"
 
 namespace gcsim {
 namespace {
@@ -149,11 +150,14 @@ TEST(ClusterGraphLinks, NicIsTheGroupsNic) {
   EXPECT_DOUBLE_EQ(ClusterGraph::nic_link(group).latency, 5e-6);
 }
 
+// A rack of nodes of one NIC has one leaf, numbered as the rack.
 TEST(ClusterGraphLinks, RackUplinkSumsItsNicsOverOversubscription) {
   const ClusterLayout layout(two_rack_cluster());
-  EXPECT_DOUBLE_EQ(ClusterGraph::rack_uplink(layout, 0).bandwidth, (10e9 + 10e9) / 2);
-  EXPECT_DOUBLE_EQ(ClusterGraph::rack_uplink(layout, 1).bandwidth, (10e9 + 4e9) / 2);
-  EXPECT_DOUBLE_EQ(ClusterGraph::rack_uplink(layout, 1).latency, 1e-6);
+  const std::vector<LinkSpec>& uplinks = layout.fabric().links().leaf_uplinks;
+  ASSERT_EQ(uplinks.size(), 2u);
+  EXPECT_DOUBLE_EQ(uplinks[0].bandwidth, (10e9 + 10e9) / 2);
+  EXPECT_DOUBLE_EQ(uplinks[1].bandwidth, (10e9 + 4e9) / 2);
+  EXPECT_DOUBLE_EQ(uplinks[1].latency, 1e-6);
 }
 
 TEST(ClusterGraphLinks, PartialLastRackSumsOnlyItsNodes) {
@@ -161,7 +165,147 @@ TEST(ClusterGraphLinks, PartialLastRackSumsOnlyItsNodes) {
   spec.node_groups.pop_back();  // a-0, a-1 | a-2
   const ClusterLayout layout(spec);
   ASSERT_EQ(layout.rack_count(), 2u);
-  EXPECT_DOUBLE_EQ(ClusterGraph::rack_uplink(layout, 1).bandwidth, 10e9 / 2);
+  EXPECT_DOUBLE_EQ(layout.fabric().links().leaf_uplinks.at(1).bandwidth, 10e9 / 2);
+}
+
+// ---- a rail-optimized fabric (tests/support/crafted_specs.hpp) --------------------
+//
+//   n-0: GPU 0 (rail 0), GPU 1 (rail 1); n-1: GPU 2 (rail 0), GPU 3 (rail 1)
+//   ports 450 GB/s, 1 us; a NIC per GPU, 50 GB/s, 2 us; leaf uplinks 25 GB/s, 3 us
+
+// Every route is a walk in the graph: from GPU a, each link of the route is an
+// edge of the vertex reached so far (same kind and index), and the walk ends at GPU b.
+void expect_route_is_a_walk(const ClusterGraph& graph, GpuId a, GpuId b) {
+  SCOPED_TRACE(std::to_string(a) + " -> " + std::to_string(b));
+  const auto& g = graph.graph();
+  ClusterGraph::VertexId at = graph.gpu_vertex(a);
+  for (const FabricHop& hop : graph.route(a, b)) {
+    bool crossed = false;
+    for (auto [it, end] = boost::out_edges(at, g); it != end && !crossed; ++it) {
+      if (g[*it].kind != ClusterGraph::link_kind(hop.kind) || g[*it].index != hop.index) continue;
+      at = boost::target(*it, g);
+      crossed = true;
+    }
+    ASSERT_TRUE(crossed) << "no edge for link " << hop.index << " at vertex " << at;
+  }
+  EXPECT_EQ(at, graph.gpu_vertex(b));
+}
+
+const PathCase kRailCases[] = {
+    {"SameNodeOverNvlink", 0, 1, 2, 450e9, 1e-6 + 1e-6},
+    {"SameNodeRail1", 2, 3, 2, 450e9, 1e-6 + 1e-6},
+    // NIC, NIC: one leaf
+    {"SameRail", 0, 2, 2, 50e9, 2e-6 + 2e-6},
+    {"SameRailRail1", 3, 1, 2, 50e9, 2e-6 + 2e-6},
+    // NIC, leaf uplink, leaf uplink, NIC: across the spine, whose uplinks are the narrowest
+    {"CrossRail", 0, 3, 4, 25e9, 2e-6 + 3e-6 + 3e-6 + 2e-6},
+    {"CrossRailBack", 2, 1, 4, 25e9, 2e-6 + 3e-6 + 3e-6 + 2e-6},
+};
+
+class TinyRailPath : public ::testing::TestWithParam<PathCase> {};
+
+TEST_P(TinyRailPath, FollowsTheRouteCountedByHand) {
+  const ClusterLayout layout(testing::tiny_rail_cluster());
+  const ClusterGraph graph(layout);
+  const PathCase& c = GetParam();
+  EXPECT_EQ(graph.hops(c.a, c.b), c.hops);
+  EXPECT_DOUBLE_EQ(graph.bottleneck_bandwidth(c.a, c.b), c.bottleneck);
+  EXPECT_NEAR(graph.path_latency(c.a, c.b), c.latency, 1e-15);
+}
+
+INSTANTIATE_TEST_SUITE_P(HandCounted, TinyRailPath, ::testing::ValuesIn(kRailCases),
+                         [](const ::testing::TestParamInfo<PathCase>& info) { return info.param.name; });
+
+// With PXN a cross-rail transfer crosses the sender's port, the relay's port
+// and the relay's NIC: NVLink instead of the spine's narrower uplinks.
+const PathCase kRailPxnCases[] = {
+    {"SameRailUnchanged", 0, 2, 2, 50e9, 2e-6 + 2e-6},
+    {"CrossRailRelayed", 0, 3, 4, 50e9, 1e-6 + 1e-6 + 2e-6 + 2e-6},
+    {"CrossRailRelayedBack", 2, 1, 4, 50e9, 1e-6 + 1e-6 + 2e-6 + 2e-6},
+};
+
+class TinyRailPxnPath : public ::testing::TestWithParam<PathCase> {};
+
+TEST_P(TinyRailPxnPath, FollowsTheRouteCountedByHand) {
+  const ClusterLayout layout(testing::tiny_rail_cluster(/*pxn=*/true));
+  const ClusterGraph graph(layout);
+  const PathCase& c = GetParam();
+  EXPECT_EQ(graph.hops(c.a, c.b), c.hops);
+  EXPECT_DOUBLE_EQ(graph.bottleneck_bandwidth(c.a, c.b), c.bottleneck);
+  EXPECT_NEAR(graph.path_latency(c.a, c.b), c.latency, 1e-15);
+}
+
+INSTANTIATE_TEST_SUITE_P(HandCounted, TinyRailPxnPath, ::testing::ValuesIn(kRailPxnCases),
+                         [](const ::testing::TestParamInfo<PathCase>& info) { return info.param.name; });
+
+TEST(RailClusterGraph, EachGpuHangsOffItsNodeSwitchAndItsRailsLeaf) {
+  const ClusterLayout layout(testing::tiny_rail_cluster());
+  const ClusterGraph graph(layout);
+  const auto& g = graph.graph();
+  EXPECT_EQ(graph.vertex_count(), 4u + 2u + 2u + 1u);  // GPUs, node switches, a leaf per rail, the spine
+  std::map<ClusterGraph::LinkKind, int> edges_by_kind;
+  for (auto [it, end] = boost::edges(g); it != end; ++it) ++edges_by_kind[g[*it].kind];
+  EXPECT_EQ(edges_by_kind[ClusterGraph::LinkKind::kPort], 4);
+  EXPECT_EQ(edges_by_kind[ClusterGraph::LinkKind::kNic], 4);
+  EXPECT_EQ(edges_by_kind[ClusterGraph::LinkKind::kUplink], 2);
+  EXPECT_EQ(edges_by_kind[ClusterGraph::LinkKind::kPodUplink], 0);
+  // GPU 3: its port to n-1's switch, its NIC to rail 1's leaf.
+  ASSERT_EQ(boost::out_degree(graph.gpu_vertex(3), g), 2u);
+  std::map<ClusterGraph::LinkKind, ClusterGraph::VertexId> far_end;
+  for (auto [it, end] = boost::out_edges(graph.gpu_vertex(3), g); it != end; ++it)
+    far_end[g[*it].kind] = boost::target(*it, g);
+  EXPECT_EQ(far_end.at(ClusterGraph::LinkKind::kPort), graph.node_switch_vertex(1));
+  EXPECT_EQ(far_end.at(ClusterGraph::LinkKind::kNic), graph.leaf_vertex(1));
+  EXPECT_EQ(g[graph.leaf_vertex(1)].kind, ClusterGraph::VertexKind::kRackSwitch);
+}
+
+TEST(RailClusterGraph, EveryRouteIsAWalkInTheGraph) {
+  for (bool pxn : {false, true}) {
+    const ClusterLayout layout(testing::tiny_rail_cluster(pxn));
+    const ClusterGraph graph(layout);
+    for (GpuId a = 0; a < 4; ++a)
+      for (GpuId b = 0; b < 4; ++b) expect_route_is_a_walk(graph, a, b);
+  }
+  for (bool pxn : {false, true}) {
+    const ClusterLayout layout(testing::three_tier_rail_cluster(pxn));
+    const ClusterGraph graph(layout);
+    for (GpuId a = 0; a < 8; ++a)
+      for (GpuId b = 0; b < 8; ++b) expect_route_is_a_walk(graph, a, b);
+  }
+  const ClusterLayout two_racks(two_rack_cluster());
+  const ClusterGraph graph(two_racks);
+  for (GpuId a = 0; a < 10; ++a)
+    for (GpuId b = 0; b < 10; ++b) expect_route_is_a_walk(graph, a, b);
+}
+
+// ---- three tiers: pods of two racks under a core ---------------------------------
+//
+//   rack r = node n-r (GPUs 2r on rail 0, 2r+1 on rail 1), pods {0, 1} and {2, 3};
+//   NICs 50 GB/s, 2 us; leaf uplinks 50 GB/s, 3 us; pod uplinks 25 GB/s, 4 us
+
+TEST(ThreeTierClusterGraph, RacksOfAPodMeetAtItsSpineAndPodsAtTheCore) {
+  const ClusterLayout layout(testing::three_tier_rail_cluster());
+  const ClusterGraph graph(layout);
+  // GPUs, node switches, 8 leaves, 2 spines, the core
+  EXPECT_EQ(graph.vertex_count(), 8u + 4u + 8u + 2u + 1u);
+  EXPECT_EQ(graph.graph()[graph.core_vertex()].kind, ClusterGraph::VertexKind::kCore);
+  // One pod: NIC, leaf uplink, leaf uplink, NIC.
+  EXPECT_EQ(graph.hops(0, 2), 4u);
+  EXPECT_DOUBLE_EQ(graph.bottleneck_bandwidth(0, 2), 50e9);
+  EXPECT_NEAR(graph.path_latency(0, 2), 2e-6 + 3e-6 + 3e-6 + 2e-6, 1e-15);
+  // Two pods: and both pods' uplinks, the narrowest.
+  EXPECT_EQ(graph.hops(0, 4), 6u);
+  EXPECT_DOUBLE_EQ(graph.bottleneck_bandwidth(0, 4), 25e9);
+  EXPECT_NEAR(graph.path_latency(0, 4), 2e-6 + 3e-6 + 4e-6 + 4e-6 + 3e-6 + 2e-6, 1e-15);
+}
+
+TEST(ThreeTierClusterGraph, APxnRelayAcrossPodsAddsTwoPortsToTheRoute) {
+  const ClusterLayout layout(testing::three_tier_rail_cluster(/*pxn=*/true));
+  const ClusterGraph graph(layout);
+  // GPU 1 (rail 1) to GPU 6 (rail 0): port 1, port 0, then rail 0 across the core.
+  EXPECT_EQ(graph.hops(1, 6), 8u);
+  EXPECT_DOUBLE_EQ(graph.bottleneck_bandwidth(1, 6), 25e9);
+  EXPECT_NEAR(graph.path_latency(1, 6), 1e-6 + 1e-6 + 2e-6 + 3e-6 + 4e-6 + 4e-6 + 3e-6 + 2e-6, 1e-15);
 }
 
 // ---- whole clusters -----------------------------------------------------------

@@ -48,7 +48,9 @@ INSTANTIATE_TEST_SUITE_P(Clusters, BundledClusterTest,
                                            BundledCluster{"cluster-512gpu.json", 1, 64, 512, 4},
                                            BundledCluster{"hetero-2types.json", 2, 4, 24, 2},
                                            BundledCluster{"cluster-20k-gpu.json", 1, 2500, 20000, 79},
-                                           BundledCluster{"pooled-6500gpu.json", 1, 1, 6500, 1}),
+                                           BundledCluster{"pooled-6500gpu.json", 1, 1, 6500, 1},
+                                           BundledCluster{"h100-rails-1024gpu.json", 1, 128, 1024, 4},
+                                           BundledCluster{"h100-rails-16k-gpu.json", 1, 2048, 16384, 64}),
                          [](const ::testing::TestParamInfo<BundledCluster>& info) {
                            std::string name;
                            for (char c : info.param.file.substr(0, info.param.file.find('.')))
@@ -194,6 +196,64 @@ TEST(ClusterReader, ReadsLv08WithTcpWindow) {
   EXPECT_TRUE(spec.network.crosstraffic);
 }
 
+// ---- rails and pods ----------------------------------------------------------
+
+nlohmann::json rail_cluster() {
+  nlohmann::json doc = minimal_cluster();
+  doc["node_groups"][0]["nic"] = {{"bandwidth", "400Gbps"}, {"latency", "2us"}, {"per_gpu", true}};
+  doc["fabric"] = {{"nodes_per_rack", 1}, {"rail_optimized", true},    {"pxn", true},
+                   {"racks_per_pod", 1},  {"pod_oversubscription", 2}, {"pod_uplink_latency", "3us"}};
+  return doc;
+}
+
+TEST(ClusterReader, ReadsPerGpuNicsRailsPxnAndPods) {
+  const ClusterSpec spec = parse_cluster_json(rail_cluster(), "rails.json");
+  EXPECT_TRUE(spec.node_groups[0].nic_per_gpu);
+  EXPECT_DOUBLE_EQ(spec.node_groups[0].nic.bandwidth, 50e9);
+  EXPECT_TRUE(spec.fabric.rail_optimized);
+  EXPECT_TRUE(spec.fabric.pxn);
+  EXPECT_EQ(spec.fabric.racks_per_pod, 1u);
+  EXPECT_DOUBLE_EQ(spec.fabric.pod_oversubscription, 2.0);
+  EXPECT_DOUBLE_EQ(spec.fabric.pod_uplink_latency, 3e-6);
+  const ClusterLayout layout(spec);
+  EXPECT_EQ(layout.fabric().links().nics.size(), 16u);          // 2 nodes x 8 GPUs
+  EXPECT_EQ(layout.fabric().links().leaf_uplinks.size(), 16u);  // 2 racks x 8 rails
+  EXPECT_EQ(layout.fabric().links().pod_uplinks.size(), 2u);
+}
+
+TEST(ClusterReader, BundledRailClustersGiveEachGpuA400GbpsNicOnItsRail) {
+  for (const char* file : {"h100-rails-1024gpu.json", "h100-rails-16k-gpu.json"}) {
+    SCOPED_TRACE(file);
+    const ClusterLayout layout(read_cluster_file(bundled(file)));
+    const FabricLayout& fabric = layout.fabric();
+    EXPECT_TRUE(layout.spec().node_groups[0].nic_per_gpu);
+    EXPECT_DOUBLE_EQ(layout.spec().node_groups[0].intra.bandwidth, 450e9);
+    EXPECT_EQ(fabric.links().nics.size(), layout.gpu_count());
+    EXPECT_DOUBLE_EQ(fabric.links().nics[0].bandwidth, 50e9);               // 400 Gb/s
+    EXPECT_EQ(fabric.leaf_count(0), 8u);                                    // 8 rails a rail group of 32 nodes
+    EXPECT_DOUBLE_EQ(fabric.links().leaf_uplinks[0].bandwidth, 32 * 50e9);  // non-blocking
+    EXPECT_EQ(fabric.gpu_place(8 + 5).rail, 5u);
+    EXPECT_TRUE(fabric.pxn());
+  }
+  // 16,384 GPUs: 16 pods of 4 rail groups under a non-blocking core.
+  const ClusterLayout large(read_cluster_file(bundled("h100-rails-16k-gpu.json")));
+  EXPECT_EQ(large.fabric().pod_count(), 16u);
+  EXPECT_DOUBLE_EQ(large.fabric().links().pod_uplinks[0].bandwidth, 4 * 8 * 32 * 50e9);
+}
+
+// Every file written before rails and pods existed describes the same cluster.
+TEST(ClusterReader, OmittedRailAndPodFieldsMeanOneSharedNicPerNodeInOnePod) {
+  const ClusterSpec spec = read_cluster_file(bundled("cluster-512gpu.json"));
+  EXPECT_FALSE(spec.node_groups[0].nic_per_gpu);
+  EXPECT_FALSE(spec.fabric.rail_optimized);
+  EXPECT_FALSE(spec.fabric.pxn);
+  EXPECT_EQ(spec.fabric.racks_per_pod, 0u);
+  const ClusterLayout layout(spec);
+  EXPECT_EQ(layout.fabric().links().nics.size(), 64u);
+  EXPECT_EQ(layout.fabric().links().leaf_uplinks.size(), 4u);
+  EXPECT_EQ(layout.fabric().pod_count(), 1u);
+}
+
 struct BadInput {
   std::string name;
   std::function<void(nlohmann::json&)> change;
@@ -291,6 +351,30 @@ INSTANTIATE_TEST_SUITE_P(
                  "fabric", "oversubscription", "at least 1"},
         BadInput{"ZeroNodesPerRack", [](nlohmann::json& d) { d["fabric"] = {{"nodes_per_rack", 0}}; }, "fabric",
                  "nodes_per_rack", ">= 1"},
+        BadInput{"PerGpuNicOnCpuGroup",
+                 [](nlohmann::json& d) {
+                   d["node_groups"][0] = cpu_group("cpu", 1);
+                   d["node_groups"][0]["nic"]["per_gpu"] = true;
+                 },
+                 "node_groups[0] (name 'cpu').nic", "per_gpu", "no GPU to give a NIC"},
+        BadInput{"PerGpuNotBoolean", [](nlohmann::json& d) { d["node_groups"][0]["nic"]["per_gpu"] = 8; },
+                 kGroup + ".nic", "per_gpu", "true or false"},
+        BadInput{"RailsWithoutPerGpuNics", [](nlohmann::json& d) { d["fabric"] = {{"rail_optimized", true}}; },
+                 "fabric", "rail_optimized", "set 'per_gpu'"},
+        BadInput{"PxnWithoutRails", [](nlohmann::json& d) { d["fabric"] = {{"pxn", true}}; }, "fabric", "pxn",
+                 "needs a rail-optimized fabric"},
+        BadInput{"ZeroRacksPerPod", [](nlohmann::json& d) { d["fabric"] = {{"racks_per_pod", 0}}; }, "fabric",
+                 "racks_per_pod", ">= 1"},
+        BadInput{"PodOversubscriptionWithoutPods", [](nlohmann::json& d) { d["fabric"] = {{"pod_oversubscription", 2}}; },
+                 "fabric", "pod_oversubscription", "set 'racks_per_pod'"},
+        BadInput{"PodUplinkLatencyWithoutPods",
+                 [](nlohmann::json& d) { d["fabric"] = {{"pod_uplink_latency", "1us"}}; }, "fabric",
+                 "pod_uplink_latency", "set 'racks_per_pod'"},
+        BadInput{"PodOversubscriptionBelowOne",
+                 [](nlohmann::json& d) { d["fabric"] = {{"racks_per_pod", 2}, {"pod_oversubscription", 0.5}}; },
+                 "fabric", "pod_oversubscription", "at least 1"},
+        BadInput{"UnknownFabricField", [](nlohmann::json& d) { d["fabric"] = {{"planes", 2}}; }, "fabric", "planes",
+                 "unknown field"},
         BadInput{"CrosstrafficNotBoolean", [](nlohmann::json& d) { d["network_model"] = {{"crosstraffic", "yes"}}; },
                  "network_model", "crosstraffic", "true or false"}),
     [](const ::testing::TestParamInfo<BadInput>& info) { return info.param.name; });

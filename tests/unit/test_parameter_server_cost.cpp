@@ -21,9 +21,13 @@ TEST(PackedJobLinks, FillNodesThenRacks) {
   // 10 GPUs, 4 per node, 2 nodes per rack: nodes 0, 0, 0, 0, 1, 1, 1, 1, 2, 2; racks 0, 0, 1.
   const JobLinks links = packed_job_links(10, 4, 2, 100e9, 10e9, 15e9);
   EXPECT_EQ(links.node_of_gpu, (std::vector<std::uint32_t>{0, 0, 0, 0, 1, 1, 1, 1, 2, 2}));
-  EXPECT_EQ(links.rack_of_node, (std::vector<std::uint32_t>{0, 0, 1}));
-  EXPECT_EQ(links.nic_bandwidth.size(), 3u);
-  EXPECT_EQ(links.uplink_bandwidth, (std::vector<double>{15e9, 15e9}));
+  std::vector<std::uint32_t> rack_of_gpu;  // a rack of one-NIC nodes has one leaf, numbered as the rack
+  for (const FabricPlace& place : links.places) rack_of_gpu.push_back(place.leaf());
+  EXPECT_EQ(rack_of_gpu, (std::vector<std::uint32_t>{0, 0, 0, 0, 0, 0, 0, 0, 1, 1}));
+  EXPECT_EQ(links.fabric.nics.size(), 3u);
+  ASSERT_EQ(links.fabric.leaf_uplinks.size(), 2u);
+  EXPECT_EQ(links.fabric.leaf_uplinks[0].bandwidth, 15e9);
+  EXPECT_EQ(links.fabric.leaf_uplinks[1].bandwidth, 15e9);
 }
 
 TEST(ParameterServerPhase, OneServerTakesEveryOtherWorkersGradientsThroughItsNic) {
