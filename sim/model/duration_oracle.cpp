@@ -121,7 +121,8 @@ Time training_duration(const JobSpec& job, const TrainingWork& training, const C
                        const FastestGroup& best) {
   const ClusterSpec& spec = layout.spec();
   const std::size_t nodes_per_rack = spec.fabric.nodes_per_rack == 0 ? 1 : spec.fabric.nodes_per_rack;
-  const double rack_uplink = static_cast<double>(nodes_per_rack) * best.group->nic.bandwidth / spec.fabric.oversubscription;
+  const double rack_uplink =
+      static_cast<double>(nodes_per_rack) * best.group->nic.bandwidth / spec.fabric.oversubscription;
   // Exchanges costed link by link see the job packed: full nodes, then the rest.
   const bool closed_form = !best.group->nic_per_gpu && spec.fabric.racks_per_pod == 0;
   JobLinks packed;

@@ -152,7 +152,8 @@ double busiest_link_seconds(const JobLinks& links, const std::vector<const std::
   LinkLoads loads(links);
   for (std::size_t set = 0; set < sets.size(); ++set) loads.add(links, *sets[set], bytes[set]);
   double slowest = 0;
-  loads.each_loaded(links, [&slowest](double load, double bandwidth) { slowest = std::max(slowest, load / bandwidth); });
+  loads.each_loaded(links,
+                    [&slowest](double load, double bandwidth) { slowest = std::max(slowest, load / bandwidth); });
   return slowest;
 }
 

@@ -175,11 +175,14 @@ CraftedJobs replica_slots() {
 TEST(RunRecorder, AReplicaIsTimedByItsOwnRunsFromItsFirstSubmissionToItsLastExit) {
   RunRecorder recorder(4, 8);
   recorder.replica_submitted(1, 10);
+  recorder.allocation_changed(12, 1.0, 0);  // the plan that starts it holds its GPU
   recorder.job_started(1, 12, {1});
   recorder.replica_run_started(1, 12);
   recorder.replica_run_ended(1, 40);  // let go at 40 s
   recorder.replica_left(1, 40);
+  recorder.allocation_changed(40, -1.0, 0);
   recorder.replica_submitted(1, 60);  // asked for again
+  recorder.allocation_changed(65, 1.0, 0);
   recorder.job_started(1, 65, {2});
   recorder.replica_run_started(1, 65);
   recorder.job_finished(1, 100, 1, 1.0, 35);  // its deployment ended

@@ -97,7 +97,8 @@ TEST(IsCpuJob, IsTheCpuFormAlone) {
 
 TEST(RunsOnCpu, IsAFormThatMayHoldNoGpuAskingForNone) {
   // DAGs, serving replicas and CPU jobs asking for no GPU run on cores.
-  const bool on_cores[] = {false, false, true, false, true, true};
+  const bool on_cores[] = {false, false, true, false, true, true, false};
+  static_assert(std::size(on_cores) == std::variant_size_v<JobWork>, "a value for every form");
   for (const JobWork& work : one_of_each_form()) {
     EXPECT_EQ(runs_on_cpu(job_of(work, 0)), on_cores[work.index()]) << form_name(work);
     EXPECT_FALSE(runs_on_cpu(job_of(work, 1))) << form_name(work);
