@@ -34,8 +34,8 @@ std::string alltoall_csv_row(const AlltoallRow& row) {
   const auto [lo, hi] = std::minmax_element(row.seconds.begin(), row.seconds.end());
   return row.impl + "," + row.transport + "," + std::to_string(row.ranks) + "," + number(row.bytes) + "," +
          number(row.block_bytes) + "," + std::to_string(row.warmup) + "," + std::to_string(row.iterations) + "," +
-         number(t) + "," + number(*lo) + "," + number(*hi) + "," + number(algbw(row, t)) + "," +
-         number(busbw(row, t)) + "," + std::to_string(row.errors);
+         number(t) + "," + number(*lo) + "," + number(*hi) + "," + number(algbw(row, t)) + "," + number(busbw(row, t)) +
+         "," + std::to_string(row.errors);
 }
 
 std::string alltoall_summary_line(const AlltoallRow& row) {

@@ -74,8 +74,7 @@ Options parse(int argc, char** argv) {
 void drain(std::vector<char>& out, std::vector<char>& in, int rank, int ranks) {
   if (out.empty()) return;
   MPI_Sendrecv(out.data(), static_cast<int>(out.size()), MPI_BYTE, (rank + 1) % ranks, 0, in.data(),
-               static_cast<int>(in.size()), MPI_BYTE, (rank + ranks - 1) % ranks, 0, MPI_COMM_WORLD,
-               MPI_STATUS_IGNORE);
+               static_cast<int>(in.size()), MPI_BYTE, (rank + ranks - 1) % ranks, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 }
 
 AlltoallRow measure(const Options& o, double bytes, int rank, int ranks) {
@@ -101,8 +100,8 @@ AlltoallRow measure(const Options& o, double bytes, int rank, int ranks) {
     drain(drain_out, drain_in, rank, ranks);
     MPI_Barrier(MPI_COMM_WORLD);
     const double start = MPI_Wtime();
-    MPI_Alltoall(send.data(), static_cast<int>(block), MPI_UINT32_T, recv.data(), static_cast<int>(block),
-                 MPI_UINT32_T, MPI_COMM_WORLD);
+    MPI_Alltoall(send.data(), static_cast<int>(block), MPI_UINT32_T, recv.data(), static_cast<int>(block), MPI_UINT32_T,
+                 MPI_COMM_WORLD);
     double seconds = MPI_Wtime() - start;
     MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     if (i >= o.measure.warmup) row.seconds.push_back(seconds);
