@@ -157,8 +157,7 @@ class ValidationRun {
   double simulate_alltoall(const std::string& name, std::uint32_t ranks, double block_bytes,
                            const RingCalibration& link);
   std::map<std::string, double> simulate_farm(const FarmCalibration& calibration, const std::string& label);
-  std::map<std::string, double> simulate(const std::string& dir, const std::string& what,
-                                         const std::vector<std::string>& run_options);
+  std::string simulate(const std::string& dir, const std::string& what, const std::vector<std::string>& run_options);
   void add(const AllreduceComparison& comparison);
   void shaped_allreduce(const PlannedProgram& script, const PlannedProgram& alltoall);
   void shaped_alltoall(const std::string& csv, const std::map<std::uint32_t, RingCalibration>& links);
