@@ -40,6 +40,8 @@ double CsvTable::number(std::size_t row, const std::string& column) const {
   return value;
 }
 
+std::string CsvTable::where(std::size_t row) const { return source_ + ": line " + std::to_string(lines_.at(row)); }
+
 CsvTable read_csv_table(const std::string& path) { return CsvTable(read_whole_file(path), path); }
 
 }  // namespace gcsim::validation

@@ -25,6 +25,8 @@ class CsvTable {
   const std::string& text(std::size_t row, const std::string& column) const;
   /// The same as a number; an error also when it is not one.
   double number(std::size_t row, const std::string& column) const;
+  /// "FILE: line N" of data row `row`, for errors about it.
+  std::string where(std::size_t row) const;
 
  private:
   std::string source_;

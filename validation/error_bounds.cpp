@@ -30,6 +30,11 @@ std::optional<BoundGroup> shaped_allreduce_bound(double bytes) {
   return std::nullopt;
 }
 
+std::optional<BoundGroup> shaped_alltoall_bound(double bytes) {
+  if (bytes >= 16 * kMiB) return BoundGroup{"alltoall-shaped S >= 16 MiB", BoundRule::kMedianAbsError, 3};
+  return std::nullopt;
+}
+
 std::optional<BoundGroup> renderfarm_bound(double task_seconds) {
   // Tasks a hair under their nominal length (a float 0.05) still count as 50 ms.
   if (task_seconds >= 0.05 - 1e-9) return BoundGroup{"renderfarm tasks >= 50 ms", BoundRule::kEveryAbsError, 2};

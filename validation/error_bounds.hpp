@@ -8,6 +8,7 @@
 // closed forms). The bounds are gcsim's accuracy targets:
 //
 //   ring allreduce over shaped links   median |error| <= 2% for S >= 16 MiB, <= 5% for 1-4 MiB
+//   MPI all-to-all over shaped links   median |error| <= 3% for S >= 16 MiB per rank
 //   render farm                        |error| <= 2% for tasks of >= 50 ms, <= 5% for 10-50 ms
 //   gcsim vs the closed form           |error| <= 0.1% on an idle simulated network
 //   the real ring's busbw              >= 95% of the shaped link's measured goodput at 64 MiB
@@ -49,6 +50,8 @@ double error_pct(const ValidationRow& row);
 
 /// The bound of a ring allreduce over shaped links of `bytes` per rank: none below 1 MiB and between 4 and 16 MiB.
 std::optional<BoundGroup> shaped_allreduce_bound(double bytes);
+/// The bound of an all-to-all over shaped links of `bytes` per rank: none below 16 MiB.
+std::optional<BoundGroup> shaped_alltoall_bound(double bytes);
 /// The bound of a render-farm makespan whose tasks take `task_seconds`: none below 10 ms.
 std::optional<BoundGroup> renderfarm_bound(double task_seconds);
 /// gcsim against the closed form of the same ring.

@@ -3,6 +3,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -13,6 +14,7 @@
 
 #include "sim/core/usage_error.hpp"
 #include "sim/report/run_output_reader.hpp"
+#include "validation/alltoall_scenario.hpp"
 #include "validation/error_bounds.hpp"
 #include "validation/ring_fit.hpp"
 
@@ -75,6 +77,14 @@ double farm_time(const std::map<std::string, double>& simulated, const std::stri
 
 std::string file_name(const std::string& path) { return fs::path(path).filename().string(); }
 
+// The JCT of every job of a run's outputs in `out`, by id.
+std::map<std::string, double> job_times(const std::string& out) {
+  const std::string jobs = out + "/jobs.csv";
+  std::map<std::string, double> jct;
+  for (const JobsCsvRow& row : parse_jobs_csv(read_whole_file(jobs), jobs)) jct[row.id] = row.jct;
+  return jct;
+}
+
 }  // namespace
 
 ValidationOptions quick_options() {
@@ -104,6 +114,7 @@ double rate_bytes_per_second(const std::string& rate) {
 std::vector<PlannedProgram> validation_plan(const ValidationOptions& options, const ValidationTools& tools) {
   const auto in_build = [&](const std::string& relative) { return tools.build + "/" + relative; };
   std::vector<PlannedProgram> plan{{"shaped", "shaped ring allreduce", tools.scripts + "/real-allreduce.sh", true, ""},
+                                   {"alltoall", "shaped MPI all-to-all", in_build("real/mpi_alltoall"), true, ""},
                                    {"loopback", "loopback ring allreduce", in_build("real/real_allreduce"), true, ""},
                                    {"renderfarm", "render farm", in_build("real/renderfarm"), true, ""},
                                    {"gpu", "CUDA ring", in_build("real/cuda_ring_allreduce"), true, ""},
@@ -111,12 +122,18 @@ std::vector<PlannedProgram> validation_plan(const ValidationOptions& options, co
   for (PlannedProgram& planned : plan) {
     if (options.skip.count(planned.part)) {
       planned.runs = false;
+    } else if (planned.part == "alltoall" && options.skip.count("shaped")) {
+      planned.runs = false;
+      planned.skip_note = planned.name + " skipped: it runs on the shaped part's links and calibration (--skip shaped)";
     } else if (planned.part != "shaped" && !tools.is_built(planned.program)) {
       planned.runs = false;
-      planned.skip_note = planned.part == "gpu"
-                              ? planned.name + " skipped: not built (needs nvcc" +
-                                    (planned.name == "NCCL allreduce" ? " and NCCL" : "") + " at configure time)"
-                              : planned.name + " skipped: " + planned.program + " was not built";
+      if (planned.part == "gpu")
+        planned.skip_note = planned.name + " skipped: not built (needs nvcc" +
+                            (planned.name == "NCCL allreduce" ? " and NCCL" : "") + " at configure time)";
+      else if (planned.part == "alltoall")
+        planned.skip_note = planned.name + " skipped: not built (needs Open MPI at configure time)";
+      else
+        planned.skip_note = planned.name + " skipped: " + planned.program + " was not built";
     }
   }
   return plan;
@@ -163,6 +180,32 @@ AllreduceComparison compare_allreduce(const CsvTable& csv, const std::string& ex
   return result;
 }
 
+AlltoallComparison compare_alltoall(const CsvTable& csv, const std::map<std::uint32_t, RingCalibration>& links,
+                                    const AlltoallSimulation& simulate) {
+  AlltoallComparison result;
+  const std::string experiment = "alltoall-shaped";
+  for (std::size_t i = 0; i < csv.size(); ++i) {
+    const auto ranks = static_cast<std::uint32_t>(csv.number(i, "ranks"));
+    const double bytes = csv.number(i, "bytes");
+    const double block = csv.number(i, "block_bytes");
+    const std::string config = ranks_config(ranks, bytes);
+    if (csv.number(i, "errors") != 0)
+      result.wrong_results.push_back(experiment + " " + config + ": the real all-to-all received wrong elements");
+    const auto link = links.find(ranks);
+    if (link == links.end())
+      throw std::runtime_error(csv.where(i) + ": no ring calibration of " + std::to_string(ranks) +
+                               " ranks to simulate the all-to-all on");
+    const double simulated =
+        simulate(experiment + "-" + std::to_string(ranks) + "-" + size_label(bytes), ranks, block, link->second);
+    result.rows.push_back(
+        {experiment, config, csv.number(i, "time_median_s"), "measured", simulated, shaped_alltoall_bound(bytes)});
+    result.rows.push_back({"gcsim-vs-closed-form", experiment + " " + config,
+                           alltoall_closed_form_seconds(ranks, block, link->second), "closed-form", simulated,
+                           closed_form_bound()});
+  }
+  return result;
+}
+
 ValidationOutcome validation_outcome(bool required_plot_missing, bool run_failed,
                                      const std::vector<BoundCheck>& checks) {
   if (required_plot_missing) return ValidationOutcome::kNoPlot;
@@ -181,12 +224,15 @@ ValidationReport ValidationRun::run() {
   const std::string load_before = load_average();
   report_.preamble.push_back("Generated by `gcsim validate" + std::string(o_.quick ? " --quick" : "") + "` on " +
                              now_utc() + ".");
-  for (const PlannedProgram& planned : validation_plan(o_, tools_)) {
+  const std::vector<PlannedProgram> plan = validation_plan(o_, tools_);
+  const auto alltoall = std::find_if(plan.begin(), plan.end(), [](const auto& p) { return p.part == "alltoall"; });
+  for (const PlannedProgram& planned : plan) {
     if (!planned.runs) {
       if (!planned.skip_note.empty()) note(planned.skip_note);
       continue;
     }
-    if (planned.part == "shaped") shaped_allreduce(planned);
+    // The all-to-all runs within the shaped part's script, on its links.
+    if (planned.part == "shaped") shaped_allreduce(planned, *alltoall);
     if (planned.part == "loopback") loopback_allreduce(planned);
     if (planned.part == "renderfarm") render_farm(planned);
     if (planned.part == "gpu") gpu_allreduce(planned);
@@ -217,21 +263,41 @@ void ValidationRun::failure(const std::string& what, const ProgramResult& result
   note(what + " failed (exit status " + std::to_string(result.exit_code) + "); its output is in " + log);
 }
 
+// Runs `gcsim run` on dir/cluster.json and dir/workload.json with `run_options`,
+// keeping its log in dir; returns the folder of its outputs. `what` names the
+// simulation in errors.
+std::string ValidationRun::simulate(const std::string& dir, const std::string& what,
+                                    const std::vector<std::string>& run_options) {
+  std::vector<std::string> args{"run",      "--cluster", dir + "/cluster.json", "--workload", dir + "/workload.json",
+                                "--policy", "fifo",      "--no-wall-time",      "--out",      dir + "/out"};
+  args.insert(args.end(), run_options.begin(), run_options.end());
+  const ProgramResult result = tools_.run_program(tools_.gcsim, args);
+  write_text(dir + "/gcsim.log", result.output);
+  if (result.exit_code != 0)
+    throw std::runtime_error(what + " in " + dir + " failed (exit status " + std::to_string(result.exit_code) + "):\n" +
+                             result.output);
+  return dir + "/out";
+}
+
 // gcsim's time per iteration of one ring configuration.
 double ValidationRun::simulate_ring(const std::string& name, std::uint32_t ranks, double bytes, int iterations,
                                     const RingCalibration& link) {
   const std::string dir = raw_ + "/sim/" + name;
   write_text(dir + "/cluster.json", ring_cluster_json(ranks, link));
   write_text(dir + "/workload.json", ring_workload_json(ranks, bytes, static_cast<std::uint64_t>(iterations)));
-  const ProgramResult result = tools_.run_program(
-      tools_.gcsim, {"run", "--cluster", dir + "/cluster.json", "--workload", dir + "/workload.json", "--policy",
-                     "fifo", "--fidelity", "iteration", "--no-wall-time", "--out", dir + "/out"});
-  write_text(dir + "/gcsim.log", result.output);
-  if (result.exit_code != 0)
-    throw std::runtime_error("the simulation in " + dir + " failed (exit status " + std::to_string(result.exit_code) +
-                             "):\n" + result.output);
-  const std::string jobs = dir + "/out/jobs.csv";
-  return parse_jobs_csv(read_whole_file(jobs), jobs).at(0).jct / iterations;
+  return job_times(simulate(dir, "the simulation", {"--fidelity", "iteration"})).at("allreduce") / iterations;
+}
+
+// gcsim's time of one all-to-all: its DAG job's JCT on the ring's links.
+double ValidationRun::simulate_alltoall(const std::string& name, std::uint32_t ranks, double block_bytes,
+                                        const RingCalibration& link) {
+  const std::string dir = raw_ + "/sim/" + name;
+  write_text(dir + "/cluster.json", ring_cluster_json(ranks, link));
+  write_text(dir + "/workload.json", alltoall_workload_json(ranks, block_bytes));
+  // Its one job starts at 0, so the run's makespan is its time; summary.json
+  // keeps every digit, where jobs.csv rounds to microseconds (0.5% of 4 KiB's).
+  const std::string summary = simulate(dir, "the all-to-all simulation", {}) + "/summary.json";
+  return parse_summary_json(read_whole_file(summary), summary).makespan;
 }
 
 // gcsim's makespans of the three schedules: DAG jobs named by their schedule, JCT = makespan.
@@ -240,17 +306,7 @@ std::map<std::string, double> ValidationRun::simulate_farm(const FarmCalibration
   const std::string dir = raw_ + "/sim/renderfarm-" + label;
   write_text(dir + "/cluster.json", farm_cluster_json());
   write_text(dir + "/workload.json", farm_workload_json(calibration));
-  const ProgramResult result =
-      tools_.run_program(tools_.gcsim, {"run", "--cluster", dir + "/cluster.json", "--workload", dir + "/workload.json",
-                                        "--policy", "fifo", "--no-wall-time", "--out", dir + "/out"});
-  write_text(dir + "/gcsim.log", result.output);
-  if (result.exit_code != 0)
-    throw std::runtime_error("the render-farm simulation in " + dir + " failed (exit status " +
-                             std::to_string(result.exit_code) + "):\n" + result.output);
-  const std::string jobs = dir + "/out/jobs.csv";
-  std::map<std::string, double> makespans;
-  for (const JobsCsvRow& row : parse_jobs_csv(read_whole_file(jobs), jobs)) makespans[row.id] = row.jct;
-  return makespans;
+  return job_times(simulate(dir, "the render-farm simulation", {}));
 }
 
 void ValidationRun::add(const AllreduceComparison& comparison) {
@@ -264,22 +320,28 @@ void ValidationRun::add(const AllreduceComparison& comparison) {
                               comparison.side_by_side.end());
 }
 
-void ValidationRun::shaped_allreduce(const PlannedProgram& script) {
+void ValidationRun::shaped_allreduce(const PlannedProgram& script, const PlannedProgram& alltoall) {
   std::string ranks;
   for (std::uint32_t n : o_.ranks) ranks += (ranks.empty() ? "" : " ") + std::to_string(n);
   say("[shaped] ring allreduce between network namespaces, N = {" + ranks + "}, " + o_.bytes + ", links " + o_.rate +
       " each way");
+  if (alltoall.runs) say("[alltoall] Open MPI's MPI_Alltoall on the same links, " + o_.bytes + " per rank");
   const std::string csv = raw_ + "/allreduce-shaped.csv";
+  const std::string alltoall_csv = raw_ + "/alltoall-shaped.csv";
   const auto [steal0, total0] = cpu_ticks();
   const ProgramResult result = tools_.run_program(
       "/bin/bash", {script.program, "--build", tools_.build, "--rate", o_.rate, "--ranks", ranks, "--bytes", o_.bytes,
                     "--warmup", "1", "--iterations", std::to_string(o_.iterations), "--out", csv,
                     // Open MPI's side-by-side runs are measured, not bounded: the full mode only.
-                    "--mpi", o_.quick ? "no" : "auto"});
+                    "--mpi", o_.quick ? "no" : "auto",
+                    // The all-to-all is measured and simulated, in both modes; the script
+                    // says when it cannot run it (no mpirun).
+                    "--alltoall", alltoall.runs ? "auto" : "no", "--alltoall-out", alltoall_csv});
   const auto [steal1, total1] = cpu_ticks();
   write_text(raw_ + "/allreduce-shaped.log", result.output);
   if (result.exit_code == kExitSkipped) {
     note(script.name + " " + first_line_with(result.output, "skipped"));
+    if (alltoall.runs) note(alltoall.name + " " + first_line_with(result.output, "skipped"));
     return;
   }
   if (result.exit_code != 0) return failure("the " + script.name, result, raw_ + "/allreduce-shaped.log");
@@ -309,11 +371,30 @@ void ValidationRun::shaped_allreduce(const PlannedProgram& script) {
     if (table.number(i, "bytes") >= 1048576)
       timings[n].push_back({table.number(i, "bytes"), table.number(i, "time_median_s")});
   }
+  std::map<std::uint32_t, RingCalibration> calibrated;
   for (auto& [n, link] : links) {
     link.fit = fit_ring_link(n, timings[n]);
     report_.links.push_back(link);
     if (link.busbw_64MiB) busbw_checks_.push_back(busbw_check(n, *link.busbw_64MiB, link.goodput_Bps));
+    calibrated[n] = {link.hop_latency_s, link.goodput_Bps};
   }
+  if (!alltoall.runs) return;
+  // Without mpirun the script leaves the all-to-all out and says so.
+  if (!fs::exists(alltoall_csv))
+    return note(alltoall.name + " " + first_line_with(first_line_with(result.output, "all-to-all skipped"), "skipped"));
+  shaped_alltoall(alltoall_csv, calibrated);
+}
+
+void ValidationRun::shaped_alltoall(const std::string& csv, const std::map<std::uint32_t, RingCalibration>& links) {
+  const auto simulate = [this](const std::string& name, std::uint32_t n, double block, const RingCalibration& link) {
+    return simulate_alltoall(name, n, block, link);
+  };
+  const AlltoallComparison comparison = compare_alltoall(read_csv_table(csv), links, simulate);
+  for (const std::string& wrong : comparison.wrong_results) {
+    failed_ = true;
+    note(wrong);
+  }
+  report_.rows.insert(report_.rows.end(), comparison.rows.begin(), comparison.rows.end());
 }
 
 void ValidationRun::loopback_allreduce(const PlannedProgram& ring) {

@@ -41,8 +41,9 @@ struct ValidationOptions {
   std::set<std::string> skip;  // of kPartNames
 };
 
-/// The parts --skip may name, in the order they run.
-inline const std::vector<std::string> kPartNames{"shaped", "loopback", "renderfarm", "gpu"};
+/// The parts --skip may name, in the order they run. The all-to-all runs on
+/// the shaped part's links, within its run, so it needs that part.
+inline const std::vector<std::string> kPartNames{"shaped", "alltoall", "loopback", "renderfarm", "gpu"};
 
 /// --quick's ranks, sizes and iterations, before any option given beside it.
 ValidationOptions quick_options();
@@ -80,8 +81,10 @@ struct PlannedProgram {
 };
 
 /// The programs of every part, in the order they run: each runs unless
-/// --skip names its part (left out silently) or it was not built (noted).
-/// The shaped ring is a script that decides itself whether it can run here.
+/// --skip names its part (left out silently) or it was not built (noted);
+/// the all-to-all, started by the shaped part's script, also not when --skip
+/// names the shaped part (noted). The shaped ring is a script that decides
+/// itself whether it can run here.
 std::vector<PlannedProgram> validation_plan(const ValidationOptions& options, const ValidationTools& tools);
 
 /// The time gcsim simulates for one iteration of a ring allreduce of `ranks`
@@ -103,6 +106,24 @@ struct AllreduceComparison {
 /// Other implementations' rows of a ring's ranks and size go side by side.
 AllreduceComparison compare_allreduce(const CsvTable& csv, const std::string& experiment, bool bounded,
                                       double nominal_Bps, const RingSimulation& simulate);
+
+/// The time gcsim simulates for an all-to-all of `ranks` ranks exchanging
+/// blocks of `block_bytes` over links calibrated as `link`; `name` names its files.
+using AlltoallSimulation = std::function<double(const std::string& name, std::uint32_t ranks, double block_bytes,
+                                                const RingCalibration& link)>;
+
+/// The rows of an all-to-all CSV (mpi_alltoall's columns) set against gcsim.
+struct AlltoallComparison {
+  std::vector<ValidationRow> rows;
+  std::vector<std::string> wrong_results;  // a line per row whose result had wrong elements
+};
+
+/// For every row: measured against simulated on the links the ring
+/// calibrated for its ranks (`links`, by ranks; a row of ranks without one
+/// is a std::runtime_error), bounded by shaped_alltoall_bound, and gcsim
+/// against the closed form.
+AlltoallComparison compare_alltoall(const CsvTable& csv, const std::map<std::uint32_t, RingCalibration>& links,
+                                    const AlltoallSimulation& simulate);
 
 /// How a validation ended, in the order they take precedence.
 enum class ValidationOutcome {
@@ -133,9 +154,13 @@ class ValidationRun {
   void failure(const std::string& what, const ProgramResult& result, const std::string& log);
   double simulate_ring(const std::string& name, std::uint32_t ranks, double bytes, int iterations,
                        const RingCalibration& link);
+  double simulate_alltoall(const std::string& name, std::uint32_t ranks, double block_bytes,
+                           const RingCalibration& link);
   std::map<std::string, double> simulate_farm(const FarmCalibration& calibration, const std::string& label);
+  std::string simulate(const std::string& dir, const std::string& what, const std::vector<std::string>& run_options);
   void add(const AllreduceComparison& comparison);
-  void shaped_allreduce(const PlannedProgram& script);
+  void shaped_allreduce(const PlannedProgram& script, const PlannedProgram& alltoall);
+  void shaped_alltoall(const std::string& csv, const std::map<std::uint32_t, RingCalibration>& links);
   void loopback_allreduce(const PlannedProgram& ring);
   void render_farm(const PlannedProgram& farm);
   void gpu_allreduce(const PlannedProgram& tool);

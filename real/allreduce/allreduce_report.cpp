@@ -46,14 +46,20 @@ std::string allreduce_summary_line(const AllreduceRow& row) {
 }
 
 void write_allreduce_csv(const std::string& path, const std::vector<AllreduceRow>& rows) {
+  std::vector<std::string> lines;
+  for (const AllreduceRow& row : rows) lines.push_back(allreduce_csv_row(row));
+  append_csv_lines(path, allreduce_csv_header(), lines);
+}
+
+void append_csv_lines(const std::string& path, const std::string& header, const std::vector<std::string>& lines) {
   std::ostringstream text;
-  bool header = true;
+  bool with_header = true;
   if (!path.empty()) {
     std::ifstream existing(path);
-    header = !existing || existing.peek() == std::ifstream::traits_type::eof();
+    with_header = !existing || existing.peek() == std::ifstream::traits_type::eof();
   }
-  if (header) text << allreduce_csv_header() << '\n';
-  for (const AllreduceRow& row : rows) text << allreduce_csv_row(row) << '\n';
+  if (with_header) text << header << '\n';
+  for (const std::string& line : lines) text << line << '\n';
   if (path.empty()) {
     std::cout << text.str() << std::flush;
     return;

@@ -45,6 +45,11 @@ std::string allreduce_summary_line(const AllreduceRow& row);
 /// empty. Throws std::runtime_error when the file cannot be written.
 void write_allreduce_csv(const std::string& path, const std::vector<AllreduceRow>& rows);
 
+/// Writes CSV `lines` (no newline each) the same way: appended to `path`,
+/// after `header` when the file is new or empty, or to standard output with
+/// the header when `path` is empty.
+void append_csv_lines(const std::string& path, const std::string& header, const std::vector<std::string>& lines);
+
 /// Parses a size: plain bytes or a number with B, KB, MB, GB (10^3) or KiB, MiB, GiB (2^10).
 /// Throws std::invalid_argument naming the text.
 double parse_size(const std::string& text);

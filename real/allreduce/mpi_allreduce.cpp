@@ -6,19 +6,12 @@
 //   mpirun ... mpi_allreduce --netns gcv123r --label mpi-ring ...   # rank R enters namespace gcv123rR
 //
 // With --netns PREFIX each rank first enters the network namespace
-// PREFIX<rank> (/var/run/netns, as `ip netns add` makes them; root only), so
-// that its TCP traffic crosses that namespace's shaped link; the rank number
-// is read from Open MPI's OMPI_COMM_WORLD_RANK, since it is needed before
-// MPI_Init opens any socket. Each iteration starts after a barrier and its
+// PREFIX<rank> (rank_namespace.hpp), so that its TCP traffic crosses that
+// namespace's shaped link. Each iteration starts after a barrier and its
 // time is the slowest rank's; the median is reported.
-#include <fcntl.h>
 #include <mpi.h>
-#include <sched.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cstdlib>
-#include <cstring>
 #include <iostream>
 #include <stdexcept>
 #include <string>
@@ -26,6 +19,7 @@
 
 #include "real/allreduce/allreduce_report.hpp"
 #include "real/allreduce/result_check.hpp"
+#include "real/rank_namespace.hpp"
 
 // Open MPI keeps allocations past MPI_Finalize in plugins it unloads there,
 // where LeakSanitizer can neither name nor suppress them (open-mpi/ompi
@@ -64,19 +58,6 @@ Options parse(int argc, char** argv) {
   return o;
 }
 
-// Enters /var/run/netns/<prefix><rank> before MPI_Init.
-void enter_namespace(const std::string& prefix) {
-  const char* rank = std::getenv("OMPI_COMM_WORLD_RANK");
-  if (rank == nullptr) throw std::runtime_error("--netns needs OMPI_COMM_WORLD_RANK (start it with Open MPI's mpirun)");
-  const std::string path = "/var/run/netns/" + prefix + rank;
-  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw std::runtime_error("cannot open " + path + ": " + std::strerror(errno));
-  const int rc = setns(fd, CLONE_NEWNET);
-  const int err = errno;
-  close(fd);
-  if (rc != 0) throw std::runtime_error("cannot enter " + path + ": " + std::strerror(err));
-}
-
 AllreduceRow measure(const Options& o, std::size_t bytes, int rank, int ranks) {
   const std::size_t count = bytes / sizeof(float);
   std::vector<float> buffer(count);
@@ -109,7 +90,7 @@ int main(int argc, char** argv) {
   Options o;
   try {
     o = parse(argc, argv);
-    if (!o.netns_prefix.empty()) enter_namespace(o.netns_prefix);
+    if (!o.netns_prefix.empty()) enter_rank_namespace(o.netns_prefix);
   } catch (const std::exception& e) {
     std::cerr << "mpi_allreduce: " << e.what() << "\nusage: mpirun -np N mpi_allreduce [--bytes LIST] [--warmup W] "
               << "[--iterations K] [--netns PREFIX] [--label NAME] [--transport LABEL] [--csv FILE]\n";

@@ -34,5 +34,20 @@ TEST(ValidateCommand, WritesItsReportEvenWithEveryPartSkipped) {
   EXPECT_EQ(std::count(files.begin(), files.end(), "validation.png"), 0);  // --plots no
 }
 
+TEST(ValidateCommand, TheAlltoallIsAPartOfThePlanThatNeedsTheShapedLinks) {
+  ScratchDir dir;
+  const GcsimRun without_links = run_gcsim(
+      {"validate", "--skip", "shaped,loopback,renderfarm,gpu", "--plots", "no", "--quiet", "--out", dir / "a"});
+  ASSERT_EQ(without_links.exit_code, 0) << without_links.err;
+  EXPECT_NE(read_text(dir / "a/validation.md")
+                .find("- shaped MPI all-to-all skipped: it runs on the shaped part's links and calibration "
+                      "(--skip shaped)"),
+            std::string::npos);
+  const GcsimRun skipped = run_gcsim({"validate", "--skip", "shaped,alltoall,loopback,renderfarm,gpu", "--plots", "no",
+                                      "--quiet", "--out", dir / "b"});
+  ASSERT_EQ(skipped.exit_code, 0) << skipped.err;
+  EXPECT_EQ(read_text(dir / "b/validation.md").find("all-to-all"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace gcsim::testing

@@ -29,6 +29,15 @@ TEST(ErrorBounds, ShapedAllreduceBoundsBySizeClass) {
   EXPECT_EQ(shaped_allreduce_bound(64 * kMiB)->rule, BoundRule::kMedianAbsError);
 }
 
+TEST(ErrorBounds, ShapedAlltoallIsBoundedFrom16MiBPerRank) {
+  EXPECT_FALSE(shaped_alltoall_bound(1 * kMiB));
+  EXPECT_FALSE(shaped_alltoall_bound(4 * kMiB));
+  EXPECT_EQ(shaped_alltoall_bound(16 * kMiB)->limit_pct, 3);
+  EXPECT_EQ(shaped_alltoall_bound(64 * kMiB)->limit_pct, 3);
+  EXPECT_EQ(shaped_alltoall_bound(64 * kMiB)->rule, BoundRule::kMedianAbsError);
+  EXPECT_NE(shaped_alltoall_bound(16 * kMiB)->name, shaped_allreduce_bound(16 * kMiB)->name);  // checked apart
+}
+
 TEST(ErrorBounds, RenderFarmBoundsByTaskLength) {
   EXPECT_EQ(renderfarm_bound(0.05)->limit_pct, 2);
   EXPECT_EQ(renderfarm_bound(0.2)->limit_pct, 2);
