@@ -19,6 +19,7 @@
 
 #include "real/allreduce/allreduce_report.hpp"
 #include "real/allreduce/result_check.hpp"
+#include "real/mpi_timing.hpp"
 #include "real/rank_namespace.hpp"
 
 // Open MPI keeps allocations past MPI_Finalize in plugins it unloads there,
@@ -71,16 +72,13 @@ AllreduceRow measure(const Options& o, std::size_t bytes, int rank, int ranks) {
   unsigned long long wrong = 0;
   for (int i = 0; i < o.measure.warmup + o.measure.iterations; ++i) {
     fill_rank_input(static_cast<std::uint32_t>(rank), buffer);
-    MPI_Barrier(MPI_COMM_WORLD);
-    const double start = MPI_Wtime();
-    MPI_Allreduce(MPI_IN_PLACE, buffer.data(), static_cast<int>(count), MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
-    double seconds = MPI_Wtime() - start;
-    MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    const double seconds = slowest_rank_seconds([&] {
+      MPI_Allreduce(MPI_IN_PLACE, buffer.data(), static_cast<int>(count), MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+    });
     if (i >= o.measure.warmup) row.seconds.push_back(seconds);
     wrong = std::max<unsigned long long>(wrong, check_allreduce_result(row.ranks, buffer).mismatches);
   }
-  MPI_Allreduce(MPI_IN_PLACE, &wrong, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
-  row.errors = static_cast<std::size_t>(wrong);
+  row.errors = static_cast<std::size_t>(largest_over_ranks(wrong));
   return row;
 }
 

@@ -26,6 +26,7 @@
 #include "real/allreduce/allreduce_report.hpp"
 #include "real/alltoall/alltoall_blocks.hpp"
 #include "real/alltoall/alltoall_report.hpp"
+#include "real/mpi_timing.hpp"
 #include "real/rank_namespace.hpp"
 
 // As in mpi_allreduce.cpp: Open MPI keeps allocations past MPI_Finalize in
@@ -98,17 +99,14 @@ AlltoallRow measure(const Options& o, double bytes, int rank, int ranks) {
   for (int i = 0; i < o.measure.warmup + o.measure.iterations; ++i) {
     std::fill(recv.begin(), recv.end(), 0xFFFFFFFFu);  // nothing left from the previous iteration
     drain(drain_out, drain_in, rank, ranks);
-    MPI_Barrier(MPI_COMM_WORLD);
-    const double start = MPI_Wtime();
-    MPI_Alltoall(send.data(), static_cast<int>(block), MPI_UINT32_T, recv.data(), static_cast<int>(block), MPI_UINT32_T,
-                 MPI_COMM_WORLD);
-    double seconds = MPI_Wtime() - start;
-    MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    const double seconds = slowest_rank_seconds([&] {
+      MPI_Alltoall(send.data(), static_cast<int>(block), MPI_UINT32_T, recv.data(), static_cast<int>(block),
+                   MPI_UINT32_T, MPI_COMM_WORLD);
+    });
     if (i >= o.measure.warmup) row.seconds.push_back(seconds);
     wrong = std::max<unsigned long long>(wrong, check_received_blocks(me, n, block, recv).mismatches);
   }
-  MPI_Allreduce(MPI_IN_PLACE, &wrong, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
-  row.errors = static_cast<std::size_t>(wrong);
+  row.errors = static_cast<std::size_t>(largest_over_ranks(wrong));
   return row;
 }
 
