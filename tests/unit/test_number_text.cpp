@@ -1,8 +1,11 @@
 // Specification of the number formatter every output file and report uses.
 #include "sim/core/number_text.hpp"
 
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -39,6 +42,35 @@ TEST(NumberText, FixedWritesWhatPrintfWrites) {
       char expected[400];
       std::snprintf(expected, sizeof expected, "%.*f", decimals, value);
       EXPECT_EQ(fixed(value, decimals), expected) << value << " with " << decimals << " decimals";
+    }
+}
+
+// Times are written through a fast path that must round as printf does:
+// every magnitude it takes, values a hair either side of a half, and exact
+// halves (ties), which it leaves to the general path.
+TEST(NumberText, FixedWritesWhatPrintfWritesOverManyValues) {
+  std::vector<double> values;
+  std::uint64_t state = 12345;
+  const auto next = [&state] {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<double>(state >> 11) * 0x1p-53;  // in [0, 1)
+  };
+  for (int i = 0; i < 20000; ++i) values.push_back(next() * std::pow(10.0, static_cast<int>(next() * 20) - 10));
+  for (int whole : {0, 1, 7, 86399, 999999999})
+    for (int halves = 1; halves < 64; halves += 2) {
+      const double tie = whole + halves / 128.0;
+      values.insert(values.end(), {tie, std::nextafter(tie, 0.0), std::nextafter(tie, 2e9)});
+    }
+  for (double decimal_half = 0.5e-6; decimal_half < 1; decimal_half *= 10)
+    for (double at : {3.0, 36798.0})
+      values.insert(values.end(), {at + decimal_half, std::nextafter(at + decimal_half, 0.0),
+                                   std::nextafter(at + decimal_half, 2e9)});
+  values.insert(values.end(), {0.0, 1e9 - 1e-7, 1e9, 0x1p-60, 0x1p-61, 0.9999999995, 0.99999999949999});
+  for (double value : values)
+    for (int decimals = 0; decimals <= 9; ++decimals) {
+      char expected[400];
+      std::snprintf(expected, sizeof expected, "%.*f", decimals, value);
+      ASSERT_EQ(fixed(value, decimals), expected) << std::hexfloat << value << " with " << decimals << " decimals";
     }
 }
 
