@@ -32,6 +32,17 @@ RunMetrics lost_and_useful(double lost_gpu_hours, double useful_gpu_hours) {
   return m;
 }
 
+// RFC 4180 quoting of ids, users and queues in jobs.csv.
+TEST(CsvField, QuotesATextHoldingACommaAQuoteOrALineBreakAndNothingElse) {
+  EXPECT_EQ(csv_field("job-00001"), "job-00001");
+  EXPECT_EQ(csv_field(""), "");
+  EXPECT_EQ(csv_field("a b;c\t"), "a b;c\t");
+  EXPECT_EQ(csv_field("a,b"), "\"a,b\"");
+  EXPECT_EQ(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
+  EXPECT_EQ(csv_field("two\nlines"), "\"two\nlines\"");
+  EXPECT_EQ(csv_field("end\r"), "\"end\r\"");
+}
+
 TEST(LostWorkNotice, AppearsOnlyPastATenthOfTheGpuTimeJobsRan) {
   EXPECT_EQ(lost_work_notice(lost_and_useful(0, 50)), "");
   EXPECT_EQ(lost_work_notice(lost_and_useful(5, 45)), "");  // exactly 10% of the 50 GPU-hours
