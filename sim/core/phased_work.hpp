@@ -7,7 +7,8 @@
 // and every transfer have ended. An exchange moves data among the ranks of
 // each of its groups (RankGroups): one step of a ring (reduce-scatter,
 // all-gather and allreduce are rings of n-1, n-1 and 2(n-1) such steps), an
-// all-to-all, or the sends between neighbouring pipeline stages. Its
+// all-to-all, a broadcast, or the sends between neighbouring pipeline stages
+// (a point-to-point message is a chain of groups of 2). Its
 // `messages` are what it stands for: a phase's exchange is one flow per
 // transfer carrying the bytes of all its messages, and the latencies the
 // merged messages do not pay come as a delay (sim/model/job_activity_plan.hpp).
@@ -39,6 +40,8 @@ enum class Exchange : std::uint8_t {
   kAllToAll,   // each rank sends `bytes` to every other rank of its group, all at once
   kChainNext,  // each rank but the last of its group sends `bytes` to the next (pipeline stages, forward)
   kChainPrev,  // each rank but the first sends `bytes` to the one before (pipeline stages, backward)
+  kBroadcast,  // from the group's first rank down the chain, pipelined: each rank but the last sends `bytes` to
+               // the next, all at once, and a message reaches the last rank size - 1 latencies after it left
 };
 
 /// An exchange of a phase: `messages` messages of `bytes` per transfer, run

@@ -17,6 +17,7 @@ std::vector<Transfer> exchange_transfers(const PhaseExchange& exchange, std::uin
         for (std::uint32_t k = 1; k < size; ++k) transfers.push_back({r, first + ((digit + k) % size) * stride});
         break;
       case Exchange::kChainNext:
+      case Exchange::kBroadcast:  // the chain a pipelined broadcast's chunks follow
         if (digit + 1 < size) transfers.push_back({r, r + stride});
         break;
       case Exchange::kChainPrev:
@@ -25,6 +26,12 @@ std::vector<Transfer> exchange_transfers(const PhaseExchange& exchange, std::uin
     }
   }
   return transfers;
+}
+
+std::uint32_t latencies_per_message(const PhaseExchange& exchange) {
+  // A broadcast's chunks reach the last rank of the chain one hop at a time.
+  if (exchange.exchange == Exchange::kBroadcast && exchange.groups.size > 1) return exchange.groups.size - 1;
+  return 1;
 }
 
 std::optional<std::string> phased_work_problem(const PhasedWork& work, std::uint32_t ranks) {
@@ -56,7 +63,8 @@ double phase_exchange_seconds(const WorkPhase& phase, const std::vector<std::vec
     if (transfers[e].empty() || exchange.messages == 0) continue;
     sets.push_back(&transfers[e]);
     bytes.push_back(exchange.bytes * static_cast<double>(exchange.messages));
-    latency = std::max(latency, static_cast<double>(exchange.messages) * latencies[e]);
+    latency =
+        std::max(latency, static_cast<double>(exchange.messages) * latencies_per_message(exchange) * latencies[e]);
   }
   return sets.empty() ? 0 : latency + busiest_link_seconds(links, sets, bytes);
 }

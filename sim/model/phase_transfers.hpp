@@ -26,6 +26,10 @@ namespace gcsim {
 /// rank order of the sender.
 std::vector<Transfer> exchange_transfers(const PhaseExchange& exchange, std::uint32_t ranks);
 
+/// The latencies one message of `exchange` pays in a row: size - 1 for a
+/// broadcast down its chain, 1 for the others (their transfers go at once).
+std::uint32_t latencies_per_message(const PhaseExchange& exchange);
+
 /// What is wrong with `work` on `ranks` GPUs, or nothing: a group of no
 /// rank or of no stride, groups that do not tile the ranks (size x stride
 /// must divide them), a negative amount, no iteration.
@@ -34,7 +38,8 @@ std::optional<std::string> phased_work_problem(const PhasedWork& work, std::uint
 /// Seconds one iteration of the phase's exchanges takes alone on `links`,
 /// all of them started together: the busiest link's bytes (every message of
 /// every exchange) over its bandwidth, plus each exchange's messages'
-/// latencies (`latencies`, one per exchange, in order).
+/// latencies (`latencies`, one per exchange, in order, each paid
+/// latencies_per_message() times a message).
 double phase_exchange_seconds(const WorkPhase& phase, const std::vector<std::vector<Transfer>>& transfers,
                               const std::vector<double>& latencies, const JobLinks& links);
 

@@ -85,7 +85,8 @@ void phase_costs(const PhasedWork& phased, const std::vector<GpuId>& gpus, const
       if (exchange_flows.transfers.empty() || !(exchange_flows.bytes > 0)) continue;
       const double latency = transfers_latency(gpus, exchange_flows.transfers, locality, network.latency_factor);
       cost.paid_latency = std::max(cost.paid_latency, latency);
-      cost.message_latencies = std::max(cost.message_latencies, static_cast<double>(exchange.messages) * latency);
+      cost.message_latencies = std::max(
+          cost.message_latencies, static_cast<double>(exchange.messages) * latencies_per_message(exchange) * latency);
       sets.push_back(&exchange_flows.transfers);
       bytes.push_back(exchange_flows.bytes);
     }

@@ -67,24 +67,25 @@ JobSpec phased_job(const std::string& id) {
   return job;
 }
 
-// The jobs' ends, simulated in a child process.
-std::vector<double> ends(std::size_t jobs, Fidelity fidelity, std::uint32_t job_rounds) {
+// The ends of `workload`'s jobs on `nodes` nodes of 2 GPUs (as above),
+// simulated in a child process.
+std::vector<double> ends(const std::vector<JobSpec>& workload, std::uint32_t nodes, Fidelity fidelity,
+                         std::uint32_t job_rounds) {
+  const std::size_t jobs = workload.size();
   int channel[2];
   if (pipe(channel) != 0) return {};
   const pid_t child = fork();
   if (child == 0) {
     ClusterSpec spec;
-    spec.name = "two-nodes";
+    spec.name = "nodes-of-two";
     spec.gpu_types = {GpuType{"g", 1e12, 16e9}};
-    NodeGroup group = testing::crafted_node_group("n", 2, 2, "g");
+    NodeGroup group = testing::crafted_node_group("n", nodes, 2, "g");
     group.intra = {1e11, 0};
     group.nic = {1e9, 5e-4};
     spec.node_groups = {group};
-    spec.fabric.nodes_per_rack = 2;
+    spec.fabric.nodes_per_rack = nodes;
     const ClusterLayout layout(spec);
     const ClusterGraph locality(layout);
-    std::vector<JobSpec> workload;
-    for (std::size_t j = 0; j < jobs; ++j) workload.push_back(phased_job("j" + std::to_string(j)));
     FifoPolicy fifo(std::make_unique<OnePerNode>());
     SimulationOptions options;
     options.fidelity = fidelity;
@@ -105,9 +106,15 @@ std::vector<double> ends(std::size_t jobs, Fidelity fidelity, std::uint32_t job_
   return out;
 }
 
+std::vector<JobSpec> phased_jobs(std::size_t count) {
+  std::vector<JobSpec> jobs;
+  for (std::size_t j = 0; j < count; ++j) jobs.push_back(phased_job("j" + std::to_string(j)));
+  return jobs;
+}
+
 TEST(PhasedRun, AloneAPhaseComputesThenItsFlowsCarryEveryMessageThenTheUnpaidLatencies) {
   for (const auto& [fidelity, rounds] : {std::pair{Fidelity::kIteration, 1u}, std::pair{Fidelity::kJob, 1u}}) {
-    const std::vector<double> end = ends(1, fidelity, rounds);
+    const std::vector<double> end = ends(phased_jobs(1), 2, fidelity, rounds);
     ASSERT_EQ(end.size(), 1u);
     EXPECT_NEAR(end[0], 6.004, 1e-9) << to_string(fidelity);
   }
@@ -115,12 +122,85 @@ TEST(PhasedRun, AloneAPhaseComputesThenItsFlowsCarryEveryMessageThenTheUnpaidLat
 
 TEST(PhasedRun, TwoJobsSharingTheNicsEachGetHalfOfThem) {
   for (const auto& [fidelity, rounds] : {std::pair{Fidelity::kIteration, 1u}, std::pair{Fidelity::kJob, 1u}}) {
-    const std::vector<double> end = ends(2, fidelity, rounds);
+    const std::vector<double> end = ends(phased_jobs(2), 2, fidelity, rounds);
     ASSERT_EQ(end.size(), 2u);
     EXPECT_NEAR(end[0], 10.004, 1e-9) << to_string(fidelity);
     EXPECT_NEAR(end[1], 10.004, 1e-9) << to_string(fidelity);
   }
 }
+
+// Each collective as traffic (docs/simulation-model.md, "Collectives"),
+// counted by hand. 4 nodes of 2 GPUs (NICs 1e9 B/s each way, L = 1e-3 s
+// between nodes); a job of 4 ranks, one a node, each holding S = 4e8 bytes;
+// 2 iterations of one phase that only exchanges. A second such job on the
+// other GPU of each node sends the same flows through the same NICs at the
+// same instants: each flow gets half of its NIC.
+//   reduce-scatter, all-gather: a ring step of S/4 = 1e8, 3 messages (n - 1
+//     steps): each NIC direction one flow of 3e8 bytes, 0.3 s, after one
+//     latency, then the 2 unpaid: 0.303 s an iteration, (n-1)(L + S/nB);
+//     shared 0.603 s.
+//   broadcast: 0 -> 1 -> 2 -> 3, S down the chain, each NIC one flow of 4e8,
+//     0.4 s, after one latency, then the last rank's 2 more: 0.403 s,
+//     (n-1) L + S/B; shared 0.803 s.
+//   all-to-all: pieces of S/4 from each rank to the 3 others at once: each NIC
+//     direction 3 flows of 1e8, 0.3 s, after one latency: 0.301 s,
+//     L + (n-1) S/(nB); shared, 6 flows a NIC: 0.601 s.
+//   point-to-point: 0 -> 1 and 2 -> 3 (chains of groups of 2), 4e8 each:
+//     0.401 s, L + S/B; shared 0.801 s.
+// At job fidelity (1 round) the flows carry both iterations' bytes after
+// one latency, and the round's other latencies follow: the same ends.
+struct CollectiveCase {
+  const char* name;
+  PhaseExchange exchange;
+  double iteration_alone;
+  double iteration_shared;
+};
+
+constexpr double kBuffer = 4e8;
+const CollectiveCase kCollectives[] = {
+    {"ReduceScatter", {Exchange::kRingStep, {4, 1}, kBuffer / 4, 3}, 0.303, 0.603},
+    {"AllGather", {Exchange::kRingStep, {4, 1}, kBuffer / 4, 3}, 0.303, 0.603},
+    {"Broadcast", {Exchange::kBroadcast, {4, 1}, kBuffer, 1}, 0.403, 0.803},
+    {"AllToAll", {Exchange::kAllToAll, {4, 1}, kBuffer / 4, 1}, 0.301, 0.601},
+    {"PointToPoint", {Exchange::kChainNext, {2, 1}, kBuffer, 1}, 0.401, 0.801},
+};
+
+class CollectiveTraffic : public ::testing::TestWithParam<CollectiveCase> {
+ protected:
+  static std::vector<JobSpec> jobs(std::size_t count) {
+    std::vector<JobSpec> jobs;
+    for (std::size_t j = 0; j < count; ++j) {
+      JobSpec job;
+      job.id = "j" + std::to_string(j);
+      job.gpus = 4;
+      PhasedWork work;
+      work.iterations = 2;
+      work.phases = {{0, {GetParam().exchange}}};
+      job.work = work;
+      jobs.push_back(job);
+    }
+    return jobs;
+  }
+};
+
+TEST_P(CollectiveTraffic, AloneTakesItsClosedFormAtBothFidelities) {
+  for (const Fidelity fidelity : {Fidelity::kIteration, Fidelity::kJob}) {
+    const std::vector<double> end = ends(jobs(1), 4, fidelity, 1);
+    ASSERT_EQ(end.size(), 1u);
+    EXPECT_NEAR(end[0], 2 * GetParam().iteration_alone, 1e-9) << to_string(fidelity);
+  }
+}
+
+TEST_P(CollectiveTraffic, SharingItsNicsWithAnotherJobGetsHalfOfThemAtBothFidelities) {
+  for (const Fidelity fidelity : {Fidelity::kIteration, Fidelity::kJob}) {
+    const std::vector<double> end = ends(jobs(2), 4, fidelity, 1);
+    ASSERT_EQ(end.size(), 2u);
+    for (double job_end : end) EXPECT_NEAR(job_end, 2 * GetParam().iteration_shared, 1e-9) << to_string(fidelity);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(HandCounted, CollectiveTraffic, ::testing::ValuesIn(kCollectives),
+                         [](const ::testing::TestParamInfo<CollectiveCase>& info) { return info.param.name; });
 
 }  // namespace
 }  // namespace gcsim

@@ -30,6 +30,9 @@ GroupLink link_of(const PhaseExchange& exchange, const LlmRankGroups& groups, co
     case Exchange::kChainNext:
     case Exchange::kChainPrev:
       return links.pipeline;
+    case Exchange::kBroadcast:
+      ADD_FAILURE() << "an LLM iteration broadcasts nothing";
+      return links.pipeline;
     case Exchange::kRingStep:
       break;
   }

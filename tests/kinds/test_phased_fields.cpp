@@ -44,13 +44,15 @@ TEST(PhasedFields, WritesEachPhasesFlopsAndExchanges) {
   work.iterations = 3;
   work.phases = {{2.5e12, {}},
                  {0, {{Exchange::kRingStep, {8, 1}, 524288, 192}}},
-                 {4e11, {{Exchange::kAllToAll, {4, 8}, 1e6, 2}, {Exchange::kChainPrev, {2, 32}, 64, 1}}}};
+                 {4e11, {{Exchange::kAllToAll, {4, 8}, 1e6, 2}, {Exchange::kChainPrev, {2, 32}, 64, 1}}},
+                 {0, {{Exchange::kBroadcast, {4, 16}, 1e3, 1}}}};
   EXPECT_EQ(phased_json(work), nlohmann::json::parse(R"({"iterations": 3, "phases": [
       {"flops": 2.5e12},
       {"exchanges": [{"exchange": "ring_step", "group_size": 8, "stride": 1, "bytes": 524288, "messages": 192}]},
       {"flops": 4e11, "exchanges": [
           {"exchange": "all_to_all", "group_size": 4, "stride": 8, "bytes": 1e6, "messages": 2},
-          {"exchange": "chain_prev", "group_size": 2, "stride": 32, "bytes": 64, "messages": 1}]}]})"));
+          {"exchange": "chain_prev", "group_size": 2, "stride": 32, "bytes": 64, "messages": 1}]},
+      {"exchanges": [{"exchange": "broadcast", "group_size": 4, "stride": 16, "bytes": 1e3, "messages": 1}]}]})"));
   expect_same(read({{"phased", phased_json(work)}}, 64), work);
 }
 
@@ -125,7 +127,7 @@ const BadPhased kBadPhased[] = {
     {"FlopsBeyondTheHorizon", [](nlohmann::json& p) { p["phases"][0]["flops"] = 1e30; }, ".phased.phases[0]", "flops"},
     {"PhaseDoingNothing", [](nlohmann::json& p) { p["phases"][0] = nlohmann::json::object(); }, ".phased.phases[0]",
      "flops"},
-    {"UnknownExchange", [](nlohmann::json& p) { p["phases"][1]["exchanges"][0]["exchange"] = "broadcast"; },
+    {"UnknownExchange", [](nlohmann::json& p) { p["phases"][1]["exchanges"][0]["exchange"] = "scatter"; },
      ".phased.phases[1].exchanges[0]", "exchange"},
     {"UnknownExchangeField", [](nlohmann::json& p) { p["phases"][1]["exchanges"][0]["ranks"] = 4; },
      ".phased.phases[1].exchanges[0]", "ranks"},
@@ -167,6 +169,7 @@ TEST(PhasedFields, NamesEveryExchange) {
   EXPECT_STREQ(exchange_name(Exchange::kAllToAll), "all_to_all");
   EXPECT_STREQ(exchange_name(Exchange::kChainNext), "chain_next");
   EXPECT_STREQ(exchange_name(Exchange::kChainPrev), "chain_prev");
+  EXPECT_STREQ(exchange_name(Exchange::kBroadcast), "broadcast");
 }
 
 }  // namespace

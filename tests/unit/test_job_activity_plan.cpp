@@ -66,6 +66,9 @@ double uncontended_seconds(const JobActivityPlan& plan, double gpu_flops, double
       case JobStep::Kind::kBusy:  // a notebook's burst: its length, as a delay
         seconds += step.amount;
         break;
+      case JobStep::Kind::kPhase:
+        ADD_FAILURE() << "the step model here has no phases: tests/engine/test_phased_run.cpp runs them";
+        break;
     }
   }
   return seconds;

@@ -34,6 +34,18 @@ TEST(ExchangeTransfers, AChainSendsToTheNextStageOrThePreviousButNotAroundTheEnd
   EXPECT_EQ(of(Exchange::kChainPrev, {3, 2}, 6), (std::vector<Transfer>{{2, 0}, {3, 1}, {4, 2}, {5, 3}}));
 }
 
+TEST(ExchangeTransfers, ABroadcastGoesDownTheChainFromEachGroupsFirstRank) {
+  // 2 groups of 3 ranks 2 apart, {0, 2, 4} and {1, 3, 5}: their roots 0 and 1.
+  EXPECT_EQ(of(Exchange::kBroadcast, {3, 2}, 6), (std::vector<Transfer>{{0, 2}, {1, 3}, {2, 4}, {3, 5}}));
+}
+
+TEST(LatenciesPerMessage, ABroadcastPaysOneAHopDownItsChainTheOthersOne) {
+  EXPECT_EQ(latencies_per_message({Exchange::kBroadcast, {8, 1}, 1, 1}), 7u);
+  EXPECT_EQ(latencies_per_message({Exchange::kBroadcast, {1, 1}, 1, 1}), 1u);
+  for (Exchange other : {Exchange::kRingStep, Exchange::kAllToAll, Exchange::kChainNext, Exchange::kChainPrev})
+    EXPECT_EQ(latencies_per_message({other, {8, 1}, 1, 1}), 1u);
+}
+
 TEST(ExchangeTransfers, AGroupOfOneRankSendsNothing) { EXPECT_TRUE(of(Exchange::kRingStep, {1, 1}, 4).empty()); }
 
 TEST(PhasedWorkProblem, GroupsMustTileTheRanksAndAJobRunsAnIteration) {
@@ -59,6 +71,17 @@ TEST(PhaseExchangeSeconds, TheBusiestLinkCarriesEveryMessageAfterTheLargestLaten
   phase.exchanges = {{Exchange::kRingStep, {2, 2}, 1e8, 3}};
   const std::vector<std::vector<Transfer>> transfers = {exchange_transfers(phase.exchanges[0], 4)};
   EXPECT_NEAR(phase_exchange_seconds(phase, transfers, {1e-3}, links), 0.6 + 3e-3, 1e-12);
+}
+
+TEST(PhaseExchangeSeconds, ABroadcastsMessagesPayALatencyAHop) {
+  // 4 ranks, one a node (NICs 1e9 B/s): a broadcast among the 4 sends 0->1,
+  // 1->2, 2->3, each on NICs of its own. 2 messages of 1e8 bytes: 0.2 s on
+  // each NIC, and each message 3 hops of 1e-3 s.
+  const JobLinks links = packed_job_links(4, 1, 4, 1e11, 1e9, 1e9);
+  WorkPhase phase;
+  phase.exchanges = {{Exchange::kBroadcast, {4, 1}, 1e8, 2}};
+  const std::vector<std::vector<Transfer>> transfers = {exchange_transfers(phase.exchanges[0], 4)};
+  EXPECT_NEAR(phase_exchange_seconds(phase, transfers, {1e-3}, links), 0.2 + 2 * 3e-3, 1e-12);
 }
 
 }  // namespace

@@ -16,10 +16,11 @@ const std::set<std::string> kPhasedFields = {"iterations", "phases"};
 const std::set<std::string> kPhaseFields = {"flops", "exchanges"};
 const std::set<std::string> kExchangeFields = {"exchange", "group_size", "stride", "bytes", "messages"};
 
-constexpr std::array<std::pair<Exchange, const char*>, 4> kExchangeNames = {{{Exchange::kRingStep, "ring_step"},
+constexpr std::array<std::pair<Exchange, const char*>, 5> kExchangeNames = {{{Exchange::kRingStep, "ring_step"},
                                                                              {Exchange::kAllToAll, "all_to_all"},
                                                                              {Exchange::kChainNext, "chain_next"},
-                                                                             {Exchange::kChainPrev, "chain_prev"}}};
+                                                                             {Exchange::kChainPrev, "chain_prev"},
+                                                                             {Exchange::kBroadcast, "broadcast"}}};
 
 std::uint32_t read_group_count(const JsonObject& owner, std::string_view field, std::uint64_t value) {
   if (value > std::numeric_limits<std::uint32_t>::max()) owner.fail(field, "too large");
@@ -35,7 +36,8 @@ PhaseExchange read_exchange(const JsonObject& exchange, std::uint32_t gpus) {
     if (name == kind_name) read.exchange = kind, known = true;
   if (!known)
     exchange.fail("exchange",
-                  "expected \"ring_step\", \"all_to_all\", \"chain_next\" or \"chain_prev\", got \"" + name + "\"");
+                  "expected \"ring_step\", \"all_to_all\", \"chain_next\", \"chain_prev\" or \"broadcast\", got \"" +
+                      name + "\"");
   read.groups.size = read_group_count(exchange, "group_size", exchange.required_uint("group_size", 1));
   read.groups.stride = read_group_count(exchange, "stride", exchange.optional_uint("stride", 1, 1));
   const std::uint64_t block = std::uint64_t{read.groups.size} * read.groups.stride;

@@ -20,7 +20,7 @@
 
 namespace gcsim {
 
-/// "ring_step", "all_to_all", "chain_next" or "chain_prev".
+/// "ring_step", "all_to_all", "chain_next", "chain_prev" or "broadcast".
 const char* exchange_name(Exchange exchange);
 
 /// Reads the "phased" field of the job entry `entry` of `gpus` GPUs: every
