@@ -10,7 +10,7 @@ namespace sg4 = simgrid::s4u;
 using simgrid::kernel::routing::NetPoint;
 using simgrid::kernel::routing::Route;
 
-FabricZone::Hop FabricZone::hop(sg4::Link* link) { return {link, link->get_impl()}; }
+FabricZone::Hop FabricZone::hop(sg4::Link* link) { return {link, link->get_impl(), link->get_latency()}; }
 
 void FabricZone::add_link(FabricLinkKind kind, const sg4::SplitDuplexLink* link) {
   links_[static_cast<std::size_t>(kind)].push_back({hop(link->get_link_up()), hop(link->get_link_down())});
@@ -54,14 +54,13 @@ const FabricZone::Hop& FabricZone::direction(const FabricHop& hop) const {
 void FabricZone::get_local_route(const NetPoint* src, const NetPoint* dst, Route* route, double* latency) {
   if (src == dst) {
     route->link_list_.push_back(loopback_.impl);
-    if (latency) *latency += loopback_.link->get_latency();
+    if (latency) *latency += loopback_.latency;
     return;
   }
   const FabricRoute path = fabric_route(place_of(src), place_of(dst), pxn_);
   route->link_list_.reserve(route->link_list_.size() + path.size);
   for (const FabricHop& hop : path) route->link_list_.push_back(direction(hop).impl);
-  if (latency)
-    *latency += route_latency(path, [this](const FabricHop& hop) { return direction(hop).link->get_latency(); });
+  if (latency) *latency += route_latency(path, [this](const FabricHop& hop) { return direction(hop).latency; });
 }
 
 }  // namespace gcsim

@@ -62,6 +62,7 @@ class FabricZone final : public simgrid::kernel::routing::NetZoneImpl {
   struct Hop {
     simgrid::s4u::Link* link = nullptr;
     simgrid::kernel::resource::StandardLinkImpl* impl = nullptr;
+    double latency = 0;  // the link's, kept: every transfer's route sums them
   };
   struct Duplex {
     Hop up;

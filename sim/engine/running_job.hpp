@@ -31,6 +31,7 @@ struct RunningJob {
   std::vector<simgrid::s4u::Host*> hosts;  // ring order
   double gpu_share = 1;                    // of each GPU (JobSpec::gpu_share)
   std::uint64_t step = 0;
+  bool on_delay = false;  // the current timer step is a delay (TimerSteps: its end needs not the plan again)
   // The activities of the current step; it is done when all of them are.
   std::vector<simgrid::s4u::ActivityPtr> activities;
   // Per activity, the transfers it stands for (RunnerPool::ring_step()); empty: one each.

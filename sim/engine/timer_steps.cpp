@@ -48,7 +48,8 @@ void TimerSteps::run(JobIndex job) {
 Time TimerSteps::start(RunningJob& run) {
   const Time now = engine_.now;
   const JobStep step = run.plan->step(run.step);
-  if (step.kind == JobStep::Kind::kDelay) return now + step.amount;
+  run.on_delay = step.kind == JobStep::Kind::kDelay;
+  if (run.on_delay) return now + step.amount;
   if (step.kind == JobStep::Kind::kBusy) {
     // A notebook's burst: its GPUs (or its shares of them) busy that long.
     run.busy_ends.assign(1, {now + step.amount, run.hosts.size()});
@@ -64,7 +65,7 @@ Time TimerSteps::start(RunningJob& run) {
 }
 
 void TimerSteps::end(RunningJob& run) {
-  if (run.plan->step(run.step).kind == JobStep::Kind::kDelay) {
+  if (run.on_delay) {
     engine_.events.events_handled();
     return;
   }
