@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -227,6 +228,26 @@ TEST(Contention, AnLlmPairUnderAnOversubscribedLeafLosesItsDataParallelTimeOnIts
         figures["communication_seconds"].get<double>() - figures["alone_seconds"].get<double>();
     EXPECT_NEAR(slowdown, 2 * lost, 0.01 * lost) << fidelity;
     EXPECT_EQ(figures["share_lost_over_20pct"], 1.0);
+  }
+}
+
+// gcsim compare --contention: each run writes who slowed whom, and with
+// matplotlib the plots add the runs' slowdown per job and link heatmap.
+TEST(Contention, CompareRunsEachPolicyWithItAndPlotsIt) {
+  ScratchDir dir;
+  const auto cluster_file = dir.write("cluster.json", three_small_nodes().to_json());
+  const auto workload = dir.write("jobs.json", workload_json({training_job("a", 0, 3, kFlops, kGradient, kIterations),
+                                                              training_job("b", 0, 3, kFlops, kGradient, kIterations)}));
+  const bool plots = std::system("/usr/bin/python3 -c 'import matplotlib' >/dev/null 2>&1") == 0;
+  if (plots) setenv("GCSIM_PYTHON", "/usr/bin/python3", 1);
+  const GcsimRun run = run_gcsim({"compare", "--policies", "fifo,gang", "--cluster", cluster_file, "--workload", workload,
+                                  "--out", dir / "cmp", "--quiet", "--contention", "--plots", plots ? "yes" : "no"});
+  if (plots) unsetenv("GCSIM_PYTHON");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  for (const char* policy : {"fifo", "gang"}) {
+    const auto rows = read_contention_csv(dir / (std::string("cmp/runs/") + policy));
+    EXPECT_NEAR(lost_by(rows, "a"), 0.4, 1e-6) << policy;
+    if (plots) EXPECT_EQ(read_text(dir / (std::string("cmp/contention_") + policy + ".png")).rfind("\x89PNG", 0), 0u);
   }
 }
 
