@@ -329,10 +329,9 @@ int simulate_workload(const Arguments& args) {
 
   try {
     OutputSet out(out_dir);
-    out.stage("summary.json",
-              summary_json(jobs, layout, record, metrics,
-                           {!args.has("no-wall-time"), policy->guaranteed_queues(layout), replayed,
-                            contended ? &*contended : nullptr}));
+    out.stage("summary.json", summary_json(jobs, layout, record, metrics,
+                                           {!args.has("no-wall-time"), policy->guaranteed_queues(layout), replayed,
+                                            contended ? &*contended : nullptr}));
     out.stage("jobs.csv", [&](std::ostream& file) { write_jobs_csv(file, jobs, layout, record); });
     out.stage("timeline.csv", [&](std::ostream& file) { write_timeline_csv(file, record); });
     if (!record.serving.empty()) out.stage("serving.csv", [&](std::ostream& file) { write_serving_csv(file, record); });

@@ -122,8 +122,7 @@ void ContentionLedger::close(std::uint64_t id) {
   Time end = step.start;
   for (const ContentionFlow& flow : step.flows) end = std::max(end, flow.end);
   last_end_ = std::max(last_end_, end);
-  for (const auto& [key, seconds] : open.shared)
-    totals_[{step.job, key.second, key.first}].first += seconds;
+  for (const auto& [key, seconds] : open.shared) totals_[{step.job, key.second, key.first}].first += seconds;
   if (step.complete) {
     const Time actual = end - step.start;
     Time lost = actual - open.alone;

@@ -109,8 +109,8 @@ struct JobContention {
 /// A link's use in bins of ContentionReport::bin_width from time 0.
 struct LinkUse {
   std::uint32_t link = 0;
-  double busy_seconds = 0;  // its bytes over its bandwidth x factor
-  double lost_seconds = 0;  // the losses put on it
+  double busy_seconds = 0;   // its bytes over its bandwidth x factor
+  double lost_seconds = 0;   // the losses put on it
   std::vector<double> used;  // per bin: the share of its bandwidth x factor in use
 };
 

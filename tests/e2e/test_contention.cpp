@@ -70,14 +70,16 @@ TEST(Contention, TwoRingsThroughOneNicLoseTheirSharedTimeToEachOtherOnIt) {
   const CraftedCluster cluster = three_small_nodes();
   ScratchDir dir;
   const auto cluster_file = dir.write("cluster.json", cluster.to_json());
-  const auto workload = dir.write("jobs.json", workload_json({training_job("a", 0, 3, kFlops, kGradient, kIterations),
-                                                              training_job("b", 0, 3, kFlops, kGradient, kIterations)}));
+  const auto workload =
+      dir.write("jobs.json", workload_json({training_job("a", 0, 3, kFlops, kGradient, kIterations),
+                                            training_job("b", 0, 3, kFlops, kGradient, kIterations)}));
   const double hop = kGradient / 3;
   const double latency = cluster.intra_latency + 2 * cluster.nic_latency;
   const int steps = kIterations * 2 * (3 - 1);
   const double lost = steps * (hop / (cluster.nic_bandwidth / 2) - hop / cluster.nic_bandwidth);
   for (const char* fidelity : {"iteration", "job"}) {
-    const GcsimRun run = run_simulation(cluster_file, workload, dir / fidelity, {"--fidelity", fidelity, "--contention"});
+    const GcsimRun run =
+        run_simulation(cluster_file, workload, dir / fidelity, {"--fidelity", fidelity, "--contention"});
     ASSERT_EQ(run.exit_code, 0) << run.err;
     EXPECT_EQ(read_jobs_csv(dir / fidelity).at("a").placement, "n-0:0;n-0:1;n-2:0");
     const auto rows = read_contention_csv(dir / fidelity);
@@ -96,8 +98,7 @@ TEST(Contention, TwoRingsThroughOneNicLoseTheirSharedTimeToEachOtherOnIt) {
     }
     const nlohmann::json figures = read_summary(dir / fidelity)["contention"];
     // The parts add up to the slowdown measured: communication against alone.
-    const double slowdown =
-        figures["communication_seconds"].get<double>() - figures["alone_seconds"].get<double>();
+    const double slowdown = figures["communication_seconds"].get<double>() - figures["alone_seconds"].get<double>();
     EXPECT_NEAR(lost_by(rows, "a") + lost_by(rows, "b"), slowdown, 0.01 * slowdown) << fidelity;
     EXPECT_NEAR(figures["lost_seconds"].get<double>(), 2 * lost, 1e-6 * lost) << fidelity;
     // Each job ran 0.81 s and lost 0.4 s of it.
@@ -117,9 +118,11 @@ TEST(Contention, AJobAloneHasNoRowsAndNoJobLostTime) {
   const CraftedCluster cluster = three_small_nodes();
   ScratchDir dir;
   const auto cluster_file = dir.write("cluster.json", cluster.to_json());
-  const auto workload = dir.write("jobs.json", workload_json({training_job("a", 0, 3, kFlops, kGradient, kIterations)}));
+  const auto workload =
+      dir.write("jobs.json", workload_json({training_job("a", 0, 3, kFlops, kGradient, kIterations)}));
   for (const char* fidelity : {"iteration", "job"}) {
-    const GcsimRun run = run_simulation(cluster_file, workload, dir / fidelity, {"--fidelity", fidelity, "--contention"});
+    const GcsimRun run =
+        run_simulation(cluster_file, workload, dir / fidelity, {"--fidelity", fidelity, "--contention"});
     ASSERT_EQ(run.exit_code, 0) << run.err;
     EXPECT_TRUE(read_contention_csv(dir / fidelity).empty()) << fidelity;
     const nlohmann::json figures = read_summary(dir / fidelity)["contention"];
@@ -143,8 +146,7 @@ TEST(Contention, WithoutTheFlagNothingIsFollowedAndTheOtherOutputsStayAsTheyAre)
   const auto crafted_jobs = dir.write("jobs.json", workload_json({training_job("a", 0, 3, kFlops, kGradient, 10),
                                                                   training_job("b", 2, 3, kFlops, kGradient, 20)}));
   const std::vector<std::pair<std::string, std::string>> runs{
-      {crafted, crafted_jobs},
-      {scenario("clusters/h100-rails-1024gpu.json"), scenario("workloads/llm-two-jobs.json")}};
+      {crafted, crafted_jobs}, {scenario("clusters/h100-rails-1024gpu.json"), scenario("workloads/llm-two-jobs.json")}};
   for (std::size_t i = 0; i < runs.size(); ++i) {
     const std::string plain = dir / ("plain" + std::to_string(i)), followed = dir / ("followed" + std::to_string(i));
     GcsimRun run = run_simulation(runs[i].first, runs[i].second, plain, {"--no-wall-time"});
@@ -182,24 +184,23 @@ TEST(Contention, AnLlmPairUnderAnOversubscribedLeafLosesItsDataParallelTimeOnIts
   cluster["fabric"]["nodes_per_rack"] = 2;
   cluster["fabric"]["oversubscription"] = 2;
   const auto job = [](const std::string& id) {
-    return nlohmann::json{
-        {"id", id},
-        {"submit", 0},
-        {"gpus", 24},
-        {"llm_training",
-         {{"model",
-           {{"parameters", 1.2e9},
-            {"layers", 24},
-            {"hidden_size", 2048},
-            {"sequence_length", 2048},
-            {"vocabulary_size", 32000},
-            {"global_batch", 6},
-            {"micro_batch", 1},
-            {"bytes_per_element", 2}}},
-          {"parallel", {{"tensor", 8}, {"pipeline", 1}, {"data", 3}}},
-          {"gradients", "allreduce"},
-          {"dp_overlap", 0},
-          {"iterations", 2}}}};
+    return nlohmann::json{{"id", id},
+                          {"submit", 0},
+                          {"gpus", 24},
+                          {"llm_training",
+                           {{"model",
+                             {{"parameters", 1.2e9},
+                              {"layers", 24},
+                              {"hidden_size", 2048},
+                              {"sequence_length", 2048},
+                              {"vocabulary_size", 32000},
+                              {"global_batch", 6},
+                              {"micro_batch", 1},
+                              {"bytes_per_element", 2}}},
+                            {"parallel", {{"tensor", 8}, {"pipeline", 1}, {"data", 3}}},
+                            {"gradients", "allreduce"},
+                            {"dp_overlap", 0},
+                            {"iterations", 2}}}};
   };
   ScratchDir dir;
   const auto cluster_file = dir.write("cluster.json", cluster.dump());
@@ -207,7 +208,8 @@ TEST(Contention, AnLlmPairUnderAnOversubscribedLeafLosesItsDataParallelTimeOnIts
   const double hop_bytes = 2.0 * (3 - 1) / 3 * (1.2e9 * 2 / 8);
   const double lost = 2 * (hop_bytes / 25e9 - hop_bytes / 50e9);
   for (const char* fidelity : {"iteration", "job"}) {
-    const GcsimRun run = run_simulation(cluster_file, workload, dir / fidelity, {"--fidelity", fidelity, "--contention"});
+    const GcsimRun run =
+        run_simulation(cluster_file, workload, dir / fidelity, {"--fidelity", fidelity, "--contention"});
     ASSERT_EQ(run.exit_code, 0) << run.err;
     const auto jobs = read_jobs_csv(dir / fidelity);
     EXPECT_EQ(jobs.at("a").placement.substr(0, 14), "dgx-h100-0:0;d");
@@ -224,8 +226,7 @@ TEST(Contention, AnLlmPairUnderAnOversubscribedLeafLosesItsDataParallelTimeOnIts
       EXPECT_NEAR(lost_by(rows, name), lost, 0.01 * lost) << fidelity;
     }
     const nlohmann::json figures = read_summary(dir / fidelity)["contention"];
-    const double slowdown =
-        figures["communication_seconds"].get<double>() - figures["alone_seconds"].get<double>();
+    const double slowdown = figures["communication_seconds"].get<double>() - figures["alone_seconds"].get<double>();
     EXPECT_NEAR(slowdown, 2 * lost, 0.01 * lost) << fidelity;
     EXPECT_EQ(figures["share_lost_over_20pct"], 1.0);
   }
@@ -236,12 +237,14 @@ TEST(Contention, AnLlmPairUnderAnOversubscribedLeafLosesItsDataParallelTimeOnIts
 TEST(Contention, CompareRunsEachPolicyWithItAndPlotsIt) {
   ScratchDir dir;
   const auto cluster_file = dir.write("cluster.json", three_small_nodes().to_json());
-  const auto workload = dir.write("jobs.json", workload_json({training_job("a", 0, 3, kFlops, kGradient, kIterations),
-                                                              training_job("b", 0, 3, kFlops, kGradient, kIterations)}));
+  const auto workload =
+      dir.write("jobs.json", workload_json({training_job("a", 0, 3, kFlops, kGradient, kIterations),
+                                            training_job("b", 0, 3, kFlops, kGradient, kIterations)}));
   const bool plots = std::system("/usr/bin/python3 -c 'import matplotlib' >/dev/null 2>&1") == 0;
   if (plots) setenv("GCSIM_PYTHON", "/usr/bin/python3", 1);
-  const GcsimRun run = run_gcsim({"compare", "--policies", "fifo,gang", "--cluster", cluster_file, "--workload", workload,
-                                  "--out", dir / "cmp", "--quiet", "--contention", "--plots", plots ? "yes" : "no"});
+  const GcsimRun run =
+      run_gcsim({"compare", "--policies", "fifo,gang", "--cluster", cluster_file, "--workload", workload, "--out",
+                 dir / "cmp", "--quiet", "--contention", "--plots", plots ? "yes" : "no"});
   if (plots) unsetenv("GCSIM_PYTHON");
   ASSERT_EQ(run.exit_code, 0) << run.err;
   for (const char* policy : {"fifo", "gang"}) {
