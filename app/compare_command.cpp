@@ -42,7 +42,7 @@ constexpr const char* kCompareUsage = R"(usage: gcsim compare --policies NAME,NA
                      [--fidelity job|iteration] [--job-rounds R] [--placement NAME]
                      [--policy-opt KEY=VALUE ...] [--plugin LIB.so ...] [--plots auto|yes|no]
                      [--whole-gpus] [--gpu-memory-isolation on|off] [--check] [--no-wall-time]
-                     [--quiet]
+                     [--contention] [--quiet]
 
 Runs the workload on the cluster once per policy, in the order given, each as
 its own `gcsim run` writing DIR/runs/POLICY/ (summary.json, jobs.csv,
@@ -79,6 +79,9 @@ Options:
   --plots WHEN        auto (default): draw the plots when a Python with matplotlib
                       is found, otherwise say so and go on; yes: fail (exit 6)
                       without one; no: do not plot
+  --contention        every run writes who slowed whom (gcsim run --help:
+                      contention.csv, link_utilization.csv), and the plots
+                      add contention_POLICY.png
   --no-wall-time      every run leaves wall time out of its summary.json, and
                       wall_time_s is n/a: byte-identical reruns
   --quiet             print only errors and notices
@@ -128,6 +131,9 @@ runs alone: python3 scripts/plot_comparison.py DIR):
   DIR/utilization.png                 allocated GPUs over time per policy
   DIR/gantt_POLICY.png                GPUs over time, one bar per job (runs of at
                                       most 200 jobs)
+  DIR/contention_POLICY.png           with --contention: the share of its run each
+                                      job lost to contention, and the busiest
+                                      links' use over time as a heatmap
 The interpreter is the first that can `import matplotlib` of: $GCSIM_PYTHON,
 /usr/bin/python3, python3 on PATH. The script is looked for in
 $GCSIM_SCRIPTS_DIR, else in the scripts/ folder of the source tree gcsim was
@@ -330,6 +336,7 @@ int compare_policies(const Arguments& args) {
   if (args.has("whole-gpus")) common.push_back("--whole-gpus");
   if (args.has("check")) common.push_back("--check");
   if (args.has("no-wall-time")) common.push_back("--no-wall-time");
+  if (args.has("contention")) common.push_back("--contention");
   if (args.has("node-failures")) common.insert(common.end(), {"--node-failures", args.required("node-failures")});
   if (args.has("gpu-memory-isolation"))
     common.insert(common.end(), {"--gpu-memory-isolation", args.required("gpu-memory-isolation")});
@@ -409,6 +416,7 @@ Command compare_command() {
                    {"plots"},
                    {"quiet", false},
                    {"no-wall-time", false},
+                   {"contention", false},
                    {"trace-opt", true, true},
                    {"whole-gpus", false},
                    {"check", false},

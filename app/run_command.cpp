@@ -13,8 +13,10 @@
 #include "app/progress_line.hpp"
 #include "app/trace_request.hpp"
 #include "sim/core/input_error.hpp"
+#include "sim/engine/contention_recorder.hpp"
 #include "sim/engine/simulation.hpp"
 #include "sim/io/atomic_output.hpp"
+#include "sim/report/contention_outputs.hpp"
 #include "sim/report/run_metrics.hpp"
 #include "sim/report/run_outputs.hpp"
 #include "sim/report/trace_events.hpp"
@@ -33,7 +35,7 @@ constexpr const char* kRunUsage =
                  [--policy-opt KEY=VALUE ...] [--plugin LIB.so ...] [--until SECONDS]
                  [--whole-gpus] [--gpu-memory-isolation on|off] [--node-failures FILE]
                  [--no-wall-time] [--quiet] [--progress auto|always|never] [--timeline FILE]
-                 [--check]
+                 [--check] [--contention]
 
 Simulates the workload on the cluster under the policy and writes, all at once
 when the run succeeds (nothing is left in DIR when it fails):
@@ -61,6 +63,22 @@ when the run succeeds (nothing is left in DIR when it fails):
   DIR/timeline.csv   allocated and busy GPUs and queued jobs, one row per change
   DIR/serving.csv    serving deployments: replicas, request rate, utilization and
                      backlog at each autoscaler sync (only when there are any)
+  with --contention, who slowed whom (docs/simulation-model.md, Contention):
+  DIR/contention.csv job, other_job, link, seconds_shared, seconds_lost: the
+                     seconds the job and the other job both had flows on the
+                     link (one direction of it, as SimGrid names it:
+                     "n-0-nic_UP"), and the part of the job's communication
+                     time lost against the same steps alone that the link and
+                     the other job explain; a job's seconds_lost add up to its
+                     loss, a row "-,-" holding what no link explains
+  DIR/link_utilization.csv
+                     link, time, used: the 8 busiest links' share of their
+                     bandwidth in use, in bins from `time` (at most 256 over
+                     the run, each a power of two of seconds wide)
+  and summary.json's "contention": jobs that ran, the shares of them that lost
+  more than 5% and 20% of the time they ran, the seconds of communication, of
+  the same steps alone and lost, the 5 links of most seconds lost, the bins'
+  width
 
 Options:
   --cluster FILE      cluster description (JSON, see docs/cluster-format.md)
@@ -124,6 +142,11 @@ Options:
   --progress MODE     auto (default): a progress line on standard error when it
                       is a terminal and the run is not --quiet (simulated time,
                       jobs ended of all, events a second, time left); always; never
+  --contention        follow every flow of every job's communication steps and
+                      write who slowed whom (contention.csv,
+                      link_utilization.csv, summary.json's "contention");
+                      without it no flow is followed and the other files are
+                      as they would be
   --check             audit every instant's events and every plan against the
                       rules any real schedule keeps (no GPU, GPU memory, core or
                       host memory given beyond capacity, a gang whole, a queue's
@@ -291,6 +314,8 @@ int simulate_workload(const Arguments& args) {
   ProgressLine progress_line(std::cerr);
   if (progress_wanted(args.value_or("progress", "auto"), args.has("quiet")))
     options.progress = [&](const SimulationProgress& progress) { progress_line.show(progress); };
+  std::optional<ContentionRecorder> contention;
+  if (args.has("contention")) options.listeners.push_back(&contention.emplace(layout, jobs.size()));
   const RunRecord record = [&] {
     try {
       return simulate({layout, graph, jobs, *policy, options});
@@ -299,14 +324,21 @@ int simulate_workload(const Arguments& args) {
     }
   }();
   const RunMetrics metrics = compute_run_metrics(jobs, record);
+  std::optional<ContentionReport> contended;
+  if (contention) contended = contention->report();
 
   try {
     OutputSet out(out_dir);
     out.stage("summary.json", summary_json(jobs, layout, record, metrics,
-                                           {!args.has("no-wall-time"), policy->guaranteed_queues(layout), replayed}));
+                                           {!args.has("no-wall-time"), policy->guaranteed_queues(layout), replayed,
+                                            contended ? &*contended : nullptr}));
     out.stage("jobs.csv", [&](std::ostream& file) { write_jobs_csv(file, jobs, layout, record); });
     out.stage("timeline.csv", [&](std::ostream& file) { write_timeline_csv(file, record); });
     if (!record.serving.empty()) out.stage("serving.csv", [&](std::ostream& file) { write_serving_csv(file, record); });
+    if (contended) {
+      out.stage("contention.csv", [&](std::ostream& file) { write_contention_csv(file, jobs, *contended); });
+      out.stage("link_utilization.csv", [&](std::ostream& file) { write_link_utilization_csv(file, *contended); });
+    }
     out.commit();
     if (args.has("timeline"))
       write_file_atomically(args.required("timeline"),
@@ -383,6 +415,7 @@ Command run_command() {
            {"job-rounds"},
            {"no-wall-time", false},
            {"check", false},
+           {"contention", false},
            {"quiet", false},
            {"progress"},
            {"timeline"},

@@ -11,6 +11,10 @@ Writes, next to them:
   gantt_POLICY.png    one row per GPU (labels from jobs.csv's placement), a bar from
                       first start to end for each job on each GPU of its last
                       placement, one colour per job; only for runs of at most 200 jobs
+  contention_POLICY.png  for a run with --contention (its contention.csv and
+                      link_utilization.csv): the share of its run each job lost
+                      to contention (its seconds_lost over end - start in jobs.csv),
+                      and a heatmap of the busiest links' use over time
 
 Usage: python3 scripts/plot_comparison.py DIR
 """
@@ -76,6 +80,11 @@ class Run:
         self.wait = sorted(float(j["wait"]) for j in finished)
         self.first_submit = min((float(j["submit"]) for j in self.jobs), default=0.0)
         self.end = self.first_submit + float(self.summary["makespan_s"])
+        # Who slowed whom, only for a run with --contention.
+        self.contention = None
+        if os.path.isfile(os.path.join(base, "contention.csv")):
+            self.contention = read_csv(os.path.join(base, "contention.csv"))
+            self.link_use = read_csv(os.path.join(base, "link_utilization.csv"))
 
 
 def plot_cdf(runs, values_of, title, xlabel, unit, path):
@@ -207,6 +216,43 @@ def plot_gantt(run, unit, path):
     plt.close(fig)
 
 
+def plot_contention(run, unit, path):
+    lost = {}
+    for row in run.contention:
+        lost[row["job"]] = lost.get(row["job"], 0.0) + float(row["seconds_lost"])
+    ran = {j["id"]: float(j["end"]) - float(j["start"]) for j in run.jobs if j["start"] and j["end"]}
+    jobs = sorted(ran, key=lambda job: -lost.get(job, 0.0) / ran[job] if ran[job] > 0 else 0.0)[:40]
+    shares = [100.0 * lost.get(job, 0.0) / ran[job] if ran[job] > 0 else 0.0 for job in jobs]
+    links = []
+    for row in run.link_use:
+        if row["link"] not in links:
+            links.append(row["link"])
+    times = sorted({float(row["time"]) for row in run.link_use})
+    grid = [[0.0] * len(times) for _ in links]
+    column = {t: i for i, t in enumerate(times)}
+    for row in run.link_use:
+        grid[links.index(row["link"])][column[float(row["time"])]] = float(row["used"])
+    fig, (bars, heat) = plt.subplots(1, 2, figsize=(13, 4.8), gridspec_kw={"width_ratios": [1, 1.6]})
+    bars.barh(range(len(jobs)), shares, color="tab:red")
+    bars.set_yticks(range(len(jobs)))
+    bars.set_yticklabels(jobs, fontsize=7)
+    bars.invert_yaxis()
+    bars.set_xlabel("share of its run lost to contention (%)")
+    bars.set_title(f"{run.policy}: slowdown per job")
+    if links and times:
+        width = times[1] - times[0] if len(times) > 1 else 1.0
+        image = heat.imshow(grid, aspect="auto", interpolation="nearest", cmap="viridis", vmin=0.0, vmax=1.0,
+                            extent=(times[0] / unit[1], (times[-1] + width) / unit[1], len(links) - 0.5, -0.5))
+        heat.set_yticks(range(len(links)))
+        heat.set_yticklabels(links, fontsize=7)
+        fig.colorbar(image, ax=heat, label="share of bandwidth in use")
+    heat.set_xlabel(f"time ({unit[0]})")
+    heat.set_title("busiest links")
+    fig.tight_layout()
+    fig.savefig(path, dpi=DPI)
+    plt.close(fig)
+
+
 def main(argv):
     if len(argv) == 2 and argv[1] in ("-h", "--help"):
         print(__doc__.strip())
@@ -238,6 +284,9 @@ def main(argv):
     for r in runs:
         if len(r.jobs) <= GANTT_MAX_JOBS:
             plot_gantt(r, unit, out(f"gantt_{r.policy}.png"))
+    for r in runs:
+        if r.contention is not None:
+            plot_contention(r, unit, out(f"contention_{r.policy}.png"))
     for path in written:
         print(f"  plot        {path}")
     skipped = [r.policy for r in runs if len(r.jobs) > GANTT_MAX_JOBS]

@@ -16,6 +16,8 @@
 // (the job ended). A job that never ran may fail (a job it waited for
 // failed) or be retired (its deployment ended). Around them: allocation
 // changes (a plan applied), events handled (activities and timers ended),
+// the steps a runner starts and sees end (their activities, for listeners
+// that follow the network: contention_recorder.hpp),
 // nodes down and up, the policy's plans, and the state settled after each
 // stage of an instant (the arrivals, the ends, the plan, the CPU dispatch).
 // The figures only the engine knows (GPU-seconds held and lost, the work a
@@ -43,6 +45,7 @@
 namespace gcsim {
 
 class SchedulerState;
+struct RunningJob;
 
 /// A job joined the GPU queue, or the line of CPU jobs (`on_cpu`), at `now`.
 struct JobSubmitted {
@@ -183,6 +186,21 @@ struct StateSettled {
   const char* after = "";
 };
 
+/// A runner started the activities of the job's current step (its
+/// computations and its flows: `run.activities`), at `now`; or they all
+/// ended. A step the run's stop cuts has a start and no end: the job's
+/// preemption, failure or stop says so. Timer steps are not announced.
+struct StepStarted {
+  JobIndex job = 0;
+  Time now = 0;
+  const RunningJob& run;
+};
+struct StepEnded {
+  JobIndex job = 0;
+  Time now = 0;
+  const RunningJob& run;
+};
+
 /// Why the run stops here, before its end (the record says so).
 using EarlyStop = std::variant<DeadlockReport, LivelockReport, ThrashingReport>;
 
@@ -209,6 +227,8 @@ class EngineListener {
   virtual void on_node_up(const NodeUp&) {}
   virtual void on_plan_applied(const PlanApplied&) {}
   virtual void on_settled(const StateSettled&) {}
+  virtual void on_step_started(const StepStarted&) {}
+  virtual void on_step_ended(const StepEnded&) {}
   virtual void on_stopped_early(const EarlyStop&) {}
 };
 
@@ -243,6 +263,8 @@ class EngineEvents {
     if (all || kOverrides<decltype(&L::on_plan_applied), decltype(&E::on_plan_applied)>) plan_.push_back(l);
     if (all || kOverrides<decltype(&L::on_settled), decltype(&E::on_settled)>) settled_.push_back(l);
     if (all || kOverrides<decltype(&L::on_stopped_early), decltype(&E::on_stopped_early)>) early_.push_back(l);
+    if (all || kOverrides<decltype(&L::on_step_started), decltype(&E::on_step_started)>) step_started_.push_back(l);
+    if (all || kOverrides<decltype(&L::on_step_ended), decltype(&E::on_step_ended)>) step_ended_.push_back(l);
   }
 
   void submitted(const JobSubmitted& e) {
@@ -293,6 +315,12 @@ class EngineEvents {
   void stopped_early(const EarlyStop& e) {
     for (EngineListener* l : early_) l->on_stopped_early(e);
   }
+  void step_started(const StepStarted& e) {
+    for (EngineListener* l : step_started_) l->on_step_started(e);
+  }
+  void step_ended(const StepEnded& e) {
+    for (EngineListener* l : step_ended_) l->on_step_ended(e);
+  }
 
  private:
   // Whether a listener's member (its type names the class that declares it) is its own, not EngineListener's.
@@ -301,7 +329,7 @@ class EngineEvents {
 
   // Per event, the subscribers that hear it, in the order they subscribed.
   std::vector<EngineListener*> submitted_, started_, preempted_, stopped_, finished_, failed_, retired_, busy_,
-      busy_cut_, handled_, allocation_, node_down_, node_up_, plan_, settled_, early_;
+      busy_cut_, handled_, allocation_, node_down_, node_up_, plan_, settled_, early_, step_started_, step_ended_;
 };
 
 }  // namespace gcsim

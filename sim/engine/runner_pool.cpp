@@ -92,6 +92,7 @@ bool RunnerPool::run_step(Runner& runner, JobIndex job) {
   if (engine_.stopped) return false;  // a runner created just before the run stopped
   if (step.kind == JobStep::Kind::kCompute && run.computes_on_timers()) return timer_step(runner, run);
   start_step(job, step);
+  engine_.events.step_started({job, engine_.now, run});
   for (std::size_t k = 0; k < run.activities.size(); ++k) {
     const sg4::ActivityPtr& activity = run.activities[k];
     // One activity at a time, not wait_any over the job's: O(1) per wait,
@@ -111,6 +112,7 @@ bool RunnerPool::run_step(Runner& runner, JobIndex job) {
     if (canceled || !resumed()) return false;
     engine_.events.events_handled(run.activity_transfers.empty() ? 1 : run.activity_transfers[k]);
   }
+  engine_.events.step_ended({job, engine_.now, run});
   run.activities.clear();
   run.activity_transfers.clear();
   // SimGrid's clock may reach a computation's end a rounding error before

@@ -13,6 +13,7 @@
 #include "sim/core/number_text.hpp"
 #include "sim/core/work_forms.hpp"
 #include "sim/report/comparison_metrics.hpp"
+#include "sim/report/contention_outputs.hpp"
 #include "sim/report/job_type_metrics.hpp"
 #include "sim/report/notebook_metrics.hpp"
 #include "sim/report/qos_metrics.hpp"
@@ -347,6 +348,7 @@ std::string summary_json(const std::vector<JobSpec>& jobs, const ClusterLayout& 
                     {"jobs_finished", m.finished},
                     {"jobs_running_or_waiting", m.censored},
                     {"jobs_not_submitted", m.unfinished - m.censored}};
+  if (options.contention) j["contention"] = contention_summary_json(*options.contention);
   j["rescaled_jobs"] = record.rescaled_jobs;
   j["jobs_across_gpu_types"] = jobs_across_gpu_types(layout, record);
   j["simulated_time_s"] = record.simulated_time;

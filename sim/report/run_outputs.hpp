@@ -10,7 +10,8 @@
 //                 censored JCT and queueing-delay figures (run_metrics.hpp);
 //                 when a signal stopped the run, "partial"; when the workload
 //                 holds spot jobs, "qos": each QoS class's jobs, preemptions,
-//                 mean JCT and queueing delay (qos_metrics.hpp)
+//                 mean JCT and queueing delay (qos_metrics.hpp); under
+//                 --contention, "contention" (contention_outputs.hpp)
 //   jobs.csv      one row per job (placement as "node:gpu" labels, ';'-separated;
 //                 the GPU types of its last run and the one whose speed it ran at);
 //                 a last column `qos` (guaranteed or spot) when the workload
@@ -41,6 +42,8 @@
 
 namespace gcsim {
 
+struct ContentionReport;
+
 /// The trace a run replayed (`--workload FORMAT:FILE`), as summary.json's
 /// "trace" object and the printed summary state it: the rows read, the jobs
 /// the reader kept, those it saw only in part (censored), the rows it
@@ -66,6 +69,9 @@ struct SummaryOptions {
   std::vector<GuaranteedQueue> queues;
   /// The trace replayed, if the workload is one: summary.json's "trace".
   std::optional<ReplayedTrace> trace;
+  /// Who slowed whom (`--contention`): summary.json's "contention"
+  /// (contention_outputs.hpp); none: no such field.
+  const ContentionReport* contention = nullptr;
 };
 
 std::string summary_json(const std::vector<JobSpec>& jobs, const ClusterLayout& layout, const RunRecord& record,

@@ -1,0 +1,258 @@
+// `gcsim run --contention`: who slowed whom, counted by hand on crafted
+// clusters and on a variant of the bundled H100 rail cluster; and a run
+// without it writes what it wrote before.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <tuple>
+
+#include "tests/e2e/gcsim_runner.hpp"
+
+namespace gcsim::testing {
+namespace {
+
+struct ContentionRow {
+  double shared = 0, lost = 0;
+};
+using RowKey = std::tuple<std::string, std::string, std::string>;  // job, other job, link
+
+std::map<RowKey, ContentionRow> read_contention_csv(const std::string& out_dir) {
+  std::ifstream in(out_dir + "/contention.csv");
+  std::string line;
+  std::getline(in, line);
+  EXPECT_EQ(line, "job,other_job,link,seconds_shared,seconds_lost");
+  std::map<RowKey, ContentionRow> rows;
+  while (std::getline(in, line)) {
+    std::istringstream fields(line);
+    std::string job, other, link, shared, lost;
+    std::getline(fields, job, ',');
+    std::getline(fields, other, ',');
+    std::getline(fields, link, ',');
+    std::getline(fields, shared, ',');
+    std::getline(fields, lost, ',');
+    rows[{job, other, link}] = {std::stod(shared), std::stod(lost)};
+  }
+  return rows;
+}
+
+double lost_by(const std::map<RowKey, ContentionRow>& rows, const std::string& job) {
+  double lost = 0;
+  for (const auto& [key, row] : rows)
+    if (std::get<0>(key) == job) lost += row.lost;
+  return lost;
+}
+
+// Three nodes of two GPUs; two 3-GPU rings, a on n-0 and n-2's first GPU, b
+// on n-1 and n-2's second (test_link_sharing.cpp): each ring's hops between
+// nodes cross n-2's NIC, one flow each way per ring.
+CraftedCluster three_small_nodes() {
+  CraftedCluster c;
+  c.nodes = 3;
+  c.gpus_per_node = 2;
+  return c;
+}
+
+constexpr double kFlops = 1e9, kGradient = 300e6;
+constexpr int kIterations = 10;
+
+// Each ring step sends S/3 = 100 MB a hop. Alone, a hop between nodes has
+// its NICs (10 GB/s) to itself: 10 ms after its latency (a port, two NICs, a
+// port: 12 us). Together the two rings' hops share n-2's NIC each way, 5 GB/s
+// each: 20 ms. The 40 ring steps (10 iterations x 2(3-1)) of each job lose
+// 10 ms each, 0.4 s in all, and n-2's NIC holds the job back both ways alike
+// during every step: 0.2 s on each direction, all due to the other ring.
+TEST(Contention, TwoRingsThroughOneNicLoseTheirSharedTimeToEachOtherOnIt) {
+  const CraftedCluster cluster = three_small_nodes();
+  ScratchDir dir;
+  const auto cluster_file = dir.write("cluster.json", cluster.to_json());
+  const auto workload =
+      dir.write("jobs.json", workload_json({training_job("a", 0, 3, kFlops, kGradient, kIterations),
+                                            training_job("b", 0, 3, kFlops, kGradient, kIterations)}));
+  const double hop = kGradient / 3;
+  const double latency = cluster.intra_latency + 2 * cluster.nic_latency;
+  const int steps = kIterations * 2 * (3 - 1);
+  const double lost = steps * (hop / (cluster.nic_bandwidth / 2) - hop / cluster.nic_bandwidth);
+  for (const char* fidelity : {"iteration", "job"}) {
+    const GcsimRun run =
+        run_simulation(cluster_file, workload, dir / fidelity, {"--fidelity", fidelity, "--contention"});
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_EQ(read_jobs_csv(dir / fidelity).at("a").placement, "n-0:0;n-0:1;n-2:0");
+    const auto rows = read_contention_csv(dir / fidelity);
+    ASSERT_EQ(rows.size(), 4u) << fidelity;
+    for (const auto& [job, other] : {std::pair{"a", "b"}, std::pair{"b", "a"}}) {
+      for (const char* link : {"n-2-nic_UP", "n-2-nic_DOWN"}) {
+        const ContentionRow& row = rows.at({job, other, link});
+        EXPECT_NEAR(row.lost, lost / 2, 1e-6 * lost) << fidelity << " " << job << " " << link;
+        // Both rings are on the link for every step they take (job fidelity
+        // merges them into one step of each round, paying one latency).
+        const int merged = std::string(fidelity) == "job" ? 4 : steps;
+        const double shared = merged * latency + steps * hop / (cluster.nic_bandwidth / 2);
+        EXPECT_NEAR(row.shared, shared, 1e-6 * shared) << fidelity << " " << job << " " << link;
+      }
+      EXPECT_NEAR(lost_by(rows, job), lost, 1e-6 * lost) << fidelity;
+    }
+    const nlohmann::json figures = read_summary(dir / fidelity)["contention"];
+    // The parts add up to the slowdown measured: communication against alone.
+    const double slowdown = figures["communication_seconds"].get<double>() - figures["alone_seconds"].get<double>();
+    EXPECT_NEAR(lost_by(rows, "a") + lost_by(rows, "b"), slowdown, 0.01 * slowdown) << fidelity;
+    EXPECT_NEAR(figures["lost_seconds"].get<double>(), 2 * lost, 1e-6 * lost) << fidelity;
+    // Each job ran 0.81 s and lost 0.4 s of it.
+    EXPECT_EQ(figures["jobs_ran"], 2);
+    EXPECT_EQ(figures["share_lost_over_5pct"], 1.0);
+    EXPECT_EQ(figures["share_lost_over_20pct"], 1.0);
+    ASSERT_EQ(figures["most_contended_links"].size(), 2u);
+    EXPECT_NEAR(figures["most_contended_links"][0]["seconds_lost"].get<double>(), lost, 1e-6 * lost);
+    // n-2's NIC is busy whenever the rings send: 2 x 40 hops of 100 MB at 10 GB/s.
+    const std::string use = read_text(dir / fidelity + "/link_utilization.csv");
+    EXPECT_EQ(use.rfind("link,time,used\n", 0), 0u);
+    EXPECT_NE(use.find("n-2-nic_UP,"), std::string::npos);
+  }
+}
+
+TEST(Contention, AJobAloneHasNoRowsAndNoJobLostTime) {
+  const CraftedCluster cluster = three_small_nodes();
+  ScratchDir dir;
+  const auto cluster_file = dir.write("cluster.json", cluster.to_json());
+  const auto workload =
+      dir.write("jobs.json", workload_json({training_job("a", 0, 3, kFlops, kGradient, kIterations)}));
+  for (const char* fidelity : {"iteration", "job"}) {
+    const GcsimRun run =
+        run_simulation(cluster_file, workload, dir / fidelity, {"--fidelity", fidelity, "--contention"});
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_TRUE(read_contention_csv(dir / fidelity).empty()) << fidelity;
+    const nlohmann::json figures = read_summary(dir / fidelity)["contention"];
+    EXPECT_EQ(figures["jobs_ran"], 1);
+    EXPECT_EQ(figures["share_lost_over_5pct"], 0.0);
+    EXPECT_EQ(figures["share_lost_over_20pct"], 0.0);
+    EXPECT_EQ(figures["lost_seconds"], 0.0);
+    EXPECT_GT(figures["communication_seconds"].get<double>(), 0.4);
+    const double alone = figures["alone_seconds"].get<double>();
+    EXPECT_NEAR(figures["communication_seconds"].get<double>(), alone, 1e-9 * alone);
+    EXPECT_TRUE(figures["most_contended_links"].empty());
+  }
+}
+
+// Following the flows changes nothing the run writes: the same jobs.csv and
+// timeline.csv byte for byte, summary.json with "contention" added; and
+// without --contention there is no such file or field.
+TEST(Contention, WithoutTheFlagNothingIsFollowedAndTheOtherOutputsStayAsTheyAre) {
+  ScratchDir dir;
+  const auto crafted = dir.write("cluster.json", three_small_nodes().to_json());
+  const auto crafted_jobs = dir.write("jobs.json", workload_json({training_job("a", 0, 3, kFlops, kGradient, 10),
+                                                                  training_job("b", 2, 3, kFlops, kGradient, 20)}));
+  const std::vector<std::pair<std::string, std::string>> runs{
+      {crafted, crafted_jobs}, {scenario("clusters/h100-rails-1024gpu.json"), scenario("workloads/llm-two-jobs.json")}};
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const std::string plain = dir / ("plain" + std::to_string(i)), followed = dir / ("followed" + std::to_string(i));
+    GcsimRun run = run_simulation(runs[i].first, runs[i].second, plain, {"--no-wall-time"});
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    run = run_simulation(runs[i].first, runs[i].second, followed, {"--no-wall-time", "--contention"});
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    std::vector<std::string> files = files_in(plain);
+    std::sort(files.begin(), files.end());
+    EXPECT_EQ(files, (std::vector<std::string>{"jobs.csv", "summary.json", "timeline.csv"}));
+    EXPECT_EQ(read_text(plain + "/jobs.csv"), read_text(followed + "/jobs.csv")) << runs[i].second;
+    EXPECT_EQ(read_text(plain + "/timeline.csv"), read_text(followed + "/timeline.csv")) << runs[i].second;
+    // summary.json, byte for byte, once its "contention" object is taken out.
+    std::string summary = read_text(followed + "/summary.json");
+    const std::size_t from = summary.find("  \"contention\": {\n");
+    ASSERT_NE(from, std::string::npos);
+    summary.erase(from, summary.find("\n  },\n", from) + 6 - from);
+    EXPECT_EQ(summary, read_text(plain + "/summary.json")) << runs[i].second;
+  }
+}
+
+// Two LLM jobs (TP 8 inside a node, DP 3, 1.2e9 parameters, bf16 gradients
+// allreduced after the backward) on the bundled H100 rail cluster, its racks
+// cut to two nodes and their leaves' uplinks oversubscribed 2:1 (two NICs of
+// 50 GB/s over 50 GB/s). fifo places a on nodes 0, 1 and 127, b on 2, 3 and
+// 126: each DP ring of a (one per rail) crosses rack 63's uplink of its rail
+// up (127 -> 0) and down (1 -> 127), and so does b's (126 -> 2, 3 -> 126).
+// Alone, every DP hop runs at 50 GB/s; together, each uplink direction of
+// rack 63 is halved between a's hop and b's. A DP hop carries 2(d-1)/d x G
+// per iteration, G = P x 2 bytes / t = 300 MB: 400 MB, 8 ms alone, 16 ms
+// together. Two iterations: each job loses 16 ms, split evenly over the 16
+// uplink directions of rack 63 (8 rails x up and down): 1 ms each, all due
+// to the other job. The TP rings stay inside nodes and share nothing.
+TEST(Contention, AnLlmPairUnderAnOversubscribedLeafLosesItsDataParallelTimeOnItsUplinks) {
+  nlohmann::json cluster = nlohmann::json::parse(read_text(scenario("clusters/h100-rails-1024gpu.json")));
+  cluster["fabric"]["nodes_per_rack"] = 2;
+  cluster["fabric"]["oversubscription"] = 2;
+  const auto job = [](const std::string& id) {
+    return nlohmann::json{{"id", id},
+                          {"submit", 0},
+                          {"gpus", 24},
+                          {"llm_training",
+                           {{"model",
+                             {{"parameters", 1.2e9},
+                              {"layers", 24},
+                              {"hidden_size", 2048},
+                              {"sequence_length", 2048},
+                              {"vocabulary_size", 32000},
+                              {"global_batch", 6},
+                              {"micro_batch", 1},
+                              {"bytes_per_element", 2}}},
+                            {"parallel", {{"tensor", 8}, {"pipeline", 1}, {"data", 3}}},
+                            {"gradients", "allreduce"},
+                            {"dp_overlap", 0},
+                            {"iterations", 2}}}};
+  };
+  ScratchDir dir;
+  const auto cluster_file = dir.write("cluster.json", cluster.dump());
+  const auto workload = dir.write("jobs.json", workload_json({job("a"), job("b")}));
+  const double hop_bytes = 2.0 * (3 - 1) / 3 * (1.2e9 * 2 / 8);
+  const double lost = 2 * (hop_bytes / 25e9 - hop_bytes / 50e9);
+  for (const char* fidelity : {"iteration", "job"}) {
+    const GcsimRun run =
+        run_simulation(cluster_file, workload, dir / fidelity, {"--fidelity", fidelity, "--contention"});
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    const auto jobs = read_jobs_csv(dir / fidelity);
+    EXPECT_EQ(jobs.at("a").placement.substr(0, 14), "dgx-h100-0:0;d");
+    EXPECT_NE(jobs.at("a").placement.find("dgx-h100-127:7"), std::string::npos);
+    EXPECT_NE(jobs.at("b").placement.find("dgx-h100-126:0"), std::string::npos);
+    const auto rows = read_contention_csv(dir / fidelity);
+    ASSERT_EQ(rows.size(), 32u) << fidelity;
+    for (const auto& [name, other] : {std::pair{"a", "b"}, std::pair{"b", "a"}}) {
+      for (int rail = 0; rail < 8; ++rail)
+        for (const char* way : {"_UP", "_DOWN"}) {
+          const std::string link = "rack63-rail" + std::to_string(rail) + "-uplink" + way;
+          EXPECT_NEAR(rows.at({name, other, link}).lost, lost / 16, 1e-6 * lost) << fidelity << " " << link;
+        }
+      EXPECT_NEAR(lost_by(rows, name), lost, 0.01 * lost) << fidelity;
+    }
+    const nlohmann::json figures = read_summary(dir / fidelity)["contention"];
+    const double slowdown = figures["communication_seconds"].get<double>() - figures["alone_seconds"].get<double>();
+    EXPECT_NEAR(slowdown, 2 * lost, 0.01 * lost) << fidelity;
+    EXPECT_EQ(figures["share_lost_over_20pct"], 1.0);
+  }
+}
+
+// gcsim compare --contention: each run writes who slowed whom, and with
+// matplotlib the plots add the runs' slowdown per job and link heatmap.
+TEST(Contention, CompareRunsEachPolicyWithItAndPlotsIt) {
+  ScratchDir dir;
+  const auto cluster_file = dir.write("cluster.json", three_small_nodes().to_json());
+  const auto workload =
+      dir.write("jobs.json", workload_json({training_job("a", 0, 3, kFlops, kGradient, kIterations),
+                                            training_job("b", 0, 3, kFlops, kGradient, kIterations)}));
+  const bool plots = std::system("/usr/bin/python3 -c 'import matplotlib' >/dev/null 2>&1") == 0;
+  if (plots) setenv("GCSIM_PYTHON", "/usr/bin/python3", 1);
+  const GcsimRun run =
+      run_gcsim({"compare", "--policies", "fifo,gang", "--cluster", cluster_file, "--workload", workload, "--out",
+                 dir / "cmp", "--quiet", "--contention", "--plots", plots ? "yes" : "no"});
+  if (plots) unsetenv("GCSIM_PYTHON");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  for (const char* policy : {"fifo", "gang"}) {
+    const auto rows = read_contention_csv(dir / (std::string("cmp/runs/") + policy));
+    EXPECT_NEAR(lost_by(rows, "a"), 0.4, 1e-6) << policy;
+    if (plots) EXPECT_EQ(read_text(dir / (std::string("cmp/contention_") + policy + ".png")).rfind("\x89PNG", 0), 0u);
+  }
+}
+
+}  // namespace
+}  // namespace gcsim::testing
