@@ -7,6 +7,7 @@
 #include "policies/gang/gang_policy.hpp"
 #include "policies/incremental/incremental_policy.hpp"
 #include "policies/piecemeal/piecemeal_policy.hpp"
+#include "policies/placement/network_placement.hpp"
 #include "policies/placement/pack_placement.hpp"
 #include "policies/placement/spread_placement.hpp"
 #include "policies/placement/topology_placement.hpp"
@@ -22,6 +23,10 @@ void register_builtin(PolicyRegistry& registry) {
                          [](const PolicyOptions&) { return std::make_unique<SpreadPlacement>(); });
   registry.add_placement("topology", "highest ring bottleneck bandwidth, then fewest nodes",
                          [](const PolicyOptions&) { return std::make_unique<TopologyPlacement>(); });
+  registry.add_placement("network",
+                         "a large model's TP groups inside nodes, its heaviest groups (DP rings) under one leaf each; "
+                         "other jobs as topology",
+                         [](const PolicyOptions&) { return std::make_unique<NetworkPlacement>(); });
 
   registry.add_policy("fifo",
                       "strict submission order, head-of-line blocking; shares GPUs among fractional jobs; "
