@@ -2,6 +2,7 @@
 
 #include "policies/fifo_backfill/fifo_backfill_policy.hpp"
 #include "policies/capacity/capacity_policy.hpp"
+#include "policies/crux/crux_policy.hpp"
 #include "policies/drf/drf_policy.hpp"
 #include "policies/fifo/fifo_policy.hpp"
 #include "policies/gang/gang_policy.hpp"
@@ -61,6 +62,10 @@ void register_builtin(PolicyRegistry& registry) {
                       "dominant resource fairness across users over GPUs, CPU cores and memory; non-preemptive; "
                       "shares GPUs among fractional jobs",
                       "pack", DrfPolicy::create);
+  registry.add_policy("crux",
+                      "Crux (SIGCOMM'24): waiting jobs started by GPU intensity (FLOPs over their busiest link's "
+                      "time), each placed away from the uplinks others load (order=intensity, patience=3600)",
+                      "network", CruxPolicy::create);
   registry.add_policy("capacity",
                       "YARN CapacityScheduler: hierarchical queues with guaranteed and maximum capacity, user "
                       "limits, preemption, reservations (config=FILE of YARN properties)",
