@@ -16,8 +16,7 @@ std::vector<RankTransfer> exchange_rank_transfers(const PhaseExchange& exchange,
         transfers.push_back({r, first + ((digit + 1) % size) * stride, bytes});
         break;
       case Exchange::kAllToAll:
-        for (std::uint32_t k = 1; k < size; ++k)
-          transfers.push_back({r, first + ((digit + k) % size) * stride, bytes});
+        for (std::uint32_t k = 1; k < size; ++k) transfers.push_back({r, first + ((digit + k) % size) * stride, bytes});
         break;
       case Exchange::kChainNext:
         if (digit + 1 < size) transfers.push_back({r, r + stride, bytes});
@@ -69,15 +68,14 @@ std::vector<RankTransfer> iteration_traffic(const JobWork& work, std::uint32_t r
 }
 
 const PhasedWork* phased_work_of(const JobWork& work) {
-  return std::visit(
-      Overloaded{[](const PhasedWork& phased) { return &phased; },
-                 [](const TrainingWork&) -> const PhasedWork* { return nullptr; },
-                 [](const MeasuredWork&) -> const PhasedWork* { return nullptr; },
-                 [](const DagWork&) -> const PhasedWork* { return nullptr; },
-                 [](const NotebookWork&) -> const PhasedWork* { return nullptr; },
-                 [](const ServingWork&) -> const PhasedWork* { return nullptr; },
-                 [](const CpuWork&) -> const PhasedWork* { return nullptr; }},
-      work);
+  return std::visit(Overloaded{[](const PhasedWork& phased) { return &phased; },
+                               [](const TrainingWork&) -> const PhasedWork* { return nullptr; },
+                               [](const MeasuredWork&) -> const PhasedWork* { return nullptr; },
+                               [](const DagWork&) -> const PhasedWork* { return nullptr; },
+                               [](const NotebookWork&) -> const PhasedWork* { return nullptr; },
+                               [](const ServingWork&) -> const PhasedWork* { return nullptr; },
+                               [](const CpuWork&) -> const PhasedWork* { return nullptr; }},
+                    work);
 }
 
 double iteration_flops_per_rank(const JobWork& work) {

@@ -92,7 +92,8 @@ std::optional<std::vector<GpuId>> choose(const JobSpec& job, const PhasedWork& w
       for (RackId r = 0; r < layout.rack_count(); ++r)
         if (rack_slots[r] > 0) racks.push_back(r);
       std::stable_sort(racks.begin(), racks.end(), [&](RackId a, RackId b) {
-        return std::make_pair(rack_slots[a] / size, rack_slots[a]) > std::make_pair(rack_slots[b] / size, rack_slots[b]);
+        return std::make_pair(rack_slots[a] / size, rack_slots[a]) >
+               std::make_pair(rack_slots[b] / size, rack_slots[b]);
       });
     }
     // Each heavy group whole to the first rack with room, else split over the racks in order.

@@ -65,9 +65,9 @@ class NetworkPlacement final : public PlacementPolicy {
 /// comment), for a job of `ranks` ranks of `work` on nodes whose GPU counts
 /// are all multiples of `node_gpus_divisor`.
 struct RankUnits {
-  std::uint32_t unit = 1;          // consecutive ranks on one node
-  RankGroups heavy{1, 1};          // the heavy groups, in units: {size, stride}
-  double heavy_bytes = 0;          // their bytes an iteration, all groups together
+  std::uint32_t unit = 1;  // consecutive ranks on one node
+  RankGroups heavy{1, 1};  // the heavy groups, in units: {size, stride}
+  double heavy_bytes = 0;  // their bytes an iteration, all groups together
 };
 RankUnits rank_units(const PhasedWork& work, std::uint32_t ranks, std::uint32_t node_gpus_divisor);
 

@@ -14,7 +14,8 @@ namespace {
 // Two racks of three nodes of two GPUs (tests/unit/test_network_placement.cpp):
 // rail-optimized, no PXN, NVLink 450 GB/s, a NIC per GPU of 50 GB/s, each
 // rail's leaf uplink (3 x 50 GB/s) / 6 = 25 GB/s, no latency anywhere.
-const char* kTwoRailRacks = R"({"name": "two-rail-racks", "gpu_types": [{"name": "GPU", "flops": 1e15, "memory": "80GB"}],
+const char* kTwoRailRacks =
+    R"({"name": "two-rail-racks", "gpu_types": [{"name": "GPU", "flops": 1e15, "memory": "80GB"}],
   "node_groups": [{"name": "n", "count": 6, "gpus_per_node": 2, "gpu_type": "GPU", "cpu_cores": 32,
     "memory": "256GB", "intra_node": {"kind": "nvlink", "bandwidth": "450GB/s", "latency": "0us"},
     "nic": {"bandwidth": "50GB/s", "latency": "0us", "per_gpu": true}}],
@@ -49,10 +50,10 @@ TEST(NetworkPlacementEndToEnd, TheMeanJctIsNoWorseThanPacksAndIsWhatTheLinksSay)
     double llm_jct;
   };
   const double tp_jct = 10 * 1e-3;
-  const Case cases[] = {{"pack", "n-0:0;n-0:1;n-1:0;n-1:1;n-2:0;n-2:1;n-5:0;n-5:1", "n-3:0;n-3:1",
-                         10 * (1e-3 + 1e7 / 25e9 + 2e9 / 25e9)},
-                        {"network", "n-0:0;n-0:1;n-1:0;n-1:1;n-3:0;n-3:1;n-4:0;n-4:1", "n-2:0;n-2:1",
-                         10 * (1e-3 + 2e7 / 25e9 + 2e9 / 50e9)}};
+  const Case cases[] = {
+      {"pack", "n-0:0;n-0:1;n-1:0;n-1:1;n-2:0;n-2:1;n-5:0;n-5:1", "n-3:0;n-3:1", 10 * (1e-3 + 1e7 / 25e9 + 2e9 / 25e9)},
+      {"network", "n-0:0;n-0:1;n-1:0;n-1:1;n-3:0;n-3:1;n-4:0;n-4:1", "n-2:0;n-2:1",
+       10 * (1e-3 + 2e7 / 25e9 + 2e9 / 50e9)}};
   double mean_jct[2] = {0, 0};
   for (int i = 0; i < 2; ++i) {
     const Case& c = cases[i];

@@ -91,7 +91,8 @@ ClusterSpec four_racks() {
 }
 
 TEST(CruxPolicy, PlacesAJobAwayFromTheUplinksARunningJobLoads) {
-  PolicyBench bench(four_racks(), {ring_job("a", 4, 0, 1e9), testing::measured_job("c", 4, 0), ring_job("b", 4, 0, 1e9)});
+  PolicyBench bench(four_racks(),
+                    {ring_job("a", 4, 0, 1e9), testing::measured_job("c", 4, 0), ring_job("b", 4, 0, 1e9)});
   bench.submit(0);
   bench.submit(1);
   Plan running;
@@ -107,8 +108,8 @@ TEST(CruxPolicy, PlacesAJobAwayFromTheUplinksARunningJobLoads) {
 
 TEST(CruxPolicy, WithoutTrafficOnItsLinksAJobGetsThePlacementsChoice) {
   // The same GPUs held, a's by a job that sends nothing: pack's n-1 and n-6 stand.
-  PolicyBench bench(four_racks(), {testing::measured_job("a", 4, 0), testing::measured_job("c", 4, 0),
-                                   ring_job("b", 4, 0, 1e9)});
+  PolicyBench bench(four_racks(),
+                    {testing::measured_job("a", 4, 0), testing::measured_job("c", 4, 0), ring_job("b", 4, 0, 1e9)});
   bench.submit(0);
   bench.submit(1);
   Plan running;
