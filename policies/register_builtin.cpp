@@ -2,11 +2,13 @@
 
 #include "policies/fifo_backfill/fifo_backfill_policy.hpp"
 #include "policies/capacity/capacity_policy.hpp"
+#include "policies/crux/crux_policy.hpp"
 #include "policies/drf/drf_policy.hpp"
 #include "policies/fifo/fifo_policy.hpp"
 #include "policies/gang/gang_policy.hpp"
 #include "policies/incremental/incremental_policy.hpp"
 #include "policies/piecemeal/piecemeal_policy.hpp"
+#include "policies/placement/network_placement.hpp"
 #include "policies/placement/pack_placement.hpp"
 #include "policies/placement/spread_placement.hpp"
 #include "policies/placement/topology_placement.hpp"
@@ -22,6 +24,10 @@ void register_builtin(PolicyRegistry& registry) {
                          [](const PolicyOptions&) { return std::make_unique<SpreadPlacement>(); });
   registry.add_placement("topology", "highest ring bottleneck bandwidth, then fewest nodes",
                          [](const PolicyOptions&) { return std::make_unique<TopologyPlacement>(); });
+  registry.add_placement("network",
+                         "a large model's TP groups inside nodes, its heaviest groups (DP rings) under one leaf each; "
+                         "other jobs as topology",
+                         [](const PolicyOptions&) { return std::make_unique<NetworkPlacement>(); });
 
   registry.add_policy("fifo",
                       "strict submission order, head-of-line blocking; shares GPUs among fractional jobs; "
@@ -56,6 +62,10 @@ void register_builtin(PolicyRegistry& registry) {
                       "dominant resource fairness across users over GPUs, CPU cores and memory; non-preemptive; "
                       "shares GPUs among fractional jobs",
                       "pack", DrfPolicy::create);
+  registry.add_policy("crux",
+                      "Crux (SIGCOMM'24): waiting jobs started by GPU intensity (FLOPs over their busiest link's "
+                      "time), each placed away from the uplinks others load (order=intensity, patience=3600)",
+                      "network", CruxPolicy::create);
   registry.add_policy("capacity",
                       "YARN CapacityScheduler: hierarchical queues with guaranteed and maximum capacity, user "
                       "limits, preemption, reservations (config=FILE of YARN properties)",
