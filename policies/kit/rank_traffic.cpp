@@ -6,42 +6,8 @@ namespace gcsim {
 
 std::vector<RankTransfer> exchange_rank_transfers(const PhaseExchange& exchange, std::uint32_t ranks, double bytes) {
   std::vector<RankTransfer> transfers;
-  const std::uint32_t size = exchange.groups.size, stride = exchange.groups.stride;
-  if (size < 2 || stride == 0) return transfers;
-  for (std::uint32_t r = 0; r < ranks; ++r) {
-    const std::uint32_t digit = (r / stride) % size;
-    const std::uint32_t first = r - digit * stride;  // the group's rank of digit 0
-    switch (exchange.exchange) {
-      case Exchange::kRingStep:
-        transfers.push_back({r, first + ((digit + 1) % size) * stride, bytes});
-        break;
-      case Exchange::kAllToAll:
-        for (std::uint32_t k = 1; k < size; ++k) transfers.push_back({r, first + ((digit + k) % size) * stride, bytes});
-        break;
-      case Exchange::kChainNext:
-        if (digit + 1 < size) transfers.push_back({r, r + stride, bytes});
-        break;
-      case Exchange::kChainPrev:
-        if (digit > 0) transfers.push_back({r, r - stride, bytes});
-        break;
-    }
-  }
+  for (const Transfer& t : exchange_transfers(exchange, ranks)) transfers.push_back({t.from, t.to, bytes});
   return transfers;
-}
-
-std::uint64_t exchange_transfer_count(const PhaseExchange& exchange, std::uint32_t ranks) {
-  const std::uint64_t size = exchange.groups.size;
-  if (size < 2) return 0;
-  switch (exchange.exchange) {
-    case Exchange::kRingStep:
-      return ranks;
-    case Exchange::kAllToAll:
-      return ranks * (size - 1);
-    case Exchange::kChainNext:
-    case Exchange::kChainPrev:
-      return ranks / size * (size - 1);
-  }
-  return 0;
 }
 
 std::vector<RankTransfer> iteration_traffic(const JobWork& work, std::uint32_t ranks) {

@@ -4,9 +4,10 @@
 // A job's ranks are its GPUs in placement order. Phased work (the form a
 // large model's training compiles into, sim/core/phased_work.hpp) sends,
 // for every exchange of every phase, `bytes` x `messages` along each of the
-// exchange's transfers, by the rule sim/model/phase_transfers.hpp follows
-// (a ring step to the next rank of the group, an all-to-all to every other
-// one, a chain to the next or the previous); data-parallel training with a
+// exchange's transfers, by the rule the engine runs (exchange_transfers in
+// sim/core/phased_work.hpp: a ring step to the next rank of the group, an
+// all-to-all to every other one, a chain or a broadcast to the next, a chain
+// to the previous); data-parallel training with a
 // ring allreduce sends 2 (n - 1) / n of its gradients to the next rank of
 // the ring. Other work (parameter servers, measured runs, DAGs, notebooks,
 // serving, CPU jobs) sends nothing a placement can arrange.
@@ -32,9 +33,6 @@ struct RankTransfer {
 /// the sender's rank order, each carrying `bytes` (set to the exchange's
 /// bytes x messages by the callers below).
 std::vector<RankTransfer> exchange_rank_transfers(const PhaseExchange& exchange, std::uint32_t ranks, double bytes);
-
-/// How many transfers one message of `exchange` makes among `ranks` ranks.
-std::uint64_t exchange_transfer_count(const PhaseExchange& exchange, std::uint32_t ranks);
 
 /// Every transfer of one iteration of `work` on `ranks` ranks (see the file
 /// comment); empty for work that sends nothing between its ranks.

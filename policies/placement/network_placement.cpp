@@ -26,7 +26,7 @@ RankUnits rank_units(const PhasedWork& work, std::uint32_t ranks, std::uint32_t 
       const RankGroups& g = exchange.groups;
       if (g.size < 2 || g.stride % units.unit != 0) continue;
       bytes[{g.stride, g.size}] += exchange.bytes * static_cast<double>(exchange.messages) *
-                                   static_cast<double>(exchange_transfer_count(exchange, ranks));
+                                   static_cast<double>(exchange_transfers(exchange, ranks).size());
     }
   for (const auto& [key, total] : bytes)
     if (total > units.heavy_bytes) {

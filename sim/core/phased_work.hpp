@@ -63,4 +63,28 @@ struct PhasedWork {
   std::uint64_t iterations = 1;
 };
 
+/// A transfer from one rank of a job to another (indices in placement, or
+/// ring, order).
+struct Transfer {
+  std::uint32_t from, to;
+  bool operator==(const Transfer& other) const { return from == other.from && to == other.to; }
+};
+
+/// The transfers one message of `exchange` makes among ranks 0..ranks-1, in
+/// rank order of the sender: the one rule the engine runs and placements
+/// read. Rank r's group holds the ranks that differ from r only in the digit
+/// g = (r / stride) % size; its neighbours are r +- stride. A ring step sends
+/// from each rank to the next of its group (the last to the first), an
+/// all-to-all from each rank to every other of its group, a chain (and a
+/// broadcast's) from each rank to the next (or the previous) but from the
+/// last (the first).
+///
+///   exchange_transfers({Exchange::kRingStep, {4, 2}, 1e6, 6}, 8);
+///   // 0->2, 1->3, 2->4, 3->5, 4->6, 5->7, 6->0, 7->1
+std::vector<Transfer> exchange_transfers(const PhaseExchange& exchange, std::uint32_t ranks);
+
+/// The latencies one message of `exchange` pays in a row: size - 1 for a
+/// broadcast down its chain, 1 for the others (their transfers go at once).
+std::uint32_t latencies_per_message(const PhaseExchange& exchange);
+
 }  // namespace gcsim

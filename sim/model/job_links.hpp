@@ -23,6 +23,7 @@
 #include "sim/core/fabric_route.hpp"
 #include "sim/core/ids.hpp"
 #include "sim/core/locality.hpp"
+#include "sim/core/phased_work.hpp"
 
 namespace gcsim {
 
@@ -63,12 +64,6 @@ JobLinks packed_job_links(std::uint32_t gpus, const PackedFabric& fabric);
 /// alike (their latencies 0).
 JobLinks packed_job_links(std::uint32_t gpus, std::uint32_t gpus_per_node, std::uint32_t nodes_per_rack,
                           double port_bandwidth, double nic_bandwidth, double uplink_bandwidth);
-
-/// A transfer from one GPU of the job to another (indices in ring order).
-struct Transfer {
-  std::uint32_t from, to;
-  bool operator==(const Transfer& other) const { return from == other.from && to == other.to; }
-};
 
 /// Seconds per byte of each transfer for `transfers` of equal size started
 /// together: the largest, over the links they cross (each direction apart),

@@ -250,7 +250,9 @@ TEST(Contention, CompareRunsEachPolicyWithItAndPlotsIt) {
   for (const char* policy : {"fifo", "gang"}) {
     const auto rows = read_contention_csv(dir / (std::string("cmp/runs/") + policy));
     EXPECT_NEAR(lost_by(rows, "a"), 0.4, 1e-6) << policy;
-    if (plots) EXPECT_EQ(read_text(dir / (std::string("cmp/contention_") + policy + ".png")).rfind("\x89PNG", 0), 0u);
+    if (plots) {
+      EXPECT_EQ(read_text(dir / (std::string("cmp/contention_") + policy + ".png")).rfind("\x89PNG", 0), 0u);
+    }
   }
 }
 

@@ -12,6 +12,7 @@
 
 #include "policies/crux/link_loads.hpp"
 #include "policies/placement/pack_placement.hpp"
+#include "tests/support/crafted_work.hpp"
 #include "tests/support/policy_bench.hpp"
 
 namespace gcsim {
@@ -29,7 +30,7 @@ JobSpec ring_job(const std::string& id, std::uint32_t gpus, Time submit, double 
   job.id = id;
   job.gpus = gpus;
   job.submit = submit;
-  job.work = TrainingWork{.flops_per_iteration = 1e12, .gradient_bytes = gradients, .iterations = 10};
+  job.work = testing::ring_training(1e12, gradients, 10);
   return job;
 }
 

@@ -15,6 +15,7 @@
 #include "sim/model/job_links.hpp"
 #include "sim/model/placement_costs.hpp"
 #include "tests/support/crafted_specs.hpp"
+#include "tests/support/crafted_work.hpp"
 #include "tests/support/occupied_cluster.hpp"
 
 namespace gcsim {
@@ -192,7 +193,7 @@ TEST(NetworkPlacement, OtherWorkIsPlacedAsTopologyPlacesIt) {
   JobSpec ring;
   ring.id = "ring";
   ring.gpus = 4;
-  ring.work = TrainingWork{.flops_per_iteration = 1e12, .gradient_bytes = 1e9, .iterations = 10};
+  ring.work = testing::ring_training(1e12, 1e9, 10);
   EXPECT_EQ(NetworkPlacement().place(ring, c.view(), {}), TopologyPlacement().place(ring, c.view(), {}));
 }
 
