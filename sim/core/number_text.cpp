@@ -72,6 +72,13 @@ std::string significant(double value, int digits) {
 }
 
 std::string exact_number(double value) {
+  // A whole number below 10^5 (a count of GPUs, most often) is its digits:
+  // std::to_chars picks the shorter of fixed and scientific notation, ties
+  // to fixed, and below 10^5 fixed is never the longer ("10000", "1e+04").
+  if (value >= 0 && value < 1e5 && !std::signbit(value)) {
+    const auto whole = static_cast<std::uint32_t>(value);
+    if (static_cast<double>(whole) == value) return std::to_string(whole);
+  }
   char buffer[64];
   const auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, value);
   if (error != std::errc()) return fixed(value, 17);

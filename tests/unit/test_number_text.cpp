@@ -1,6 +1,7 @@
 // Specification of the number formatter every output file and report uses.
 #include "sim/core/number_text.hpp"
 
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -79,6 +80,21 @@ TEST(NumberText, SignificantKeepsDigitsAndDropsTrailingZeros) {
   EXPECT_EQ(significant(12345.678, 6), "12345.7");
   EXPECT_EQ(significant(1.5, 6), "1.5");
   EXPECT_EQ(significant(1e-9, 3), "1e-09");
+}
+
+// Whole numbers take a short cut that must write what std::to_chars writes,
+// which turns to scientific notation where it is shorter (1e+05).
+TEST(NumberText, ExactNumberWritesWholeNumbersAsToCharsDoes) {
+  std::vector<double> values = {0.0, -0.0, 1.0, 9.0, 10.0, 99999.0, 100000.0, 120000.0, 1e6, 99999.5, 4.5, 3e-5};
+  for (double power = 1; power < 1e5; power *= 10)
+    values.insert(values.end(), {power, power * 7, power + 1, std::nextafter(power, 0.0)});
+  for (double value : values) {
+    char expected[64];
+    const auto end = std::to_chars(expected, expected + sizeof expected, value).ptr;
+    EXPECT_EQ(exact_number(value), std::string(expected, end)) << value;
+  }
+  EXPECT_EQ(exact_number(100000.0), "1e+05");
+  EXPECT_EQ(exact_number(10000.0), "10000");
 }
 
 TEST(NumberText, ExactNumberReadsBackAsTheSameDouble) {
