@@ -7,6 +7,7 @@
 
 #include "policies/kit/one_gpu_type.hpp"
 #include "policies/kit/rank_traffic.hpp"
+#include "policies/kit/usable_gpus.hpp"
 #include "policies/placement/topology_placement.hpp"
 
 namespace gcsim {
@@ -47,19 +48,12 @@ std::optional<std::vector<GpuId>> choose(const JobSpec& job, const PhasedWork& w
     divisor = std::gcd(divisor, static_cast<std::uint32_t>(layout.node(n).gpus.size()));
   const RankUnits units = rank_units(work, job.gpus, divisor);
   const std::uint32_t u = units.unit, need = job.gpus / u;
-  auto is_taken = [&](GpuId g) { return g < taken.size() && taken[g]; };
 
   // Usable GPUs per node (memory, free, not taken), by local index, and the units they hold.
-  std::vector<std::vector<GpuId>> usable(layout.node_count());
+  const std::vector<std::vector<GpuId>> usable = usable_gpus_by_node(job, cluster, taken);
   std::vector<std::uint32_t> slots(layout.node_count(), 0), rack_slots(layout.rack_count(), 0);
   std::uint64_t total = 0;
   for (NodeId n = 0; n < layout.node_count(); ++n) {
-    if (cluster.free_gpus_on_node(n) == 0) continue;
-    const std::vector<GpuId>& gpus = layout.node(n).gpus;
-    if (layout.gpu_type_of(gpus.front()).memory_bytes < job.gpu_memory_bytes) continue;
-    const std::size_t room = cluster.host_room(job, n);  // by cores, memory and GPU type
-    for (GpuId g : gpus)
-      if (usable[n].size() < room && cluster.is_free(g) && !is_taken(g)) usable[n].push_back(g);
     slots[n] = static_cast<std::uint32_t>(usable[n].size() / u);
     rack_slots[layout.rack_of_node(n)] += slots[n];
     total += slots[n];

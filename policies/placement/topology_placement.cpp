@@ -1,6 +1,7 @@
 #include "policies/placement/topology_placement.hpp"
 #include "policies/kit/one_gpu_type.hpp"
 #include "policies/kit/shared_gpu_fit.hpp"
+#include "policies/kit/usable_gpus.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -36,19 +37,12 @@ std::optional<std::vector<GpuId>> choose(const JobSpec& job, const ClusterView& 
   if (job.gpu_share < 1) return fit_on_shared_gpus(job, cluster, taken);
   const ClusterLayout& layout = cluster.layout();
   const std::size_t need = job.gpus;
-  auto is_taken = [&](GpuId g) { return g < taken.size() && taken[g]; };
 
   // Usable GPUs per node (memory, free, not taken), by local index.
-  std::vector<std::vector<GpuId>> usable(layout.node_count());
+  const std::vector<std::vector<GpuId>> usable = usable_gpus_by_node(job, cluster, taken);
   std::vector<std::size_t> usable_in_rack(layout.rack_count(), 0);
   std::size_t usable_total = 0;
   for (NodeId n = 0; n < layout.node_count(); ++n) {
-    if (cluster.free_gpus_on_node(n) == 0) continue;
-    const std::vector<GpuId>& gpus = layout.node(n).gpus;
-    if (layout.gpu_type_of(gpus.front()).memory_bytes < job.gpu_memory_bytes) continue;
-    const std::size_t room = cluster.host_room(job, n);  // by cores, memory and GPU type
-    for (GpuId g : gpus)
-      if (usable[n].size() < room && cluster.is_free(g) && !is_taken(g)) usable[n].push_back(g);
     usable_in_rack[layout.rack_of_node(n)] += usable[n].size();
     usable_total += usable[n].size();
   }
@@ -85,7 +79,7 @@ std::optional<std::vector<GpuId>> choose(const JobSpec& job, const ClusterView& 
   for (RackId r = 0; r < layout.rack_count(); ++r) {
     if (usable_in_rack[r] < need) continue;
     for (NodeId n : layout.nodes_of_rack(r))
-      for (GpuId g : layout.node(n).gpus) outside[g] = is_taken(g);
+      for (GpuId g : layout.node(n).gpus) outside[g] = g < taken.size() && taken[g];
     if (auto gpus = pack.place(job, cluster, outside)) consider(std::move(*gpus));
     for (NodeId n : layout.nodes_of_rack(r))
       for (GpuId g : layout.node(n).gpus) outside[g] = true;
