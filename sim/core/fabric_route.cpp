@@ -48,24 +48,6 @@ FabricRoute fabric_route(const FabricPlace& from, const FabricPlace& to, bool px
   return route;
 }
 
-const std::vector<LinkSpec>& FabricLinks::of(FabricLinkKind kind) const {
-  switch (kind) {
-    case FabricLinkKind::kPort:
-      return ports;
-    case FabricLinkKind::kNic:
-      return nics;
-    case FabricLinkKind::kLeafUplink:
-      return leaf_uplinks;
-    case FabricLinkKind::kPodUplink:
-      return pod_uplinks;
-  }
-  return ports;
-}
-
-std::vector<LinkSpec>& FabricLinks::of(FabricLinkKind kind) {
-  return const_cast<std::vector<LinkSpec>&>(static_cast<const FabricLinks&>(*this).of(kind));
-}
-
 double route_bottleneck(const FabricRoute& route, const FabricLinks& links) {
   double bottleneck = std::numeric_limits<double>::infinity();
   for (const FabricHop& hop : route) bottleneck = std::min(bottleneck, links.at(hop).bandwidth);

@@ -98,8 +98,23 @@ FabricRoute fabric_route(const FabricPlace& from, const FabricPlace& to, bool px
 struct FabricLinks {
   std::vector<LinkSpec> ports, nics, leaf_uplinks, pod_uplinks;
 
-  const std::vector<LinkSpec>& of(FabricLinkKind kind) const;
-  std::vector<LinkSpec>& of(FabricLinkKind kind);
+  // Inline: every hop of every route asks it.
+  const std::vector<LinkSpec>& of(FabricLinkKind kind) const {
+    switch (kind) {
+      case FabricLinkKind::kPort:
+        return ports;
+      case FabricLinkKind::kNic:
+        return nics;
+      case FabricLinkKind::kLeafUplink:
+        return leaf_uplinks;
+      case FabricLinkKind::kPodUplink:
+        return pod_uplinks;
+    }
+    return ports;
+  }
+  std::vector<LinkSpec>& of(FabricLinkKind kind) {
+    return const_cast<std::vector<LinkSpec>&>(static_cast<const FabricLinks&>(*this).of(kind));
+  }
   const LinkSpec& at(const FabricHop& hop) const { return of(hop.kind)[hop.index]; }
 };
 

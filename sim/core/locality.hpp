@@ -21,6 +21,15 @@ class Locality {
   virtual double bottleneck_bandwidth(GpuId a, GpuId b) const = 0;
   /// Sum of link latencies on the path from a to b, seconds.
   virtual double path_latency(GpuId a, GpuId b) const = 0;
+
+  /// Both figures of the path from a to b. Asked for each edge of a job's
+  /// ring at its every start: an implementation that finds a path once for
+  /// both overrides it.
+  struct PathFigures {
+    double bottleneck_bandwidth = 0;
+    double latency = 0;
+  };
+  virtual PathFigures path_figures(GpuId a, GpuId b) const { return {bottleneck_bandwidth(a, b), path_latency(a, b)}; }
 };
 
 }  // namespace gcsim

@@ -46,11 +46,6 @@ const FabricPlace& FabricZone::place_of(const NetPoint* point) const {
   return places_[host];
 }
 
-const FabricZone::Hop& FabricZone::direction(const FabricHop& hop) const {
-  const Duplex& link = links_[static_cast<std::size_t>(hop.kind)][hop.index];
-  return hop.up ? link.up : link.down;
-}
-
 void FabricZone::get_local_route(const NetPoint* src, const NetPoint* dst, Route* route, double* latency) {
   if (src == dst) {
     route->link_list_.push_back(loopback_.impl);

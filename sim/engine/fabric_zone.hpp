@@ -69,7 +69,10 @@ class FabricZone final : public simgrid::kernel::routing::NetZoneImpl {
     Hop down;
   };
   static Hop hop(simgrid::s4u::Link* link);
-  const Hop& direction(const FabricHop& hop) const;
+  const Hop& direction(const FabricHop& hop) const {  // inline: every hop of every flow's route
+    const Duplex& link = links_[static_cast<std::size_t>(hop.kind)][hop.index];
+    return hop.up ? link.up : link.down;
+  }
   // The host a vertex stands for.
   const FabricPlace& place_of(const simgrid::kernel::routing::NetPoint* point) const;
   void do_seal() override;

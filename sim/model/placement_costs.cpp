@@ -9,18 +9,22 @@
 
 namespace gcsim {
 
+RingFigures ring_figures(const std::vector<GpuId>& ring, const Locality& locality) {
+  RingFigures figures;
+  for (std::size_t i = 0; ring.size() > 1 && i < ring.size(); ++i) {
+    const Locality::PathFigures edge = locality.path_figures(ring[i], ring[(i + 1) % ring.size()]);
+    figures.latency = std::max(figures.latency, edge.latency);
+    figures.bandwidth = std::min(figures.bandwidth, edge.bottleneck_bandwidth);
+  }
+  return figures;
+}
+
 double ring_latency(const std::vector<GpuId>& ring, const Locality& locality, double latency_factor) {
-  double latency = 0;
-  for (std::size_t i = 0; ring.size() > 1 && i < ring.size(); ++i)
-    latency = std::max(latency, locality.path_latency(ring[i], ring[(i + 1) % ring.size()]));
-  return latency * latency_factor;
+  return ring_figures(ring, locality).latency * latency_factor;
 }
 
 double ring_bandwidth(const std::vector<GpuId>& ring, const Locality& locality, double bandwidth_factor) {
-  double bandwidth = kNever;
-  for (std::size_t i = 0; ring.size() > 1 && i < ring.size(); ++i)
-    bandwidth = std::min(bandwidth, locality.bottleneck_bandwidth(ring[i], ring[(i + 1) % ring.size()]));
-  return bandwidth * bandwidth_factor;
+  return ring_figures(ring, locality).bandwidth * bandwidth_factor;
 }
 
 double transfers_latency(const std::vector<GpuId>& gpus, const std::vector<Transfer>& transfers,
@@ -147,8 +151,9 @@ PlacementCosts placement_costs(const JobSpec& job, const std::vector<GpuId>& gpu
     // gets its share. (Elsewhere a ring visiting each node once crosses each
     // link once a direction; one that comes back to a node, as piecemeal
     // growth may make it, is still costed by its narrowest edge there.)
-    costs.exchange_latency = ring_latency(gpus, locality, network.latency_factor);
-    costs.exchange_bandwidth = ring_bandwidth(gpus, locality, network.bandwidth_factor);
+    const RingFigures ring = ring_figures(gpus, locality);
+    costs.exchange_latency = ring.latency * network.latency_factor;
+    costs.exchange_bandwidth = ring.bandwidth * network.bandwidth_factor;
     if (layout.fabric().rail_optimized()) {
       const double shared =
           shared_bandwidth(job_links(layout, gpus), ring_transfers(static_cast<std::uint32_t>(gpus.size())));

@@ -40,6 +40,14 @@ double ring_latency(const std::vector<GpuId>& ring, const Locality& locality, do
 /// once (shared_bandwidth in job_links.hpp).
 double ring_bandwidth(const std::vector<GpuId>& ring, const Locality& locality, double bandwidth_factor);
 
+/// ring_latency() and ring_bandwidth() without their factors, in one pass
+/// over the ring's edges.
+struct RingFigures {
+  double latency = 0;
+  double bandwidth = kNever;
+};
+RingFigures ring_figures(const std::vector<GpuId>& ring, const Locality& locality);
+
 /// The largest path latency of `transfers` between the job's `gpus` times
 /// `latency_factor`; 0 for none (a local copy has none).
 double transfers_latency(const std::vector<GpuId>& gpus, const std::vector<Transfer>& transfers,

@@ -68,6 +68,11 @@ double ClusterGraph::bottleneck_bandwidth(GpuId a, GpuId b) const {
   return route_bottleneck(route(a, b), fabric_.links());
 }
 
+Locality::PathFigures ClusterGraph::path_figures(GpuId a, GpuId b) const {
+  const RouteFigures figures = route_figures(route(a, b), fabric_.links());
+  return {figures.bottleneck, figures.latency};
+}
+
 double ClusterGraph::path_latency(GpuId a, GpuId b) const {
   const FabricLinks& links = fabric_.links();
   return route_latency(route(a, b), [&links](const FabricHop& hop) { return links.at(hop).latency; });

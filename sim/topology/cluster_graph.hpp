@@ -72,6 +72,7 @@ class ClusterGraph final : public Locality {
   std::size_t hops(GpuId a, GpuId b) const override;
   double bottleneck_bandwidth(GpuId a, GpuId b) const override;
   double path_latency(GpuId a, GpuId b) const override;
+  PathFigures path_figures(GpuId a, GpuId b) const override;
   /// The links from GPU a to GPU b, in the order a transfer crosses them.
   FabricRoute route(GpuId a, GpuId b) const;
 

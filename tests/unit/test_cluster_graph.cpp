@@ -99,6 +99,12 @@ TEST_P(TwoRackPath, LatencyIsSumOfLinkLatencies) {
   EXPECT_NEAR(graph_.path_latency(GetParam().a, GetParam().b), GetParam().latency, 1e-15);
 }
 
+TEST_P(TwoRackPath, PathFiguresAreTheBottleneckAndTheLatencyInOne) {
+  const Locality::PathFigures figures = graph_.path_figures(GetParam().a, GetParam().b);
+  EXPECT_DOUBLE_EQ(figures.bottleneck_bandwidth, GetParam().bottleneck);
+  EXPECT_NEAR(figures.latency, GetParam().latency, 1e-15);
+}
+
 TEST_P(TwoRackPath, FiguresAreSymmetric) {
   const PathCase& c = GetParam();
   EXPECT_EQ(graph_.hops(c.b, c.a), graph_.hops(c.a, c.b));
