@@ -291,8 +291,8 @@ TEST(Contention, EachJobOfTheBundledLlmPairAloneOnItsPlacementTakesItsUncontende
   nlohmann::json pair = nlohmann::json::parse(read_text(scenario("workloads/llm-contended-pair.json")));
   const nlohmann::json holder = {
       {"id", "holder"}, {"submit", 0}, {"gpus", 384}, {"duration", {{"seconds", 1000}, {"gpu_type", "H100"}}}};
-  const std::vector<std::pair<std::string, std::vector<nlohmann::json>>> alone{{"gpt3-175b-a", {pair["jobs"][0]}},
-                                                                                {"gpt3-175b-b", {holder, pair["jobs"][1]}}};
+  const std::vector<std::pair<std::string, std::vector<nlohmann::json>>> alone{
+      {"gpt3-175b-a", {pair["jobs"][0]}}, {"gpt3-175b-b", {holder, pair["jobs"][1]}}};
   for (const auto& [name, jobs] : alone) {
     const auto workload = dir.write(name + ".json", workload_json(jobs));
     ASSERT_EQ(run_bundled_pair(workload, dir / name, "job").exit_code, 0) << name;

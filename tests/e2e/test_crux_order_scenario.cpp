@@ -21,10 +21,9 @@ TEST(CruxOrderScenario, CruxStartsTheMostIntensiveJobFirstWhereFifoKeepsSubmissi
   ScratchDir dir;
   std::map<std::string, std::map<std::string, JobRow>> runs;
   for (const char* policy : {"fifo", "crux"}) {
-    const GcsimRun run =
-        run_gcsim({"run", "--cluster", scenario("clusters/h100-rails-1024gpu.json"), "--workload",
-                   scenario("workloads/llm-crux-order.json"), "--policy", policy, "--placement", "network", "--out",
-                   dir / policy, "--quiet", "--no-wall-time"});
+    const GcsimRun run = run_gcsim({"run", "--cluster", scenario("clusters/h100-rails-1024gpu.json"), "--workload",
+                                    scenario("workloads/llm-crux-order.json"), "--policy", policy, "--placement",
+                                    "network", "--out", dir / policy, "--quiet", "--no-wall-time"});
     ASSERT_EQ(run.exit_code, 0) << run.err;
     runs[policy] = read_jobs_csv(dir / policy);
   }
