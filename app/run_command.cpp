@@ -8,23 +8,14 @@
 #include "app/arguments.hpp"
 #include "app/commands.hpp"
 #include "app/interrupt_signals.hpp"
-#include "app/policy_option_flags.hpp"
 #include "app/plugin_loader.hpp"
 #include "app/progress_line.hpp"
-#include "app/trace_request.hpp"
-#include "sim/core/input_error.hpp"
-#include "sim/engine/contention_recorder.hpp"
+#include "app/run_request.hpp"
 #include "sim/engine/simulation.hpp"
 #include "sim/io/atomic_output.hpp"
-#include "sim/report/contention_outputs.hpp"
 #include "sim/report/run_metrics.hpp"
 #include "sim/report/run_outputs.hpp"
 #include "sim/report/trace_events.hpp"
-#include "sim/topology/cluster_graph.hpp"
-#include "sim/topology/cluster_reader.hpp"
-#include "workloads/native_workload.hpp"
-#include "workloads/node_failures.hpp"
-#include "workloads/workload_validation.hpp"
 
 namespace gcsim {
 namespace {
@@ -229,116 +220,61 @@ run (partial outputs are written), 16 --check found an invariant broken
 (nothing is written; the message names it, what it followed, the time and the jobs).
 )";
 
-Fidelity parse_fidelity(const std::string& text) {
-  if (text == "job") return Fidelity::kJob;
-  if (text == "iteration") return Fidelity::kIteration;
-  throw UsageError("option '--fidelity' must be 'job' or 'iteration', got '" + text + "'");
-}
-
-// GCSIM_CHECK=1: every run is audited as under --check, however it was started.
-bool check_everywhere() {
-  const char* value = std::getenv("GCSIM_CHECK");
-  return value && std::string(value) == "1";
-}
-
-// summary.json's "trace": what the reader read, kept, censored and skipped,
-// and what the selection left of the `replayed` jobs.
-ReplayedTrace replayed_trace(const TraceReadResult& trace, const std::string& workload, std::size_t replayed) {
-  ReplayedTrace report;
-  report.format = trace.format;
-  report.file = parse_workload_source(workload).path;
-  report.rows = trace.rows;
-  report.jobs = trace.jobs_before_selection.value_or(replayed);
-  report.censored_at_start = trace.censored_at_start;
-  report.censored_at_end = trace.censored_at_end;
-  for (const SkippedRow& row : trace.skipped) ++(row.malformed ? report.malformed : report.not_replayable)[row.reason];
-  if (trace.jobs_before_selection) {
-    report.selection = trace.selection;
-    report.jobs_selected = replayed;
-  }
-  return report;
-}
-
 bool parse_isolation(const std::string& text) {
   if (text == "on") return true;
   if (text == "off") return false;
   throw UsageError("option '--gpu-memory-isolation' must be 'on' or 'off', got '" + text + "'");
 }
 
-int simulate_workload(const Arguments& args) {
-  const std::string cluster_path = args.required("cluster");
-  const std::string workload_path = args.required("workload");
-  const std::string policy_name = args.required("policy");
-  const std::string out_dir = args.required("out");
-  SimulationOptions options;
-  options.seed = args.uint_or("seed", 0);
-  options.fidelity = parse_fidelity(args.value_or("fidelity", "job"));
-  options.until = args.number_or("until", kNever);
-  options.gpu_memory_isolation = parse_isolation(args.value_or("gpu-memory-isolation", "on"));
+RunRequest run_request(const Arguments& args) {
+  RunRequest request;
+  request.cluster = args.required("cluster");
+  request.workload = args.required("workload");
+  request.policy = args.required("policy");
+  request.trace_settings = args.all("trace-opt");
+  request.placement = args.value_or("placement", "");
+  request.policy_settings = args.all("policy-opt");
+  request.plugins = args.all("plugin");
+  request.seed = args.uint_or("seed", 0);
+  request.fidelity = parse_fidelity(args.value_or("fidelity", "job"));
+  request.until = args.number_or("until", kNever);
+  request.gpu_memory_isolation = parse_isolation(args.value_or("gpu-memory-isolation", "on"));
   const std::uint64_t rounds = args.uint_or("job-rounds", 4);
   if (rounds < 1 || rounds > 1000000) throw UsageError("option '--job-rounds' must be between 1 and 1000000");
-  options.job_rounds = static_cast<std::uint32_t>(rounds);
-  if (options.until <= 0) throw UsageError("option '--until' must be positive");
+  request.job_rounds = static_cast<std::uint32_t>(rounds);
+  request.whole_gpus = args.has("whole-gpus");
+  request.node_failures = args.value_or("node-failures", "");
+  request.keep_runs = args.has("timeline");
+  request.check = args.has("check");
+  request.contention = args.has("contention");
+  request.wall_time = !args.has("no-wall-time");
+  return request;
+}
 
-  // Everything that can be wrong with the inputs is found before simulating.
-  PolicyRegistry registry;
-  register_builtin(registry);
-  for (const std::string& plugin : args.all("plugin")) load_policy_plugin(plugin, registry);
-  std::unique_ptr<SchedulingPolicy> policy;
-  try {
-    policy = registry.make_policy(policy_name, policy_options(args.all("policy-opt"), options.seed),
-                                  args.value_or("placement", ""));
-  } catch (const UnknownPolicy&) {
-    throw;
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(std::string("invalid policy option: ") + e.what());
-  }
-  const ClusterLayout layout(read_cluster_file(cluster_path));
-  const ClusterGraph graph(layout);
-  TraceReadResult trace;
-  std::vector<JobSpec> jobs = read_workload_argument(workload_path, args.all("trace-opt"), std::cerr, &layout, &trace);
-  std::optional<ReplayedTrace> replayed;
-  if (!trace.format.empty()) replayed = replayed_trace(trace, workload_path, jobs.size());
-  if (args.has("whole-gpus"))
-    if (const std::size_t rounded = give_whole_gpus(jobs); rounded > 0)
-      std::cerr << "gcsim: --whole-gpus: " << rounded << " jobs asking a fraction of a GPU run on whole GPUs\n";
-  validate_workload_against_cluster(jobs, layout, workload_path);
-  validate_workload_for_policy(jobs, *policy, workload_path);
-  if (args.has("node-failures"))
-    options.node_failures = read_node_failures_file(args.required("node-failures"), layout);
-
-  catch_interrupt_signals();
-  options.stop_request = interrupt_flag();
-  options.keep_runs = args.has("timeline");
-  options.check = args.has("check") || check_everywhere();
+int simulate_workload(const Arguments& args) {
+  const std::string out_dir = args.required("out");
+  RunRequest request = run_request(args);
+  // Until the inputs are read a signal ends gcsim as by default; then it stops the run.
+  request.before_simulating = catch_interrupt_signals;
+  request.stop_request = interrupt_flag();
   ProgressLine progress_line(std::cerr);
   if (progress_wanted(args.value_or("progress", "auto"), args.has("quiet")))
-    options.progress = [&](const SimulationProgress& progress) { progress_line.show(progress); };
-  std::optional<ContentionRecorder> contention;
-  if (args.has("contention")) options.listeners.push_back(&contention.emplace(layout, jobs.size()));
-  const RunRecord record = [&] {
+    request.progress = [&](const SimulationProgress& progress) { progress_line.show(progress); };
+  const RunResult result = [&] {
     try {
-      return simulate({layout, graph, jobs, *policy, options});
+      return run_simulation(request, std::cerr);
     } catch (const InvariantBroken& e) {
       throw CommandFailure(exit_codes::kInvariantBroken, e.what());
     }
   }();
-  const RunMetrics metrics = compute_run_metrics(jobs, record);
-  std::optional<ContentionReport> contended;
-  if (contention) contended = contention->report();
+  const RunRecord& record = result.record;
+  const RunMetrics& metrics = result.metrics;
+  const std::vector<JobSpec>& jobs = result.jobs;
+  const ClusterLayout& layout = *result.layout;
 
   try {
     OutputSet out(out_dir);
-    out.stage("summary.json", summary_json(jobs, layout, record, metrics,
-                                           {!args.has("no-wall-time"), policy->guaranteed_queues(layout), replayed,
-                                            contended ? &*contended : nullptr}));
-    out.stage("jobs.csv", [&](std::ostream& file) { write_jobs_csv(file, jobs, layout, record); });
-    out.stage("timeline.csv", [&](std::ostream& file) { write_timeline_csv(file, record); });
-    if (!record.serving.empty()) out.stage("serving.csv", [&](std::ostream& file) { write_serving_csv(file, record); });
-    if (contended) {
-      out.stage("contention.csv", [&](std::ostream& file) { write_contention_csv(file, jobs, *contended); });
-      out.stage("link_utilization.csv", [&](std::ostream& file) { write_link_utilization_csv(file, *contended); });
-    }
+    stage_run_outputs(out, result);
     out.commit();
     if (args.has("timeline"))
       write_file_atomically(args.required("timeline"),
@@ -350,7 +286,7 @@ int simulate_workload(const Arguments& args) {
     return exit_codes::kOutputError;
   }
   if (!args.has("quiet"))
-    std::cout << human_summary(record, metrics, replayed ? &*replayed : nullptr) << "  outputs     " << out_dir
+    std::cout << human_summary(record, metrics, result.trace ? &*result.trace : nullptr) << "  outputs     " << out_dir
               << "/\n";
   if (record.stop_request != 0) {
     std::cerr << "gcsim: " << signal_name(interrupt_signal())
@@ -360,16 +296,10 @@ int simulate_workload(const Arguments& args) {
               << " not submitted\n";
     return exit_codes::kInterrupted;
   }
-  if (record.deadlock) {
-    std::cerr << "gcsim: " << deadlock_diagnosis(jobs, layout, record);
-    return exit_codes::kDeadlock;
-  }
-  if (record.livelock) {
-    std::cerr << "gcsim: " << livelock_diagnosis(jobs, record);
-    return exit_codes::kLivelock;
-  }
-  if (record.thrashing) {
-    std::cerr << "gcsim: " << thrashing_diagnosis(jobs, record, metrics);
+  if (const std::string stop = early_stop(record); !stop.empty()) {
+    std::cerr << "gcsim: " << early_stop_diagnosis(result);
+    if (stop == "deadlock") return exit_codes::kDeadlock;
+    if (stop == "livelock") return exit_codes::kLivelock;
     return exit_codes::kThrashing;
   }
   // Printed even with --quiet: the figures above may not mean what they seem.

@@ -143,6 +143,13 @@ TEST(KindIncludes, APlantedKindIncludingAnotherKindIsNamedWithFileAndLine) {
   EXPECT_EQ(found[0].to, "k/a");
 }
 
+TEST(IncludeDirections, ThePythonModuleSitsAboveTheExecutableAndNothingIncludesIt) {
+  const LayerTable table = project_table();
+  ASSERT_TRUE(table.count("python")) << "docs/architecture.md has no row for python/";
+  EXPECT_TRUE(table.at("python").count("app"));
+  for (const auto& [folder, targets] : table) EXPECT_FALSE(targets.count("python")) << folder << " includes python";
+}
+
 TEST(IncludeDirections, TheDocumentedOrderHasNoCycle) {
   const std::vector<std::string> cycle = find_cycle(project_table());
   std::string text;

@@ -1,0 +1,219 @@
+// gcsim_module.cpp: the compiled part of the Python package `gcsim`
+// (python/gcsim/), the extension module `gcsim._gcsim`.
+//
+// It takes plain values (paths, JSON text, "KEY=VALUE" settings) and gives
+// back the output files as text; python/gcsim/ turns dicts into JSON and the
+// files into DataFrames. A run is assembled and simulated by the same
+// library as `gcsim run` (app/run_request.hpp), in a child process
+// (run_in_child.hpp: SimGrid runs one engine per process). Errors are raised
+// as the exceptions of gcsim.errors, with the message `gcsim run` prints.
+//
+//   files = _gcsim.run(cluster="rack.json", workload="jobs.json", policy="fifo")["files"]
+#include <Python.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <optional>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "app/run_request.hpp"
+#include "app/trace_request.hpp"
+#include "policies/register_builtin.hpp"
+#include "python/error_description.hpp"
+#include "python/run_in_child.hpp"
+#include "sim/core/input_error.hpp"
+#include "sim/io/atomic_output.hpp"
+#include "sim/topology/cluster_reader.hpp"
+#include "workloads/native_workload.hpp"
+
+namespace py = pybind11;
+
+namespace gcsim::python {
+namespace {
+
+[[noreturn]] void raise_error(const ErrorDescription& error) {
+  if (error.kind == "memory") {
+    PyErr_SetString(PyExc_MemoryError, error.message.c_str());
+    throw py::error_already_set();
+  }
+  const char* name = error.kind == "usage"       ? "UsageError"
+                     : error.kind == "policy"    ? "PolicyError"
+                     : error.kind == "input"     ? "InputError"
+                     : error.kind == "invariant" ? "InvariantBroken"
+                                                 : "Error";
+  const py::object type = py::module_::import("gcsim.errors").attr(name);
+  const py::object instance = error.kind == "input"
+                                  ? type(error.message, error.file, error.where, error.field, error.problem)
+                                  : type(error.message);
+  PyErr_SetObject(type.ptr(), instance.ptr());
+  throw py::error_already_set();
+}
+
+// A JSON document given as text by the Python side (json.dumps of a dict).
+nlohmann::json parse_document(const std::string& text, const std::string& label) {
+  try {
+    return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw InputError(label, "", "", std::string("not valid JSON: ") + e.what());
+  }
+}
+
+// Waits on the child with the interpreter free; a first KeyboardInterrupt
+// stops the run (its partial result comes back), a second one, or any other
+// exception a signal handler raises, abandons it and is raised.
+class InterruptWatch {
+ public:
+  WaitAction operator()() {
+    const py::gil_scoped_acquire gil;
+    if (PyErr_CheckSignals() == 0) return WaitAction::kContinue;
+    if (!stopped_ && PyErr_ExceptionMatches(PyExc_KeyboardInterrupt)) {
+      PyErr_Clear();
+      stopped_ = true;
+      return WaitAction::kStop;
+    }
+    PyErr_Fetch(&type_, &value_, &traceback_);
+    return WaitAction::kAbandon;
+  }
+  bool stopped() const { return stopped_; }
+  /// With the interpreter held: raises what abandoned the run.
+  [[noreturn]] void raise() {
+    PyErr_Restore(type_, value_, traceback_);
+    throw py::error_already_set();
+  }
+
+ private:
+  bool stopped_ = false;
+  PyObject *type_ = nullptr, *value_ = nullptr, *traceback_ = nullptr;
+};
+
+py::dict run(const std::string& cluster, const std::optional<std::string>& cluster_json, const std::string& workload,
+             const std::optional<std::string>& workload_json, const std::vector<std::string>& trace_settings,
+             const std::string& policy, const std::string& placement, const std::vector<std::string>& policy_settings,
+             const std::vector<std::string>& plugins, std::uint64_t seed, const std::string& fidelity,
+             std::uint32_t job_rounds, std::optional<double> until, bool gpu_memory_isolation, bool whole_gpus,
+             const std::string& node_failures, bool check, bool contention, bool wall_time) {
+  RunRequest request;
+  try {
+    request.cluster = cluster;
+    if (cluster_json) request.cluster_document = parse_document(*cluster_json, cluster);
+    request.workload = workload;
+    if (workload_json) request.workload_document = parse_document(*workload_json, workload);
+    request.trace_settings = trace_settings;
+    request.policy = policy;
+    request.placement = placement;
+    request.policy_settings = policy_settings;
+    request.plugins = plugins;
+    request.seed = seed;
+    request.fidelity = parse_fidelity(fidelity, "fidelity");
+    request.job_rounds = job_rounds;
+    if (until) request.until = *until;
+    request.gpu_memory_isolation = gpu_memory_isolation;
+    request.whole_gpus = whole_gpus;
+    request.node_failures = node_failures;
+    request.check = check;
+    request.contention = contention;
+    request.wall_time = wall_time;
+  } catch (...) {
+    raise_error(describe_current_exception());
+  }
+  InterruptWatch watch;
+  ChildRun child;
+  {
+    const py::gil_scoped_release free;
+    try {
+      child = run_in_child(request, [&] { return watch(); });
+    } catch (...) {
+      child.error = describe_current_exception();
+    }
+  }
+  if (child.abandoned) watch.raise();
+  if (child.error) raise_error(*child.error);
+  py::dict files;
+  for (const std::string& name : child.file_order) files[py::str(name)] = py::str(child.files[name]);
+  py::dict result;
+  result["files"] = files;
+  result["notes"] = child.notes;
+  result["early_stop"] = child.early_stop;
+  result["diagnosis"] = child.diagnosis;
+  result["human_summary"] = child.human_summary;
+  result["interrupted"] = watch.stopped();
+  return result;
+}
+
+py::tuple read_trace(const std::string& spec, const std::vector<std::string>& settings, const std::string& cluster,
+                     const std::optional<std::string>& cluster_json) {
+  std::string workload, notes;
+  {
+    const py::gil_scoped_release free;
+    try {
+      std::optional<ClusterLayout> layout;
+      if (cluster_json)
+        layout.emplace(parse_cluster_json(parse_document(*cluster_json, cluster), cluster));
+      else if (!cluster.empty())
+        layout.emplace(read_cluster_file(cluster));
+      std::ostringstream said;
+      const std::vector<JobSpec> jobs = read_workload_argument(spec, settings, said, layout ? &*layout : nullptr);
+      workload = native_workload_json(jobs).dump();
+      notes = said.str();
+    } catch (...) {
+      const ErrorDescription error = describe_current_exception();
+      const py::gil_scoped_acquire gil;
+      raise_error(error);
+    }
+  }
+  return py::make_tuple(workload, notes);
+}
+
+void write_outputs(const std::string& directory, const std::vector<std::pair<std::string, std::string>>& files) {
+  const py::gil_scoped_release free;
+  try {
+    OutputSet out(directory);
+    for (const auto& [name, content] : files) out.stage(name, content);
+    out.commit();
+  } catch (const std::exception& e) {
+    const py::gil_scoped_acquire gil;
+    PyErr_SetString(PyExc_OSError, e.what());
+    throw py::error_already_set();
+  }
+}
+
+std::vector<std::pair<std::string, std::string>> listed(const std::vector<PolicyRegistry::Entry>& entries) {
+  std::vector<std::pair<std::string, std::string>> list;
+  for (const auto& entry : entries) list.emplace_back(entry.name, entry.summary);
+  return list;
+}
+
+}  // namespace
+}  // namespace gcsim::python
+
+PYBIND11_MODULE(_gcsim, m) {
+  using namespace gcsim::python;
+  m.doc() = "gcsim's simulator, compiled; use the package gcsim, which wraps it.";
+  m.def("run", &run, py::arg("cluster"), py::arg("cluster_json") = py::none(), py::arg("workload"),
+        py::arg("workload_json") = py::none(), py::arg("trace_settings") = std::vector<std::string>{},
+        py::arg("policy") = "fifo", py::arg("placement") = "", py::arg("policy_settings") = std::vector<std::string>{},
+        py::arg("plugins") = std::vector<std::string>{}, py::arg("seed") = 0, py::arg("fidelity") = "job",
+        py::arg("job_rounds") = 4, py::arg("until") = py::none(), py::arg("gpu_memory_isolation") = true,
+        py::arg("whole_gpus") = false, py::arg("node_failures") = "", py::arg("check") = false,
+        py::arg("contention") = false, py::arg("wall_time") = true,
+        "Runs one simulation in a child process; returns its output files as text (dict 'files'), the notes, "
+        "why it stopped early and the terminal summary.");
+  m.def("read_trace", &read_trace, py::arg("spec"), py::arg("settings") = std::vector<std::string>{},
+        py::arg("cluster") = "", py::arg("cluster_json") = py::none(),
+        "Reads a workload or trace; returns its jobs as a native workload (JSON text) and the reader's notes.");
+  m.def("write_outputs", &write_outputs, py::arg("directory"), py::arg("files"),
+        "Writes (name, text) files into the directory, all at once or none.");
+  m.def(
+      "policies",
+      [] {
+        gcsim::PolicyRegistry registry;
+        gcsim::register_builtin(registry);
+        return py::make_tuple(listed(registry.policies()), listed(registry.placements()));
+      },
+      "The built-in policies and placements, each (name, summary).");
+}
