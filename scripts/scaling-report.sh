@@ -6,6 +6,10 @@
 # GPU sweep: generated clusters of 512, 2k, 5k, 10k and 20k GPUs (DGX-like
 # 8-GPU nodes, the node group of philly-vcs.json; written to a temp dir), each
 # running 10k jobs whose gap (5 s x 2816 / GPUs) offers it the Philly load.
+# LLM week: --llm-jobs large-model training jobs (default 1,000; 0 skips it)
+# over a week on the 16,384-GPU H100 rail cluster
+# (scenarios/clusters/h100-rails-16k-gpu.json) at job fidelity, written by
+# scripts/make_llm_load_week.py (seed 1), one row of sweep "llm-week".
 # Each run is capped (--cap, default 120 s, with `timeout`); once a size hits
 # the cap the larger sizes of that sweep are recorded as skipped.
 #
@@ -15,12 +19,12 @@
 # DIR/scaling_jobs.png and DIR/scaling_gpus.png (scripts/plot_scaling.py).
 #
 # Usage: scripts/scaling-report.sh [--out DIR] [--gcsim PATH] [--policy P]
-#            [--max-jobs N] [--max-gpus N] [--sweep-jobs N] [--cap SECONDS]
-# (defaults: docs/scaling, build/app/gcsim, fifo, 1000000, 20000, 10000, 120)
+#            [--max-jobs N] [--max-gpus N] [--sweep-jobs N] [--llm-jobs N] [--cap SECONDS]
+# (defaults: docs/scaling, build/app/gcsim, fifo, 1000000, 20000, 10000, 1000, 120)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-out=docs/scaling gcsim=build/app/gcsim policy=fifo max_jobs=1000000 max_gpus=20000 sweep_jobs=10000 cap=120
+out=docs/scaling gcsim=build/app/gcsim policy=fifo max_jobs=1000000 max_gpus=20000 sweep_jobs=10000 llm_jobs=1000 cap=120
 while (($#)); do
   case "$1" in
     --out) out=$2 ;;
@@ -29,8 +33,9 @@ while (($#)); do
     --max-jobs) max_jobs=$2 ;;
     --max-gpus) max_gpus=$2 ;;
     --sweep-jobs) sweep_jobs=$2 ;;
+    --llm-jobs) llm_jobs=$2 ;;
     --cap) cap=$2 ;;
-    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "scaling-report.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift 2
@@ -64,10 +69,10 @@ write_cluster() {
 JSON
 }
 
-# One capped run: sweep, jobs, gpus, gap, cluster file. Prints its status.
+# One capped run: sweep, jobs, gpus, gap, cluster file[, workload]. Prints its status.
 measure() {
   local sweep=$1 jobs=$2 gpus=$3 gap=$4 cluster=$5
-  local workload=$work/w-$jobs-$gap.json figures=$work/time.txt status=ok
+  local workload=${6:-$work/w-$jobs-$gap.json} figures=$work/time.txt status=ok
   [ -f "$workload" ] ||
     "$gcsim" synth --jobs "$jobs" --mean-interarrival "$gap" --cluster "$cluster" --out "$workload" >/dev/null
   rm -rf "$work/run"
@@ -103,6 +108,14 @@ for gpus in 512 2000 5000 10000 20000; do
   write_cluster "$gpus" "$work/cluster-$gpus.json"
   [ "$(measure gpus "$sweep_jobs" "$gpus" "$gap" "$work/cluster-$gpus.json")" = ok ] || stop=1
 done
+
+if ((llm_jobs > 0)); then
+  rails=scenarios/clusters/h100-rails-16k-gpu.json
+  echo "scaling-report.sh: $llm_jobs LLM jobs over a week on $rails at job fidelity" >&2
+  scripts/make_llm_load_week.py --jobs "$llm_jobs" "$work/llm-week.json" 2>/dev/null
+  measure llm-week "$llm_jobs" 16384 "$(awk "BEGIN{printf \"%.4g\", 7 * 86400 / $llm_jobs}")" "$rails" \
+    "$work/llm-week.json" >/dev/null
+fi
 
 echo "scaling-report.sh: wrote $csv" >&2
 python=${GCSIM_PYTHON:-}

@@ -99,16 +99,23 @@ bool RunnerPool::run_step(Runner& runner, JobIndex job) {
     // and unlike Activity::wait(), no timeout action on the host's CPU.
     // The job stopped (interrupt()) cancels the activity: an Exec answers
     // the wait with a CancelException, a Comm with a NetworkFailureException.
+    // An activity that already ended (SimGrid gives it a finish time then,
+    // and only when it completed: a cancelled one has none) is not waited
+    // on: in SimGrid 3.32 each wait on a finished host-to-host transfer
+    // walks the list of every transfer in flight twice more (the kernel's
+    // test and finish), a cost that grows with the flows of all jobs.
     bool canceled = false;
-    runner.waits_on = Runner::Wait::kActivity;
-    try {
-      sg4::Activity::wait_any_for({activity}, -1);
-    } catch (const simgrid::CancelException&) {
-      canceled = true;
-    } catch (const simgrid::NetworkFailureException&) {
-      canceled = true;
+    if (!(activity->get_finish_time() >= 0)) {
+      runner.waits_on = Runner::Wait::kActivity;
+      try {
+        sg4::Activity::wait_any_for({activity}, -1);
+      } catch (const simgrid::CancelException&) {
+        canceled = true;
+      } catch (const simgrid::NetworkFailureException&) {
+        canceled = true;
+      }
+      runner.waits_on = Runner::Wait::kNothing;
     }
-    runner.waits_on = Runner::Wait::kNothing;
     if (canceled || !resumed()) return false;
     engine_.events.events_handled(run.activity_transfers.empty() ? 1 : run.activity_transfers[k]);
   }
