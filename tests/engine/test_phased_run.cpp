@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include <memory>
+#include <ostream>
 #include <vector>
 
 #include "policies/fifo/fifo_policy.hpp"
@@ -155,6 +156,9 @@ struct CollectiveCase {
   double iteration_alone;
   double iteration_shared;
 };
+
+// A failure names the collective, not the case's bytes.
+void PrintTo(const CollectiveCase& c, std::ostream* os) { *os << c.name; }
 
 constexpr double kBuffer = 4e8;
 const CollectiveCase kCollectives[] = {
