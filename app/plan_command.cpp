@@ -306,7 +306,9 @@ std::string plan_markdown(const std::vector<Slo>& slos, const std::vector<NodeTe
     for (std::size_t i = 0; i < slos.size(); ++i) {
       if (i < r.intervals.size())
         out << " " << exact_number(r.intervals[i].mean)
-            << (r.intervals[i].half_width > 0 ? " ± " + exact_number(r.intervals[i].half_width) : "")
+            << (r.intervals[i].half_width > 0 && !identical_runs(r.values[i])
+                    ? " ± " + exact_number(r.intervals[i].half_width)
+                    : "")
             << (slos[i].share ? " (" + std::to_string(runs_within(slos[i], r.values[i])) + "/" +
                                     std::to_string(r.values[i].size()) + " within)"
                               : "")

@@ -70,7 +70,7 @@ bool slo_met(const Slo& slo, const std::vector<double>& values);
 /// The fewest runs for which a share P of them is not every run: 1/(1-P), rounded up.
 std::size_t fewest_runs_for(double share);
 
-/// Whether there are two values or more, all equal: the runs were identical.
+/// Whether there are two values or more, all equal (to a billionth): the runs were identical.
 bool identical_runs(const std::vector<double>& values);
 
 class PlanSearch {
