@@ -30,7 +30,7 @@ namespace fs = std::filesystem;
 
 constexpr const char* kPlanUsage =
     R"(usage: gcsim plan --workload WORKLOAD.json --policy NAME --node-template CLUSTER.json[@PRICE]
-                  [--node-template ...] --slo METRIC<=BOUND [--slo ...] --out DIR [--seeds N]
+                  [--node-template ...] --slo METRIC<=BOUND[@P] [--slo ...] --out DIR [--seeds N]
                   [--gpu-cost PRICE] [--min-nodes N] [--max-nodes N] [--policy-opt KEY=VALUE ...]
                   [--sample-workload resample-days|resample-weeks] [--load-scale F]
                   [--plots auto|yes|no] [--quiet]
@@ -75,9 +75,10 @@ Options:
                    workload file): resample-days cuts it into days by submit
                    time (day k: [k, k+1) x 24h) and draws as many days with
                    replacement, each shifted to its new place, its job ids
-                   suffixed "@dI" (I its place); a dependency on a job of another
-                   day is dropped (the plan says how many). resample-weeks: the
-                   same by weeks ("@wI"). Seed S draws the same days everywhere.
+                   suffixed "@dI" (I its place); a dependency on a job of
+                   another day is dropped (the plan says how many).
+                   resample-weeks: the same by weeks ("@wI"). Seed S draws the
+                   same days on every machine.
   --load-scale F   with --sample-workload, F times the arrival rate: every
                    submit time divided by F (default 1), to plan for growth
 
@@ -341,6 +342,11 @@ void write_sampled_workloads(const std::string& path, std::uint64_t seeds, const
   std::size_t dropped = 0;
   for (std::uint64_t seed = 0; seed < seeds; ++seed) {
     ResampledWorkload drawn = resample_periods(given, weeks ? kWeek : kDay, weeks ? 'w' : 'd', seed);
+    if (drawn.jobs.empty())  // a workload of no jobs cannot run
+      throw InputError(path, "", "jobs",
+                       "seed " + std::to_string(seed) + " draws only " + (weeks ? "weeks" : "days") +
+                           " without jobs: the submissions are too sparse for --sample-workload " + sampling.mode +
+                           (weeks ? "" : " (try resample-weeks)"));
     scale_load(drawn.jobs, sampling.load_scale);
     std::ostringstream text;
     write_native_workload(text, drawn.jobs);

@@ -232,6 +232,65 @@ TEST(Plan, AChanceConstraintNeedsANodeMoreWhereTheMeanIsMet) {
   EXPECT_NE(few.err.find("--slo"), std::string::npos) << few.err;
   EXPECT_NE(few.err.find("--seeds of at least 10"), std::string::npos) << few.err;
   EXPECT_FALSE(std::filesystem::exists(dir / "few"));
+
+  // A load scale scales a sampled workload; a mode is one of two.
+  const GcsimRun unsampled = plan_two_days(dir, "unsampled", "wait_mean<=1600", 2, {"--load-scale", "2"});
+  EXPECT_EQ(unsampled.exit_code, 2);
+  EXPECT_NE(unsampled.err.find("--load-scale"), std::string::npos) << unsampled.err;
+  const GcsimRun months = plan_two_days(dir, "months", "wait_mean<=1600", 2, {"--sample-workload", "resample-months"});
+  EXPECT_EQ(months.exit_code, 2);
+  EXPECT_NE(months.err.find("--sample-workload"), std::string::npos) << months.err;
+}
+
+// "train" (day 1) waits for "prep" (day 0). Seed 0 draws days 0 and 1: its
+// copy of "train" loses its wait for "prep" (another day's job, which may
+// not be drawn). Seed 1 draws day 0 twice: no "train", nothing dropped.
+// Jobs on day 0 and day 29 only: some seed draws 30 empty days, a workload
+// of no jobs, refused by name.
+TEST(Plan, ADependencyAcrossDaysIsDroppedWithANoteAndEmptyDrawsAreRefused) {
+  ScratchDir dir;
+  auto job = [](const std::string& id, double submit) {
+    return nlohmann::json{
+        {"id", id}, {"submit", submit}, {"gpus", 8}, {"duration", {{"seconds", 600}, {"gpu_type", "V100"}}}};
+  };
+  nlohmann::json train = job("train", 86400 + 60);
+  train["after"] = {"prep"};
+  const auto chained = dir.write("chained.json", workload_json({job("prep", 60), train}));
+  const std::vector<std::string> common{"--policy",
+                                        "fifo",
+                                        "--node-template",
+                                        scenario("clusters/rack-32gpu.json"),
+                                        "--slo",
+                                        "wait_max<=60",
+                                        "--seeds",
+                                        "2",
+                                        "--max-nodes",
+                                        "1",
+                                        "--sample-workload",
+                                        "resample-days",
+                                        "--plots",
+                                        "no",
+                                        "--quiet"};
+  std::vector<std::string> args{"plan", "--workload", chained, "--out", dir / "chained"};
+  args.insert(args.end(), common.begin(), common.end());
+  const GcsimRun run = run_gcsim(args);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const nlohmann::json plan = nlohmann::json::parse(read_text(dir / "chained/plan.json"));
+  EXPECT_EQ(plan["dependencies_dropped"], nlohmann::json({1, 0}));
+  EXPECT_NE(run.err.find("1 dependencies (\"after\") on jobs of another day dropped"), std::string::npos) << run.err;
+  const nlohmann::json seed0 = nlohmann::json::parse(read_text(dir / "chained/workloads/seed-0.json"));
+  EXPECT_EQ(seed0["jobs"][1]["id"], "train@d1");
+  EXPECT_FALSE(seed0["jobs"][1].contains("after"));
+
+  const auto sparse = dir.write("sparse.json", workload_json({job("first", 60), job("last", 29 * 86400 + 60)}));
+  std::vector<std::string> sparse_args{"plan", "--workload", sparse, "--out", dir / "sparse"};
+  sparse_args.insert(sparse_args.end(), common.begin(), common.end());
+  sparse_args[sparse_args.size() - 8] = "30";  // --seeds
+  const GcsimRun empty = run_gcsim(sparse_args);
+  EXPECT_EQ(empty.exit_code, 1) << empty.err;
+  EXPECT_NE(empty.err.find("sparse.json"), std::string::npos) << empty.err;
+  EXPECT_NE(empty.err.find("draws only days without jobs"), std::string::npos) << empty.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "sparse/plan.json"));
 }
 
 }  // namespace
