@@ -3,6 +3,7 @@
 // says which and why it is sound). Each size is a cluster like the
 // template's with its first node group resized, run once per seed.
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -20,6 +21,8 @@
 #include "sim/io/json_input.hpp"
 #include "sim/report/bench_comparison.hpp"
 #include "sim/report/capacity_plan.hpp"
+#include "workloads/native_workload.hpp"
+#include "workloads/workload_resampling.hpp"
 
 namespace gcsim {
 namespace {
@@ -27,8 +30,9 @@ namespace fs = std::filesystem;
 
 constexpr const char* kPlanUsage =
     R"(usage: gcsim plan --workload WORKLOAD.json --policy NAME --node-template CLUSTER.json[@PRICE]
-                  [--node-template ...] --slo METRIC<=BOUND [--slo ...] --out DIR [--seeds N]
+                  [--node-template ...] --slo METRIC<=BOUND[@P] [--slo ...] --out DIR [--seeds N]
                   [--gpu-cost PRICE] [--min-nodes N] [--max-nodes N] [--policy-opt KEY=VALUE ...]
+                  [--sample-workload resample-days|resample-weeks] [--load-scale F]
                   [--plots auto|yes|no] [--quiet]
 
 Finds the fewest nodes of the template's first node group for which every
@@ -36,7 +40,11 @@ SLO holds, by simulating the workload under the policy on each size the
 search asks for (the largest first, then a bisection, then the answer's
 neighbours checked: SLOs need not improve with every node added), once per
 seed. A size meets an SLO when the 95% confidence interval of the metric's
-mean over the seeds lies within the bound. With several templates (each a
+mean over the seeds lies within the bound, or with METRIC<=BOUND@P when at
+least a share P of the seeds' runs are within it. The seed goes to the
+policy; with a fixed workload and a deterministic policy every seed's run is
+the same and the interval says nothing (the plan warns): --sample-workload
+gives each seed a workload of its own. With several templates (each a
 node type: its first node group and GPU types; the fabric is the first
 template's), it finds the cheapest mix: for every count of the types but the
 last, the fewest of the last by the same search; the cheapest of these
@@ -45,12 +53,17 @@ answers wins, then the fewest nodes. Writes
   DIR/plan.md     the same as tables
   DIR/slo_N.png   each SLO's metric against the nodes, the bound and the answer marked (matplotlib)
   DIR/sizes/MIX/seed-S/   each run's outputs (MIX: the nodes of each template, "4" or "2-6")
+  DIR/workloads/seed-S.json  with --sample-workload, the workload of seed S
 
 Options:
   --slo S          METRIC<=BOUND or METRIC>=BOUND; METRIC is wait_mean, wait_p50,
                    wait_p95, wait_p99, wait_max, jct_..., makespan, utilization,
                    allocation, or a dotted path into summary.json
-                   (job_types.training.jct_s.p95, serving.0.latency_s.p99); repeatable
+                   (job_types.training.jct_s.p95, serving.0.latency_s.p99); repeatable.
+                   METRIC<=BOUND@P (e.g. wait_p95<=1800@0.95), a chance constraint:
+                   met when at least a share P of the runs are within the bound
+                   (runs within / seeds >= P); needs --seeds of at least 1/(1-P)
+                   (20 for 0.95), since with fewer every run must be within
   --seeds N        runs per size, seeds 0 to N-1 (default 1)
   --node-template F[@P]  a node type: a cluster file whose first node group is
                    resized; P is the price of one of its nodes an hour
@@ -58,6 +71,16 @@ Options:
   --gpu-cost P     price of one GPU-hour, for the templates priced by it (default 0)
   --min-nodes N    smallest size of one type (default 1)
   --max-nodes N    largest size of each type (default 4 x the template's count, at least 8)
+  --sample-workload M  a workload drawn per seed from the given one (a native
+                   workload file): resample-days cuts it into days by submit
+                   time (day k: [k, k+1) x 24h) and draws as many days with
+                   replacement, each shifted to its new place, its job ids
+                   suffixed "@dI" (I its place); a dependency on a job of
+                   another day is dropped (the plan says how many).
+                   resample-weeks: the same by weeks ("@wI"). Seed S draws the
+                   same days on every machine.
+  --load-scale F   with --sample-workload, F times the arrival rate: every
+                   submit time divided by F (default 1), to plan for growth
 
 Exit status: 0 an answer found; 14 no size up to --max-nodes meets every SLO
 (the outputs say how close each came); 1 bad input; 2 a bad command line;
@@ -80,9 +103,14 @@ struct SizeResult {
   bool meets = false;
 };
 
+// The workload file of each seed's run: the given one, or the seed's sampled one.
+std::string workload_of(const std::vector<std::string>& sampled, const Arguments& args, std::uint64_t seed) {
+  return sampled.empty() ? fs::absolute(args.required("workload")).string() : sampled[seed];
+}
+
 SizeResult simulate_mix(const std::vector<int>& counts, const std::vector<NodeTemplate>& templates,
                         const std::vector<Slo>& slos, std::uint64_t seeds, const Arguments& args,
-                        const std::string& out_dir, bool quiet) {
+                        const std::vector<std::string>& sampled, const std::string& out_dir, bool quiet) {
   SizeResult result;
   result.counts = counts;
   for (int c : counts) result.nodes += c;
@@ -97,7 +125,7 @@ SizeResult simulate_mix(const std::vector<int>& counts, const std::vector<NodeTe
                                  "--cluster",
                                  size_dir + "/cluster.json",
                                  "--workload",
-                                 fs::absolute(args.required("workload")).string(),
+                                 workload_of(sampled, args, seed),
                                  "--policy",
                                  args.required("policy"),
                                  "--seed",
@@ -130,7 +158,7 @@ SizeResult simulate_mix(const std::vector<int>& counts, const std::vector<NodeTe
   result.meets = result.feasible;
   for (std::size_t i = 0; i < slos.size() && result.feasible; ++i) {
     result.intervals.push_back(mean_interval(result.values[i]));
-    result.meets = result.meets && meets(slos[i], result.intervals.back());
+    result.meets = result.meets && slo_met(slos[i], result.values[i]);
   }
   if (!quiet)
     std::cout << "gcsim plan: "
@@ -158,22 +186,63 @@ std::size_t gpus_of(const std::vector<NodeTemplate>& templates, const std::vecto
 
 using Sizes = std::map<std::vector<int>, SizeResult>;
 
+// Whether, with two seeds or more, every size's runs gave the same value of
+// every SLO's metric: a fixed workload under a deterministic policy.
+bool all_runs_identical(const Sizes& sizes, std::uint64_t seeds) {
+  bool any = false;
+  for (const auto& [counts, r] : sizes) {
+    if (!r.feasible) continue;
+    for (const std::vector<double>& values : r.values) {
+      if (seeds < 2 || !identical_runs(values)) return false;
+      any = true;
+    }
+  }
+  return any;
+}
+
+constexpr const char* kIdenticalRuns =
+    "the runs are identical: the interval is no evidence (every seed ran the same workload to the same "
+    "metrics; --sample-workload draws a workload per seed)";
+
+// Where each seed's workload came from, for the report.
+struct Sampling {
+  std::string mode;  // "resample-days", "resample-weeks"; empty: none
+  double load_scale = 1;
+  std::vector<std::string> workloads;             // per seed, the file written
+  std::vector<std::size_t> dependencies_dropped;  // per seed
+};
+
 nlohmann::ordered_json plan_json(const std::vector<Slo>& slos, const std::vector<NodeTemplate>& templates,
-                                 const Sizes& sizes, const std::optional<std::vector<int>>& answer,
-                                 std::uint64_t seeds) {
+                                 const Sizes& sizes, const std::optional<std::vector<int>>& answer, std::uint64_t seeds,
+                                 const Sampling& sampling) {
   nlohmann::ordered_json out;
   out["search"] =
       "per count of the other node types, the fewest of the last: largest size first, then bisection between the "
       "largest failing and the smallest meeting size, then the answer's neighbours checked (the size below fails, "
       "the size above meets); the cheapest answer, then the fewest nodes";
   out["seeds"] = seeds;
+  out["rule"] =
+      "METRIC<=BOUND: met when the 95% confidence interval of the metric's mean over the seeds lies within the "
+      "bound; METRIC<=BOUND@P: met when at least a share P of the seeds' runs are within the bound";
+  const bool identical = all_runs_identical(sizes, seeds);
+  out["identical_runs"] = identical;
+  if (identical) out["identical_runs_note"] = kIdenticalRuns;
+  if (!sampling.mode.empty()) {
+    out["sample_workload"] = sampling.mode;
+    out["load_scale"] = sampling.load_scale;
+    out["dependencies_dropped"] = sampling.dependencies_dropped;
+  }
   out["templates"] = nlohmann::ordered_json::array();
   for (const NodeTemplate& t : templates)
     out["templates"].push_back(
         {{"file", t.path}, {"gpus_per_node", t.gpus_per_node}, {"price_per_node_hour", t.price}});
   out["slos"] = nlohmann::ordered_json::array();
-  for (const Slo& slo : slos)
-    out["slos"].push_back({{"slo", slo.text}, {"metric", slo.metric}, {"at_most", slo.at_most}, {"bound", slo.bound}});
+  for (const Slo& slo : slos) {
+    nlohmann::ordered_json entry = {
+        {"slo", slo.text}, {"metric", slo.metric}, {"at_most", slo.at_most}, {"bound", slo.bound}};
+    if (slo.share) entry["share"] = *slo.share;
+    out["slos"].push_back(entry);
+  }
   auto mix_json = [&](const std::vector<int>& counts) {
     nlohmann::ordered_json mix = nlohmann::ordered_json::array();
     for (std::size_t t = 0; t < templates.size(); ++t)
@@ -197,18 +266,24 @@ nlohmann::ordered_json plan_json(const std::vector<Slo>& slos, const std::vector
                                    {"feasible", r.feasible},  {"meets_every_slo", r.meets}};
     if (!r.feasible) size["why_not"] = r.infeasibility;
     size["metrics"] = nlohmann::ordered_json::object();
-    for (std::size_t i = 0; i < r.intervals.size(); ++i)
-      size["metrics"][slos[i].text] = {{"mean", r.intervals[i].mean},
-                                       {"ci95_half_width", r.intervals[i].half_width},
-                                       {"met", meets(slos[i], r.intervals[i])},
-                                       {"values", r.values[i]}};
+    for (std::size_t i = 0; i < r.intervals.size(); ++i) {
+      // Identical runs have no spread to estimate: their zero-width interval is not one.
+      const bool same = identical_runs(r.values[i]);
+      size["metrics"][slos[i].text] = {
+          {"mean", r.intervals[i].mean},
+          {"ci95_half_width", same ? nlohmann::ordered_json() : nlohmann::ordered_json(r.intervals[i].half_width)},
+          {"identical_runs", same},
+          {"runs_within", runs_within(slos[i], r.values[i])},
+          {"met", slo_met(slos[i], r.values[i])},
+          {"values", r.values[i]}};
+    }
     out["sizes"].push_back(size);
   }
   return out;
 }
 
 std::string plan_markdown(const std::vector<Slo>& slos, const std::vector<NodeTemplate>& templates, const Sizes& sizes,
-                          const std::optional<std::vector<int>>& answer) {
+                          const std::optional<std::vector<int>>& answer, std::uint64_t seeds) {
   std::ostringstream out;
   const bool mixed = templates.size() > 1;
   if (answer) {
@@ -232,7 +307,13 @@ std::string plan_markdown(const std::vector<Slo>& slos, const std::vector<NodeTe
     for (std::size_t i = 0; i < slos.size(); ++i) {
       if (i < r.intervals.size())
         out << " " << exact_number(r.intervals[i].mean)
-            << (r.intervals[i].half_width > 0 ? " ± " + exact_number(r.intervals[i].half_width) : "") << " |";
+            << (r.intervals[i].half_width > 0 && !identical_runs(r.values[i])
+                    ? " ± " + exact_number(r.intervals[i].half_width)
+                    : "")
+            << (slos[i].share ? " (" + std::to_string(runs_within(slos[i], r.values[i])) + "/" +
+                                    std::to_string(r.values[i].size()) + " within)"
+                              : "")
+            << " |";
       else
         out << " n/a |";
     }
@@ -243,8 +324,41 @@ std::string plan_markdown(const std::vector<Slo>& slos, const std::vector<NodeTe
         << (answer && *answer == counts ? " (answer)" : "") << " |\n";
   }
   out << "\nA size meets an SLO when the 95% confidence interval of the metric's mean over the seeds lies within "
-         "the bound.\n";
+         "the bound";
+  if (std::any_of(slos.begin(), slos.end(), [](const Slo& slo) { return slo.share.has_value(); }))
+    out << "; an SLO with @P when at least a share P of the seeds' runs are within it";
+  out << ".\n";
+  if (all_runs_identical(sizes, seeds)) out << "\nWith " << seeds << " seeds " << kIdenticalRuns << ".\n";
   return out.str();
+}
+
+// Each seed's workload drawn from the given one (workload_resampling.hpp),
+// written to DIR/workloads/seed-S.json before any run.
+void write_sampled_workloads(const std::string& path, std::uint64_t seeds, const std::string& out_dir,
+                             Sampling& sampling) {
+  const std::vector<JobSpec> given = read_native_workload(path);
+  const bool weeks = sampling.mode == "resample-weeks";
+  fs::create_directories(out_dir + "/workloads");
+  std::size_t dropped = 0;
+  for (std::uint64_t seed = 0; seed < seeds; ++seed) {
+    ResampledWorkload drawn = resample_periods(given, weeks ? kWeek : kDay, weeks ? 'w' : 'd', seed);
+    if (drawn.jobs.empty())  // a workload of no jobs cannot run
+      throw InputError(path, "", "jobs",
+                       "seed " + std::to_string(seed) + " draws only " + (weeks ? "weeks" : "days") +
+                           " without jobs: the submissions are too sparse for --sample-workload " + sampling.mode +
+                           (weeks ? "" : " (try resample-weeks)"));
+    scale_load(drawn.jobs, sampling.load_scale);
+    std::ostringstream text;
+    write_native_workload(text, drawn.jobs);
+    const std::string file = out_dir + "/workloads/seed-" + std::to_string(seed) + ".json";
+    write_file_atomically(file, text.str());
+    sampling.workloads.push_back(file);
+    sampling.dependencies_dropped.push_back(drawn.dependencies_dropped);
+    dropped += drawn.dependencies_dropped;
+  }
+  if (dropped > 0)
+    std::cerr << "gcsim plan: notice: " << dropped << " dependencies (\"after\") on jobs of another "
+              << (weeks ? "week" : "day") << " dropped from the sampled workloads (plan.json: dependencies_dropped)\n";
 }
 
 // "cluster.json@12.5": the file, and the price of a node an hour (nullopt: none given).
@@ -288,6 +402,20 @@ int plan(const Arguments& args) {
   if (templates.size() > 3) throw UsageError("at most 3 node templates: a mix of more takes too many runs");
   const std::uint64_t seeds = args.uint_or("seeds", 1);
   if (seeds < 1 || seeds > 1000) throw UsageError("option '--seeds' must be between 1 and 1000");
+  for (const Slo& slo : slos)
+    if (slo.share && seeds < fewest_runs_for(*slo.share))
+      throw UsageError("option '--slo' '" + slo.text + "': a share of " + exact_number(*slo.share) +
+                       " needs --seeds of at least " + std::to_string(fewest_runs_for(*slo.share)) +
+                       " (1/(1-P)); with fewer, every run would have to be within the bound");
+  Sampling sampling;
+  sampling.mode = args.value_or("sample-workload", "");
+  if (!sampling.mode.empty() && sampling.mode != "resample-days" && sampling.mode != "resample-weeks")
+    throw UsageError("option '--sample-workload' must be resample-days or resample-weeks, not '" + sampling.mode + "'");
+  sampling.load_scale = args.number_or("load-scale", 1);
+  if (!(sampling.load_scale > 0) || !std::isfinite(sampling.load_scale))
+    throw UsageError("option '--load-scale' must be a number > 0");
+  if (args.has("load-scale") && sampling.mode.empty())
+    throw UsageError("option '--load-scale' scales a sampled workload: give --sample-workload too");
   const std::uint64_t smallest = args.uint_or("min-nodes", 1);
   const std::uint64_t largest = args.uint_or("max-nodes", std::max<std::uint64_t>(8, 4 * template_count));
   if (smallest < 1 || largest < smallest || largest > 1000000)
@@ -296,6 +424,7 @@ int plan(const Arguments& args) {
   const bool quiet = args.has("quiet");
   const std::string out_dir = fs::absolute(args.required("out")).lexically_normal().string();
   read_json_file(args.required("workload"));  // a bad workload file is named before anything runs
+  if (!sampling.mode.empty()) write_sampled_workloads(args.required("workload"), seeds, out_dir, sampling);
 
   // Every count of the types but the last (0 to the largest), and for each the search over the last.
   Sizes sizes;
@@ -307,7 +436,8 @@ int plan(const Arguments& args) {
     while (const std::optional<int> last = search.next()) {
       std::vector<int> counts = prefix;
       counts.push_back(*last);
-      if (!sizes.count(counts)) sizes[counts] = simulate_mix(counts, templates, slos, seeds, args, out_dir, quiet);
+      if (!sizes.count(counts))
+        sizes[counts] = simulate_mix(counts, templates, slos, seeds, args, sampling.workloads, out_dir, quiet);
       search.record(*last, sizes[counts].meets);
     }
     if (search.answer()) {
@@ -327,10 +457,11 @@ int plan(const Arguments& args) {
   }
 
   OutputSet out(out_dir);
-  out.stage("plan.json", plan_json(slos, templates, sizes, answer, seeds).dump(2) + "\n");
-  out.stage("plan.md", plan_markdown(slos, templates, sizes, answer));
+  out.stage("plan.json", plan_json(slos, templates, sizes, answer, seeds, sampling).dump(2) + "\n");
+  out.stage("plan.md", plan_markdown(slos, templates, sizes, answer, seeds));
   out.commit();
-  if (!quiet) std::cout << "\n" << plan_markdown(slos, templates, sizes, answer) << "\n";
+  if (!quiet) std::cout << "\n" << plan_markdown(slos, templates, sizes, answer, seeds) << "\n";
+  if (all_runs_identical(sizes, seeds)) std::cerr << "gcsim plan: warning: " << kIdenticalRuns << "\n";
   if (plots != PlotMode::kNo) {
     std::string output;
     if (const auto problem = run_plot_script("plot_plan.py", {out_dir}, output)) {
@@ -362,6 +493,8 @@ Command plan_command() {
                    {"min-nodes"},
                    {"max-nodes"},
                    {"policy-opt", true, true},
+                   {"sample-workload"},
+                   {"load-scale"},
                    {"plots"},
                    {"out"},
                    {"quiet", false}},

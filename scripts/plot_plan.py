@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Draws DIR/slo_N.png from DIR/plan.json (gcsim plan): each SLO's metric against
 the nodes tried (in all, for a mix of node types), its 95% interval as error bars, the bound as a line and the
-answer marked. Usage: plot_plan.py DIR"""
+answer marked. Identical runs (ci95_half_width null) have no interval: no bar. Usage: plot_plan.py DIR"""
 import json
 import os
 import sys
@@ -22,7 +22,7 @@ def main():
         fig, ax = plt.subplots(figsize=(7, 4))
         if points:
             ax.errorbar([p[0] for p in points], [p[1]["mean"] for p in points],
-                        yerr=[p[1]["ci95_half_width"] for p in points], fmt="o", capsize=3, label="sizes tried")
+                        yerr=[p[1]["ci95_half_width"] or 0 for p in points], fmt="o", capsize=3, label="sizes tried")
         ax.axhline(slo["bound"], color="red", linestyle="--", label="bound (" + slo["slo"] + ")")
         for nodes, metrics, mix in points:
             if mix == answer:

@@ -1,5 +1,6 @@
 #include "sim/report/capacity_plan.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -41,7 +42,21 @@ Slo parse_slo(const std::string& text) {
   if (op == std::string::npos || op == 0)
     throw std::invalid_argument("'" + text + "': expected METRIC<=BOUND or METRIC>=BOUND, e.g. 'wait_p95<=3600'");
   slo.metric = metric_of(text.substr(0, op));
-  const std::string bound = text.substr(op + 2);
+  std::string bound = text.substr(op + 2);
+  if (const auto at = bound.find('@'); at != std::string::npos) {
+    const std::string share = bound.substr(at + 1);
+    bound.resize(at);
+    std::size_t used = 0;
+    double p = 0;
+    try {
+      p = std::stod(share, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (share.empty() || used != share.size() || !(p > 0 && p < 1))
+      throw std::invalid_argument("'" + text + "': the share after '@' must be a number between 0 and 1, e.g. '@0.95'");
+    slo.share = p;
+  }
   std::size_t used = 0;
   try {
     slo.bound = std::stod(bound, &used);
@@ -71,6 +86,31 @@ MeanInterval mean_interval(const std::vector<double>& values) {
 bool meets(const Slo& slo, const MeanInterval& interval) {
   return slo.at_most ? interval.mean + interval.half_width <= slo.bound
                      : interval.mean - interval.half_width >= slo.bound;
+}
+
+std::size_t runs_within(const Slo& slo, const std::vector<double>& values) {
+  std::size_t within = 0;
+  for (double v : values) within += slo.at_most ? v <= slo.bound : v >= slo.bound;
+  return within;
+}
+
+bool slo_met(const Slo& slo, const std::vector<double>& values) {
+  if (!slo.share) return meets(slo, mean_interval(values));
+  return !values.empty() &&
+         static_cast<double>(runs_within(slo, values)) >= *slo.share * static_cast<double>(values.size()) - 1e-9;
+}
+
+std::size_t fewest_runs_for(double share) {
+  // 1 - 0.9 is 0.09999999999999998 in binary: without the tolerance 0.9 would ask for 11 runs.
+  return static_cast<std::size_t>(std::ceil(1 / (1 - share) - 1e-9));
+}
+
+bool identical_runs(const std::vector<double>& values) {
+  if (values.size() < 2) return false;
+  // Equal to a billionth: summing the same times in another order may differ in the last bits.
+  for (double v : values)
+    if (std::fabs(v - values.front()) > 1e-9 * std::max(1.0, std::fabs(values.front()))) return false;
+  return true;
 }
 
 std::optional<int> PlanSearch::next() {

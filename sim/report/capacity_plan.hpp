@@ -5,7 +5,15 @@
 // any dotted path: "job_types.training.jct_s.p95<=7200"), with <= or >=.
 // A size meets it when the 95% confidence interval of the metric's mean over
 // the seeds lies on the right side of the bound (with one seed, the value
-// itself).
+// itself). When every seed's run gives the same value (a fixed workload under
+// a deterministic policy), that interval has no width and is no evidence of
+// anything: identical_runs() says so, for the report to warn.
+//
+// A chance constraint, "wait_p95<=1800@0.95", is met when at least a share P
+// of the runs (each on its own sampled workload) are within the bound: the
+// count within over the runs, at least P. It needs at least 1/(1-P) runs
+// (fewest_runs_for()): with fewer, P x runs exceeds runs - 1 and every run
+// must be within, whatever P says.
 //
 // The search: the largest size first (if it fails, no size does), then a
 // bisection between the largest size known to fail and the smallest known to
@@ -22,6 +30,7 @@
 //   search.answer();  // the fewest nodes found, or nullopt
 #pragma once
 
+#include <cstddef>
 #include <map>
 #include <optional>
 #include <string>
@@ -34,9 +43,10 @@ struct Slo {
   std::string metric;   // the dotted path into summary.json
   bool at_most = true;  // "<=" (false: ">=")
   double bound = 0;
+  std::optional<double> share;  // "@P": the share of runs within the bound, in (0, 1); none: the mean's interval
 };
 
-/// "wait_p95<=3600" -> {metric "queueing_delay_s.p95", at_most, 3600}. Aliases:
+/// "wait_p95<=3600" -> {metric "queueing_delay_s.p95", at_most, 3600}; "...@0.95" adds the share. Aliases:
 /// wait_{mean,p50,p95,p99,max}, jct_{...}, makespan, utilization (busy share),
 /// allocation (allocated share). Throws std::invalid_argument naming what is wrong.
 Slo parse_slo(const std::string& text);
@@ -49,6 +59,19 @@ MeanInterval mean_interval(const std::vector<double>& values);
 
 /// Whether the interval lies within the SLO's bound.
 bool meets(const Slo& slo, const MeanInterval& interval);
+
+/// How many of the values lie within the SLO's bound.
+std::size_t runs_within(const Slo& slo, const std::vector<double>& values);
+
+/// Whether the runs meet the SLO: with a share, at least that share of them
+/// within the bound; without, their mean's interval within it.
+bool slo_met(const Slo& slo, const std::vector<double>& values);
+
+/// The fewest runs for which a share P of them is not every run: 1/(1-P), rounded up.
+std::size_t fewest_runs_for(double share);
+
+/// Whether there are two values or more, all equal (to a billionth): the runs were identical.
+bool identical_runs(const std::vector<double>& values);
 
 class PlanSearch {
  public:

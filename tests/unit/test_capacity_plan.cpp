@@ -67,5 +67,42 @@ TEST(PlanSlo, AliasesAndPathsAndTheirErrors) {
   EXPECT_THROW(parse_slo("<=5"), std::invalid_argument);
 }
 
+// "METRIC<=BOUND@P": met when at least a share P of the runs are within the
+// bound, whatever their mean. The share needs at least 1/(1-P) runs.
+TEST(PlanSlo, AChanceConstraintCountsTheRunsWithinTheBound) {
+  const Slo slo = parse_slo("wait_mean<=1600@0.9");
+  EXPECT_EQ(slo.metric, "queueing_delay_s.mean");
+  EXPECT_DOUBLE_EQ(slo.bound, 1600);
+  ASSERT_TRUE(slo.share);
+  EXPECT_DOUBLE_EQ(*slo.share, 0.9);
+  EXPECT_FALSE(parse_slo("wait_mean<=1600").share);
+  // Ten runs, two above the bound: 8 of 10 within, short of 9. Their mean's
+  // interval (1200 + 2.262 x 154.92 = 1550.4) is within it.
+  const std::vector<double> runs{1200, 1800, 1200, 0, 1200, 1800, 1200, 1200, 1200, 1200};
+  EXPECT_EQ(runs_within(slo, runs), 8u);
+  EXPECT_FALSE(slo_met(slo, runs));
+  EXPECT_TRUE(slo_met(parse_slo("wait_mean<=1600"), runs));
+  EXPECT_TRUE(slo_met(parse_slo("wait_mean<=1600@0.8"), runs));  // 8 of 10 is a share of 0.8
+  EXPECT_TRUE(slo_met(parse_slo("utilization>=0.5@0.5"), {0.5, 0.7, 0.2, 0.1}));
+  EXPECT_FALSE(slo_met(parse_slo("utilization>=0.5@0.75"), {0.5, 0.7, 0.2, 0.1}));
+  // 1/(1-P) runs at the least: 10 for 0.9 (1 - 0.9 is not exactly 0.1 in binary), 20 for 0.95, 5 for 0.8.
+  EXPECT_EQ(fewest_runs_for(0.9), 10u);
+  EXPECT_EQ(fewest_runs_for(0.95), 20u);
+  EXPECT_EQ(fewest_runs_for(0.8), 5u);
+  EXPECT_EQ(fewest_runs_for(0.5), 2u);
+  EXPECT_THROW(parse_slo("wait_p95<=1800@1"), std::invalid_argument);
+  EXPECT_THROW(parse_slo("wait_p95<=1800@0"), std::invalid_argument);
+  EXPECT_THROW(parse_slo("wait_p95<=1800@often"), std::invalid_argument);
+  EXPECT_THROW(parse_slo("wait_p95<=1800@"), std::invalid_argument);
+}
+
+TEST(PlanStatistics, RunsAreIdenticalWhenEveryValueIsTheSame) {
+  EXPECT_TRUE(identical_runs({5, 5, 5}));
+  EXPECT_FALSE(identical_runs({5, 5, 5.000001}));
+  EXPECT_TRUE(identical_runs({1528.5336305732478, 1528.5336305732476}));  // the same sum in another order
+  EXPECT_FALSE(identical_runs({5}));                                      // one run says nothing of a spread
+  EXPECT_FALSE(identical_runs({}));
+}
+
 }  // namespace
 }  // namespace gcsim
