@@ -357,8 +357,9 @@ void write_sampled_workloads(const std::string& path, std::uint64_t seeds, const
     dropped += drawn.dependencies_dropped;
   }
   if (dropped > 0)
-    std::cerr << "gcsim plan: notice: " << dropped << " dependencies (\"after\") on jobs of another "
-              << (weeks ? "week" : "day") << " dropped from the sampled workloads (plan.json: dependencies_dropped)\n";
+    std::cerr << "gcsim plan: notice: " << dropped << (dropped == 1 ? " dependency" : " dependencies")
+              << " (\"after\") on jobs of another " << (weeks ? "week" : "day")
+              << " dropped from the sampled workloads (plan.json: dependencies_dropped)\n";
 }
 
 // "cluster.json@12.5": the file, and the price of a node an hour (nullopt: none given).

@@ -277,7 +277,7 @@ TEST(Plan, ADependencyAcrossDaysIsDroppedWithANoteAndEmptyDrawsAreRefused) {
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const nlohmann::json plan = nlohmann::json::parse(read_text(dir / "chained/plan.json"));
   EXPECT_EQ(plan["dependencies_dropped"], nlohmann::json({1, 0}));
-  EXPECT_NE(run.err.find("1 dependencies (\"after\") on jobs of another day dropped"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("1 dependency (\"after\") on jobs of another day dropped"), std::string::npos) << run.err;
   const nlohmann::json seed0 = nlohmann::json::parse(read_text(dir / "chained/workloads/seed-0.json"));
   EXPECT_EQ(seed0["jobs"][1]["id"], "train@d1");
   EXPECT_FALSE(seed0["jobs"][1].contains("after"));
