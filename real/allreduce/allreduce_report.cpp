@@ -13,13 +13,11 @@
 
 namespace gcsim::real {
 
-namespace {
-std::string number(double v) {
+std::string csv_number(double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.9g", v);
   return buf;
 }
-}  // namespace
 
 std::string allreduce_csv_header() {
   return "impl,transport,ranks,bytes,warmup,iterations,time_median_s,time_min_s,time_max_s,"
@@ -29,11 +27,11 @@ std::string allreduce_csv_header() {
 std::string allreduce_csv_row(const AllreduceRow& row) {
   const double t = median(row.seconds);
   const auto [lo, hi] = std::minmax_element(row.seconds.begin(), row.seconds.end());
-  return row.impl + "," + row.transport + "," + std::to_string(row.ranks) + "," + number(row.bytes) + "," +
-         std::to_string(row.warmup) + "," + std::to_string(row.iterations) + "," + number(t) + "," + number(*lo) + "," +
-         number(*hi) + "," + number(algorithm_bandwidth(row.bytes, t)) + "," +
-         number(bus_bandwidth(row.bytes, t, row.ranks)) + "," + std::to_string(row.errors) + "," +
-         number(row.hop_latency_s) + "," + number(row.goodput_Bps);
+  return row.impl + "," + row.transport + "," + std::to_string(row.ranks) + "," + csv_number(row.bytes) + "," +
+         std::to_string(row.warmup) + "," + std::to_string(row.iterations) + "," + csv_number(t) + "," +
+         csv_number(*lo) + "," + csv_number(*hi) + "," + csv_number(algorithm_bandwidth(row.bytes, t)) + "," +
+         csv_number(bus_bandwidth(row.bytes, t, row.ranks)) + "," + std::to_string(row.errors) + "," +
+         csv_number(row.hop_latency_s) + "," + csv_number(row.goodput_Bps);
 }
 
 std::string allreduce_summary_line(const AllreduceRow& row) {

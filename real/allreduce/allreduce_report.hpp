@@ -57,6 +57,10 @@ double parse_size(const std::string& text);
 /// A comma-separated list of sizes ("4KiB,1MiB"); an empty list is an error.
 std::vector<double> parse_size_list(const std::string& list);
 
+/// A figure as the benchmarks' CSV rows write it: 9 significant digits
+/// (printf's %.9g).
+std::string csv_number(double v);
+
 /// What every allreduce tool measures: --bytes LIST, --warmup W (untimed),
 /// --iterations K (timed, at least 1), --csv FILE (rows appended; stdout when empty).
 struct MeasurementOptions {

@@ -19,6 +19,7 @@
 
 #include "real/allreduce/allreduce_report.hpp"
 #include "real/allreduce/result_check.hpp"
+#include "real/mpi_run_options.hpp"
 #include "real/mpi_timing.hpp"
 #include "real/rank_namespace.hpp"
 
@@ -34,9 +35,7 @@ using namespace gcsim::real;
 
 struct Options {
   MeasurementOptions measure;
-  std::string netns_prefix;
-  std::string label = "mpi";
-  std::string transport = "tcp";
+  MpiRunOptions run{"", "mpi"};
 };
 
 Options parse(int argc, char** argv) {
@@ -45,16 +44,8 @@ Options parse(int argc, char** argv) {
     const std::string flag = argv[i];
     if (i + 1 >= argc) throw std::invalid_argument(flag + ": missing value");
     const std::string value = argv[++i];
-    if (read_measurement_option(flag, value, o.measure)) continue;
-    if (flag == "--netns") {
-      o.netns_prefix = value;
-    } else if (flag == "--label") {
-      o.label = value;
-    } else if (flag == "--transport") {
-      o.transport = value;
-    } else {
-      throw std::invalid_argument("unknown option '" + flag + "'");
-    }
+    if (read_measurement_option(flag, value, o.measure) || read_mpi_run_option(flag, value, o.run)) continue;
+    throw std::invalid_argument("unknown option '" + flag + "'");
   }
   return o;
 }
@@ -63,8 +54,8 @@ AllreduceRow measure(const Options& o, std::size_t bytes, int rank, int ranks) {
   const std::size_t count = bytes / sizeof(float);
   std::vector<float> buffer(count);
   AllreduceRow row;
-  row.impl = o.label;
-  row.transport = o.transport;
+  row.impl = o.run.label;
+  row.transport = o.run.transport;
   row.ranks = static_cast<std::uint32_t>(ranks);
   row.bytes = static_cast<double>(count * sizeof(float));
   row.warmup = o.measure.warmup;
@@ -88,7 +79,7 @@ int main(int argc, char** argv) {
   Options o;
   try {
     o = parse(argc, argv);
-    if (!o.netns_prefix.empty()) enter_rank_namespace(o.netns_prefix);
+    if (!o.run.netns_prefix.empty()) enter_rank_namespace(o.run.netns_prefix);
   } catch (const std::exception& e) {
     std::cerr << "mpi_allreduce: " << e.what() << "\nusage: mpirun -np N mpi_allreduce [--bytes LIST] [--warmup W] "
               << "[--iterations K] [--netns PREFIX] [--label NAME] [--transport LABEL] [--csv FILE]\n";

@@ -1,7 +1,6 @@
 #include "real/alltoall/alltoall_report.hpp"
 
 #include <algorithm>
-#include <cstdio>
 
 #include "real/allreduce/allreduce_report.hpp"
 #include "real/sample_median.hpp"
@@ -9,12 +8,6 @@
 namespace gcsim::real {
 
 namespace {
-
-std::string number(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.9g", v);
-  return buf;
-}
 
 double algbw(const AlltoallRow& row, double seconds) { return row.ranks * row.block_bytes / seconds; }
 
@@ -32,10 +25,10 @@ std::string alltoall_csv_header() {
 std::string alltoall_csv_row(const AlltoallRow& row) {
   const double t = median(row.seconds);
   const auto [lo, hi] = std::minmax_element(row.seconds.begin(), row.seconds.end());
-  return row.impl + "," + row.transport + "," + std::to_string(row.ranks) + "," + number(row.bytes) + "," +
-         number(row.block_bytes) + "," + std::to_string(row.warmup) + "," + std::to_string(row.iterations) + "," +
-         number(t) + "," + number(*lo) + "," + number(*hi) + "," + number(algbw(row, t)) + "," + number(busbw(row, t)) +
-         "," + std::to_string(row.errors);
+  return row.impl + "," + row.transport + "," + std::to_string(row.ranks) + "," + csv_number(row.bytes) + "," +
+         csv_number(row.block_bytes) + "," + std::to_string(row.warmup) + "," + std::to_string(row.iterations) + "," +
+         csv_number(t) + "," + csv_number(*lo) + "," + csv_number(*hi) + "," + csv_number(algbw(row, t)) + "," +
+         csv_number(busbw(row, t)) + "," + std::to_string(row.errors);
 }
 
 std::string alltoall_summary_line(const AlltoallRow& row) {

@@ -26,6 +26,7 @@
 #include "real/allreduce/allreduce_report.hpp"
 #include "real/alltoall/alltoall_blocks.hpp"
 #include "real/alltoall/alltoall_report.hpp"
+#include "real/mpi_run_options.hpp"
 #include "real/mpi_timing.hpp"
 #include "real/rank_namespace.hpp"
 
@@ -43,9 +44,7 @@ constexpr int kExitWrongResult = 3;
 
 struct Options {
   MeasurementOptions measure;
-  std::string netns_prefix;
-  std::string label = "mpi-alltoall";
-  std::string transport = "tcp";
+  MpiRunOptions run{"", "mpi-alltoall"};
   std::size_t drain_bytes = 0;
 };
 
@@ -55,14 +54,8 @@ Options parse(int argc, char** argv) {
     const std::string flag = argv[i];
     if (i + 1 >= argc) throw std::invalid_argument(flag + ": missing value");
     const std::string value = argv[++i];
-    if (read_measurement_option(flag, value, o.measure)) continue;
-    if (flag == "--netns") {
-      o.netns_prefix = value;
-    } else if (flag == "--label") {
-      o.label = value;
-    } else if (flag == "--transport") {
-      o.transport = value;
-    } else if (flag == "--drain-bytes") {
+    if (read_measurement_option(flag, value, o.measure) || read_mpi_run_option(flag, value, o.run)) continue;
+    if (flag == "--drain-bytes") {
       o.drain_bytes = static_cast<std::size_t>(parse_size(value));
     } else {
       throw std::invalid_argument("unknown option '" + flag + "'");
@@ -88,8 +81,8 @@ AlltoallRow measure(const Options& o, double bytes, int rank, int ranks) {
   fill_send_blocks(me, n, block, send);
   std::vector<char> drain_out(o.drain_bytes, 0), drain_in(o.drain_bytes);  // content unused
   AlltoallRow row;
-  row.impl = o.label;
-  row.transport = o.transport;
+  row.impl = o.run.label;
+  row.transport = o.run.transport;
   row.ranks = n;
   row.bytes = bytes;
   row.block_bytes = static_cast<double>(block * sizeof(std::uint32_t));
@@ -116,7 +109,7 @@ int main(int argc, char** argv) {
   Options o;
   try {
     o = parse(argc, argv);
-    if (!o.netns_prefix.empty()) enter_rank_namespace(o.netns_prefix);
+    if (!o.run.netns_prefix.empty()) enter_rank_namespace(o.run.netns_prefix);
   } catch (const std::exception& e) {
     std::cerr << "mpi_alltoall: " << e.what() << "\nusage: mpirun -np N mpi_alltoall [--bytes LIST] [--warmup W] "
               << "[--iterations K] [--netns PREFIX] [--drain-bytes B] [--label NAME] [--transport LABEL] "
