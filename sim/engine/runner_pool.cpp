@@ -225,7 +225,8 @@ void RunnerPool::start_step(JobIndex job, const JobStep& step) {
 
 // A phase of a PhasedWork: its computation on every GPU, and each of its
 // exchanges' transfers carrying all the messages of the step's iterations,
-// all started together.
+// all started together; one flow for each group of solo transfers
+// (solo_transfers.hpp), which end together.
 void RunnerPool::phase_step(JobIndex job, RunningJob& run, const JobStep& step) {
   if (step.amount > 0) {
     const double share = engine_.in.jobs[job].gpu_share;
@@ -235,13 +236,18 @@ void RunnerPool::phase_step(JobIndex job, RunningJob& run, const JobStep& step) 
       exec->set_flops_amount(step.amount * run.compute_scale[i])->set_host(run.hosts[i]);
       if (share < 1) exec->set_bound(share * run.hosts[i]->get_speed());
       run.activities.push_back(exec);
+      run.activity_transfers.push_back(1);
       exec->start();
     }
   }
   for (const ExchangeFlows& flows : run.phase_flows[step.phase]) {
     if (!(flows.bytes > 0)) continue;
-    for (const Transfer& t : flows.transfers)
+    for (std::size_t k = 0; k < flows.transfers.size(); ++k) {
+      if (flows.stands_for[k] == 0) continue;
+      const Transfer& t = flows.transfers[k];
       send(run, run.hosts[t.from], run.hosts[t.to], flows.bytes * step.iterations);
+      run.activity_transfers.push_back(flows.stands_for[k]);
+    }
   }
 }
 

@@ -6,6 +6,7 @@
 #include "sim/core/overloaded.hpp"
 #include "sim/model/parameter_server_cost.hpp"
 #include "sim/model/phase_transfers.hpp"
+#include "sim/model/solo_transfers.hpp"
 
 namespace gcsim {
 
@@ -71,8 +72,8 @@ MeasuredSpeed measured_speed(const MeasuredWork& work, double gpu_share, const C
 
 // A PhasedWork's transfers on these GPUs, and each phase's costs alone:
 // its exchanges' flows start together and share the links.
-void phase_costs(const PhasedWork& phased, const std::vector<GpuId>& gpus, const ClusterLayout& layout,
-                 const Locality& locality, PlacementCosts& costs) {
+void phase_costs(const PhasedWork& phased, const std::vector<GpuId>& gpus, double gpu_share,
+                 const ClusterLayout& layout, const Locality& locality, PlacementCosts& costs) {
   const NetworkModelSpec& network = layout.spec().network;
   const JobLinks links = job_links(layout, gpus);
   const auto ranks = static_cast<std::uint32_t>(gpus.size());
@@ -95,6 +96,8 @@ void phase_costs(const PhasedWork& phased, const std::vector<GpuId>& gpus, const
       bytes.push_back(exchange_flows.bytes);
     }
     if (!sets.empty()) cost.busiest_seconds = busiest_link_seconds(links, sets, bytes) / network.bandwidth_factor;
+    std::vector<std::vector<std::uint32_t>> stands_for = solo_stand_ins(layout, gpus, gpu_share, flows);
+    for (std::size_t e = 0; e < flows.size(); ++e) flows[e].stands_for = std::move(stands_for[e]);
     costs.phases.push_back(cost);
   }
 }
@@ -117,7 +120,7 @@ PlacementCosts placement_costs(const JobSpec& job, const std::vector<GpuId>& gpu
                    costs.measured_type_flops = speed.flops;
                    costs.rescaled = speed.rescaled;
                  },
-                 [&](const PhasedWork& phased) { phase_costs(phased, gpus, layout, locality, costs); },
+                 [&](const PhasedWork& phased) { phase_costs(phased, gpus, job.gpu_share, layout, locality, costs); },
                  [](const DagWork&) {}, [](const NotebookWork&) {}, [](const ServingWork&) {}, [](const CpuWork&) {}},
       job.work);
   const NetworkModelSpec& network = layout.spec().network;

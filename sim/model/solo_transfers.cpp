@@ -1,0 +1,90 @@
+#include "sim/model/solo_transfers.hpp"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace gcsim {
+namespace {
+
+std::uint64_t directed_link(const FabricHop& hop) {
+  return (static_cast<std::uint64_t>(hop.index) << 3) | (static_cast<std::uint64_t>(hop.kind) << 1) |
+         static_cast<std::uint64_t>(hop.up);
+}
+
+// A link only the transfers of the job holding `from` and `to` cross: their
+// ports, and their own NICs.
+bool held_by_the_job(const FabricHop& hop, const FabricPlace& from, const FabricPlace& to) {
+  if (hop.kind == FabricLinkKind::kPort) return true;
+  if (hop.kind != FabricLinkKind::kNic) return false;
+  const FabricPlace& side = hop.up ? from : to;
+  return side.own_nic && hop.index == side.nic;
+}
+
+// What a solo transfer's end depends on: its bytes, and its links' figures in order.
+struct SoloShape {
+  double bytes = 0;
+  std::vector<LinkSpec> links;
+  bool operator==(const SoloShape& other) const {
+    return bytes == other.bytes &&
+           std::equal(links.begin(), links.end(), other.links.begin(), other.links.end(),
+                      [](const LinkSpec& a, const LinkSpec& b) {
+                        return a.bandwidth == b.bandwidth && a.latency == b.latency;
+                      });
+  }
+};
+
+}  // namespace
+
+std::vector<std::vector<std::uint32_t>> solo_stand_ins(const ClusterLayout& layout, const std::vector<GpuId>& gpus,
+                                                       double gpu_share, const std::vector<ExchangeFlows>& exchanges) {
+  std::vector<std::vector<std::uint32_t>> stands_for;
+  stands_for.reserve(exchanges.size());
+  for (const ExchangeFlows& exchange : exchanges) stands_for.emplace_back(exchange.transfers.size(), 1);
+  const FabricLayout& fabric = layout.fabric();
+  if (gpu_share < 1 || layout.spec().network.crosstraffic || fabric.pxn()) return stands_for;
+
+  const auto route_of = [&](const Transfer& t) {
+    return fabric.route(fabric.gpu_place(gpus[t.from]), fabric.gpu_place(gpus[t.to]));
+  };
+  std::unordered_map<std::uint64_t, std::uint32_t> crossings;
+  for (const ExchangeFlows& exchange : exchanges) {
+    if (!(exchange.bytes > 0)) continue;  // started by no step
+    for (const Transfer& t : exchange.transfers)
+      for (const FabricHop& hop : route_of(t)) ++crossings[directed_link(hop)];
+  }
+
+  std::vector<SoloShape> shapes;                               // one per group of solo transfers
+  std::vector<std::pair<std::size_t, std::size_t>> stand_in;  // each group's (exchange, transfer)
+  for (std::size_t e = 0; e < exchanges.size(); ++e) {
+    const ExchangeFlows& exchange = exchanges[e];
+    if (!(exchange.bytes > 0)) continue;
+    for (std::size_t k = 0; k < exchange.transfers.size(); ++k) {
+      const Transfer& t = exchange.transfers[k];
+      const FabricPlace& from = fabric.gpu_place(gpus[t.from]);
+      const FabricPlace& to = fabric.gpu_place(gpus[t.to]);
+      const FabricRoute route = fabric.route(from, to);
+      SoloShape shape{exchange.bytes, {}};
+      bool solo = route.size > 0;
+      for (const FabricHop& hop : route) {
+        if (!held_by_the_job(hop, from, to) || crossings[directed_link(hop)] != 1) {
+          solo = false;
+          break;
+        }
+        shape.links.push_back(fabric.links().at(hop));
+      }
+      if (!solo) continue;
+      const auto same = std::find(shapes.begin(), shapes.end(), shape);
+      if (same == shapes.end()) {
+        shapes.push_back(std::move(shape));
+        stand_in.emplace_back(e, k);
+        continue;
+      }
+      const auto [first_exchange, first_transfer] = stand_in[static_cast<std::size_t>(same - shapes.begin())];
+      ++stands_for[first_exchange][first_transfer];
+      stands_for[e][k] = 0;
+    }
+  }
+  return stands_for;
+}
+
+}  // namespace gcsim
