@@ -144,7 +144,7 @@ def cdf_figure(runs, values_of, title, xlabel, unit):
     # Completion times often span orders of magnitude; a log axis keeps the short ones visible.
     log = bool(every) and min(every) > 0 and max(every) / min(every) > 100
     fig.update_layout(title=title, xaxis_title=f"{xlabel} ({name})", yaxis_title="fraction of finished jobs",
-                      yaxis_range=[0, 1.02], xaxis_type="log" if log else "linear", height=420,
+                      yaxis_range=[0, 1.02], xaxis_type="log" if log else "linear", height=360,
                       legend={"x": 0.99, "xanchor": "right", "y": 0.02, "yanchor": "bottom"})
     return fig
 
@@ -161,7 +161,7 @@ def utilization_figure(runs, unit):
                                  hovertemplate=f"%{{x:.4g}} {name}: %{{y:.4g}} GPUs<extra>{html.escape(r.policy)}</extra>"))
     fig.add_hline(y=total, line_dash="dash", line_color="grey", annotation_text=f"cluster ({total:g} GPUs)")
     fig.update_layout(title="GPUs allocated to jobs over time", xaxis_title=f"simulated time ({name})",
-                      yaxis_title="GPUs allocated", yaxis_range=[0, total * 1.08], height=420)
+                      yaxis_title="GPUs allocated", yaxis_range=[0, total * 1.08], height=360)
     return fig
 
 
