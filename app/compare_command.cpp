@@ -42,7 +42,7 @@ constexpr const char* kCompareUsage = R"(usage: gcsim compare --policies NAME,NA
                      [--fidelity job|iteration] [--job-rounds R] [--placement NAME]
                      [--policy-opt KEY=VALUE ...] [--plugin LIB.so ...] [--plots auto|yes|no]
                      [--whole-gpus] [--gpu-memory-isolation on|off] [--check] [--no-wall-time]
-                     [--contention] [--quiet]
+                     [--contention] [--html] [--quiet]
 
 Runs the workload on the cluster once per policy, in the order given, each as
 its own `gcsim run` writing DIR/runs/POLICY/ (summary.json, jobs.csv,
@@ -79,6 +79,12 @@ Options:
   --plots WHEN        auto (default): draw the plots when a Python with matplotlib
                       is found, otherwise say so and go on; yes: fail (exit 6)
                       without one; no: do not plot
+  --html              also write DIR/report.html: one self-contained page (plotly's
+                      JavaScript embedded, it opens offline) of the CDFs, the
+                      allocation over time, a zoomable Gantt chart per policy and
+                      comparison.md's tables (see below); needs a Python with
+                      plotly (Debian: python3-plotly), checked before any run
+                      starts: without one, compare fails (exit 6) running nothing
   --contention        every run writes who slowed whom (gcsim run --help:
                       contention.csv, link_utilization.csv), and the plots
                       add contention_POLICY.png
@@ -139,6 +145,16 @@ The interpreter is the first that can `import matplotlib` of: $GCSIM_PYTHON,
 $GCSIM_SCRIPTS_DIR, else in the scripts/ folder of the source tree gcsim was
 built from.
 
+The HTML report (--html; scripts/report_comparison.py, which also runs alone:
+python3 scripts/report_comparison.py DIR) is written by the first of the same
+interpreters that can `import plotly`, staged and renamed into place. It holds
+the JCT and queueing delay CDFs and the allocation over time per policy, a
+Gantt chart per policy whose bars name their job, GPUs, start and end on hover,
+and comparison.md's tables. A big run stays a page a browser opens: a Gantt
+chart holds at most 5000 bars (the jobs in order of their first start, the page
+says how many of how many), a CDF at most 2000 points, an allocation curve at
+most 4000. The page is about 9 MB (plotly.js) plus the runs' points.
+
 A run that ends in a deadlock, or that gcsim run stops as a livelock or as
 thrashing (see gcsim run --help), is a result, not a failure: compare says so
 with the run's messages and goes on; its row says why and when it stopped
@@ -152,8 +168,9 @@ included), 1 bad input file, 2 bad command line, unknown or repeated policy,
 3 a policy returned an invalid plan or failed, 4 outputs could not be read or
 written, 11 a run ran out of memory, 12 a failure inside gcsim (for 1, 3, 4,
 11 and 12 the failing run's messages are shown), 6 --plots yes and the plots
-could not be drawn, 7 a run could not be started or was killed, 15 SIGINT
-or SIGTERM stopped the comparison.
+could not be drawn, or --html and the report cannot be written (no Python
+with plotly: nothing runs), 7 a run could not be started or was killed, 15
+SIGINT or SIGTERM stopped the comparison (no report.html then).
 
 SIGINT or SIGTERM is passed on to the run under way, which stops and writes
 its outputs marked partial (see gcsim run --help); the policies after it do
@@ -233,6 +250,9 @@ int run_policy(const std::string& policy, const std::vector<std::string>& common
 
 // ---- plots ------------------------------------------------------------------------------
 
+/// Writes DIR/report.html (--html).
+constexpr const char* kHtmlReportScript = "report_comparison.py";
+
 /// Draws the plots; returns an explanation when they could not be drawn.
 std::optional<std::string> draw_plots(const std::string& out_dir, bool quiet) {
   std::string output;
@@ -288,6 +308,13 @@ int compare_policies(const Arguments& args) {
     throw UsageError("option '--fidelity' must be 'job' or 'iteration', got '" + fidelity + "'");
   const PlotMode plots = parse_plot_mode(args.value_or("plots", "auto"));
   const bool quiet = args.has("quiet");
+  const bool html = args.has("html");
+  // Before anything runs: a report that cannot be written is a comparison not worth starting.
+  if (html)
+    if (const auto problem = script_problem(kHtmlReportScript, kPlotly)) {
+      std::cerr << "gcsim compare: error: --html: cannot write the HTML report: " << *problem << "\n";
+      return exit_codes::kPlotError;
+    }
 
   // Everything the runs would reject is found before the first one starts.
   PolicyRegistry registry;
@@ -393,6 +420,14 @@ int compare_policies(const Arguments& args) {
                 << "gcsim compare: the table is written (" << out_dir << "/comparison.csv, comparison.md)\n";
     }
   }
+  if (html) {
+    std::string output;
+    if (const auto problem = run_plot_script(kHtmlReportScript, {out_dir}, output, kPlotly)) {
+      std::cerr << "gcsim compare: error: --html: cannot write the HTML report: " << *problem << "\n";
+      return exit_codes::kPlotError;
+    }
+    if (!quiet) std::cout << output;
+  }
   if (!quiet) std::cout << "  outputs     " << out_dir << "/\n";
   return exit_codes::kOk;
 }
@@ -417,6 +452,7 @@ Command compare_command() {
                    {"quiet", false},
                    {"no-wall-time", false},
                    {"contention", false},
+                   {"html", false},
                    {"trace-opt", true, true},
                    {"whole-gpus", false},
                    {"check", false},

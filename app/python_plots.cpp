@@ -29,7 +29,7 @@ std::string scripts_dir() {
   return std::string(GCSIM_SOURCE_DIR) + "/scripts";
 }
 
-PythonSearch find_python_with_matplotlib() {
+PythonSearch find_python_with(const PythonLibrary& library) {
   std::vector<std::pair<std::string, std::optional<std::string>>> candidates;  // label, path
   const char* from_env = std::getenv("GCSIM_PYTHON");
   candidates.emplace_back("$GCSIM_PYTHON", from_env && *from_env ? std::optional<std::string>(from_env) : std::nullopt);
@@ -58,8 +58,8 @@ PythonSearch find_python_with_matplotlib() {
       search.tried += ": not found";
       continue;
     }
-    if (run_child(*path, {"-c", "import matplotlib"}, ChildOutput::kDiscard).exit_code != 0) {
-      search.tried += ": cannot import matplotlib";
+    if (run_child(*path, {"-c", std::string("import ") + library.module}, ChildOutput::kDiscard).exit_code != 0) {
+      search.tried += std::string(": cannot import ") + library.module;
       continue;
     }
     search.interpreter = *path;
@@ -68,16 +68,37 @@ PythonSearch find_python_with_matplotlib() {
   return search;
 }
 
-std::optional<std::string> run_plot_script(const std::string& script, const std::vector<std::string>& args,
-                                           std::string& output) {
-  const std::string path = scripts_dir() + "/" + script;
+PythonSearch find_python_with_matplotlib() { return find_python_with(kMatplotlib); }
+
+namespace {
+
+/// The script's path and its interpreter, or why it cannot run.
+std::optional<std::string> locate_script(const std::string& script, const PythonLibrary& library, std::string& path,
+                                         PythonSearch& search) {
+  path = scripts_dir() + "/" + script;
   std::error_code ec;
   if (!fs::is_regular_file(path, ec))
     return "the plot script " + path + " is missing (set GCSIM_SCRIPTS_DIR to the folder that holds it)";
-  const PythonSearch search = find_python_with_matplotlib();
+  search = find_python_with(library);
   if (!search.interpreter)
-    return "no Python interpreter that can import matplotlib (tried " + search.tried +
-           "); install matplotlib (Debian: python3-matplotlib) or set GCSIM_PYTHON";
+    return std::string("no Python interpreter that can import ") + library.module + " (tried " + search.tried +
+           "); install " + library.module + " (Debian: " + library.debian_package + ") or set GCSIM_PYTHON";
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> script_problem(const std::string& script, const PythonLibrary& library) {
+  std::string path;
+  PythonSearch search;
+  return locate_script(script, library, path, search);
+}
+
+std::optional<std::string> run_plot_script(const std::string& script, const std::vector<std::string>& args,
+                                           std::string& output, const PythonLibrary& library) {
+  std::string path;
+  PythonSearch search;
+  if (auto problem = locate_script(script, library, path, search)) return problem;
   std::vector<std::string> argv{path};
   argv.insert(argv.end(), args.begin(), args.end());
   const ChildResult result = run_child(*search.interpreter, argv);

@@ -1,17 +1,11 @@
 // `gcsim synth`: write a synthetic workload in gcsim's native format.
 #include <iostream>
-#include <optional>
 
 #include "app/arguments.hpp"
 #include "app/commands.hpp"
-#include "sim/core/cluster_layout.hpp"
-#include "sim/core/input_error.hpp"
-#include "sim/core/usage_error.hpp"
+#include "app/synthetic_request.hpp"
 #include "sim/io/atomic_output.hpp"
-#include "sim/io/json_input.hpp"
-#include "sim/topology/cluster_reader.hpp"
 #include "workloads/native_workload.hpp"
-#include "workloads/synthetic_generator.hpp"
 
 namespace gcsim {
 namespace {
@@ -38,36 +32,21 @@ Options:
 
 int write_synthetic_workload(const Arguments& args) {
   const std::string out = args.required("out");
-  SyntheticWorkloadSpec spec;
-  if (args.has("config")) {
-    const std::string path = args.required("config");
-    spec = synthetic_spec_from_json(read_json_file(path), path);
-  }
-  spec.jobs = args.uint_or("jobs", spec.jobs);
-  spec.mean_interarrival_s = args.number_or("mean-interarrival", spec.mean_interarrival_s);
-  if (args.has("checkpoint")) {
-    const std::string mode = args.required("checkpoint");
-    const std::optional<bool> saves = checkpoint_mode_saves(mode);
-    if (!saves) throw UsageError("--checkpoint expects at_preemption or none, got '" + mode + "'");
-    spec.checkpoint_at_preemption = *saves;
-  }
-  if (args.has("cluster")) {
-    const std::string path = args.required("cluster");
-    const ClusterLayout layout(read_cluster_file(path));
-    const int type = layout.find_gpu_type(spec.gpu_type);
-    if (type < 0)
-      throw InputError(path, "gpu_types", "name",
-                       "the generator's GPU type '" + spec.gpu_type + "' is not in this cluster");
-    spec.gpu_flops = layout.spec().gpu_types[static_cast<std::size_t>(type)].flops;
-  }
-  const std::vector<JobSpec> jobs = generate_synthetic_workload(spec, args.uint_or("seed", 0));
+  SyntheticRequest request;
+  request.config = args.value_or("config", "");
+  if (args.has("jobs")) request.jobs = args.uint_or("jobs", 0);
+  if (args.has("mean-interarrival")) request.mean_interarrival_s = args.number_or("mean-interarrival", 0);
+  if (args.has("checkpoint")) request.checkpoint = args.required("checkpoint");
+  request.cluster = args.value_or("cluster", "");
+  request.seed = args.uint_or("seed", 0);
+  const std::vector<JobSpec> jobs = synthesize(request);
   write_file_atomically(out, [&jobs](std::ostream& file) { write_native_workload(file, jobs); });
   std::cout << "gcsim synth: wrote " << jobs.size() << " jobs to " << out << "\n";
   return exit_codes::kOk;
 }
 
 // Generator settings the generator cannot use are a bad input, named as such.
-int synthesize(const Arguments& args) {
+int generate_workload(const Arguments& args) {
   try {
     return write_synthetic_workload(args);
   } catch (const std::invalid_argument& e) {
@@ -82,7 +61,7 @@ Command synth_command() {
                   "generate a synthetic workload (native JSON)",
                   kSynthUsage,
                   {{"out"}, {"jobs"}, {"seed"}, {"config"}, {"cluster"}, {"mean-interarrival"}, {"checkpoint"}},
-                  synthesize};
+                  generate_workload};
   // What else fails is the workload file that could not be written.
   command.other_failure = OtherFailure{exit_codes::kOutputError, "gcsim: error: "};
   return command;

@@ -22,12 +22,15 @@
 #include <nlohmann/json.hpp>
 
 #include "app/run_request.hpp"
+#include "app/synthetic_request.hpp"
 #include "app/trace_request.hpp"
 #include "policies/register_builtin.hpp"
 #include "python/error_description.hpp"
 #include "python/run_in_child.hpp"
 #include "sim/core/input_error.hpp"
 #include "sim/io/atomic_output.hpp"
+#include "sim/report/comparison_table.hpp"
+#include "sim/report/run_output_reader.hpp"
 #include "sim/topology/cluster_reader.hpp"
 #include "workloads/native_workload.hpp"
 
@@ -169,6 +172,66 @@ py::tuple read_trace(const std::string& spec, const std::vector<std::string>& se
   return py::make_tuple(workload, notes);
 }
 
+// `gcsim synth`'s workload file, as text.
+std::string synth(const std::string& config, const std::optional<std::string>& config_json,
+                  std::optional<std::size_t> jobs, std::optional<double> mean_interarrival,
+                  const std::optional<std::string>& checkpoint, const std::string& cluster,
+                  const std::optional<std::string>& cluster_json, std::uint64_t seed) {
+  const py::gil_scoped_release free;
+  try {
+    SyntheticRequest request;
+    request.config = config;
+    if (config_json) request.config_document = parse_document(*config_json, config);
+    request.jobs = jobs;
+    request.mean_interarrival_s = mean_interarrival;
+    request.checkpoint = checkpoint;
+    request.cluster = cluster;
+    if (cluster_json) request.cluster_document = parse_document(*cluster_json, cluster);
+    request.seed = seed;
+    std::vector<JobSpec> generated;
+    try {
+      generated = synthesize(request);
+    } catch (const std::invalid_argument& e) {  // as `gcsim synth` says it (status 1)
+      throw InputError(config.empty() ? "<synth settings>" : config, "", "",
+                       std::string("invalid generator settings: ") + e.what());
+    }
+    std::ostringstream text;
+    write_native_workload(text, generated);
+    return text.str();
+  } catch (...) {
+    const ErrorDescription error = describe_current_exception();
+    const py::gil_scoped_acquire gil;
+    raise_error(error);
+  }
+}
+
+// comparison.csv and comparison.md of runs given as (policy, summary.json, jobs.csv, timeline.csv) texts,
+// as `gcsim compare` writes them.
+py::tuple comparison(const std::vector<std::tuple<std::string, std::string, std::string, std::string>>& runs) {
+  std::string csv, markdown;
+  {
+    const py::gil_scoped_release free;
+    try {
+      std::vector<ComparisonRow> rows;
+      for (const auto& [policy, summary, jobs, timeline] : runs) {
+        const std::string dir = "runs/" + policy + "/";
+        RunOutputs outputs;
+        outputs.summary = parse_summary_json(summary, dir + "summary.json");
+        outputs.jobs = parse_jobs_csv(jobs, dir + "jobs.csv");
+        outputs.timeline = parse_timeline_csv(timeline, dir + "timeline.csv");
+        rows.push_back(comparison_row(policy, outputs));
+      }
+      csv = comparison_csv(rows);
+      markdown = comparison_markdown(rows);
+    } catch (...) {
+      const ErrorDescription error = describe_current_exception();
+      const py::gil_scoped_acquire gil;
+      raise_error(error);
+    }
+  }
+  return py::make_tuple(csv, markdown);
+}
+
 void write_outputs(const std::string& directory, const std::vector<std::pair<std::string, std::string>>& files) {
   const py::gil_scoped_release free;
   try {
@@ -206,6 +269,12 @@ PYBIND11_MODULE(_gcsim, m) {
   m.def("read_trace", &read_trace, py::arg("spec"), py::arg("settings") = std::vector<std::string>{},
         py::arg("cluster") = "", py::arg("cluster_json") = py::none(),
         "Reads a workload or trace; returns its jobs as a native workload (JSON text) and the reader's notes.");
+  m.def("synth", &synth, py::arg("config") = "", py::arg("config_json") = py::none(), py::arg("jobs") = py::none(),
+        py::arg("mean_interarrival") = py::none(), py::arg("checkpoint") = py::none(), py::arg("cluster") = "",
+        py::arg("cluster_json") = py::none(), py::arg("seed") = 0,
+        "Generates a synthetic workload as `gcsim synth` does; returns the file it writes (native JSON text).");
+  m.def("comparison", &comparison, py::arg("runs"),
+        "comparison.csv and comparison.md of runs given as (policy, summary.json, jobs.csv, timeline.csv) texts.");
   m.def("write_outputs", &write_outputs, py::arg("directory"), py::arg("files"),
         "Writes (name, text) files into the directory, all at once or none.");
   m.def(

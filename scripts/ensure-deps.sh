@@ -5,7 +5,7 @@ set -euo pipefail
 packages=(cmake make g++ pkg-config libsimgrid-dev libboost-graph-dev nlohmann-json3-dev libeigen3-dev
           libbenchmark-dev libgtest-dev python3-matplotlib clang-format
           libopenmpi-dev openmpi-bin iproute2 time clang libclang-rt-14-dev
-          pybind11-dev python3-dev python3-pandas python3-pytest)
+          pybind11-dev python3-dev python3-pandas python3-pytest python3-plotly chromium)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -9,6 +9,9 @@ dict and pandas DataFrames::
     result.jobs.groupby("queue").jct.mean()
     result.write("out/default")
 
+    table = gcsim.compare("rack.json", "jobs.json", ["fifo", "srtf"]).table   # comparison.csv
+    workload = gcsim.synth(500, seed=1).workload                              # gcsim synth's jobs
+
 A cluster or workload is a path, a trace ("philly:PATH", as ``gcsim run
 --workload`` takes it) or a dict in the native JSON format
 (docs/cluster-format.md, docs/workload-format.md). Errors raise
@@ -25,11 +28,13 @@ from typing import Any, Mapping, Optional, Sequence, Union
 import pandas as pd
 
 from . import _gcsim
+from .comparison import CompareResult, compare
 from .errors import Error, InputError, InvariantBroken, PolicyError, UsageError
 from .results import RunResult
+from .synthetic import SyntheticWorkload, synth
 
-__all__ = ["run", "read_trace", "policies", "RunResult", "Error", "UsageError", "InputError", "PolicyError",
-           "InvariantBroken"]
+__all__ = ["run", "compare", "synth", "read_trace", "policies", "RunResult", "CompareResult", "SyntheticWorkload",
+           "Error", "UsageError", "InputError", "PolicyError", "InvariantBroken"]
 
 Source = Union[str, "os.PathLike[str]", Mapping[str, Any]]
 

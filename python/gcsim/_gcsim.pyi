@@ -15,6 +15,14 @@ def read_trace(spec: str, settings: list[str] = ..., cluster: str = "",
                cluster_json: Optional[str] = None) -> tuple[str, str]:
     """(the jobs as a native workload in JSON text, the reader's notes)."""
 
+def synth(config: str = "", config_json: Optional[str] = None, jobs: Optional[int] = None,
+          mean_interarrival: Optional[float] = None, checkpoint: Optional[str] = None, cluster: str = "",
+          cluster_json: Optional[str] = None, seed: int = 0) -> str:
+    """The workload file `gcsim synth` writes (native JSON text)."""
+
+def comparison(runs: list[tuple[str, str, str, str]]) -> tuple[str, str]:
+    """(comparison.csv, comparison.md) of runs given as (policy, summary.json, jobs.csv, timeline.csv) texts."""
+
 def write_outputs(directory: str, files: list[tuple[str, str]]) -> None:
     """Writes the (name, text) files into the directory, all at once or none."""
 

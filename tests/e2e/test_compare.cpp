@@ -7,6 +7,7 @@
 // matplotlib is at hand.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <optional>
@@ -497,6 +498,72 @@ TEST(Compare, PlotsNoDrawsNothing) {
   const GcsimRun run = s.compare("fifo", {"--plots", "no"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   for (const std::string& name : files_in(s.dir / "cmp")) EXPECT_EQ(name.find(".png"), std::string::npos) << name;
+}
+
+}  // namespace
+}  // namespace gcsim::testing
+
+namespace gcsim::testing {
+namespace {
+
+bool python_imports_plotly() { return std::system("/usr/bin/python3 -c 'import plotly' >/dev/null 2>&1") == 0; }
+
+std::size_t occurrences(const std::string& text, const std::string& what) {
+  std::size_t count = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++count;
+  return count;
+}
+
+TEST(CompareHtml, WithoutPlotlyFailsBeforeAnyRunNamingThePackageAndTheInterpretersTried) {
+  const DeadlockScenario s;
+  // A package named plotly first on every interpreter's path that refuses to import.
+  fs::create_directories(s.dir / "hidden/plotly");
+  s.dir.write("hidden/plotly/__init__.py", "raise ImportError('plotly hidden')\n");
+  const ScopedEnv path("PYTHONPATH", s.dir / "hidden");
+  const GcsimRun run = s.compare("fifo,gang", {"--plots", "no", "--html"});
+  EXPECT_EQ(run.exit_code, 6) << run.err;
+  EXPECT_NE(run.err.find("python3-plotly"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("/usr/bin/python3: cannot import plotly"), std::string::npos) << run.err;
+  EXPECT_FALSE(fs::exists(s.dir / "cmp/runs")) << "a run started";
+  EXPECT_FALSE(fs::exists(s.dir / "cmp/comparison.csv"));
+}
+
+TEST(CompareHtml, WritesOneSelfContainedPageOfEveryChartAndTable) {
+  if (!python_imports_plotly()) GTEST_SKIP() << "/usr/bin/python3 cannot import plotly (Debian: python3-plotly)";
+  const DeadlockScenario s;
+  const ScopedEnv python("GCSIM_PYTHON", "/usr/bin/python3");
+  const GcsimRun run = s.compare("fifo,piecemeal", {"--plots", "no", "--html"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::string page = read_text(s.dir / "cmp/report.html");
+  // plotly.js inside the page, no script fetched from anywhere.
+  EXPECT_NE(page.find("* plotly.js v"), std::string::npos);
+  EXPECT_EQ(page.find("<script src"), std::string::npos);
+  // Two CDFs, the allocation, one Gantt chart per policy.
+  EXPECT_EQ(occurrences(page, "class=\"plotly-graph-div\""), 5u);
+  EXPECT_EQ(occurrences(page, "jobs on GPUs (all 6 jobs"), 1u) << "fifo runs all six jobs";
+  // piecemeal deadlocks at 240 s: the four short jobs done, the trains holding GPUs but never started.
+  EXPECT_EQ(occurrences(page, "piecemeal: jobs on GPUs (all 4 jobs"), 1u) << "the trains never started";
+  EXPECT_NE(page.find("\"train-a\",\"4\""), std::string::npos) << "a bar names its job and its GPUs";
+  EXPECT_NE(page.find("<td>piecemeal</td><td>4/6 †</td>"), std::string::npos) << "comparison.md's table";
+  // Nothing staged is left behind.
+  std::vector<std::string> names = files_in(s.dir / "cmp");
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"comparison.csv", "comparison.md", "report.html", "runs"}));
+}
+
+TEST(CompareHtml, WithoutHtmlNoPageIsWrittenAndTheTablesAreTheSame) {
+  if (!python_imports_plotly()) GTEST_SKIP() << "/usr/bin/python3 cannot import plotly (Debian: python3-plotly)";
+  const DeadlockScenario s;
+  const ScopedEnv python("GCSIM_PYTHON", "/usr/bin/python3");
+  const GcsimRun with = s.compare("fifo,gang", {"--plots", "no", "--html", "--no-wall-time"});
+  ASSERT_EQ(with.exit_code, 0) << with.err;
+  const std::string csv = read_text(s.dir / "cmp/comparison.csv"), md = read_text(s.dir / "cmp/comparison.md");
+  fs::remove_all(s.dir / "cmp");
+  const GcsimRun without = s.compare("fifo,gang", {"--plots", "no", "--no-wall-time"});
+  ASSERT_EQ(without.exit_code, 0) << without.err;
+  EXPECT_FALSE(fs::exists(s.dir / "cmp/report.html"));
+  EXPECT_EQ(read_text(s.dir / "cmp/comparison.csv"), csv);
+  EXPECT_EQ(read_text(s.dir / "cmp/comparison.md"), md);
 }
 
 }  // namespace

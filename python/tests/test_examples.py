@@ -1,0 +1,22 @@
+"""examples/python/ runs as its README says and writes what it promises."""
+
+import subprocess
+import sys
+
+import pytest
+
+import gcsim
+from conftest import SOURCE_DIR
+
+
+def test_compare_policies_prints_the_table_and_plots_the_cdfs(tmp_path):
+    pytest.importorskip("matplotlib", reason="this Python cannot import matplotlib (Debian: python3-matplotlib)")
+    png = tmp_path / "jct.png"
+    done = subprocess.run([sys.executable, str(SOURCE_DIR / "examples/python/compare_policies.py"), "--out", str(png)],
+                          capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert png.read_bytes().startswith(b"\x89PNG")
+    rows = [line.split("|")[1].strip() for line in done.stdout.splitlines() if line.startswith("| ")]
+    expected = ["fifo", "srtf"] + (["MyFifo"] if hasattr(gcsim, "Policy") else [])
+    assert rows[1:1 + len(expected)] == expected, done.stdout
+    assert "| fifo | 400/400 |" in done.stdout
