@@ -1,7 +1,9 @@
 #include "sim/model/solo_transfers.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace gcsim {
 namespace {
@@ -11,13 +13,18 @@ std::uint64_t directed_link(const FabricHop& hop) {
          static_cast<std::uint64_t>(hop.up);
 }
 
-// A link only the transfers of the job holding `from` and `to` cross: their
-// ports, and their own NICs.
-bool held_by_the_job(const FabricHop& hop, const FabricPlace& from, const FabricPlace& to) {
-  if (hop.kind == FabricLinkKind::kPort) return true;
-  if (hop.kind != FabricLinkKind::kNic) return false;
+// The GPU whose port or own NIC `hop` is; none for a link of no GPU's: a
+// node's shared NIC, an uplink, and the NIC a node's CPU host goes out
+// through (its first), which the CPU jobs' transfers cross too. A NIC
+// crossed up is in the sender's node (its own, or with PXN the relaying
+// GPU's), one crossed down the receiver's own.
+std::optional<GpuId> owner(const FabricHop& hop, const FabricPlace& from, const FabricPlace& to,
+                           const ClusterLayout& layout) {
+  if (hop.kind == FabricLinkKind::kPort) return hop.index;
+  if (hop.kind != FabricLinkKind::kNic) return std::nullopt;
   const FabricPlace& side = hop.up ? from : to;
-  return side.own_nic && hop.index == side.nic;
+  if (!side.own_nic || hop.index == side.first_nic) return std::nullopt;
+  return layout.node(side.node).gpus[hop.index - side.first_nic];
 }
 
 // What a solo transfer's end depends on: its bytes, and its links' figures in order.
@@ -25,11 +32,10 @@ struct SoloShape {
   double bytes = 0;
   std::vector<LinkSpec> links;
   bool operator==(const SoloShape& other) const {
-    return bytes == other.bytes &&
-           std::equal(links.begin(), links.end(), other.links.begin(), other.links.end(),
-                      [](const LinkSpec& a, const LinkSpec& b) {
-                        return a.bandwidth == b.bandwidth && a.latency == b.latency;
-                      });
+    return bytes == other.bytes && std::equal(links.begin(), links.end(), other.links.begin(), other.links.end(),
+                                              [](const LinkSpec& a, const LinkSpec& b) {
+                                                return a.bandwidth == b.bandwidth && a.latency == b.latency;
+                                              });
   }
 };
 
@@ -41,7 +47,18 @@ std::vector<std::vector<std::uint32_t>> solo_stand_ins(const ClusterLayout& layo
   stands_for.reserve(exchanges.size());
   for (const ExchangeFlows& exchange : exchanges) stands_for.emplace_back(exchange.transfers.size(), 1);
   const FabricLayout& fabric = layout.fabric();
-  if (gpu_share < 1 || layout.spec().network.crosstraffic || fabric.pxn()) return stands_for;
+  if (gpu_share < 1 || layout.spec().network.crosstraffic) return stands_for;
+
+  // A GPU's links are the job's when it holds the GPU; with PXN, when it
+  // holds every GPU of the node, since any of them may relay through them.
+  std::unordered_map<NodeId, std::uint32_t> held_in_node;
+  for (GpuId g : gpus) ++held_in_node[layout.node_of(g)];
+  std::unordered_set<GpuId> held(gpus.begin(), gpus.end());
+  const auto the_jobs = [&](GpuId g) {
+    if (!fabric.pxn()) return held.count(g) > 0;
+    const NodeId node = layout.node_of(g);
+    return held_in_node[node] == layout.node(node).gpus.size() && held.count(g) > 0;
+  };
 
   const auto route_of = [&](const Transfer& t) {
     return fabric.route(fabric.gpu_place(gpus[t.from]), fabric.gpu_place(gpus[t.to]));
@@ -53,7 +70,7 @@ std::vector<std::vector<std::uint32_t>> solo_stand_ins(const ClusterLayout& layo
       for (const FabricHop& hop : route_of(t)) ++crossings[directed_link(hop)];
   }
 
-  std::vector<SoloShape> shapes;                               // one per group of solo transfers
+  std::vector<SoloShape> shapes;                              // one per group of solo transfers
   std::vector<std::pair<std::size_t, std::size_t>> stand_in;  // each group's (exchange, transfer)
   for (std::size_t e = 0; e < exchanges.size(); ++e) {
     const ExchangeFlows& exchange = exchanges[e];
@@ -66,7 +83,8 @@ std::vector<std::vector<std::uint32_t>> solo_stand_ins(const ClusterLayout& layo
       SoloShape shape{exchange.bytes, {}};
       bool solo = route.size > 0;
       for (const FabricHop& hop : route) {
-        if (!held_by_the_job(hop, from, to) || crossings[directed_link(hop)] != 1) {
+        const std::optional<GpuId> gpu = owner(hop, from, to, layout);
+        if (!gpu || !the_jobs(*gpu) || crossings[directed_link(hop)] != 1) {
           solo = false;
           break;
         }

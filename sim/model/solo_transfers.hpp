@@ -2,18 +2,21 @@
 // others, so that the engine starts one flow where it would start many.
 //
 // A transfer is solo when every link it crosses is the job's alone and no
-// other transfer of the phase crosses it in the same direction: a GPU's port
-// (the job holds the GPU whole, and without PXN no other GPU's transfer is
-// relayed through it) and a GPU's own NIC (rail-optimized nodes). Nothing
-// else then shares its links, whatever the other jobs do, so its time is a
-// function of its bytes and its links' bandwidths and latencies alone, and
-// solo transfers with the same bytes over links of the same figures, in the
-// same order, end at the same instant: one flow stands for all of them.
-// A tensor-parallel ring inside a node, a pipeline's send to the next stage
-// on the same rail of the same leaf, an 8-GPU job's rings are solo; anything
-// crossing a leaf or pod uplink or a node's shared NIC is not, nor is any
-// transfer of a job on a fraction of its GPUs, or on a network with
-// cross-traffic (acknowledgements flow back over the reverse direction).
+// other transfer of the phase crosses it in the same direction. A GPU's port
+// and its own NIC (a node with a NIC per GPU) are the job's when it holds
+// the GPU whole, and with PXN, which relays a transfer through another GPU
+// of the sender's node, when it holds the whole node; the NIC of a node's
+// first GPU is never the job's, as the node's CPU host goes out through it.
+// Nothing else then shares a solo transfer's links, whatever the other jobs
+// do, so its time is a function of its bytes and its links' bandwidths and
+// latencies alone, and solo transfers with the same bytes over links of the
+// same figures, in the same order, end at the same instant: one flow stands
+// for all of them. A tensor-parallel ring inside a node, a pipeline's send
+// to the next stage on the same rail of the same leaf, an 8-GPU job's rings
+// are solo; anything crossing a leaf or pod uplink or a node's shared NIC
+// is not, nor is any transfer of a job on a fraction of its GPUs, or on a
+// network with cross-traffic (acknowledgements flow back over the reverse
+// direction).
 //
 // Why: SimGrid 3.32 pays, for each host-to-host transfer that ends, a walk
 // over every such transfer in flight, so that flows alive for hours at job

@@ -7,7 +7,8 @@
 //
 // A transfer inside a node crosses its sender's port up and its receiver's
 // port down; between nodes on one rail, the two GPUs' own NICs; across
-// rails, the leaves' uplinks too, which other jobs share.
+// rails, the leaves' uplinks too, which other jobs share. Rail 0's NICs are
+// also the ones the nodes' CPU hosts go out through: never the job's alone.
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -20,11 +21,23 @@ namespace {
 
 using StandsFor = std::vector<std::vector<std::uint32_t>>;
 
-TEST(SoloTransfers, ARingAlignedOnRailsIsTwoGroupsOneInsideNodesOneOnTheRails) {
+TEST(SoloTransfers, ARingAlignedOnRailsGoesAsOneFlowInsideNodesAndOneOnRailOne) {
   const ClusterLayout layout(testing::tiny_rail_cluster());
   // Ranks on GPUs 0, 1, 3, 2: 0 -> 1 NVLink, 1 -> 3 rail 1, 3 -> 2 NVLink, 2 -> 0 rail 0.
   const std::vector<ExchangeFlows> ring{{{{0, 1}, {1, 2}, {2, 3}, {3, 0}}, 1e9, {}}};
-  EXPECT_EQ(solo_stand_ins(layout, {0, 1, 3, 2}, 1, ring), (StandsFor{{2, 2, 0, 0}}));
+  EXPECT_EQ(solo_stand_ins(layout, {0, 1, 3, 2}, 1, ring), (StandsFor{{2, 1, 0, 1}}));
+  // 1 -> 3 and 3 -> 1 on rail 1, one up and one down each NIC: one flow.
+  const std::vector<ExchangeFlows> pair{{{{0, 1}, {1, 0}}, 1e9, {}}};
+  EXPECT_EQ(solo_stand_ins(layout, {1, 3}, 1, pair), (StandsFor{{2, 0}}));
+}
+
+TEST(SoloTransfers, WithPxnOnlyAJobHoldingTheWholeNodeHasItsLinks) {
+  const ClusterLayout layout(testing::tiny_rail_cluster(/*pxn=*/true));
+  const std::vector<ExchangeFlows> ring{{{{0, 1}, {1, 2}, {2, 3}, {3, 0}}, 1e9, {}}};
+  EXPECT_EQ(solo_stand_ins(layout, {0, 1, 3, 2}, 1, ring), (StandsFor{{2, 1, 0, 1}}));
+  // GPU 0 of each node may belong to another job and relay through GPU 1's links.
+  const std::vector<ExchangeFlows> pair{{{{0, 1}, {1, 0}}, 1e9, {}}};
+  EXPECT_EQ(solo_stand_ins(layout, {1, 3}, 1, pair), (StandsFor{{1, 1}}));
 }
 
 TEST(SoloTransfers, TransfersAcrossRailsShareUplinksAndStandAlone) {
@@ -64,12 +77,10 @@ TEST(SoloTransfers, AnExchangeOfNoBytesStartsNoFlowAndCrossesNothing) {
   EXPECT_EQ(solo_stand_ins(layout, {0, 1, 2, 3}, 1, exchanges), (StandsFor{{1}, {2, 0}}));
 }
 
-TEST(SoloTransfers, AFractionOfAGpuPxnOrCrossTrafficLeaveEveryTransferItsFlow) {
+TEST(SoloTransfers, AFractionOfAGpuOrCrossTrafficLeaveEveryTransferItsFlow) {
   const std::vector<ExchangeFlows> ring{{{{0, 1}, {1, 2}, {2, 3}, {3, 0}}, 1e9, {}}};
   const StandsFor each_its_own{{1, 1, 1, 1}};
   EXPECT_EQ(solo_stand_ins(ClusterLayout(testing::tiny_rail_cluster()), {0, 1, 3, 2}, 0.5, ring), each_its_own);
-  EXPECT_EQ(solo_stand_ins(ClusterLayout(testing::tiny_rail_cluster(/*pxn=*/true)), {0, 1, 3, 2}, 1, ring),
-            each_its_own);
   ClusterSpec acks = testing::tiny_rail_cluster();
   acks.network.crosstraffic = true;
   EXPECT_EQ(solo_stand_ins(ClusterLayout(acks), {0, 1, 3, 2}, 1, ring), each_its_own);
