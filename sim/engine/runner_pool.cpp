@@ -9,6 +9,7 @@
 #include <simgrid/Exception.hpp>
 
 #include "sim/engine/job_runs.hpp"
+#include "sim/model/solo_transfers.hpp"
 
 namespace gcsim {
 namespace sg4 = simgrid::s4u;
@@ -122,6 +123,7 @@ bool RunnerPool::run_step(Runner& runner, JobIndex job) {
   engine_.events.step_ended({job, engine_.now, run});
   run.activities.clear();
   run.activity_transfers.clear();
+  run.stood_for.clear();
   // SimGrid's clock may reach a computation's end a rounding error before
   // the end told to the recorder: its GPUs are idle from now, so that the
   // next step's busy interval does not overlap this one's.
@@ -240,11 +242,20 @@ void RunnerPool::phase_step(JobIndex job, RunningJob& run, const JobStep& step) 
       exec->start();
     }
   }
+  std::vector<std::size_t> group_activity;  // per solo group, the activity standing for it
   for (const ExchangeFlows& flows : run.phase_flows[step.phase]) {
     if (!(flows.bytes > 0)) continue;
     for (std::size_t k = 0; k < flows.transfers.size(); ++k) {
-      if (flows.stands_for[k] == 0) continue;
       const Transfer& t = flows.transfers[k];
+      const std::uint32_t group = flows.solo_group[k];
+      if (flows.stands_for[k] == 0) {
+        run.stood_for.push_back({group_activity[group], run.hosts[t.from], run.hosts[t.to], run.activities.size()});
+        continue;
+      }
+      if (group != SoloStandIns::kAlone) {
+        if (group_activity.size() <= group) group_activity.resize(group + 1);
+        group_activity[group] = run.activities.size();
+      }
       send(run, run.hosts[t.from], run.hosts[t.to], flows.bytes * step.iterations);
       run.activity_transfers.push_back(flows.stands_for[k]);
     }

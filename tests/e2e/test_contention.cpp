@@ -232,6 +232,55 @@ TEST(Contention, AnLlmPairUnderAnOversubscribedLeafLosesItsDataParallelTimeOnIts
   }
 }
 
+// One flow stands for a tensor-parallel ring's four hops inside a node
+// (sim/model/solo_transfers.hpp: each GPU's port carries one hop up and one
+// down; without PXN no other GPU's transfer crosses them); the ledger still
+// counts each hop on its own ports: the eight port directions are the eight
+// busiest links of link_utilization.csv, each busy, at both fidelities.
+TEST(Contention, EachHopAFlowStandsForStillLoadsItsOwnPorts) {
+  nlohmann::json cluster = nlohmann::json::parse(read_text(scenario("clusters/h100-rails-1024gpu.json")));
+  cluster["fabric"]["pxn"] = false;
+  const nlohmann::json job{{"id", "tp"},
+                           {"submit", 0},
+                           {"gpus", 4},
+                           {"llm_training",
+                            {{"model",
+                              {{"parameters", 1.2e9},
+                               {"layers", 24},
+                               {"hidden_size", 2048},
+                               {"sequence_length", 2048},
+                               {"vocabulary_size", 32000},
+                               {"global_batch", 8},
+                               {"micro_batch", 1},
+                               {"bytes_per_element", 2}}},
+                             {"parallel", {{"tensor", 4}, {"pipeline", 1}, {"data", 1}}},
+                             {"iterations", 2}}}};
+  ScratchDir dir;
+  const auto cluster_file = dir.write("cluster.json", cluster.dump());
+  const auto workload = dir.write("jobs.json", workload_json({job}));
+  for (const char* fidelity : {"iteration", "job"}) {
+    const GcsimRun run =
+        run_simulation(cluster_file, workload, dir / fidelity, {"--fidelity", fidelity, "--contention"});
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    std::istringstream use(read_text(dir / fidelity + "/link_utilization.csv"));
+    std::map<std::string, double> busiest;
+    std::string line;
+    std::getline(use, line);
+    while (std::getline(use, line)) {
+      const std::size_t first = line.find(','), last = line.rfind(',');
+      double& most = busiest[line.substr(0, first)];
+      most = std::max(most, std::stod(line.substr(last + 1)));
+    }
+    EXPECT_EQ(busiest.size(), 8u) << fidelity;
+    for (int gpu = 0; gpu < 4; ++gpu)
+      for (const char* way : {"_UP", "_DOWN"}) {
+        const std::string port = "dgx-h100-0-gpu" + std::to_string(gpu) + "-port" + way;
+        ASSERT_EQ(busiest.count(port), 1u) << fidelity << " " << port;
+        EXPECT_GT(busiest.at(port), 0.5) << fidelity << " " << port;
+      }
+  }
+}
+
 // The bundled pair (scenarios/workloads/llm-contended-pair.json) on the
 // bundled rail cluster whose leaf uplinks are oversubscribed 4:1
 // (h100-rails-1024gpu-4to1.json): two 175B-like jobs, TP8 x PP8 x DP6 with
