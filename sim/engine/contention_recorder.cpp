@@ -39,22 +39,11 @@ const ContentionRecorder::Route& ContentionRecorder::route(const sg4::Host* from
 void ContentionRecorder::on_step_started(const StepStarted& e) {
   OpenStep step;
   step.start = sg4::Engine::get_clock();
-  // Each solo transfer another activity stands for is a flow on its own
-  // links, ending with that activity, in the order it would have started.
-  auto stood_for = e.run.stood_for.begin();
-  const auto add_stood_for = [&](std::size_t before) {
-    for (; stood_for != e.run.stood_for.end() && stood_for->after == before; ++stood_for) {
-      const auto* comm = static_cast<const sg4::Comm*>(e.run.activities[stood_for->activity].get());
-      step.flows.push_back({comm, &route(stood_for->from, stood_for->to), comm->get_remaining()});
-    }
-  };
-  for (std::size_t k = 0; k < e.run.activities.size(); ++k) {
-    add_stood_for(k);
-    const auto* comm = dynamic_cast<const sg4::Comm*>(e.run.activities[k].get());
+  for (const sg4::ActivityPtr& activity : e.run.activities) {
+    const auto* comm = dynamic_cast<const sg4::Comm*>(activity.get());
     if (!comm) continue;  // a computation
     step.flows.push_back({comm, &route(comm->get_source(), comm->get_destination()), comm->get_remaining()});
   }
-  add_stood_for(e.run.activities.size());
   if (step.flows.empty()) return;
   open_starts_.insert(step.start);
   open_[e.job] = std::move(step);

@@ -318,6 +318,9 @@ class EngineEvents {
   void step_started(const StepStarted& e) {
     for (EngineListener* l : step_started_) l->on_step_started(e);
   }
+  /// Whether a listener follows each step's activities (the contention
+  /// recorder): it then sees every transfer as a flow of its own.
+  bool steps_followed() const { return !step_started_.empty(); }
   void step_ended(const StepEnded& e) {
     for (EngineListener* l : step_ended_) l->on_step_ended(e);
   }

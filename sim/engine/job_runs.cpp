@@ -347,7 +347,6 @@ void JobRuns::cancel_step(JobIndex job) {
     engine_.events.busy_cut({end, engine_.now, gpus, engine_.in.jobs[job].gpu_share});
   run.activities.clear();
   run.activity_transfers.clear();
-  run.stood_for.clear();
   run.busy_ends.clear();
 }
 

@@ -9,7 +9,6 @@
 #include <simgrid/Exception.hpp>
 
 #include "sim/engine/job_runs.hpp"
-#include "sim/model/solo_transfers.hpp"
 
 namespace gcsim {
 namespace sg4 = simgrid::s4u;
@@ -123,7 +122,6 @@ bool RunnerPool::run_step(Runner& runner, JobIndex job) {
   engine_.events.step_ended({job, engine_.now, run});
   run.activities.clear();
   run.activity_transfers.clear();
-  run.stood_for.clear();
   // SimGrid's clock may reach a computation's end a rounding error before
   // the end told to the recorder: its GPUs are idle from now, so that the
   // next step's busy interval does not overlap this one's.
@@ -228,7 +226,8 @@ void RunnerPool::start_step(JobIndex job, const JobStep& step) {
 // A phase of a PhasedWork: its computation on every GPU, and each of its
 // exchanges' transfers carrying all the messages of the step's iterations,
 // all started together; one flow for each group of solo transfers
-// (solo_transfers.hpp), which end together.
+// (solo_transfers.hpp), which end together, unless a listener follows the
+// flows.
 void RunnerPool::phase_step(JobIndex job, RunningJob& run, const JobStep& step) {
   if (step.amount > 0) {
     const double share = engine_.in.jobs[job].gpu_share;
@@ -242,22 +241,17 @@ void RunnerPool::phase_step(JobIndex job, RunningJob& run, const JobStep& step) 
       exec->start();
     }
   }
-  std::vector<std::size_t> group_activity;  // per solo group, the activity standing for it
+  // A listener following the steps' flows (--contention) counts each
+  // transfer on its own links: then each is a flow, which ends when its
+  // group's would have.
+  const bool merge = !engine_.events.steps_followed();
   for (const ExchangeFlows& flows : run.phase_flows[step.phase]) {
     if (!(flows.bytes > 0)) continue;
     for (std::size_t k = 0; k < flows.transfers.size(); ++k) {
+      if (merge && flows.stands_for[k] == 0) continue;
       const Transfer& t = flows.transfers[k];
-      const std::uint32_t group = flows.solo_group[k];
-      if (flows.stands_for[k] == 0) {
-        run.stood_for.push_back({group_activity[group], run.hosts[t.from], run.hosts[t.to], run.activities.size()});
-        continue;
-      }
-      if (group != SoloStandIns::kAlone) {
-        if (group_activity.size() <= group) group_activity.resize(group + 1);
-        group_activity[group] = run.activities.size();
-      }
       send(run, run.hosts[t.from], run.hosts[t.to], flows.bytes * step.iterations);
-      run.activity_transfers.push_back(flows.stands_for[k]);
+      run.activity_transfers.push_back(merge ? flows.stands_for[k] : 1);
     }
   }
 }

@@ -34,20 +34,8 @@ struct RunningJob {
   bool on_delay = false;  // the current timer step is a delay (TimerSteps: its end needs not the plan again)
   // The activities of the current step; it is done when all of them are.
   std::vector<simgrid::s4u::ActivityPtr> activities;
-  // Per activity, the transfers it stands for (RunnerPool::ring_step(),
-  // phase_step()); empty: one each.
+  // Per activity, the transfers it stands for (RunnerPool::ring_step()); empty: one each.
   std::vector<std::uint32_t> activity_transfers;
-  // A phase's solo transfers that started no flow of their own
-  // (solo_transfers.hpp), in the order they would have started: the
-  // activity that stands for each, its hosts, and how many activities had
-  // started before it, so that the contention ledger still sees every
-  // transfer on its links, in order.
-  struct StoodFor {
-    std::size_t activity;
-    simgrid::s4u::Host *from, *to;
-    std::size_t after;
-  };
-  std::vector<StoodFor> stood_for;
   Time started = 0;
   Time work_started = 0;  // after the restore delay, if any
   Time work_seconds = 0;  // the run's work alone on its GPUs, for checkpoint accounting

@@ -96,11 +96,8 @@ void phase_costs(const PhasedWork& phased, const std::vector<GpuId>& gpus, doubl
       bytes.push_back(exchange_flows.bytes);
     }
     if (!sets.empty()) cost.busiest_seconds = busiest_link_seconds(links, sets, bytes) / network.bandwidth_factor;
-    std::vector<SoloStandIns> solo = solo_stand_ins(layout, gpus, gpu_share, flows);
-    for (std::size_t e = 0; e < flows.size(); ++e) {
-      flows[e].stands_for = std::move(solo[e].stands_for);
-      flows[e].solo_group = std::move(solo[e].group);
-    }
+    std::vector<std::vector<std::uint32_t>> stands_for = solo_stand_ins(layout, gpus, gpu_share, flows);
+    for (std::size_t e = 0; e < flows.size(); ++e) flows[e].stands_for = std::move(stands_for[e]);
     costs.phases.push_back(cost);
   }
 }

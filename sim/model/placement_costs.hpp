@@ -85,9 +85,9 @@ MeasuredSpeed measured_speed(const MeasuredWork& work, double gpu_share, const C
 struct ExchangeFlows {
   std::vector<Transfer> transfers;
   double bytes = 0;
-  // Per transfer, the transfers its flow stands for and its solo group
-  // (solo_transfers.hpp: SoloStandIns).
-  std::vector<std::uint32_t> stands_for, solo_group;
+  // Per transfer, the transfers its flow stands for (solo_transfers.hpp):
+  // 1 each, the group's size for a solo group's first, 0 for its others.
+  std::vector<std::uint32_t> stands_for;
 };
 
 struct PlacementCosts {

@@ -41,14 +41,11 @@ struct SoloShape {
 
 }  // namespace
 
-std::vector<SoloStandIns> solo_stand_ins(const ClusterLayout& layout, const std::vector<GpuId>& gpus, double gpu_share,
-                                         const std::vector<ExchangeFlows>& exchanges) {
-  std::vector<SoloStandIns> stands_for;
+std::vector<std::vector<std::uint32_t>> solo_stand_ins(const ClusterLayout& layout, const std::vector<GpuId>& gpus,
+                                                       double gpu_share, const std::vector<ExchangeFlows>& exchanges) {
+  std::vector<std::vector<std::uint32_t>> stands_for;
   stands_for.reserve(exchanges.size());
-  for (const ExchangeFlows& exchange : exchanges) {
-    const std::size_t n = exchange.transfers.size();
-    stands_for.push_back({std::vector<std::uint32_t>(n, 1), std::vector<std::uint32_t>(n, SoloStandIns::kAlone)});
-  }
+  for (const ExchangeFlows& exchange : exchanges) stands_for.emplace_back(exchange.transfers.size(), 1);
   const FabricLayout& fabric = layout.fabric();
   if (gpu_share < 1 || layout.spec().network.crosstraffic) return stands_for;
 
@@ -95,16 +92,14 @@ std::vector<SoloStandIns> solo_stand_ins(const ClusterLayout& layout, const std:
       }
       if (!solo) continue;
       const auto same = std::find(shapes.begin(), shapes.end(), shape);
-      const auto group = static_cast<std::uint32_t>(same - shapes.begin());
-      stands_for[e].group[k] = group;
       if (same == shapes.end()) {
         shapes.push_back(std::move(shape));
         stand_in.emplace_back(e, k);
         continue;
       }
-      const auto [first_exchange, first_transfer] = stand_in[group];
-      ++stands_for[first_exchange].stands_for[first_transfer];
-      stands_for[e].stands_for[k] = 0;
+      const auto [first_exchange, first_transfer] = stand_in[static_cast<std::size_t>(same - shapes.begin())];
+      ++stands_for[first_exchange][first_transfer];
+      stands_for[e][k] = 0;
     }
   }
   return stands_for;

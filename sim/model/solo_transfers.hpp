@@ -22,13 +22,11 @@
 // over every such transfer in flight, so that flows alive for hours at job
 // fidelity make a week of large jobs quadratic in its flows.
 //
-//   std::vector<SoloStandIns> solo = solo_stand_ins(layout, gpus, gpu_share, phase_flows);
-//   // solo[e].stands_for[t]: how many transfers exchange e's transfer t starts a flow for; 0: none,
-//   // solo[e].group[t]: its group (the first transfer of a group, in order, starts the flow), or kAlone
+//   std::vector<std::vector<std::uint32_t>> stands_for = solo_stand_ins(layout, gpus, phase_flows);
+//   // stands_for[e][t]: how many transfers exchange e's transfer t starts a flow for; 0: none
 #pragma once
 
 #include <cstdint>
-#include <limits>
 #include <vector>
 
 #include "sim/core/cluster_layout.hpp"
@@ -37,18 +35,11 @@
 
 namespace gcsim {
 
-/// One exchange's transfers: how many transfers (itself included) each one's
-/// flow stands for (1 for a transfer that is not solo, the group's size for
-/// the first solo transfer of a group in exchange then transfer order, 0 for
-/// the others), and each one's group (kAlone: not solo).
-struct SoloStandIns {
-  static constexpr std::uint32_t kAlone = std::numeric_limits<std::uint32_t>::max();
-  std::vector<std::uint32_t> stands_for, group;
-};
-
-/// The solo groups of one phase's exchanges; `gpus` are the job's GPUs in
-/// rank order, `gpu_share` its share of each.
-std::vector<SoloStandIns> solo_stand_ins(const ClusterLayout& layout, const std::vector<GpuId>& gpus, double gpu_share,
-                                         const std::vector<ExchangeFlows>& exchanges);
+/// Per exchange of one phase, per transfer, how many transfers (itself
+/// included) its flow stands for: 1 for a transfer that is not solo, the
+/// group's size for the first solo transfer of a group, 0 for the others.
+/// `gpus` are the job's GPUs in rank order; `gpu_share` its share of each.
+std::vector<std::vector<std::uint32_t>> solo_stand_ins(const ClusterLayout& layout, const std::vector<GpuId>& gpus,
+                                                       double gpu_share, const std::vector<ExchangeFlows>& exchanges);
 
 }  // namespace gcsim

@@ -232,12 +232,14 @@ TEST(Contention, AnLlmPairUnderAnOversubscribedLeafLosesItsDataParallelTimeOnIts
   }
 }
 
-// One flow stands for a tensor-parallel ring's four hops inside a node
+// A tensor-parallel ring's four hops inside a node are solo
 // (sim/model/solo_transfers.hpp: each GPU's port carries one hop up and one
-// down; without PXN no other GPU's transfer crosses them); the ledger still
-// counts each hop on its own ports: the eight port directions are the eight
-// busiest links of link_utilization.csv, each busy, at both fidelities.
-TEST(Contention, EachHopAFlowStandsForStillLoadsItsOwnPorts) {
+// down; without PXN no other GPU's transfer crosses them), and one flow
+// stands for them in a run that does not follow the network; with
+// --contention each is a flow on its own ports: the eight port directions
+// are the eight busiest links of link_utilization.csv, each busy, at both
+// fidelities.
+TEST(Contention, EachHopOfASoloRingLoadsItsOwnPorts) {
   nlohmann::json cluster = nlohmann::json::parse(read_text(scenario("clusters/h100-rails-1024gpu.json")));
   cluster["fabric"]["pxn"] = false;
   const nlohmann::json job{{"id", "tp"},

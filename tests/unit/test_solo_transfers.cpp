@@ -21,38 +21,30 @@ namespace {
 
 using StandsFor = std::vector<std::vector<std::uint32_t>>;
 
-StandsFor stands_for(const ClusterLayout& layout, const std::vector<GpuId>& gpus, double gpu_share,
-                     const std::vector<ExchangeFlows>& exchanges) {
-  StandsFor each;
-  for (const SoloStandIns& exchange : solo_stand_ins(layout, gpus, gpu_share, exchanges))
-    each.push_back(exchange.stands_for);
-  return each;
-}
-
 TEST(SoloTransfers, ARingAlignedOnRailsGoesAsOneFlowInsideNodesAndOneOnRailOne) {
   const ClusterLayout layout(testing::tiny_rail_cluster());
   // Ranks on GPUs 0, 1, 3, 2: 0 -> 1 NVLink, 1 -> 3 rail 1, 3 -> 2 NVLink, 2 -> 0 rail 0.
   const std::vector<ExchangeFlows> ring{{{{0, 1}, {1, 2}, {2, 3}, {3, 0}}, 1e9, {}}};
-  EXPECT_EQ(stands_for(layout, {0, 1, 3, 2}, 1, ring), (StandsFor{{2, 1, 0, 1}}));
+  EXPECT_EQ(solo_stand_ins(layout, {0, 1, 3, 2}, 1, ring), (StandsFor{{2, 1, 0, 1}}));
   // 1 -> 3 and 3 -> 1 on rail 1, one up and one down each NIC: one flow.
   const std::vector<ExchangeFlows> pair{{{{0, 1}, {1, 0}}, 1e9, {}}};
-  EXPECT_EQ(stands_for(layout, {1, 3}, 1, pair), (StandsFor{{2, 0}}));
+  EXPECT_EQ(solo_stand_ins(layout, {1, 3}, 1, pair), (StandsFor{{2, 0}}));
 }
 
 TEST(SoloTransfers, WithPxnOnlyAJobHoldingTheWholeNodeHasItsLinks) {
   const ClusterLayout layout(testing::tiny_rail_cluster(/*pxn=*/true));
   const std::vector<ExchangeFlows> ring{{{{0, 1}, {1, 2}, {2, 3}, {3, 0}}, 1e9, {}}};
-  EXPECT_EQ(stands_for(layout, {0, 1, 3, 2}, 1, ring), (StandsFor{{2, 1, 0, 1}}));
+  EXPECT_EQ(solo_stand_ins(layout, {0, 1, 3, 2}, 1, ring), (StandsFor{{2, 1, 0, 1}}));
   // GPU 0 of each node may belong to another job and relay through GPU 1's links.
   const std::vector<ExchangeFlows> pair{{{{0, 1}, {1, 0}}, 1e9, {}}};
-  EXPECT_EQ(stands_for(layout, {1, 3}, 1, pair), (StandsFor{{1, 1}}));
+  EXPECT_EQ(solo_stand_ins(layout, {1, 3}, 1, pair), (StandsFor{{1, 1}}));
 }
 
 TEST(SoloTransfers, TransfersAcrossRailsShareUplinksAndStandAlone) {
   const ClusterLayout layout(testing::tiny_rail_cluster());
   // In GPU order 1 -> 2 and 3 -> 0 cross the leaves' uplinks.
   const std::vector<ExchangeFlows> ring{{{{0, 1}, {1, 2}, {2, 3}, {3, 0}}, 1e9, {}}};
-  EXPECT_EQ(stands_for(layout, {0, 1, 2, 3}, 1, ring), (StandsFor{{2, 1, 0, 1}}));
+  EXPECT_EQ(solo_stand_ins(layout, {0, 1, 2, 3}, 1, ring), (StandsFor{{2, 1, 0, 1}}));
 }
 
 TEST(SoloTransfers, ALinkTwoTransfersOfThePhaseCrossIsNoOnesAlone) {
@@ -63,40 +55,35 @@ TEST(SoloTransfers, ALinkTwoTransfersOfThePhaseCrossIsNoOnesAlone) {
   for (std::uint32_t from = 0; from < 4; ++from)
     for (std::uint32_t to = 0; to < 4; ++to)
       if (from != to) all_to_all[0].transfers.push_back({from, to});
-  const StandsFor got = stands_for(layout, {0, 1, 2, 3}, 1, all_to_all);
+  const StandsFor got = solo_stand_ins(layout, {0, 1, 2, 3}, 1, all_to_all);
   // Transfers in order: 0->1 0->2 0->3 1->0 1->2 1->3 2->0 2->1 2->3 3->0 3->1 3->2.
   EXPECT_EQ(got, (StandsFor{{4, 1, 1, 0, 1, 1, 1, 1, 0, 1, 1, 0}}));
 
   // Two exchanges started together on the same ports: none alone.
   const std::vector<ExchangeFlows> two{{{{0, 1}}, 1e9, {}}, {{{0, 1}}, 1e9, {}}};
-  EXPECT_EQ(stands_for(layout, {0, 1}, 1, two), (StandsFor{{1}, {1}}));
+  EXPECT_EQ(solo_stand_ins(layout, {0, 1}, 1, two), (StandsFor{{1}, {1}}));
 }
 
 TEST(SoloTransfers, OnlyTransfersOfTheSameBytesOverTheSameFiguresMakeAGroup) {
   const ClusterLayout layout(testing::tiny_rail_cluster());
   // 0 -> 1 and 2 -> 3 carry different bytes; 1 -> 0 and 3 -> 2 the same.
   const std::vector<ExchangeFlows> exchanges{{{{0, 1}}, 1e9, {}}, {{{2, 3}}, 2e9, {}}, {{{1, 0}, {3, 2}}, 1e9, {}}};
-  EXPECT_EQ(stands_for(layout, {0, 1, 2, 3}, 1, exchanges), (StandsFor{{3}, {1}, {0, 0}}));
-  const std::vector<SoloStandIns> solo = solo_stand_ins(layout, {0, 1, 2, 3}, 1, exchanges);
-  EXPECT_EQ(solo[0].group, std::vector<std::uint32_t>{0});
-  EXPECT_EQ(solo[1].group, std::vector<std::uint32_t>{1});
-  EXPECT_EQ(solo[2].group, (std::vector<std::uint32_t>{0, 0}));
-  EXPECT_EQ(solo_stand_ins(layout, {0, 1, 2, 3}, 0.5, exchanges)[0].group[0], SoloStandIns::kAlone);
+  EXPECT_EQ(solo_stand_ins(layout, {0, 1, 2, 3}, 1, exchanges), (StandsFor{{3}, {1}, {0, 0}}));
 }
 
 TEST(SoloTransfers, AnExchangeOfNoBytesStartsNoFlowAndCrossesNothing) {
   const ClusterLayout layout(testing::tiny_rail_cluster());
   const std::vector<ExchangeFlows> exchanges{{{{0, 1}}, 0, {}}, {{{0, 1}, {2, 3}}, 1e9, {}}};
-  EXPECT_EQ(stands_for(layout, {0, 1, 2, 3}, 1, exchanges), (StandsFor{{1}, {2, 0}}));
+  EXPECT_EQ(solo_stand_ins(layout, {0, 1, 2, 3}, 1, exchanges), (StandsFor{{1}, {2, 0}}));
 }
 
 TEST(SoloTransfers, AFractionOfAGpuOrCrossTrafficLeaveEveryTransferItsFlow) {
   const std::vector<ExchangeFlows> ring{{{{0, 1}, {1, 2}, {2, 3}, {3, 0}}, 1e9, {}}};
   const StandsFor each_its_own{{1, 1, 1, 1}};
-  EXPECT_EQ(stands_for(ClusterLayout(testing::tiny_rail_cluster()), {0, 1, 3, 2}, 0.5, ring), each_its_own);
+  EXPECT_EQ(solo_stand_ins(ClusterLayout(testing::tiny_rail_cluster()), {0, 1, 3, 2}, 0.5, ring), each_its_own);
   ClusterSpec acks = testing::tiny_rail_cluster();
   acks.network.crosstraffic = true;
-  EXPECT_EQ(stands_for(ClusterLayout(acks), {0, 1, 3, 2}, 1, ring), each_its_own);
+  EXPECT_EQ(solo_stand_ins(ClusterLayout(acks), {0, 1, 3, 2}, 1, ring), each_its_own);
 }
 
 TEST(SoloTransfers, ANodesSharedNicIsNotTheJobs) {
@@ -106,7 +93,7 @@ TEST(SoloTransfers, ANodesSharedNicIsNotTheJobs) {
   const ClusterLayout layout(spec);
   // 0 -> 1 inside n-0, 1 -> 2 through both nodes' NICs, 2 -> 3 inside n-1, 3 -> 0 back.
   const std::vector<ExchangeFlows> ring{{{{0, 1}, {1, 2}, {2, 3}, {3, 0}}, 1e9, {}}};
-  EXPECT_EQ(stands_for(layout, {0, 1, 2, 3}, 1, ring), (StandsFor{{2, 1, 0, 1}}));
+  EXPECT_EQ(solo_stand_ins(layout, {0, 1, 2, 3}, 1, ring), (StandsFor{{2, 1, 0, 1}}));
 }
 
 }  // namespace
