@@ -25,6 +25,8 @@
 #include "app/trace_request.hpp"
 #include "policies/register_builtin.hpp"
 #include "python/error_description.hpp"
+#include "python/policy_bindings.hpp"
+#include "python/python_policy.hpp"
 #include "python/run_in_child.hpp"
 #include "sim/core/input_error.hpp"
 #include "sim/io/atomic_output.hpp"
@@ -91,13 +93,60 @@ class InterruptWatch {
   PyObject *type_ = nullptr, *value_ = nullptr, *traceback_ = nullptr;
 };
 
+// The registry entry of a policy written in Python: "python:" and its
+// class's name. The object is borrowed: the caller holds it for the run.
+void add_python_policy(RunRequest& request, const py::object& policy) {
+  const std::string name = py::str(py::type::handle_of(policy).attr("__name__"));
+  const bool shares_gpus = py::bool_(py::getattr(policy, "shares_gpus", py::bool_(false)));
+  request.policy = "python:" + name;
+  request.register_policies = [object = policy.ptr(), name, shares_gpus](PolicyRegistry& registry) {
+    registry.add_policy("python:" + name, "a policy written in Python", "pack",
+                        [=](const PolicyOptions&, std::unique_ptr<PlacementPolicy> placement) {
+                          return std::make_unique<PythonPolicy>(object, name, shares_gpus, std::move(placement));
+                        });
+  };
+}
+
+// Around the fork of a run whose policy is written in Python: the parent
+// forks holding the interpreter's lock (no other thread is inside it then),
+// the child makes the copy of the interpreter its own and releases the lock
+// for the policy's calls to take, and flushes Python's output before it ends.
+ForkHooks interpreter_fork_hooks(PyGILState_STATE& held) {
+  ForkHooks hooks;
+  hooks.before = [&held] {
+    held = PyGILState_Ensure();
+    PyOS_BeforeFork();
+  };
+  hooks.in_parent = [&held] {
+    PyOS_AfterFork_Parent();
+    PyGILState_Release(held);
+  };
+  hooks.in_child = [] {
+    PyOS_AfterFork_Child();
+    PyEval_SaveThread();
+  };
+  hooks.child_ends = [] {
+    PyGILState_Ensure();
+    for (const char* name : {"stdout", "stderr"})
+      if (PyObject* stream = PySys_GetObject(name); stream && stream != Py_None) {
+        PyObject* flushed = PyObject_CallMethod(stream, "flush", nullptr);
+        Py_XDECREF(flushed);
+        PyErr_Clear();
+      }
+  };
+  return hooks;
+}
+
 py::dict run(const std::string& cluster, const std::optional<std::string>& cluster_json, const std::string& workload,
              const std::optional<std::string>& workload_json, const std::vector<std::string>& trace_settings,
-             const std::string& policy, const std::string& placement, const std::vector<std::string>& policy_settings,
-             const std::vector<std::string>& plugins, std::uint64_t seed, const std::string& fidelity,
-             std::uint32_t job_rounds, std::optional<double> until, bool gpu_memory_isolation, bool whole_gpus,
-             const std::string& node_failures, bool check, bool contention, bool wall_time) {
+             const std::string& policy, const py::object& policy_object, const std::string& placement,
+             const std::vector<std::string>& policy_settings, const std::vector<std::string>& plugins,
+             std::uint64_t seed, const std::string& fidelity, std::uint32_t job_rounds, std::optional<double> until,
+             bool gpu_memory_isolation, bool whole_gpus, const std::string& node_failures, bool check, bool contention,
+             bool wall_time) {
   RunRequest request;
+  ForkHooks hooks;
+  PyGILState_STATE held{};
   try {
     request.cluster = cluster;
     if (cluster_json) request.cluster_document = parse_document(*cluster_json, cluster);
@@ -105,6 +154,10 @@ py::dict run(const std::string& cluster, const std::optional<std::string>& clust
     if (workload_json) request.workload_document = parse_document(*workload_json, workload);
     request.trace_settings = trace_settings;
     request.policy = policy;
+    if (!policy_object.is_none()) {
+      add_python_policy(request, policy_object);
+      hooks = interpreter_fork_hooks(held);
+    }
     request.placement = placement;
     request.policy_settings = policy_settings;
     request.plugins = plugins;
@@ -126,7 +179,8 @@ py::dict run(const std::string& cluster, const std::optional<std::string>& clust
   {
     const py::gil_scoped_release free;
     try {
-      child = run_in_child(request, [&] { return watch(); });
+      child = run_in_child(
+          request, [&] { return watch(); }, hooks);
     } catch (...) {
       child.error = describe_current_exception();
     }
@@ -196,13 +250,14 @@ PYBIND11_MODULE(_gcsim, m) {
   m.doc() = "gcsim's simulator, compiled; use the package gcsim, which wraps it.";
   m.def("run", &run, py::arg("cluster"), py::arg("cluster_json") = py::none(), py::arg("workload"),
         py::arg("workload_json") = py::none(), py::arg("trace_settings") = std::vector<std::string>{},
-        py::arg("policy") = "fifo", py::arg("placement") = "", py::arg("policy_settings") = std::vector<std::string>{},
-        py::arg("plugins") = std::vector<std::string>{}, py::arg("seed") = 0, py::arg("fidelity") = "job",
-        py::arg("job_rounds") = 4, py::arg("until") = py::none(), py::arg("gpu_memory_isolation") = true,
-        py::arg("whole_gpus") = false, py::arg("node_failures") = "", py::arg("check") = false,
-        py::arg("contention") = false, py::arg("wall_time") = true,
+        py::arg("policy") = "fifo", py::arg("policy_object") = py::none(), py::arg("placement") = "",
+        py::arg("policy_settings") = std::vector<std::string>{}, py::arg("plugins") = std::vector<std::string>{},
+        py::arg("seed") = 0, py::arg("fidelity") = "job", py::arg("job_rounds") = 4, py::arg("until") = py::none(),
+        py::arg("gpu_memory_isolation") = true, py::arg("whole_gpus") = false, py::arg("node_failures") = "",
+        py::arg("check") = false, py::arg("contention") = false, py::arg("wall_time") = true,
         "Runs one simulation in a child process; returns its output files as text (dict 'files'), the notes, "
         "why it stopped early and the terminal summary.");
+  bind_policy_api(m);
   m.def("read_trace", &read_trace, py::arg("spec"), py::arg("settings") = std::vector<std::string>{},
         py::arg("cluster") = "", py::arg("cluster_json") = py::none(),
         "Reads a workload or trace; returns its jobs as a native workload (JSON text) and the reader's notes.");

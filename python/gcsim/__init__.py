@@ -24,12 +24,13 @@ from typing import Any, Mapping, Optional, Sequence, Union
 
 import pandas as pd
 
-from . import _gcsim
+from . import _gcsim, placement
 from .errors import Error, InputError, InvariantBroken, PolicyError, UsageError
+from .policy import Policy, WaitingChanges
 from .results import RunResult
 
-__all__ = ["run", "read_trace", "policies", "RunResult", "Error", "UsageError", "InputError", "PolicyError",
-           "InvariantBroken"]
+__all__ = ["run", "read_trace", "policies", "RunResult", "Policy", "WaitingChanges", "placement", "Error",
+           "UsageError", "InputError", "PolicyError", "InvariantBroken"]
 
 Source = Union[str, "os.PathLike[str]", Mapping[str, Any]]
 
@@ -58,7 +59,19 @@ def _source(source: Source, what: str) -> tuple[str, Optional[str]]:
     raise TypeError(f"{what}: expected a path, a trace spec 'FORMAT:PATH' or a dict, got {type(source).__name__}")
 
 
-def run(cluster: Source, workload: Source, policy: str = "fifo", *, seed: int = 0, fidelity: str = "job",
+def _policy(policy: Union[str, Policy, type]) -> tuple[str, Optional[Policy]]:
+    """(a built-in or plugin policy's name, or "" and a Policy written in Python)."""
+    if isinstance(policy, str):
+        return policy, None
+    if isinstance(policy, type) and issubclass(policy, Policy):
+        policy = policy()
+    if isinstance(policy, Policy):
+        return "", policy
+    raise TypeError(f"policy: expected a policy's name or a gcsim.Policy (an instance or a subclass), "
+                    f"got {type(policy).__name__}")
+
+
+def run(cluster: Source, workload: Source, policy: Union[str, Policy, type] = "fifo", *, seed: int = 0, fidelity: str = "job",
         job_rounds: int = 4, until: Optional[float] = None, placement: Optional[str] = None,
         policy_opt: Optional[Mapping[str, Any]] = None, trace_opt: Optional[Mapping[str, Any]] = None,
         plugins: Sequence[str] = (), whole_gpus: bool = False, gpu_memory_isolation: Union[bool, str] = True,
@@ -73,7 +86,9 @@ def run(cluster: Source, workload: Source, policy: str = "fifo", *, seed: int = 
             "FORMAT:PATH" (philly, swf, helios, pai, csv; docs/trace-replay.md),
             or a native workload as a dict ({"jobs": [...]},
             docs/workload-format.md).
-        policy: the scheduling policy's name (gcsim.policies() lists them).
+        policy: the scheduling policy's name (gcsim.policies() lists them),
+            or a policy written in Python: a gcsim.Policy instance or subclass
+            (gcsim.policy; its placement is ``placement``, pack by default).
         seed: handed to policies that draw random numbers.
         fidelity: "job" (a constant number of SimGrid activities per job) or
             "iteration" (every iteration's compute and ring steps).
@@ -105,7 +120,9 @@ def run(cluster: Source, workload: Source, policy: str = "fifo", *, seed: int = 
             file, where in it and the field).
         gcsim.UsageError: an option with a bad value.
         gcsim.PolicyError: an unknown policy or placement, a policy that throws
-            or returns an invalid plan.
+            (or, written in Python, raises: the message names its class and
+            the simulated time, .traceback holds the traceback) or returns an
+            invalid plan.
         gcsim.InvariantBroken: under check=True, a rule broken.
     """
     cluster_label, cluster_json = _source(cluster, "cluster")
@@ -114,9 +131,11 @@ def run(cluster: Source, workload: Source, policy: str = "fifo", *, seed: int = 
         if gpu_memory_isolation not in ("on", "off"):
             raise UsageError(f"option 'gpu_memory_isolation' must be 'on' or 'off', got '{gpu_memory_isolation}'")
         gpu_memory_isolation = gpu_memory_isolation == "on"
+    policy_name, policy_object = _policy(policy)
     outcome = _gcsim.run(
         cluster=cluster_label, cluster_json=cluster_json, workload=workload_label, workload_json=workload_json,
-        trace_settings=_settings(trace_opt), policy=policy, placement=placement or "",
+        trace_settings=_settings(trace_opt), policy=policy_name, policy_object=policy_object,
+        placement=placement or "",
         policy_settings=_settings(policy_opt), plugins=[os.fspath(p) for p in plugins], seed=seed,
         fidelity=fidelity, job_rounds=job_rounds, until=until, gpu_memory_isolation=bool(gpu_memory_isolation),
         whole_gpus=whole_gpus, node_failures=os.fspath(node_failures) if node_failures else "", check=check,
