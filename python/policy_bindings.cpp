@@ -177,10 +177,8 @@ void bind_cluster(py::module_& m) {
                          "during the schedule() call only). GPUs and nodes are indices.")
       .def_property_readonly(
           "now", [](const ClusterRef& c) { return c.at.get().now; }, "The simulated time, seconds.")
-      .def_property_readonly(
-          "gpu_count", [](const ClusterRef& c) { return c.at.get().real->layout().gpu_count(); })
-      .def_property_readonly(
-          "node_count", [](const ClusterRef& c) { return c.at.get().real->layout().node_count(); })
+      .def_property_readonly("gpu_count", [](const ClusterRef& c) { return c.at.get().real->layout().gpu_count(); })
+      .def_property_readonly("node_count", [](const ClusterRef& c) { return c.at.get().real->layout().node_count(); })
       .def_property_readonly(
           "free_gpu_count", [](const ClusterRef& c) { return c.at.get().cluster->free_gpu_count(); },
           "GPUs no job holds any part of (after this call's decisions so far).")
@@ -284,47 +282,53 @@ void bind_cluster(py::module_& m) {
 
 void bind_jobs(py::module_& m) {
   py::class_<JobRef>(m, "Job", "A job as the queue shows it during one schedule() call (read-only).")
-      .def_property_readonly("index", [](const JobRef& j) { return j.index; },
-                             "Its index in the workload: what plans and placements take.")
+      .def_property_readonly(
+          "index", [](const JobRef& j) { return j.index; },
+          "Its index in the workload: what plans and placements take.")
       .def("__index__", [](const JobRef& j) { return j.index; })
       .def_property_readonly("id", [](const JobRef& j) { return spec_of(j).id; })
       .def_property_readonly("user", [](const JobRef& j) { return spec_of(j).user; })
       .def_property_readonly("queue", [](const JobRef& j) { return spec_of(j).queue; })
-      .def_property_readonly("gpus", [](const JobRef& j) { return spec_of(j).gpus; }, "GPUs it asks for.")
+      .def_property_readonly(
+          "gpus", [](const JobRef& j) { return spec_of(j).gpus; }, "GPUs it asks for.")
       .def_property_readonly("gpu_share", [](const JobRef& j) { return spec_of(j).gpu_share; })
-      .def_property_readonly("gpu_memory", [](const JobRef& j) { return spec_of(j).gpu_memory_bytes; },
-                             "GPU memory it needs per GPU, bytes (0: any GPU).")
+      .def_property_readonly(
+          "gpu_memory", [](const JobRef& j) { return spec_of(j).gpu_memory_bytes; },
+          "GPU memory it needs per GPU, bytes (0: any GPU).")
       .def_property_readonly("cpu_cores", [](const JobRef& j) { return spec_of(j).cpu_cores; })
-      .def_property_readonly("memory", [](const JobRef& j) { return spec_of(j).memory_bytes; },
-                             "Host memory, bytes.")
+      .def_property_readonly(
+          "memory", [](const JobRef& j) { return spec_of(j).memory_bytes; }, "Host memory, bytes.")
       .def_property_readonly("priority", [](const JobRef& j) { return spec_of(j).priority; })
-      .def_property_readonly("qos", [](const JobRef& j) { return std::string(qos_name(spec_of(j).qos)); },
-                             "\"guaranteed\" or \"spot\".")
-      .def_property_readonly("submit", [](const JobRef& j) { return spec_of(j).submit; },
-                             "Its submit time in the workload.")
-      .def_property_readonly("runtime_estimate", [](const JobRef& j) { return spec_of(j).runtime_estimate; },
-                             "The user's estimate of its run time, seconds; 0 when none was given.")
+      .def_property_readonly(
+          "qos", [](const JobRef& j) { return std::string(qos_name(spec_of(j).qos)); }, "\"guaranteed\" or \"spot\".")
+      .def_property_readonly(
+          "submit", [](const JobRef& j) { return spec_of(j).submit; }, "Its submit time in the workload.")
+      .def_property_readonly(
+          "runtime_estimate", [](const JobRef& j) { return spec_of(j).runtime_estimate; },
+          "The user's estimate of its run time, seconds; 0 when none was given.")
       .def_property_readonly("restore_cost", [](const JobRef& j) { return spec_of(j).checkpoint.restore_cost; })
-      .def_property_readonly("submitted", [](const JobRef& j) { return runtime_of(j).submitted; },
-                             "When it joined the queue (its submit time, or when its dependencies ended).")
+      .def_property_readonly(
+          "submitted", [](const JobRef& j) { return runtime_of(j).submitted; },
+          "When it joined the queue (its submit time, or when its dependencies ended).")
       .def_property_readonly("state", [](const JobRef& j) { return state_name(runtime_of(j).state); })
-      .def_property_readonly("start", [](const JobRef& j) { return runtime_of(j).start; },
-                             "Its last start (inf: never started).")
-      .def_property_readonly("end", [](const JobRef& j) { return runtime_of(j).end; },
-                             "When it ended (inf: not yet).")
-      .def_property_readonly("held_gpus", [](const JobRef& j) { return runtime_of(j).gpus; },
-                             "The GPUs it holds, in ring order.")
+      .def_property_readonly(
+          "start", [](const JobRef& j) { return runtime_of(j).start; }, "Its last start (inf: never started).")
+      .def_property_readonly(
+          "end", [](const JobRef& j) { return runtime_of(j).end; }, "When it ended (inf: not yet).")
+      .def_property_readonly(
+          "held_gpus", [](const JobRef& j) { return runtime_of(j).gpus; }, "The GPUs it holds, in ring order.")
       .def_property_readonly("preemptions", [](const JobRef& j) { return runtime_of(j).preemptions; })
-      .def_property_readonly("attained_gpu_seconds", [](const JobRef& j) { return runtime_of(j).attained_gpu_seconds; },
-                             "GPU-seconds of service in runs that ended.")
-      .def_property_readonly("saved_fraction", [](const JobRef& j) { return runtime_of(j).saved_fraction; },
-                             "Share of its work its last checkpoint kept.")
-      .def_property_readonly("oracle_duration",
-                             [](const JobRef& j) { return j.at.get().jobs->oracle_duration(j.index); },
-                             "How long it would run alone on an empty cluster (inf: unknown).")
-      .def("__repr__", [](const JobRef& j) {
-        return "<gcsim.Job " + std::to_string(j.index) + " '" + spec_of(j).id + "'>";
-      });
+      .def_property_readonly(
+          "attained_gpu_seconds", [](const JobRef& j) { return runtime_of(j).attained_gpu_seconds; },
+          "GPU-seconds of service in runs that ended.")
+      .def_property_readonly(
+          "saved_fraction", [](const JobRef& j) { return runtime_of(j).saved_fraction; },
+          "Share of its work its last checkpoint kept.")
+      .def_property_readonly(
+          "oracle_duration", [](const JobRef& j) { return j.at.get().jobs->oracle_duration(j.index); },
+          "How long it would run alone on an empty cluster (inf: unknown).")
+      .def("__repr__",
+           [](const JobRef& j) { return "<gcsim.Job " + std::to_string(j.index) + " '" + spec_of(j).id + "'>"; });
 
   py::class_<JobListIterator>(m, "JobListIterator")
       .def("__iter__", [](JobListIterator& it) -> JobListIterator& { return it; })
@@ -345,7 +349,10 @@ void bind_jobs(py::module_& m) {
              if (i < 0 || i >= size) throw py::index_error("job list index out of range");
              return JobRef{list.at, jobs[static_cast<std::size_t>(i)]};
            })
-      .def("__iter__", [](const JobList& list) { return JobListIterator{list, 0}; })
+      .def("__iter__",
+           [](const JobList& list) {
+             return JobListIterator{list, 0};
+           })
       .def(
           "indices", [](const JobList& list) { return jobs_of(list); },
           "Every job's index, as a list (a copy: costs one int per job).");
@@ -354,12 +361,20 @@ void bind_jobs(py::module_& m) {
                        "The jobs: waiting (in submission order) and running (in the order they started), valid "
                        "during the schedule() call only.")
       .def_property_readonly("now", [](const QueueRef& q) { return q.at.get().now; })
-      .def_property_readonly("waiting", [](const QueueRef& q) { return JobList{q.at, false}; })
-      .def_property_readonly("running", [](const QueueRef& q) { return JobList{q.at, true}; })
+      .def_property_readonly("waiting",
+                             [](const QueueRef& q) {
+                               return JobList{q.at, false};
+                             })
+      .def_property_readonly("running",
+                             [](const QueueRef& q) {
+                               return JobList{q.at, true};
+                             })
       .def_property_readonly("job_count", [](const QueueRef& q) { return q.at.get().jobs->job_count(); })
       .def(
           "job",
-          [](const QueueRef& q, py::handle job) { return JobRef{q.at, known_job(q.at.get(), job)}; },
+          [](const QueueRef& q, py::handle job) {
+            return JobRef{q.at, known_job(q.at.get(), job)};
+          },
           py::arg("index"), "Any job of the workload by its index.")
       .def_property_readonly(
           "run_log_length", [](const QueueRef& q) { return q.at.get().jobs->run_log().size(); },

@@ -49,8 +49,8 @@ namespace {
 // The exception being handled in Python, as its last line and traceback.
 std::string describe(py::error_already_set& error) {
   try {
-    const py::object lines = py::module_::import("traceback")
-                                 .attr("format_exception")(error.type(), error.value(), error.trace());
+    const py::object lines =
+        py::module_::import("traceback").attr("format_exception")(error.type(), error.value(), error.trace());
     const std::string traceback = py::str("").attr("join")(lines).cast<std::string>();
     const py::object last = py::module_::import("traceback").attr("format_exception_only")(error.type(), error.value());
     std::string summary = py::str("").attr("join")(last).cast<std::string>();
