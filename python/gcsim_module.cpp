@@ -223,6 +223,18 @@ py::tuple read_trace(const std::string& spec, const std::vector<std::string>& se
   return py::make_tuple(workload, notes);
 }
 
+std::vector<std::size_t> gpus_per_node(const std::string& cluster, const std::optional<std::string>& cluster_json) {
+  try {
+    const ClusterLayout layout(cluster_json ? parse_cluster_json(parse_document(*cluster_json, cluster), cluster)
+                                            : read_cluster_file(cluster));
+    std::vector<std::size_t> gpus;
+    for (NodeId node = 0; node < layout.node_count(); ++node) gpus.push_back(layout.node(node).gpus.size());
+    return gpus;
+  } catch (...) {
+    raise_error(describe_current_exception());
+  }
+}
+
 void write_outputs(const std::string& directory, const std::vector<std::pair<std::string, std::string>>& files) {
   const py::gil_scoped_release free;
   try {
@@ -261,6 +273,8 @@ PYBIND11_MODULE(_gcsim, m) {
   m.def("read_trace", &read_trace, py::arg("spec"), py::arg("settings") = std::vector<std::string>{},
         py::arg("cluster") = "", py::arg("cluster_json") = py::none(),
         "Reads a workload or trace; returns its jobs as a native workload (JSON text) and the reader's notes.");
+  m.def("gpus_per_node", &gpus_per_node, py::arg("cluster"), py::arg("cluster_json") = py::none(),
+        "The cluster's GPUs on each node, in node order.");
   m.def("write_outputs", &write_outputs, py::arg("directory"), py::arg("files"),
         "Writes (name, text) files into the directory, all at once or none.");
   m.def(
