@@ -9,6 +9,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace gcsim::python {
 namespace {
@@ -97,7 +98,12 @@ std::size_t DecisionChannel::observe(PolicyCall& call) {
     if (std::find(started_.begin(), started_.end(), job) != started_.end()) continue;
     const JobSpec& spec = jobs.spec(job);
     const JobRuntime& runtime = jobs.runtime(job);
-    std::optional<std::vector<GpuId>> gpus = call.placement->place(spec, *call.cluster, none_taken);
+    // A job asking more GPUs than are free (or partly free, for a share)
+    // cannot start: the placement is not asked.
+    const std::size_t usable =
+        call.cluster->free_gpu_count() + (spec.gpu_share < 1 ? call.cluster->partly_free_gpu_count() : 0);
+    std::optional<std::vector<GpuId>> gpus;
+    if (spec.gpus <= usable) gpus = call.placement->place(spec, *call.cluster, none_taken);
     double* row = jobs_ + rows * kJobFeatures;
     row[0] = spec.gpus;
     row[1] = spec.gpu_share;
@@ -175,6 +181,25 @@ void DecisionChannel::serve(PolicyCall& call) {
     changes_.noted(job);
     started_.push_back(job);
   }
+}
+
+DecisionPolicy::DecisionPolicy(const DecisionEnds& ends, std::unique_ptr<PlacementPolicy> placement)
+    : placement_(std::move(placement)),
+      channel_(ends.page, ends.page_size, ends.decision_fd, ends.action_fd, ends.rows) {
+  if (!placement_) throw std::invalid_argument("an environment's policy needs a placement policy");
+  for (int fd : ends.close_in_child) ::close(fd);
+  call_.placement = placement_.get();
+}
+
+void DecisionPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
+  call_.begin(ctx, plan);
+  try {
+    channel_.serve(call_);
+  } catch (...) {
+    call_.end();
+    throw;
+  }
+  call_.end();
 }
 
 }  // namespace gcsim::python

@@ -2,9 +2,10 @@
 // each decision shown to the environment, and its action taken.
 //
 // The environment (python/gcsim/env/) runs the simulation in the child
-// process of gcsim.run under a policy written in Python whose schedule()
-// hands its call to serve(). The two processes share a page of memory (an
-// anonymous shared mmap the environment made before the fork) and two pipes:
+// process of gcsim.run under DecisionPolicy, whose schedule() hands each
+// call to serve(): the child runs no Python at all. The two processes share
+// a page of memory (an anonymous shared mmap the environment made before the
+// fork) and two pipes:
 //
 //   child -> parent  one byte, 'd': a decision is in the page
 //                    (the parent's run thread writes 'e' once the run returned)
@@ -39,12 +40,15 @@
 // in_system_offset: the sum over jobs that joined the queue of
 // (min(t, end) - joined) / expected run time (jobs without one count nothing).
 //
-//   DecisionChannel channel(page, page_size, obs_fd, action_fd, 32);
-//   channel.serve(call);  // in a Python policy's schedule()
+//   registry.add_policy("SchedulingEnv", "...", "pack", [=](const PolicyOptions&, auto placement) {
+//     return std::make_unique<DecisionPolicy>(ends, std::move(placement));
+//   });
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <string_view>
 #include <vector>
 
 #include "policies/kit/waiting_changes.hpp"
@@ -91,6 +95,31 @@ class DecisionChannel {
   std::size_t in_system_count_ = 0;
   std::size_t runs_read_ = 0;
   double rate_ = 0, offset_ = 0, ended_slowdown_ = 0, ended_ = 0, decisions_ = 0, calls_ = 0;
+};
+
+/// The page and the child's ends of the pipes, as the environment gives them.
+struct DecisionEnds {
+  unsigned char* page = nullptr;
+  std::size_t page_size = 0;
+  int decision_fd = -1, action_fd = -1;
+  std::size_t rows = 0;
+  /// The environment's ends, closed in the child (so that they are the
+  /// environment's alone) when the policy is made.
+  std::vector<int> close_in_child;
+};
+
+/// The policy of an environment's simulation: every decision goes through
+/// the channel. Its name in summary.json is "SchedulingEnv".
+class DecisionPolicy final : public SchedulingPolicy {
+ public:
+  DecisionPolicy(const DecisionEnds& ends, std::unique_ptr<PlacementPolicy> placement);
+  std::string_view name() const override { return "SchedulingEnv"; }
+  void schedule(const SchedulingContext& ctx, Plan& plan) override;
+
+ private:
+  std::unique_ptr<PlacementPolicy> placement_;
+  DecisionChannel channel_;
+  PolicyCall call_;
 };
 
 }  // namespace gcsim::python

@@ -24,6 +24,7 @@
 #include "app/run_request.hpp"
 #include "app/trace_request.hpp"
 #include "policies/register_builtin.hpp"
+#include "python/decision_channel.hpp"
 #include "python/error_description.hpp"
 #include "python/policy_bindings.hpp"
 #include "python/python_policy.hpp"
@@ -107,6 +108,26 @@ void add_python_policy(RunRequest& request, const py::object& policy) {
   };
 }
 
+// The policy of gcsim.env's simulation (decision_channel.hpp): `channel` is
+// (page, decision_fd, action_fd, rows, fds to close in the child).
+void add_decision_policy(RunRequest& request, const py::tuple& channel) {
+  DecisionEnds ends;
+  const py::buffer_info page = channel[0].cast<py::buffer>().request(true);
+  ends.page = static_cast<unsigned char*>(page.ptr);
+  ends.page_size = static_cast<std::size_t>(page.size * page.itemsize);
+  ends.decision_fd = channel[1].cast<int>();
+  ends.action_fd = channel[2].cast<int>();
+  ends.rows = channel[3].cast<std::size_t>();
+  ends.close_in_child = channel[4].cast<std::vector<int>>();
+  request.policy = "SchedulingEnv";
+  request.register_policies = [ends](PolicyRegistry& registry) {
+    registry.add_policy("SchedulingEnv", "gcsim.env's decisions", "pack",
+                        [=](const PolicyOptions&, std::unique_ptr<PlacementPolicy> placement) {
+                          return std::make_unique<DecisionPolicy>(ends, std::move(placement));
+                        });
+  };
+}
+
 // Around the fork of a run whose policy is written in Python: the parent
 // forks holding the interpreter's lock (no other thread is inside it then),
 // the child makes the copy of the interpreter its own and releases the lock
@@ -139,11 +160,11 @@ ForkHooks interpreter_fork_hooks(PyGILState_STATE& held) {
 
 py::dict run(const std::string& cluster, const std::optional<std::string>& cluster_json, const std::string& workload,
              const std::optional<std::string>& workload_json, const std::vector<std::string>& trace_settings,
-             const std::string& policy, const py::object& policy_object, const std::string& placement,
-             const std::vector<std::string>& policy_settings, const std::vector<std::string>& plugins,
-             std::uint64_t seed, const std::string& fidelity, std::uint32_t job_rounds, std::optional<double> until,
-             bool gpu_memory_isolation, bool whole_gpus, const std::string& node_failures, bool check, bool contention,
-             bool wall_time) {
+             const std::string& policy, const py::object& policy_object, const std::optional<py::tuple>& decisions,
+             const std::string& placement, const std::vector<std::string>& policy_settings,
+             const std::vector<std::string>& plugins, std::uint64_t seed, const std::string& fidelity,
+             std::uint32_t job_rounds, std::optional<double> until, bool gpu_memory_isolation, bool whole_gpus,
+             const std::string& node_failures, bool check, bool contention, bool wall_time) {
   RunRequest request;
   ForkHooks hooks;
   PyGILState_STATE held{};
@@ -158,6 +179,7 @@ py::dict run(const std::string& cluster, const std::optional<std::string>& clust
       add_python_policy(request, policy_object);
       hooks = interpreter_fork_hooks(held);
     }
+    if (decisions) add_decision_policy(request, *decisions);
     request.placement = placement;
     request.policy_settings = policy_settings;
     request.plugins = plugins;
@@ -262,11 +284,12 @@ PYBIND11_MODULE(_gcsim, m) {
   m.doc() = "gcsim's simulator, compiled; use the package gcsim, which wraps it.";
   m.def("run", &run, py::arg("cluster"), py::arg("cluster_json") = py::none(), py::arg("workload"),
         py::arg("workload_json") = py::none(), py::arg("trace_settings") = std::vector<std::string>{},
-        py::arg("policy") = "fifo", py::arg("policy_object") = py::none(), py::arg("placement") = "",
-        py::arg("policy_settings") = std::vector<std::string>{}, py::arg("plugins") = std::vector<std::string>{},
-        py::arg("seed") = 0, py::arg("fidelity") = "job", py::arg("job_rounds") = 4, py::arg("until") = py::none(),
-        py::arg("gpu_memory_isolation") = true, py::arg("whole_gpus") = false, py::arg("node_failures") = "",
-        py::arg("check") = false, py::arg("contention") = false, py::arg("wall_time") = true,
+        py::arg("policy") = "fifo", py::arg("policy_object") = py::none(), py::arg("decisions") = py::none(),
+        py::arg("placement") = "", py::arg("policy_settings") = std::vector<std::string>{},
+        py::arg("plugins") = std::vector<std::string>{}, py::arg("seed") = 0, py::arg("fidelity") = "job",
+        py::arg("job_rounds") = 4, py::arg("until") = py::none(), py::arg("gpu_memory_isolation") = true,
+        py::arg("whole_gpus") = false, py::arg("node_failures") = "", py::arg("check") = false,
+        py::arg("contention") = false, py::arg("wall_time") = true,
         "Runs one simulation in a child process; returns its output files as text (dict 'files'), the notes, "
         "why it stopped early and the terminal summary.");
   bind_policy_api(m);

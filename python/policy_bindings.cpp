@@ -514,19 +514,6 @@ void bind_kit(py::module_& m) {
 }
 
 void bind_env(py::module_& m) {
-  py::class_<DecisionChannel>(m, "DecisionChannel",
-                              "The simulation's side of gcsim.env.SchedulingEnv (decision_channel.hpp): shows "
-                              "each decision in the shared page and takes the action from the pipe.")
-      .def(py::init([](const py::buffer& page, int decision_fd, int action_fd, std::size_t rows) {
-             const py::buffer_info info = page.request(true);
-             return std::make_unique<DecisionChannel>(static_cast<unsigned char*>(info.ptr),
-                                                      static_cast<std::size_t>(info.size * info.itemsize), decision_fd,
-                                                      action_fd, rows);
-           }),
-           py::arg("page"), py::arg("decision_fd"), py::arg("action_fd"), py::arg("rows"), py::keep_alive<1, 2>())
-      .def(
-          "serve", [](DecisionChannel& channel, const PlanRef& plan) { channel.serve(plan.at.get()); }, py::arg("plan"),
-          "The decisions of this schedule() call, each sent and its action awaited.");
   m.def("decision_page_size", &decision_page_size, py::arg("rows"), py::arg("nodes"),
         "Bytes of the shared page for this many rows and nodes.");
 }

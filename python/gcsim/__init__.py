@@ -59,19 +59,22 @@ def _source(source: Source, what: str) -> tuple[str, Optional[str]]:
     raise TypeError(f"{what}: expected a path, a trace spec 'FORMAT:PATH' or a dict, got {type(source).__name__}")
 
 
-def _policy(policy: Union[str, Policy, type]) -> tuple[str, Optional[Policy]]:
-    """(a built-in or plugin policy's name, or "" and a Policy written in Python)."""
+def _policy(policy: Union[str, Policy, type]) -> tuple[str, Optional[Policy], Optional[tuple]]:
+    """(a built-in or plugin policy's name, a Policy written in Python, gcsim.env's decision channel)."""
     if isinstance(policy, str):
-        return policy, None
+        return policy, None, None
+    if hasattr(policy, "decision_channel"):  # gcsim.env's episodes
+        return "", None, policy.decision_channel
     if isinstance(policy, type) and issubclass(policy, Policy):
         policy = policy()
     if isinstance(policy, Policy):
-        return "", policy
+        return "", policy, None
     raise TypeError(f"policy: expected a policy's name or a gcsim.Policy (an instance or a subclass), "
                     f"got {type(policy).__name__}")
 
 
-def run(cluster: Source, workload: Source, policy: Union[str, Policy, type] = "fifo", *, seed: int = 0, fidelity: str = "job",
+def run(cluster: Source, workload: Source, policy: Union[str, Policy, type] = "fifo", *, seed: int = 0,
+        fidelity: str = "job",
         job_rounds: int = 4, until: Optional[float] = None, placement: Optional[str] = None,
         policy_opt: Optional[Mapping[str, Any]] = None, trace_opt: Optional[Mapping[str, Any]] = None,
         plugins: Sequence[str] = (), whole_gpus: bool = False, gpu_memory_isolation: Union[bool, str] = True,
@@ -131,10 +134,10 @@ def run(cluster: Source, workload: Source, policy: Union[str, Policy, type] = "f
         if gpu_memory_isolation not in ("on", "off"):
             raise UsageError(f"option 'gpu_memory_isolation' must be 'on' or 'off', got '{gpu_memory_isolation}'")
         gpu_memory_isolation = gpu_memory_isolation == "on"
-    policy_name, policy_object = _policy(policy)
+    policy_name, policy_object, decisions = _policy(policy)
     outcome = _gcsim.run(
         cluster=cluster_label, cluster_json=cluster_json, workload=workload_label, workload_json=workload_json,
-        trace_settings=_settings(trace_opt), policy=policy_name, policy_object=policy_object,
+        trace_settings=_settings(trace_opt), policy=policy_name, policy_object=policy_object, decisions=decisions,
         placement=placement or "",
         policy_settings=_settings(policy_opt), plugins=[os.fspath(p) for p in plugins], seed=seed,
         fidelity=fidelity, job_rounds=job_rounds, until=until, gpu_memory_isolation=bool(gpu_memory_isolation),

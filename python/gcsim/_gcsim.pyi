@@ -3,7 +3,8 @@
 from typing import Any, Iterable, Iterator, Optional
 
 def run(cluster: str, cluster_json: Optional[str] = None, *, workload: str, workload_json: Optional[str] = None,
-        trace_settings: list[str] = ..., policy: str = "fifo", policy_object: Any = None, placement: str = "",
+        trace_settings: list[str] = ..., policy: str = "fifo", policy_object: Any = None,
+        decisions: Optional[tuple] = None, placement: str = "",
         policy_settings: list[str] = ..., plugins: list[str] = ..., seed: int = 0, fidelity: str = "job",
         job_rounds: int = 4, until: Optional[float] = None, gpu_memory_isolation: bool = True,
         whole_gpus: bool = False, node_failures: str = "", check: bool = False, contention: bool = False,
@@ -14,6 +15,12 @@ def run(cluster: str, cluster_json: Optional[str] = None, *, workload: str, work
 def read_trace(spec: str, settings: list[str] = ..., cluster: str = "",
                cluster_json: Optional[str] = None) -> tuple[str, str]:
     """(the jobs as a native workload in JSON text, the reader's notes)."""
+
+def gpus_per_node(cluster: str, cluster_json: Optional[str] = None) -> list[int]:
+    """The cluster's GPUs on each node, in node order."""
+
+def decision_page_size(rows: int, nodes: int) -> int:
+    """Bytes of gcsim.env's shared page for this many rows and nodes."""
 
 def write_outputs(directory: str, files: list[tuple[str, str]]) -> None:
     """Writes the (name, text) files into the directory, all at once or none."""

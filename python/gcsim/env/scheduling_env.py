@@ -3,8 +3,8 @@ which waiting job starts next.
 
 How it works (python/decision_channel.hpp holds the protocol): ``reset()``
 starts gcsim.run in a thread of this process; the run forks its simulation
-into a child process as always, under a policy that hands each decision to
-the environment. Both processes share one page of memory (an anonymous
+into a child process as always, under a policy (C++, "SchedulingEnv" in
+summary.json) that hands each decision to the environment. Both processes share one page of memory (an anonymous
 shared mmap made before the fork), where the child writes the observation,
 and two pipes: the child sends one byte ('d') when a decision is in the
 page and blocks; ``step(action)`` sends the action (4 bytes) and waits for
@@ -29,7 +29,6 @@ from typing import Any, Callable, Mapping, Optional, Union
 import numpy as np
 
 from .. import _gcsim
-from ..policy import Policy
 from . import spaces
 
 #: The columns of ``obs["jobs"]``, one row per waiting job shown.
@@ -57,23 +56,13 @@ def negative_slowdown(before: Mapping[str, Any], after: Mapping[str, Any]) -> fl
 Reward = Callable[[Mapping[str, Any], Mapping[str, Any]], float]
 
 
-class SchedulingEnvPolicy(Policy):
-    """The policy the environment's simulation runs: every decision goes to the environment."""
+class _Decisions:
+    """gcsim.run's policy for an environment's episode: the C++ DecisionPolicy
+    (decision_channel.hpp) on this page and these pipes; the simulation's
+    process runs no Python."""
 
     def __init__(self, page: mmap.mmap, decision_fd: int, action_fd: int, rows: int, parent_fds: tuple[int, ...]):
-        self._page = page
-        self._decision_fd = decision_fd
-        self._action_fd = action_fd
-        self._rows = rows
-        self._parent_fds = parent_fds
-        self._channel = None
-
-    def schedule(self, cluster, queue, plan):
-        if self._channel is None:  # the first call, in the simulation's process
-            for fd in self._parent_fds:  # so that the environment's end alone holds them
-                os.close(fd)
-            self._channel = _gcsim.DecisionChannel(self._page, self._decision_fd, self._action_fd, self._rows)
-        self._channel.serve(plan)
+        self.decision_channel = (page, decision_fd, action_fd, rows, list(parent_fds))
 
 
 class SchedulingEnv:
@@ -173,7 +162,7 @@ class SchedulingEnv:
         self._page[:8 * _HEADER] = bytes(8 * _HEADER)
         decision_r, decision_w = os.pipe()
         action_r, action_w = os.pipe()
-        policy = SchedulingEnvPolicy(self._page, decision_w, action_r, self.max_queue, (decision_r, action_w))
+        policy = _Decisions(self._page, decision_w, action_r, self.max_queue, (decision_r, action_w))
         episode = {"decision_r": decision_r, "decision_w": decision_w, "action_r": action_r, "action_w": action_w,
                    "outcome": None, "over": False}
         options_ = dict(self.run_options)
@@ -289,4 +278,4 @@ class SchedulingEnv:
         self._episode = None
 
 
-__all__ = ["SchedulingEnv", "SchedulingEnvPolicy", "JOB_FEATURES", "negative_slowdown"]
+__all__ = ["SchedulingEnv", "JOB_FEATURES", "negative_slowdown"]
