@@ -10,6 +10,7 @@
 //
 //   files = _gcsim.run(cluster="rack.json", workload="jobs.json", policy="fifo")["files"]
 #include <Python.h>
+#include <unistd.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -66,12 +67,19 @@ nlohmann::json parse_document(const std::string& text, const std::string& label)
   }
 }
 
+// Whether the interpreter is shutting down. A thread that takes its lock
+// then is ended on the spot (its stack unwound from inside the lock's
+// taking, which C++ code between here and Python cannot survive): a run
+// waited on in a daemon thread must not take it any more.
+bool interpreter_ending() { return _Py_IsFinalizing() != 0; }
+
 // Waits on the child with the interpreter free; a first KeyboardInterrupt
 // stops the run (its partial result comes back), a second one, or any other
 // exception a signal handler raises, abandons it and is raised.
 class InterruptWatch {
  public:
   WaitAction operator()() {
+    if (interpreter_ending()) return WaitAction::kContinue;
     const py::gil_scoped_acquire gil;
     if (PyErr_CheckSignals() == 0) return WaitAction::kContinue;
     if (!stopped_ && PyErr_ExceptionMatches(PyExc_KeyboardInterrupt)) {
@@ -206,6 +214,9 @@ py::dict run(const std::string& cluster, const std::optional<std::string>& clust
     } catch (...) {
       child.error = describe_current_exception();
     }
+    // The interpreter cannot be re-entered: this thread waits for the
+    // process's exit, which ends it.
+    while (interpreter_ending()) ::pause();
   }
   if (child.abandoned) watch.raise();
   if (child.error) raise_error(*child.error);

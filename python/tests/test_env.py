@@ -2,6 +2,7 @@
 
 import os
 import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -239,3 +240,30 @@ def test_the_environments_spaces_describe_its_observations():
     observation, _ = env.reset()
     assert env.observation_space.contains(observation)
     env.close()
+
+
+def test_the_docs_environment_loop_runs(capsys, monkeypatch):
+    text = (SOURCE_DIR / "docs/python.md").read_text()
+    section = text[text.index("## A scheduling environment"):]
+    code = section[section.index("```python\n") + len("```python\n"):]
+    code = code[:code.index("```")]
+    monkeypatch.chdir(SOURCE_DIR)
+    exec(compile(code, "docs/python.md", "exec"), {})
+    assert capsys.readouterr().out == "40 True\n"
+
+
+def test_an_episode_left_open_ends_with_the_interpreter(tmp_path):
+    script = tmp_path / "open.py"
+    script.write_text(f"""
+from gcsim.env import SchedulingEnv
+env = SchedulingEnv({str(CLUSTER)!r}, {{"jobs": [{{"id": "a", "submit": 0, "gpus": 8,
+                                                  "duration": {{"seconds": 10, "gpu_type": "V100"}}}},
+                                                 {{"id": "b", "submit": 5, "gpus": 8,
+                                                  "duration": {{"seconds": 10, "gpu_type": "V100"}}}}]}})
+env.reset()
+print(int(env._header[9]))
+""")
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stderr == ""
+    with pytest.raises(ProcessLookupError):  # the simulation's process ended with it
+        os.kill(int(done.stdout), 0)

@@ -211,3 +211,23 @@ def test_the_docs_policy_example_runs(capsys, monkeypatch):
     monkeypatch.chdir(SOURCE_DIR)
     exec(compile(code, "docs/python.md", "exec"), {})
     assert capsys.readouterr().out == "Fifo 2447\n"
+
+
+def test_the_interpreter_exits_cleanly_while_a_thread_waits_on_a_run(tmp_path):
+    # At exit Python ends daemon threads by unwinding them: a run waited on
+    # in one must let that unwinding through (not abort the interpreter).
+    script = tmp_path / "exits.py"
+    script.write_text(f"""
+import threading, time
+import gcsim
+
+class Slow(gcsim.Policy):
+    def schedule(self, cluster, queue, plan):
+        time.sleep(30)
+
+threading.Thread(target=gcsim.run, args=({str(CLUSTER)!r}, {str(WORKLOAD)!r}, Slow()), daemon=True).start()
+time.sleep(0.5)
+print("leaving")
+""")
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "leaving\n", "")

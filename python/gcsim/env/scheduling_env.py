@@ -18,12 +18,13 @@ shown job can start takes none.
 
 from __future__ import annotations
 
-import math
+import atexit
 import mmap
 import os
 import signal
 import struct
 import threading
+import weakref
 from typing import Any, Callable, Mapping, Optional, Union
 
 import numpy as np
@@ -63,6 +64,30 @@ class _Decisions:
 
     def __init__(self, page: mmap.mmap, decision_fd: int, action_fd: int, rows: int, parent_fds: tuple[int, ...]):
         self.decision_channel = (page, decision_fd, action_fd, rows, list(parent_fds))
+
+
+def _run_episode(episode: dict[str, Any], cluster: Any, workload: Any, policy: _Decisions, placement: str,
+                 options: Mapping[str, Any]) -> None:
+    """The run thread: gcsim.run, its outcome kept in `episode`, then 'e' to the environment."""
+    from .. import run
+
+    try:
+        episode["outcome"] = ("result", run(cluster, workload, policy, placement=placement, **options))
+    except BaseException as error:  # noqa: B902: handed to the environment's caller
+        episode["outcome"] = ("error", error)
+    finally:
+        os.write(episode["decision_w"], b"e")
+
+
+# Environments with an episode perhaps under way, whose simulations are
+# stopped at the interpreter's exit (before it ends the run threads).
+_open_environments: "weakref.WeakSet[SchedulingEnv]" = weakref.WeakSet()
+
+
+@atexit.register
+def _close_open_environments() -> None:
+    for env in list(_open_environments):
+        env.close()
 
 
 class SchedulingEnv:
@@ -170,19 +195,11 @@ class SchedulingEnv:
         if self.until is not None:
             options_["until"] = self.until
 
-        def run() -> None:
-            from .. import run as gcsim_run
-
-            try:
-                episode["outcome"] = ("result", gcsim_run(self.cluster, workload, policy,
-                                                          placement=self.placement, **options_))
-            except BaseException as error:  # noqa: B902: handed to the environment's caller
-                episode["outcome"] = ("error", error)
-            finally:
-                os.write(decision_w, b"e")
-
-        episode["thread"] = threading.Thread(target=run, name="gcsim.env run", daemon=True)
+        episode["thread"] = threading.Thread(
+            target=_run_episode, args=(episode, self.cluster, workload, policy, self.placement, options_),
+            name="gcsim.env run", daemon=True)
         self._episode = episode
+        _open_environments.add(self)
         episode["thread"].start()
         observation, info, _, _ = self._receive()
         if not episode["over"]:
