@@ -3,15 +3,18 @@
 several queue lengths K (the waiting jobs each observation shows).
 
     python3 python/benchmarks/env_steps.py CLUSTER [WORKLOAD] [--max-queue 8 32 128 512] [--repeats 3]
+        [--jobs 20000] [--mean-gap 1.5]
 
 The agent takes the first allowed action (the first row that can start,
 else wait), which costs next to nothing, so the figure is the environment's
 and the simulation's: the step's round trip to the simulation's process, the
 observation of K rows (each that may fit placed, to fill the mask), and the
-simulation between decisions. Without WORKLOAD, 20,000 jobs of measured
+simulation between decisions. Without WORKLOAD, `--jobs` jobs of measured
 durations (cheap to simulate: the environment's own cost shows) arrive
-every 1.5 s on average, 1 to 8 GPUs each, run times lognormal around 150 s,
-drawn with a fixed seed. Each K's episode is run `repeats` times after a
+every `--mean-gap` seconds on average (Poisson), 1 to 8 GPUs each (2.8 on
+average), run times lognormal around 150 s (mean 245 s), drawn with a fixed
+seed: on 512 GPUs a gap of 1.5 s loads them to 0.9, and 1.3 s to just over
+1, where the queue grows long and K matters. Each K's episode is run `repeats` times after a
 warm-up; prints the median steps per second, the steps per episode, and
 for scale the same workload's whole run under the C++ fifo (the simulation
 alone, no environment).
@@ -28,11 +31,11 @@ import gcsim
 from gcsim.env import SchedulingEnv
 
 
-def measured_jobs(count: int = 20000, seed: int = 1) -> dict:
+def measured_jobs(count: int, mean_gap: float, seed: int = 1) -> dict:
     rng = random.Random(seed)
     jobs, submit = [], 0.0
     for i in range(count):
-        submit += rng.expovariate(1 / 1.5)
+        submit += rng.expovariate(1 / mean_gap)
         jobs.append({"id": f"j{i}", "submit": round(submit, 3), "gpus": rng.choice([1, 1, 1, 2, 4, 8]),
                      "duration": {"seconds": round(rng.lognormvariate(5, 1), 3), "gpu_type": "V100"}})
     return {"jobs": jobs}
@@ -56,8 +59,10 @@ def main() -> None:
     parser.add_argument("workload", nargs="?")
     parser.add_argument("--max-queue", type=int, nargs="+", default=[8, 32, 128, 512])
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--jobs", type=int, default=20000)
+    parser.add_argument("--mean-gap", type=float, default=1.5)
     args = parser.parse_args()
-    workload = args.workload or measured_jobs()
+    workload = args.workload or measured_jobs(args.jobs, args.mean_gap)
     alone = []
     for _ in range(args.repeats):
         start = time.perf_counter()
