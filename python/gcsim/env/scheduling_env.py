@@ -4,9 +4,9 @@ which waiting job starts next.
 How it works (python/decision_channel.hpp holds the protocol): ``reset()``
 starts gcsim.run in a thread of this process; the run forks its simulation
 into a child process as always, under a policy (C++, "SchedulingEnv" in
-summary.json) that hands each decision to the environment. Both processes share one page of memory (an anonymous
-shared mmap made before the fork), where the child writes the observation,
-and two pipes: the child sends one byte ('d') when a decision is in the
+summary.json) that hands each decision to the environment. Both processes
+share one page of memory (an anonymous shared mmap made before the fork),
+where the child writes the observation, and two pipes: the child sends one byte ('d') when a decision is in the
 page and blocks; ``step(action)`` sends the action (4 bytes) and waits for
 the next byte. When the run returns, the thread sends 'e' on the same pipe:
 the episode is over, and the run's result is in ``info["result"]``.
@@ -177,7 +177,11 @@ class SchedulingEnv:
     # The Gymnasium API.
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[Mapping[str, Any]] = None):
-        """Starts an episode (ending one under way); returns (observation, info)."""
+        """Starts an episode (ending one under way); returns (observation, info).
+
+        ``seed`` seeds ``np_random`` (which a workload callable draws from)
+        and the spaces' samples; ``options`` is not used.
+        """
         self._end_episode()
         if seed is not None:
             self.np_random = np.random.default_rng(seed)
