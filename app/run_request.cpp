@@ -49,6 +49,7 @@ std::unique_ptr<SchedulingPolicy> make_policy(const RunRequest& request) {
   PolicyRegistry registry;
   register_builtin(registry);
   for (const std::string& plugin : request.plugins) load_policy_plugin(plugin, registry);
+  if (request.register_policies) request.register_policies(registry);
   try {
     return registry.make_policy(request.policy, policy_options(request.policy_settings, request.seed),
                                 request.placement);

@@ -38,6 +38,7 @@
 
 #include "sim/core/cluster_layout.hpp"
 #include "sim/core/job_spec.hpp"
+#include "sim/core/policy_registry.hpp"
 #include "sim/engine/simulation.hpp"
 #include "sim/io/atomic_output.hpp"
 #include "sim/report/contention_ledger.hpp"
@@ -64,6 +65,9 @@ struct RunRequest {
   std::vector<std::string> policy_settings;
   /// Policy libraries to load (plugin_loader.hpp).
   std::vector<std::string> plugins;
+  /// Adds a front end's own policies to the registry `policy` is looked up
+  /// in (the Python module's policies written in Python); none when empty.
+  std::function<void(PolicyRegistry&)> register_policies;
   std::uint64_t seed = 0;
   Fidelity fidelity = Fidelity::kJob;
   std::uint32_t job_rounds = 4;

@@ -10,6 +10,7 @@
 //
 //   files = _gcsim.run(cluster="rack.json", workload="jobs.json", policy="fifo")["files"]
 #include <Python.h>
+#include <unistd.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -25,7 +26,10 @@
 #include "app/synthetic_request.hpp"
 #include "app/trace_request.hpp"
 #include "policies/register_builtin.hpp"
+#include "python/decision_channel.hpp"
 #include "python/error_description.hpp"
+#include "python/policy_bindings.hpp"
+#include "python/python_policy.hpp"
 #include "python/run_in_child.hpp"
 #include "sim/core/input_error.hpp"
 #include "sim/io/atomic_output.hpp"
@@ -66,12 +70,19 @@ nlohmann::json parse_document(const std::string& text, const std::string& label)
   }
 }
 
+// Whether the interpreter is shutting down. A thread that takes its lock
+// then is ended on the spot (its stack unwound from inside the lock's
+// taking, which C++ code between here and Python cannot survive): a run
+// waited on in a daemon thread must not take it any more.
+bool interpreter_ending() { return _Py_IsFinalizing() != 0; }
+
 // Waits on the child with the interpreter free; a first KeyboardInterrupt
 // stops the run (its partial result comes back), a second one, or any other
 // exception a signal handler raises, abandons it and is raised.
 class InterruptWatch {
  public:
   WaitAction operator()() {
+    if (interpreter_ending()) return WaitAction::kContinue;
     const py::gil_scoped_acquire gil;
     if (PyErr_CheckSignals() == 0) return WaitAction::kContinue;
     if (!stopped_ && PyErr_ExceptionMatches(PyExc_KeyboardInterrupt)) {
@@ -94,13 +105,80 @@ class InterruptWatch {
   PyObject *type_ = nullptr, *value_ = nullptr, *traceback_ = nullptr;
 };
 
+// The registry entry of a policy written in Python: "python:" and its
+// class's name. The object is borrowed: the caller holds it for the run.
+void add_python_policy(RunRequest& request, const py::object& policy) {
+  const std::string name = py::str(py::type::handle_of(policy).attr("__name__"));
+  const bool shares_gpus = py::bool_(py::getattr(policy, "shares_gpus", py::bool_(false)));
+  request.policy = "python:" + name;
+  request.register_policies = [object = policy.ptr(), name, shares_gpus](PolicyRegistry& registry) {
+    registry.add_policy("python:" + name, "a policy written in Python", "pack",
+                        [=](const PolicyOptions&, std::unique_ptr<PlacementPolicy> placement) {
+                          return std::make_unique<PythonPolicy>(object, name, shares_gpus, std::move(placement));
+                        });
+  };
+}
+
+// The policy of gcsim.env's simulation (decision_channel.hpp): `channel` is
+// (page, decision_fd, action_fd, rows, fds to close in the child).
+void add_decision_policy(RunRequest& request, const py::tuple& channel) {
+  DecisionEnds ends;
+  const py::buffer_info page = channel[0].cast<py::buffer>().request(true);
+  ends.page = static_cast<unsigned char*>(page.ptr);
+  ends.page_size = static_cast<std::size_t>(page.size * page.itemsize);
+  ends.decision_fd = channel[1].cast<int>();
+  ends.action_fd = channel[2].cast<int>();
+  ends.rows = channel[3].cast<std::size_t>();
+  ends.close_in_child = channel[4].cast<std::vector<int>>();
+  request.policy = "SchedulingEnv";
+  request.register_policies = [ends](PolicyRegistry& registry) {
+    registry.add_policy("SchedulingEnv", "gcsim.env's decisions", "pack",
+                        [=](const PolicyOptions&, std::unique_ptr<PlacementPolicy> placement) {
+                          return std::make_unique<DecisionPolicy>(ends, std::move(placement));
+                        });
+  };
+}
+
+// Around the fork of a run whose policy is written in Python: the parent
+// forks holding the interpreter's lock (no other thread is inside it then),
+// the child makes the copy of the interpreter its own and releases the lock
+// for the policy's calls to take, and flushes Python's output before it ends.
+ForkHooks interpreter_fork_hooks(PyGILState_STATE& held) {
+  ForkHooks hooks;
+  hooks.before = [&held] {
+    held = PyGILState_Ensure();
+    PyOS_BeforeFork();
+  };
+  hooks.in_parent = [&held] {
+    PyOS_AfterFork_Parent();
+    PyGILState_Release(held);
+  };
+  hooks.in_child = [] {
+    PyOS_AfterFork_Child();
+    PyEval_SaveThread();
+  };
+  hooks.child_ends = [] {
+    PyGILState_Ensure();
+    for (const char* name : {"stdout", "stderr"})
+      if (PyObject* stream = PySys_GetObject(name); stream && stream != Py_None) {
+        PyObject* flushed = PyObject_CallMethod(stream, "flush", nullptr);
+        Py_XDECREF(flushed);
+        PyErr_Clear();
+      }
+  };
+  return hooks;
+}
+
 py::dict run(const std::string& cluster, const std::optional<std::string>& cluster_json, const std::string& workload,
              const std::optional<std::string>& workload_json, const std::vector<std::string>& trace_settings,
-             const std::string& policy, const std::string& placement, const std::vector<std::string>& policy_settings,
+             const std::string& policy, const py::object& policy_object, const std::optional<py::tuple>& decisions,
+             const std::string& placement, const std::vector<std::string>& policy_settings,
              const std::vector<std::string>& plugins, std::uint64_t seed, const std::string& fidelity,
              std::uint32_t job_rounds, std::optional<double> until, bool gpu_memory_isolation, bool whole_gpus,
              const std::string& node_failures, bool check, bool contention, bool wall_time) {
   RunRequest request;
+  ForkHooks hooks;
+  PyGILState_STATE held{};
   try {
     request.cluster = cluster;
     if (cluster_json) request.cluster_document = parse_document(*cluster_json, cluster);
@@ -108,6 +186,11 @@ py::dict run(const std::string& cluster, const std::optional<std::string>& clust
     if (workload_json) request.workload_document = parse_document(*workload_json, workload);
     request.trace_settings = trace_settings;
     request.policy = policy;
+    if (!policy_object.is_none()) {
+      add_python_policy(request, policy_object);
+      hooks = interpreter_fork_hooks(held);
+    }
+    if (decisions) add_decision_policy(request, *decisions);
     request.placement = placement;
     request.policy_settings = policy_settings;
     request.plugins = plugins;
@@ -129,10 +212,14 @@ py::dict run(const std::string& cluster, const std::optional<std::string>& clust
   {
     const py::gil_scoped_release free;
     try {
-      child = run_in_child(request, [&] { return watch(); });
+      child = run_in_child(
+          request, [&] { return watch(); }, hooks);
     } catch (...) {
       child.error = describe_current_exception();
     }
+    // The interpreter cannot be re-entered: this thread waits for the
+    // process's exit, which ends it.
+    while (interpreter_ending()) ::pause();
   }
   if (child.abandoned) watch.raise();
   if (child.error) raise_error(*child.error);
@@ -232,6 +319,18 @@ py::tuple comparison(const std::vector<std::tuple<std::string, std::string, std:
   return py::make_tuple(csv, markdown);
 }
 
+std::vector<std::size_t> gpus_per_node(const std::string& cluster, const std::optional<std::string>& cluster_json) {
+  try {
+    const ClusterLayout layout(cluster_json ? parse_cluster_json(parse_document(*cluster_json, cluster), cluster)
+                                            : read_cluster_file(cluster));
+    std::vector<std::size_t> gpus;
+    for (NodeId node = 0; node < layout.node_count(); ++node) gpus.push_back(layout.node(node).gpus.size());
+    return gpus;
+  } catch (...) {
+    raise_error(describe_current_exception());
+  }
+}
+
 void write_outputs(const std::string& directory, const std::vector<std::pair<std::string, std::string>>& files) {
   const py::gil_scoped_release free;
   try {
@@ -259,13 +358,15 @@ PYBIND11_MODULE(_gcsim, m) {
   m.doc() = "gcsim's simulator, compiled; use the package gcsim, which wraps it.";
   m.def("run", &run, py::arg("cluster"), py::arg("cluster_json") = py::none(), py::arg("workload"),
         py::arg("workload_json") = py::none(), py::arg("trace_settings") = std::vector<std::string>{},
-        py::arg("policy") = "fifo", py::arg("placement") = "", py::arg("policy_settings") = std::vector<std::string>{},
+        py::arg("policy") = "fifo", py::arg("policy_object") = py::none(), py::arg("decisions") = py::none(),
+        py::arg("placement") = "", py::arg("policy_settings") = std::vector<std::string>{},
         py::arg("plugins") = std::vector<std::string>{}, py::arg("seed") = 0, py::arg("fidelity") = "job",
         py::arg("job_rounds") = 4, py::arg("until") = py::none(), py::arg("gpu_memory_isolation") = true,
         py::arg("whole_gpus") = false, py::arg("node_failures") = "", py::arg("check") = false,
         py::arg("contention") = false, py::arg("wall_time") = true,
         "Runs one simulation in a child process; returns its output files as text (dict 'files'), the notes, "
         "why it stopped early and the terminal summary.");
+  bind_policy_api(m);
   m.def("read_trace", &read_trace, py::arg("spec"), py::arg("settings") = std::vector<std::string>{},
         py::arg("cluster") = "", py::arg("cluster_json") = py::none(),
         "Reads a workload or trace; returns its jobs as a native workload (JSON text) and the reader's notes.");
@@ -275,6 +376,8 @@ PYBIND11_MODULE(_gcsim, m) {
         "Generates a synthetic workload as `gcsim synth` does; returns the file it writes (native JSON text).");
   m.def("comparison", &comparison, py::arg("runs"),
         "comparison.csv and comparison.md of runs given as (policy, summary.json, jobs.csv, timeline.csv) texts.");
+  m.def("gpus_per_node", &gpus_per_node, py::arg("cluster"), py::arg("cluster_json") = py::none(),
+        "The cluster's GPUs on each node, in node order.");
   m.def("write_outputs", &write_outputs, py::arg("directory"), py::arg("files"),
         "Writes (name, text) files into the directory, all at once or none.");
   m.def(

@@ -54,7 +54,10 @@ void send_error(int fd, const ErrorDescription& error) {
 }
 
 // The child's whole life: run, send, end without any teardown.
-[[noreturn]] void child_main(RunRequest request, int fd, const sigset_t& signal_mask) {
+[[noreturn]] void child_main(const RunRequest& parent_request, int fd, const sigset_t& signal_mask,
+                             const ForkHooks& hooks) {
+  if (hooks.in_child) hooks.in_child();
+  RunRequest request = parent_request;
   ::setpgid(0, 0);
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   catch_interrupt_signals();
@@ -82,6 +85,7 @@ void send_error(int fd, const ErrorDescription& error) {
   }
   write_frame(fd, "end", "");
   ::close(fd);
+  if (hooks.child_ends) hooks.child_ends();
   ::_exit(status);
 }
 
@@ -150,7 +154,7 @@ std::string child_end(int status) {
 
 }  // namespace
 
-ChildRun run_in_child(const RunRequest& request, const std::function<WaitAction()>& poll) {
+ChildRun run_in_child(const RunRequest& request, const std::function<WaitAction()>& poll, const ForkHooks& hooks) {
   int fds[2];
   if (::pipe(fds) != 0) throw std::runtime_error(std::string("cannot open a pipe: ") + std::strerror(errno));
   // SIGINT and SIGTERM are held back until the child has its handlers, so
@@ -160,8 +164,12 @@ ChildRun run_in_child(const RunRequest& request, const std::function<WaitAction(
   sigaddset(&interrupts, SIGINT);
   sigaddset(&interrupts, SIGTERM);
   ::pthread_sigmask(SIG_BLOCK, &interrupts, &before);
+  if (hooks.before) hooks.before();
   const pid_t child = ::fork();
-  if (child != 0) ::pthread_sigmask(SIG_SETMASK, &before, nullptr);
+  if (child != 0) {
+    if (hooks.in_parent) hooks.in_parent();
+    ::pthread_sigmask(SIG_SETMASK, &before, nullptr);
+  }
   if (child < 0) {
     ::close(fds[0]);
     ::close(fds[1]);
@@ -169,7 +177,7 @@ ChildRun run_in_child(const RunRequest& request, const std::function<WaitAction(
   }
   if (child == 0) {
     ::close(fds[0]);
-    child_main(request, fds[1], before);
+    child_main(request, fds[1], before, hooks);
   }
   ::close(fds[1]);
   std::string buffer;

@@ -11,6 +11,8 @@
 // to do: go on, stop the run (SIGINT to the child: it stops at the current
 // simulated time and sends its partial outputs, as `gcsim run` does on
 // SIGINT) or abandon it (the child is killed, nothing comes back).
+// A child that calls back into the interpreter (a policy written in Python)
+// is forked between ForkHooks that hand it an interpreter in a sound state.
 //
 //   ChildRun run = run_in_child(request, [] { return WaitAction::kContinue; });
 //   if (run.error) ...; else run.files["jobs.csv"] ...
@@ -43,9 +45,17 @@ struct ChildRun {
   bool abandoned = false;
 };
 
+/// What runs around the fork, each optional: `before` and `in_parent` in
+/// the parent (right before the fork, and right after it whether or not it
+/// succeeded), `in_child` first thing in the child, `child_ends` in the
+/// child once its result is sent, before it ends.
+struct ForkHooks {
+  std::function<void()> before, in_parent, in_child, child_ends;
+};
+
 /// Runs `request` (its stop_request and progress are the child's own) in a
 /// child process. Throws std::runtime_error when the child cannot be
 /// started, or ends without sending a result (killed by a signal, naming it).
-ChildRun run_in_child(const RunRequest& request, const std::function<WaitAction()>& poll);
+ChildRun run_in_child(const RunRequest& request, const std::function<WaitAction()>& poll, const ForkHooks& hooks = {});
 
 }  // namespace gcsim::python

@@ -14,7 +14,6 @@ Needs the module (scripts/build.sh) and matplotlib (Debian: python3-matplotlib).
 
 import argparse
 import pathlib
-import sys
 
 import matplotlib
 
@@ -27,26 +26,21 @@ SOURCE = pathlib.Path(__file__).resolve().parents[2]
 CLUSTER = SOURCE / "scenarios/clusters/rack-32gpu.json"
 TRACE = "philly:" + str(SOURCE / "traces/excerpts/philly/philly_jobs_pollux.first400.csv")
 
-POLICIES = ["fifo", "srtf"]
 
-if hasattr(gcsim, "Policy"):
-    from gcsim import placement
 
-    class MyFifo(gcsim.Policy):
-        """First come, first served: the waiting jobs in order of submission,
-        each on the GPUs the pack placement picks, until one does not fit."""
+class MyFifo(gcsim.Policy):
+    """First come, first served: the waiting jobs in order of submission,
+    each on the GPUs the pack placement picks, until one does not fit."""
 
-        def schedule(self, cluster, queue, plan):
-            for job in queue.waiting:
-                gpus = placement.pack(job, cluster)
-                if gpus is None:
-                    return  # the head of the queue blocks the jobs behind it
-                plan.allocate(job, gpus)
+    def schedule(self, cluster, queue, plan):
+        for job in queue.waiting:
+            gpus = gcsim.placement.pack(job, cluster)
+            if gpus is None:
+                return  # the head of the queue blocks the jobs behind it
+            plan.allocate(job, gpus)
 
-    POLICIES.append(MyFifo())
-else:
-    print("compare_policies.py: this gcsim has no gcsim.Policy (Python policies); comparing the C++ policies only",
-          file=sys.stderr)
+
+POLICIES = ["fifo", "srtf", MyFifo()]
 
 
 def main():

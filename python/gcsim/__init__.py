@@ -27,14 +27,16 @@ from typing import Any, Mapping, Optional, Sequence, Union
 
 import pandas as pd
 
-from . import _gcsim
+from . import _gcsim, placement
 from .comparison import CompareResult, compare
 from .errors import Error, InputError, InvariantBroken, PolicyError, UsageError
+from .policy import Policy, WaitingChanges
 from .results import RunResult
 from .synthetic import SyntheticWorkload, synth
 
 __all__ = ["run", "compare", "synth", "read_trace", "policies", "RunResult", "CompareResult", "SyntheticWorkload",
-           "Error", "UsageError", "InputError", "PolicyError", "InvariantBroken"]
+           "Policy", "WaitingChanges", "placement", "Error", "UsageError", "InputError", "PolicyError",
+           "InvariantBroken"]
 
 Source = Union[str, "os.PathLike[str]", Mapping[str, Any]]
 
@@ -63,7 +65,22 @@ def _source(source: Source, what: str) -> tuple[str, Optional[str]]:
     raise TypeError(f"{what}: expected a path, a trace spec 'FORMAT:PATH' or a dict, got {type(source).__name__}")
 
 
-def run(cluster: Source, workload: Source, policy: str = "fifo", *, seed: int = 0, fidelity: str = "job",
+def _policy(policy: Union[str, Policy, type]) -> tuple[str, Optional[Policy], Optional[tuple]]:
+    """(a built-in or plugin policy's name, a Policy written in Python, gcsim.env's decision channel)."""
+    if isinstance(policy, str):
+        return policy, None, None
+    if hasattr(policy, "decision_channel"):  # gcsim.env's episodes
+        return "", None, policy.decision_channel
+    if isinstance(policy, type) and issubclass(policy, Policy):
+        policy = policy()
+    if isinstance(policy, Policy):
+        return "", policy, None
+    raise TypeError(f"policy: expected a policy's name or a gcsim.Policy (an instance or a subclass), "
+                    f"got {type(policy).__name__}")
+
+
+def run(cluster: Source, workload: Source, policy: Union[str, Policy, type] = "fifo", *, seed: int = 0,
+        fidelity: str = "job",
         job_rounds: int = 4, until: Optional[float] = None, placement: Optional[str] = None,
         policy_opt: Optional[Mapping[str, Any]] = None, trace_opt: Optional[Mapping[str, Any]] = None,
         plugins: Sequence[str] = (), whole_gpus: bool = False, gpu_memory_isolation: Union[bool, str] = True,
@@ -78,7 +95,9 @@ def run(cluster: Source, workload: Source, policy: str = "fifo", *, seed: int = 
             "FORMAT:PATH" (philly, swf, helios, pai, csv; docs/trace-replay.md),
             or a native workload as a dict ({"jobs": [...]},
             docs/workload-format.md).
-        policy: the scheduling policy's name (gcsim.policies() lists them).
+        policy: the scheduling policy's name (gcsim.policies() lists them),
+            or a policy written in Python: a gcsim.Policy instance or subclass
+            (gcsim.policy; its placement is ``placement``, pack by default).
         seed: handed to policies that draw random numbers.
         fidelity: "job" (a constant number of SimGrid activities per job) or
             "iteration" (every iteration's compute and ring steps).
@@ -110,7 +129,9 @@ def run(cluster: Source, workload: Source, policy: str = "fifo", *, seed: int = 
             file, where in it and the field).
         gcsim.UsageError: an option with a bad value.
         gcsim.PolicyError: an unknown policy or placement, a policy that throws
-            or returns an invalid plan.
+            (or, written in Python, raises: the message names its class and
+            the simulated time, .traceback holds the traceback) or returns an
+            invalid plan.
         gcsim.InvariantBroken: under check=True, a rule broken.
     """
     cluster_label, cluster_json = _source(cluster, "cluster")
@@ -119,9 +140,11 @@ def run(cluster: Source, workload: Source, policy: str = "fifo", *, seed: int = 
         if gpu_memory_isolation not in ("on", "off"):
             raise UsageError(f"option 'gpu_memory_isolation' must be 'on' or 'off', got '{gpu_memory_isolation}'")
         gpu_memory_isolation = gpu_memory_isolation == "on"
+    policy_name, policy_object, decisions = _policy(policy)
     outcome = _gcsim.run(
         cluster=cluster_label, cluster_json=cluster_json, workload=workload_label, workload_json=workload_json,
-        trace_settings=_settings(trace_opt), policy=policy, placement=placement or "",
+        trace_settings=_settings(trace_opt), policy=policy_name, policy_object=policy_object, decisions=decisions,
+        placement=placement or "",
         policy_settings=_settings(policy_opt), plugins=[os.fspath(p) for p in plugins], seed=seed,
         fidelity=fidelity, job_rounds=job_rounds, until=until, gpu_memory_isolation=bool(gpu_memory_isolation),
         whole_gpus=whole_gpus, node_failures=os.fspath(node_failures) if node_failures else "", check=check,

@@ -37,7 +37,17 @@ class InputError(Error):
 
 class PolicyError(Error):
     """An unknown policy or placement (status 2), a policy's plan that breaks the
-    rules or a policy that throws (status 3)."""
+    rules or a policy that throws (status 3).
+
+    A policy written in Python that raised: the message is "policy 'CLASS'
+    failed at t=TIME s: " and the exception, then its traceback, which the
+    attribute ``traceback`` holds alone (empty for other errors).
+    """
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        at = message.find("Traceback (most recent call last):")
+        self.traceback = message[at:] if at >= 0 else ""
 
 
 class InvariantBroken(Error):
