@@ -126,12 +126,10 @@ struct RowConstraints {
 }  // namespace
 
 const std::vector<std::string>& csv_trace_properties() {
-  static const std::vector<std::string> properties = {"submit",   "gpus",      "duration",    "start",    "end",
-                                                      "id",       "user",      "queue",       "status",   "gpu_type",
-                                                      "estimate", "job_type",  "cpu",         "memory",   "gpu_memory",
-                                                      "share",    "gpu_types", "single_node", "priority", "qos",
-                                                      "rdma",     "disk",      "role",        "application",
-                                                      "max_per_node"};
+  static const std::vector<std::string> properties = {
+      "submit",   "gpus",     "duration", "start", "end",    "id",          "user",        "queue",     "status",
+      "gpu_type", "estimate", "job_type", "cpu",   "memory", "gpu_memory",  "share",       "gpu_types", "single_node",
+      "priority", "qos",      "rdma",     "disk",  "role",   "application", "max_per_node"};
   return properties;
 }
 
@@ -352,7 +350,8 @@ TraceReadResult parse_csv_trace(std::istream& in, const std::string& file, const
     if (!constraints.application.empty()) {
       // One Application per name and limit, shared by its jobs.
       auto& shared = applications[{constraints.application, constraints.max_per_node}];
-      if (!shared) shared = std::make_shared<const Application>(Application{constraints.application, constraints.max_per_node});
+      if (!shared)
+        shared = std::make_shared<const Application>(Application{constraints.application, constraints.max_per_node});
       job.spec.application = shared;
     }
     job.spec.qos = *qos;

@@ -108,7 +108,8 @@ void read_placement_constraints(const JsonObject& job, JobSpec& spec) {
   application.name = job.required_string("application");
   if (application.name.empty()) job.fail("application", "expected a non-empty application name");
   if (job.has("max_instance_per_node")) {
-    if (job.raw("max_instance_per_node").is_number_integer() && job.raw("max_instance_per_node").get<std::int64_t>() < 1)
+    if (job.raw("max_instance_per_node").is_number_integer() &&
+        job.raw("max_instance_per_node").get<std::int64_t>() < 1)
       job.fail("max_instance_per_node", "expected at least 1 job of the application on a node, got " +
                                             job.raw("max_instance_per_node").dump() +
                                             " (leave the field out for no limit)");

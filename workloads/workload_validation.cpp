@@ -96,8 +96,9 @@ void check_role_exists(const JobSpec& job, const ClusterLayout& layout, const st
   if (rdma)
     throw InputError(file_label, where, "rdma_percent",
                      "needs " + std::to_string(job.rdma_percent) + " percent of an RNIC's bandwidth split over its " +
-                         parts + "; the nodes of " + cluster_name + " (100 percent per RNIC, a node group's \"rnics\") " +
-                         "can hold the RDMA share of only " + std::to_string(held) + " of them");
+                         parts + "; the nodes of " + cluster_name +
+                         " (100 percent per RNIC, a node group's \"rnics\") " + "can hold the RDMA share of only " +
+                         std::to_string(held) + " of them");
   throw InputError(file_label, where, "disk",
                    "needs " + describe_bytes(job.disk_bytes) + " of disk split over its " + parts + "; the nodes of " +
                        cluster_name + " (a node group's \"disk\") can hold the disk of only " + std::to_string(held) +
@@ -110,8 +111,7 @@ constexpr int kAnyType = -1;
 // single_node), on GPUs of `type` alone unless kAnyType. The nodes of one
 // group are alike, so one node of each group answers for all of them:
 // O(groups) per job, not O(nodes).
-std::size_t usable_in_cluster(const ClusterLayout& layout, const JobSpec& job, unsigned counted,
-                              int type = kAnyType) {
+std::size_t usable_in_cluster(const ClusterLayout& layout, const JobSpec& job, unsigned counted, int type = kAnyType) {
   std::size_t total = 0;
   NodeId first = 0;  // nodes are numbered group by group
   for (const NodeGroup& group : layout.spec().node_groups) {
@@ -161,14 +161,12 @@ void check_nodes_can_hold(const JobSpec& job, const ClusterLayout& layout, const
   const std::string on = job.single_node ? " on one node (single_node)" : "";
   const std::size_t by_type = usable_in_cluster(layout, job, kNoHost);
   if (by_type < job.gpus)
-    throw InputError(file_label, where, job.gpu_types.empty() ? "gpus" : "gpu_types",
-                     "needs " + std::to_string(job.gpus) + " GPUs" + on +
-                         (job.gpu_types.empty() ? "" : " of the types it allows") +
-                         (job.role == NodeRole::kNone ? ""
-                                                      : std::string(" on nodes of role '") +
-                                                            node_role_name(job.role) + "'") +
-                         (job.gpu_memory_bytes > 0 ? " with " + describe_bytes(job.gpu_memory_bytes) + " each" : "") +
-                         ", " + cluster_name + " has " + std::to_string(by_type));
+    throw InputError(
+        file_label, where, job.gpu_types.empty() ? "gpus" : "gpu_types",
+        "needs " + std::to_string(job.gpus) + " GPUs" + on + (job.gpu_types.empty() ? "" : " of the types it allows") +
+            (job.role == NodeRole::kNone ? "" : std::string(" on nodes of role '") + node_role_name(job.role) + "'") +
+            (job.gpu_memory_bytes > 0 ? " with " + describe_bytes(job.gpu_memory_bytes) + " each" : "") + ", " +
+            cluster_name + " has " + std::to_string(by_type));
   if (usable_in_cluster(layout, job, kCores) < job.gpus)
     throw InputError(file_label, where, "cpu_cores",
                      "needs " + std::to_string(job.cpu_cores) + " cores split over its " + std::to_string(job.gpus) +
@@ -260,9 +258,9 @@ void check_nodes_hold_cpu_workers(const JobSpec& job, const ClusterLayout& layou
 using GpuShape = std::tuple<std::uint32_t, double, double, std::uint32_t, double, bool, bool, std::vector<std::string>,
                             std::uint32_t, double, NodeRole>;
 GpuShape gpu_shape(const JobSpec& job) {
-  return {job.gpus,         job.gpu_memory_bytes, job.gpu_share,       job.cpu_cores,
-          job.memory_bytes, job.single_node,      job.mixed_gpu_types, job.gpu_types,
-          job.rdma_percent, job.disk_bytes,       job.role};
+  return {job.gpus,        job.gpu_memory_bytes, job.gpu_share, job.cpu_cores,    job.memory_bytes,
+          job.single_node, job.mixed_gpu_types,  job.gpu_types, job.rdma_percent, job.disk_bytes,
+          job.role};
 }
 
 }  // namespace

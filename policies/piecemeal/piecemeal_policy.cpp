@@ -93,14 +93,13 @@ void PiecemealPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
     const auto here = static_cast<std::size_t>(
         std::count_if(mine.begin(), mine.end(), [&](GpuId m) { return layout.node_of(m) == node; }));
     // Role and anti-affinity: the jobs of its application there now and granted there in this call.
-    const std::uint32_t instances =
-        has_anti_affinity(spec)
-            ? after_releases.instances_on_node(spec.application->name, node) +
-                  granted_instances[{spec.application->name, node}]
-            : 0;
+    const std::uint32_t instances = has_anti_affinity(spec)
+                                        ? after_releases.instances_on_node(spec.application->name, node) +
+                                              granted_instances[{spec.application->name, node}]
+                                        : 0;
     if (!node_admits(layout, spec, node, instances, here > 0)) return false;
-    return (node_claim(spec, here + 1) - node_claim(spec, here)).fits_in(after_releases.free_host(node) -
-                                                                          granted_host[node]);
+    return (node_claim(spec, here + 1) - node_claim(spec, here))
+        .fits_in(after_releases.free_host(node) - granted_host[node]);
   };
 
   struct Request {

@@ -163,14 +163,12 @@ void StateAudit::check_node_rules(const SchedulerState& state) const {
       if (!has_anti_affinity(spec)) continue;
       std::vector<JobIndex> same;  // the jobs of its application on the node
       for (JobIndex other : on)
-        if (jobs_[other].application && jobs_[other].application->name == spec.application->name)
-          same.push_back(other);
+        if (jobs_[other].application && jobs_[other].application->name == spec.application->name) same.push_back(other);
       if (same.size() > spec.application->max_per_node)
         throw InvariantViolation("anti-affinity",
                                  "node " + layout_.node(node).name + " holds " + std::to_string(same.size()) +
-                                     " jobs of application '" + spec.application->name + "'; job '" +
-                                     spec.id + "' allows at most " +
-                                     std::to_string(spec.application->max_per_node),
+                                     " jobs of application '" + spec.application->name + "'; job '" + spec.id +
+                                     "' allows at most " + std::to_string(spec.application->max_per_node),
                                  same);
     }
   }

@@ -75,7 +75,7 @@ class StateAudit : public EngineListener {
   const std::vector<JobSpec>& jobs_;
   std::vector<std::uint8_t> ends_;    // per job, how many times it ended
   std::vector<std::uint8_t> listed_;  // per job, listed waiting or running (check_jobs())
-  bool node_rules_ = false;  // some job asks a role or has an anti-affinity
+  bool node_rules_ = false;           // some job asks a role or has an anti-affinity
   Time last_ = 0;
   double waiting_held_ = 0;  // GPUs waiting jobs held at the last check
   double waiting_hold_ = 0;  // GPU-seconds they held until then

@@ -495,10 +495,9 @@ void SchedulerState::check(const Plan& plan) const {
       for (NodeId node : new_nodes(holds, d.gpus)) {
         const std::int64_t there = instances_after(spec, node);
         if (has_anti_affinity(spec) && there >= spec.application->max_per_node)
-          throw PlanRejected(where() + ": node " + layout_.node(node).name + " already holds " +
-                             std::to_string(there) + " jobs of application '" + spec.application->name +
-                             "', the job allows at most " + std::to_string(spec.application->max_per_node) +
-                             " on a node (max_instance_per_node)");
+          throw PlanRejected(where() + ": node " + layout_.node(node).name + " already holds " + std::to_string(there) +
+                             " jobs of application '" + spec.application->name + "', the job allows at most " +
+                             std::to_string(spec.application->max_per_node) + " on a node (max_instance_per_node)");
         ++instances_change[{spec.application->name, node}];
       }
     }

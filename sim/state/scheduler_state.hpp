@@ -216,8 +216,8 @@ class SchedulerState final : public ClusterView, public QueueView {
   /// its `held`, or off those (-1) it leaves giving back `gpus` of `held`.
   void count_instances(JobIndex job, const std::vector<GpuId>& held, const std::vector<GpuId>& gpus, int sign);
   void count_instance(const JobSpec& spec, NodeId node, int sign);
-  std::vector<bool> down_;            // per GPU: its node has failed (take_down())
-  std::vector<bool> node_down_;       // per node: it has failed (a CPU node has no GPU to say so)
+  std::vector<bool> down_;       // per GPU: its node has failed (take_down())
+  std::vector<bool> node_down_;  // per node: it has failed (a CPU node has no GPU to say so)
   std::size_t free_total_;
   GpuSet partly_free_gpus_;
   std::vector<OrderedBitSet> free_of_node_;  // per node, its free GPUs by local index

@@ -80,8 +80,8 @@ IntraNodeKind read_intra_kind(const JsonObject& object) {
 }
 
 NodeGroup read_node_group(const JsonObject& object) {
-  object.reject_unknown_fields(
-      {"name", "count", "gpus_per_node", "gpu_type", "cpu_cores", "memory", "rnics", "disk", "role", "intra_node", "nic"});
+  object.reject_unknown_fields({"name", "count", "gpus_per_node", "gpu_type", "cpu_cores", "memory", "rnics", "disk",
+                                "role", "intra_node", "nic"});
   NodeGroup group;
   group.name = object.required_string("name");
   group.count = read_count(object, "count");

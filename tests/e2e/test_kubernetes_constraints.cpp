@@ -51,8 +51,7 @@ TEST(KubernetesConstraints, ASecondInstanceOfKOneWaitsForTheFirstToEndOnAOneNode
        {"fifo", "fifo-backfill", "gang", "drf", "srtf", "tiresias", "capacity", "piecemeal", "incremental", "crux"}) {
     SCOPED_TRACE(policy);
     const ConstraintCase r;
-    const GcsimRun run = r.run(cluster_json(1, 0),
-                               {instance("a", 0, 1, 100, 1), instance("b", 0, 1, 100, 1)}, policy);
+    const GcsimRun run = r.run(cluster_json(1, 0), {instance("a", 0, 1, 100, 1), instance("b", 0, 1, 100, 1)}, policy);
     ASSERT_EQ(run.exit_code, 0) << run.err;
     const auto jobs = read_jobs_csv(r.dir / "out");
     EXPECT_NEAR(jobs.at("a").start, 0, 1e-9);
@@ -83,11 +82,11 @@ TEST(KubernetesConstraints, CpuInstancesOfKOneTakeTurnsOnTheOneCnNode) {
   // K = 1 asking CN (4 cores, 60 s) run one after the other on c-0 (0-60,
   // 60-120), never on the GPU node; the HN GPU job runs on n-0 at 0.
   const ConstraintCase r;
-  const nlohmann::json cpu = {{"submit", 0}, {"cpu_cores", 4}, {"cpu", {{"seconds", 60}}}, {"role", "CN"},
-                              {"application", "app"}, {"max_instance_per_node", 1}};
-  const GcsimRun run = r.run(cluster_json(1, 1, {{"role", "HN"}}, {{"role", "CN"}}),
-                             {with(cpu, "id", "x"), with(cpu, "id", "y"),
-                              with(measured_job("g", 0, 1, 10), "role", "HN")});
+  const nlohmann::json cpu = {{"submit", 0},  {"cpu_cores", 4},       {"cpu", {{"seconds", 60}}},
+                              {"role", "CN"}, {"application", "app"}, {"max_instance_per_node", 1}};
+  const GcsimRun run =
+      r.run(cluster_json(1, 1, {{"role", "HN"}}, {{"role", "CN"}}),
+            {with(cpu, "id", "x"), with(cpu, "id", "y"), with(measured_job("g", 0, 1, 10), "role", "HN")});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const auto jobs = read_jobs_csv(r.dir / "out");
   EXPECT_NEAR(jobs.at("x").start, 0, 1e-9);
@@ -122,8 +121,8 @@ TEST(KubernetesConstraints, DiskOfTheNodeMakesASecondJobWait) {
 TEST(KubernetesConstraints, AJobNoNodeCanEverHoldIsRefusedUpFront) {
   const ScratchDir dir;
   const std::string plain = dir.write("plain.json", cluster_json(2, 0));
-  const std::string roles = dir.write("roles.json", cluster_json(2, 1, {{"role", "HN"}, {"rnics", 2}, {"disk", "1TB"}},
-                                                                  {{"role", "CN"}}));
+  const std::string roles =
+      dir.write("roles.json", cluster_json(2, 1, {{"role", "HN"}, {"rnics", 2}, {"disk", "1TB"}}, {{"role", "CN"}}));
   {
     SCOPED_TRACE("a role no node group has");
     const ScratchDir d;

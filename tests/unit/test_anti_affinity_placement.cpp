@@ -107,8 +107,8 @@ TEST(AntiAffinityPlacement, EveryPolicyStartsAtMostKInstancesANodeInOneCall) {
   for (const char* name :
        {"fifo", "fifo-backfill", "gang", "drf", "srtf", "tiresias", "capacity", "piecemeal", "incremental", "crux"}) {
     SCOPED_TRACE(name);
-    testing::PolicyBench bench(testing::crafted_cluster(2, 4), {instance("a", 1, 1), instance("b", 1, 1),
-                                                                instance("c", 1, 1), instance("d", 1, 1)});
+    testing::PolicyBench bench(testing::crafted_cluster(2, 4),
+                               {instance("a", 1, 1), instance("b", 1, 1), instance("c", 1, 1), instance("d", 1, 1)});
     bench.submit_all();
     const std::unique_ptr<SchedulingPolicy> policy = registry.make_policy(name, {});
     SchedulerState::Applied applied;

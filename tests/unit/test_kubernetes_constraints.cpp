@@ -70,8 +70,7 @@ TEST(NodeClaim, RdmaAndDiskAreSplitOverTheGpusAndRoundedUp) {
   EXPECT_EQ(node_claim(job, 2).disk_bytes, 7);
   EXPECT_EQ(node_claim(job, 3).rdma_percent, 50);
   // Taking one GPU, then two more, claims what taking three at once does.
-  EXPECT_EQ(node_claim(job, 1).rdma_percent + (node_claim(job, 3).rdma_percent - node_claim(job, 1).rdma_percent),
-            50);
+  EXPECT_EQ(node_claim(job, 1).rdma_percent + (node_claim(job, 3).rdma_percent - node_claim(job, 1).rdma_percent), 50);
 }
 
 TEST(NodeFit, RdmaLimitsTheGpusANodeTakes) {

@@ -12,7 +12,8 @@ namespace gcsim {
 namespace {
 
 nlohmann::json job(nlohmann::json fields) {
-  nlohmann::json entry = {{"id", "j"}, {"submit", 0}, {"gpus", 1}, {"duration", {{"seconds", 10}, {"gpu_type", "V100"}}}};
+  nlohmann::json entry = {
+      {"id", "j"}, {"submit", 0}, {"gpus", 1}, {"duration", {{"seconds", 10}, {"gpu_type", "V100"}}}};
   for (const auto& [field, value] : fields.items()) entry[field] = value;
   return entry;
 }
