@@ -168,6 +168,11 @@ A CSV trace (--workload csv:FILE) is read through --trace-opt map=P=COL,...
                       (share=COL:milli, a pod list's gpu_milli)
   gpu_types           the GPU types it may run on, "V100|A100"
   single_node         true or false: all its GPUs on one node
+  rdma                its share of the nodes' RDMA NICs, whole percent of one
+  disk                its host disk: "680Gi", or disk=COL:GiB for plain numbers
+  role                CN or HN: the node role it runs on
+  application, max_per_node   its application and at most how many of the
+                      application's jobs a node holds (-1: no limit)
 An empty submit (the job ran before the trace's window began) or end (still
 running when it ended) makes the job censored: submitted at the window's
 start, before every other job, or ending at its end; counted in summary.json

@@ -86,9 +86,11 @@ Reader options:
                       host cores), memory (its host memory), gpu_memory (GPU
                       memory per GPU), share (of each GPU, in (0, 1]),
                       gpu_types ("V100|A100"), single_node (true or false),
-                      priority, qos (spot or guaranteed) optional. cpu, memory,
-                      gpu_memory and share may name the unit of their plain
-                      numbers: memory=COL:GiB, cpu=COL:millicores,
+                      priority, qos (spot or guaranteed), rdma (percent of an
+                      RNIC), disk, role (CN or HN), application, max_per_node
+                      (-1: no limit) optional. cpu, memory, gpu_memory, share
+                      and disk may name the unit of their plain numbers:
+                      memory=COL:GiB, cpu=COL:millicores, disk=COL:GiB,
                       share=COL:percent or share=COL:milli
   --spot-values A,B   csv: the qos column's values that make spot jobs (default:
                       spot, be, besteffort, best-effort, best_effort,

@@ -22,9 +22,10 @@ std::string property_list() {
 }
 
 // The properties whose plain numbers have a unit, which the mapping may name
-// after the column ("memory=mem:GiB"): cpu, memory, gpu_memory and share.
+// after the column ("memory=mem:GiB"): cpu, memory, gpu_memory, share and disk.
 bool has_unit(const std::string& property) {
-  return property == "cpu" || property == "memory" || property == "gpu_memory" || property == "share";
+  return property == "cpu" || property == "memory" || property == "gpu_memory" || property == "share" ||
+         property == "disk";
 }
 
 // A mapped column: its header name, and the unit named after it, if any.
@@ -64,7 +65,7 @@ MappedColumn mapped_column(const std::string& property, const std::string& value
   const std::string unit = value.substr(colon + 1);
   if (!has_unit(property))
     throw std::invalid_argument("property '" + property + "' takes no unit ('" + value +
-                                "' in the column mapping): only cpu, memory, gpu_memory and share do");
+                                "' in the column mapping): only cpu, memory, gpu_memory, share and disk do");
   if (colon == 0) throw std::invalid_argument("no column before the unit in '" + property + "=" + value + "'");
   try {
     return {value.substr(0, colon), parse_unit_of(property, unit)};
@@ -86,6 +87,10 @@ void check_mapping(const std::map<std::string, std::string>& columns) {
     throw std::invalid_argument("the column mapping must name the 'submit' and 'gpus' columns");
   if (!columns.count("duration") && !(columns.count("start") && columns.count("end")))
     throw std::invalid_argument("the column mapping must name a 'duration' column, or 'start' and 'end' columns");
+  if (columns.count("max_per_node") && !columns.count("application"))
+    throw std::invalid_argument(
+        "the column mapping names 'max_per_node', a limit on the jobs of an application per node, and no "
+        "'application' column");
 }
 
 // The error for a plain number in a column whose unit nobody declared: the
@@ -100,13 +105,31 @@ TraceSettingError plain_amount(const std::string& file, std::size_t line, const 
                                "); or write the unit in the field (16Gi, 16GB)");
 }
 
+// The same for a disk column, whose unit no setting declares: the mapping does.
+InputError plain_disk(const std::string& file, std::size_t line, const std::string& column, const std::string& text) {
+  return InputError(file, "line " + std::to_string(line), column,
+                    "a plain number (got '" + text + "') needs the column's unit: disk=" + column +
+                        ":UNIT in the mapping (UNIT one of " + memory_unit_list() +
+                        "); or write the unit in the field (680Gi, 680GB)");
+}
+
+// A row's Kubernetes placement constraints (Alibaba's 2025 GPU-disaggregated
+// trace): RDMA in whole percent of an RNIC, a node role, an application and
+// at most max_per_node of its jobs on a node (empty or -1: no limit).
+struct RowConstraints {
+  std::uint32_t rdma_percent = 0;
+  NodeRole role = NodeRole::kNone;
+  std::string application;
+  std::uint32_t max_per_node = 0;
+};
+
 }  // namespace
 
 const std::vector<std::string>& csv_trace_properties() {
-  static const std::vector<std::string> properties = {"submit",   "gpus",      "duration",    "start",    "end",
-                                                      "id",       "user",      "queue",       "status",   "gpu_type",
-                                                      "estimate", "job_type",  "cpu",         "memory",   "gpu_memory",
-                                                      "share",    "gpu_types", "single_node", "priority", "qos"};
+  static const std::vector<std::string> properties = {
+      "submit",   "gpus",     "duration", "start", "end",    "id",          "user",        "queue",     "status",
+      "gpu_type", "estimate", "job_type", "cpu",   "memory", "gpu_memory",  "share",       "gpu_types", "single_node",
+      "priority", "qos",      "rdma",     "disk",  "role",   "application", "max_per_node"};
   return properties;
 }
 
@@ -150,7 +173,8 @@ TraceReadResult parse_csv_trace(std::istream& in, const std::string& file, const
   std::map<std::string, std::optional<double>> unit_of = {{"cpu", options.cpu_unit_cores},
                                                           {"memory", options.memory_unit_bytes},
                                                           {"gpu_memory", options.gpu_memory_unit_bytes},
-                                                          {"share", 1.0}};
+                                                          {"share", 1.0},
+                                                          {"disk", std::nullopt}};
   for (const auto& [property, column] : columns) {
     const MappedColumn mapped_as = mapped_column(property, column);
     column_of[property] = header.column(mapped_as.name);
@@ -160,6 +184,7 @@ TraceReadResult parse_csv_trace(std::istream& in, const std::string& file, const
   const std::string not_a_time = "not a time (YYYY-MM-DD HH:MM:SS or a number)";
 
   std::map<std::string, std::size_t> line_of_id;
+  std::map<std::pair<std::string, std::uint32_t>, std::shared_ptr<const Application>> applications;
   std::vector<PendingTraceJob> pending;
   std::size_t rounded_up = 0, shared = 0, cpu_jobs = 0;
   bool calendar = false;
@@ -225,6 +250,7 @@ TraceReadResult parse_csv_trace(std::istream& in, const std::string& file, const
       std::optional<double> value = parse_trace_number(field(property));
       if (value && has_unit(property)) {
         const std::optional<double>& unit = unit_of.at(property);
+        if (!unit && property == "disk") throw plain_disk(file, line, column(property).name, field(property));
         if (!unit) throw plain_amount(file, line, property, column(property).name, field(property));
         *value *= *unit;
       } else if (!value && has_unit(property)) {
@@ -237,6 +263,27 @@ TraceReadResult parse_csv_trace(std::istream& in, const std::string& file, const
     const double memory = amount("memory");
     const double gpu_memory = amount("gpu_memory");
     const double share = amount("share");
+    const double disk = amount("disk");
+    RowConstraints constraints;
+    if (mapped("rdma") && !field("rdma").empty())
+      constraints.rdma_percent = static_cast<std::uint32_t>(row.number_if(
+          column("rdma"), [](double v) { return is_whole_count(v); }, "not a whole percent of an RNIC >= 0"));
+    if (mapped("role") && !field("role").empty()) {
+      const std::optional<NodeRole> role = parse_node_role(field("role"));
+      if (row.malformed_if(!role, column("role"), "not a node role (CN or HN)", row.got(column("role"))))
+        constraints.role = *role;
+    }
+    if (mapped("application")) constraints.application = field("application");
+    if (mapped("max_per_node") && !field("max_per_node").empty()) {
+      const double most = row.number_if(
+          column("max_per_node"), [](double v) { return v == -1 || (v >= 1 && is_whole_count(v)); },
+          "not a count of jobs per node >= 1, or -1 for no limit");
+      if (most >= 1) {
+        row.malformed_if(constraints.application.empty(), column("application"),
+                         "no application for the limit of its jobs per node", "got ''");
+        constraints.max_per_node = static_cast<std::uint32_t>(most);
+      }
+    }
     // A row of no GPU asks no share of one (a pod list's CPU pods give 0).
     if (mapped("share") && gpus > 0)
       row.malformed_if(share > 1 || (!field("share").empty() && share < kSmallestGpuShare), column("share"),
@@ -297,6 +344,16 @@ TraceReadResult parse_csv_trace(std::istream& in, const std::string& file, const
     job.spec.gpu_memory_bytes = gpu_memory;
     if (mapped("share") && share > 0) job.spec.gpu_share = share;
     job.spec.single_node = single_node;
+    job.spec.disk_bytes = disk;
+    job.spec.rdma_percent = constraints.rdma_percent;
+    job.spec.role = constraints.role;
+    if (!constraints.application.empty()) {
+      // One Application per name and limit, shared by its jobs.
+      auto& shared = applications[{constraints.application, constraints.max_per_node}];
+      if (!shared)
+        shared = std::make_shared<const Application>(Application{constraints.application, constraints.max_per_node});
+      job.spec.application = shared;
+    }
     job.spec.qos = *qos;
     job.spec.priority = *priority;
     job.spec.gpu_types = std::move(gpu_types);

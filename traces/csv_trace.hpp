@@ -6,7 +6,7 @@
 //     --map submit=submission_time,gpus=num_gpu,duration=duration,user=user_name
 //
 // Properties a mapping may name (the value is the header name of the column,
-// for cpu, memory and gpu_memory optionally followed by ":UNIT"):
+// for cpu, memory, gpu_memory, share and disk optionally followed by ":UNIT"):
 //   submit    (required) submission time: a calendar time "YYYY-MM-DD HH:MM:SS"
 //             or a number of time units (below 0: malformed); made relative
 //             to the earliest submission or to TraceReadOptions::time_origin.
@@ -53,6 +53,20 @@
 //             a guaranteed one, ignoring case (trace_qos.hpp gives the
 //             defaults: BE, BestEffort, Spot, ... spot; LS, Burstable,
 //             Guaranteed, ... guaranteed); any other value is malformed
+// Kubernetes placement constraints (sim/core/node_fit.hpp), as Alibaba's 2025
+// GPU-disaggregated DLRM trace gives them:
+//   rdma      the job's share of the nodes' RDMA NICs in whole percent of one
+//             RNIC (rdma_request: 25 is a quarter of one); empty: 0
+//   disk      host disk of the whole job, a memory-like amount: "680Gi", or a
+//             plain number with the mapping's unit, "disk=COL:GiB" (no setting
+//             declares it; without a unit the read fails, naming line and column)
+//   role      the node role it runs on, CN or HN (node_role.hpp); empty: any
+//   application   the application it belongs to (app_name); empty: none
+//   max_per_node  at most this many jobs of its application on a node
+//             (max_instance_per_node, anti_affinity.hpp); empty or -1: no
+//             limit of its own; needs the application column mapped
+//   Any other value (a negative or fractional percent, an unknown role, a
+//   limit of 0 or below -1, a limit on a row of no application) is malformed.
 // Time units: TraceReadOptions::time_unit_s seconds per unit (numbers only;
 // calendar times are always seconds). Separator: TraceReadOptions::delimiter.
 // A quoted field may hold the separator, quotes and line breaks (a job of
@@ -91,11 +105,12 @@ const std::vector<std::string>& csv_trace_properties();
 /// Parses "submit=submission_time,gpus=num_gpu,memory=mem:GiB": throws
 /// std::invalid_argument naming an unknown property, a missing '=', a
 /// property given twice, a unit after a property without one (only cpu,
-/// memory and gpu_memory have units) or an unknown unit.
+/// memory, gpu_memory, share and disk have units) or an unknown unit.
 std::map<std::string, std::string> parse_csv_column_map(const std::string& text);
 
 /// Throws std::invalid_argument when the mapping lacks submit, gpus, or a
-/// run time (duration, or start and end).
+/// run time (duration, or start and end), or names max_per_node without
+/// application.
 TraceReadResult read_csv_trace(const std::string& path, const TraceReadOptions& options);
 TraceReadResult parse_csv_trace(std::istream& in, const std::string& file_label, const TraceReadOptions& options);
 

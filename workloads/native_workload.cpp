@@ -81,6 +81,48 @@ std::vector<std::string> read_after(const JsonObject& job) {
   return ids;
 }
 
+// The Kubernetes placement constraints a pod list gives (Alibaba's 2025
+// GPU-disaggregated trace): an RDMA share in percent of one RNIC, disk, a
+// node role (CN or HN), and an application with at most max_instance_per_node
+// of its jobs on a node (sim/core/anti_affinity.hpp).
+void read_placement_constraints(const JsonObject& job, JobSpec& spec) {
+  const std::uint64_t rdma = job.optional_uint("rdma_percent", 0);
+  if (rdma > std::numeric_limits<std::uint32_t>::max())
+    job.fail("rdma_percent", "expected at most " + std::to_string(std::numeric_limits<std::uint32_t>::max()) +
+                                 " percent, got " + std::to_string(rdma));
+  spec.rdma_percent = static_cast<std::uint32_t>(rdma);
+  spec.disk_bytes = job.optional_quantity("disk", Quantity::kBytes, 0);
+  if (job.has("role")) {
+    const nlohmann::json& role = job.raw("role");
+    const std::optional<NodeRole> known =
+        role.is_string() ? parse_node_role(role.get<std::string>()) : std::optional<NodeRole>();
+    if (!known) job.fail("role", "expected \"CN\" (CPU nodes) or \"HN\" (GPU nodes), got " + role.dump());
+    spec.role = *known;
+  }
+  if (!job.has("application")) {
+    if (job.has("max_instance_per_node"))
+      job.fail("max_instance_per_node", "limits the jobs of an application on a node, and \"application\" names none");
+    return;
+  }
+  Application application;
+  application.name = job.required_string("application");
+  if (application.name.empty()) job.fail("application", "expected a non-empty application name");
+  if (job.has("max_instance_per_node")) {
+    if (job.raw("max_instance_per_node").is_number_integer() &&
+        job.raw("max_instance_per_node").get<std::int64_t>() < 1)
+      job.fail("max_instance_per_node", "expected at least 1 job of the application on a node, got " +
+                                            job.raw("max_instance_per_node").dump() +
+                                            " (leave the field out for no limit)");
+    const std::uint64_t most = job.optional_uint("max_instance_per_node", 0, 1);
+    if (most > std::numeric_limits<std::uint32_t>::max())
+      job.fail("max_instance_per_node", "expected at most " +
+                                            std::to_string(std::numeric_limits<std::uint32_t>::max()) + ", got " +
+                                            std::to_string(most));
+    application.max_per_node = static_cast<std::uint32_t>(most);
+  }
+  spec.application = std::make_shared<const Application>(std::move(application));
+}
+
 double read_gpu_share(const JsonObject& job) {
   const double share = job.optional_quantity("gpu_share", Quantity::kPlain, 1, true);
   if (!(share > 1) && !(share < kSmallestGpuShare)) return share;
@@ -130,6 +172,7 @@ JobRead read_job(const JsonObject& job, const KindRegistry& kinds, const std::st
   spec.cpu_cores = static_cast<std::uint32_t>(cpu_cores);
   spec.memory_bytes = job.optional_quantity("memory", Quantity::kBytes, 0);
   spec.single_node = job.optional_bool("single_node", false);
+  read_placement_constraints(job, spec);
   spec.gpu_types = read_gpu_types(job);
   spec.mixed_gpu_types = job.optional_bool("mixed_gpu_types", false);
   spec.priority = job.optional_int("priority", 0);
@@ -455,6 +498,13 @@ nlohmann::json job_json(const JobSpec& job, const std::vector<JobSpec>& jobs, co
   if (job.cpu_cores != 0) entry["cpu_cores"] = job.cpu_cores;
   if (job.memory_bytes != 0) entry["memory"] = job.memory_bytes;
   if (job.single_node) entry["single_node"] = true;
+  if (job.rdma_percent != 0) entry["rdma_percent"] = job.rdma_percent;
+  if (job.disk_bytes != 0) entry["disk"] = job.disk_bytes;
+  if (job.role != NodeRole::kNone) entry["role"] = node_role_name(job.role);
+  if (job.application) {
+    entry["application"] = job.application->name;
+    if (job.application->max_per_node != 0) entry["max_instance_per_node"] = job.application->max_per_node;
+  }
   if (!job.gpu_types.empty()) entry["gpu_types"] = job.gpu_types;
   if (job.mixed_gpu_types) entry["mixed_gpu_types"] = true;
   if (job.priority != 0) entry["priority"] = job.priority;

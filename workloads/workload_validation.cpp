@@ -48,18 +48,61 @@ const GpuType* largest_memory_gpu(const ClusterLayout& layout) {
   return largest;
 }
 
+// The host resources a check counts; the others it takes as unlimited, to
+// tell which one keeps a job off every node.
+enum Counted : unsigned { kNoHost = 0, kCores = 1, kMemory = 2, kRdma = 4, kDisk = 8, kAllHost = 15 };
+
+// An empty node's host resources, those not `counted` unlimited.
+NodeClaim capacity_counting(const ClusterLayout& layout, NodeId node, unsigned counted) {
+  constexpr std::int64_t kUnlimited = std::numeric_limits<std::int64_t>::max() / 2;
+  NodeClaim free = node_capacity(layout, node);
+  if (!(counted & kCores)) free.millicores = kUnlimited;
+  if (!(counted & kMemory)) free.memory_bytes = kUnlimited;
+  if (!(counted & kRdma)) free.rdma_percent = kUnlimited;
+  if (!(counted & kDisk)) free.disk_bytes = kUnlimited;
+  return free;
+}
+
 // How many of `job`'s GPUs an empty node can take: its GPUs of an allowed
-// type with enough memory, as far as its cores (when `cores`) and host memory
-// (when `memory`) hold the job's split.
-std::size_t usable_on_empty_node(const ClusterLayout& layout, const JobSpec& job, NodeId node, bool cores,
-                                 bool memory) {
+// type with enough memory, on a node of the role it asks, as far as the
+// host resources `counted` hold the job's split.
+std::size_t usable_on_empty_node(const ClusterLayout& layout, const JobSpec& job, NodeId node, unsigned counted) {
   const NodeInfo& info = layout.node(node);
   if (!layout.has_gpus(node) || !allows_gpu_type(job, layout.gpu_type_name(node))) return 0;
   if (layout.gpu_type_of(info.gpus.front()).memory_bytes < job.gpu_memory_bytes) return 0;
-  NodeClaim free = node_capacity(layout, node);
-  if (!cores) free.millicores = std::numeric_limits<std::int64_t>::max() / 2;
-  if (!memory) free.memory_bytes = std::numeric_limits<std::int64_t>::max() / 2;
-  return std::min(info.gpus.size(), gpus_that_fit(layout, job, node, free));
+  return std::min(info.gpus.size(), gpus_that_fit(layout, job, node, capacity_counting(layout, node, counted)));
+}
+
+// Whether some node group of the cluster has the role the job asks (any does when it asks none).
+bool has_role(const ClusterLayout& layout, const JobSpec& job) {
+  const std::vector<NodeGroup>& groups = layout.spec().node_groups;
+  return std::any_of(groups.begin(), groups.end(),
+                     [&](const NodeGroup& group) { return group.count > 0 && role_allows(job.role, group.role); });
+}
+
+// A job asking a role no node group has: it could never run.
+void check_role_exists(const JobSpec& job, const ClusterLayout& layout, const std::string& file_label,
+                       const std::string& where, const std::string& cluster_name) {
+  if (has_role(layout, job)) return;
+  throw InputError(file_label, where, "role",
+                   std::string("asks nodes of role '") + node_role_name(job.role) + "'; no node group of " +
+                       cluster_name + " has that role (a node group's \"role\")");
+}
+
+// The error for a job whose RDMA share or disk no node (set of nodes) holds.
+[[noreturn]] void throw_rdma_or_disk(const JobSpec& job, bool rdma, std::size_t held, const std::string& parts,
+                                     const std::string& file_label, const std::string& where,
+                                     const std::string& cluster_name) {
+  if (rdma)
+    throw InputError(file_label, where, "rdma_percent",
+                     "needs " + std::to_string(job.rdma_percent) + " percent of an RNIC's bandwidth split over its " +
+                         parts + "; the nodes of " + cluster_name +
+                         " (100 percent per RNIC, a node group's \"rnics\") " + "can hold the RDMA share of only " +
+                         std::to_string(held) + " of them");
+  throw InputError(file_label, where, "disk",
+                   "needs " + describe_bytes(job.disk_bytes) + " of disk split over its " + parts + "; the nodes of " +
+                       cluster_name + " (a node group's \"disk\") can hold the disk of only " + std::to_string(held) +
+                       " of them");
 }
 
 constexpr int kAnyType = -1;
@@ -68,13 +111,12 @@ constexpr int kAnyType = -1;
 // single_node), on GPUs of `type` alone unless kAnyType. The nodes of one
 // group are alike, so one node of each group answers for all of them:
 // O(groups) per job, not O(nodes).
-std::size_t usable_in_cluster(const ClusterLayout& layout, const JobSpec& job, bool cores, bool memory,
-                              int type = kAnyType) {
+std::size_t usable_in_cluster(const ClusterLayout& layout, const JobSpec& job, unsigned counted, int type = kAnyType) {
   std::size_t total = 0;
   NodeId first = 0;  // nodes are numbered group by group
   for (const NodeGroup& group : layout.spec().node_groups) {
     if (group.count > 0 && (type == kAnyType || static_cast<int>(layout.node(first).gpu_type) == type)) {
-      const std::size_t here = usable_on_empty_node(layout, job, first, cores, memory);
+      const std::size_t here = usable_on_empty_node(layout, job, first, counted);
       total = job.single_node ? std::max(total, here) : total + here * group.count;
     }
     first += group.count;
@@ -91,7 +133,7 @@ void check_one_type_can_hold(const JobSpec& job, const ClusterLayout& layout, co
   std::size_t most = 0;
   int most_type = 0;
   for (int type = 0; type < static_cast<int>(layout.spec().gpu_types.size()); ++type) {
-    const std::size_t here = usable_in_cluster(layout, job, true, true, type);
+    const std::size_t here = usable_in_cluster(layout, job, kAllHost, type);
     if (here >= job.gpus) return;
     if (here > most) most = here, most_type = type;
   }
@@ -113,40 +155,48 @@ void check_nodes_can_hold(const JobSpec& job, const ClusterLayout& layout, const
       throw InputError(
           file_label, where, "gpu_types",
           "unknown GPU type '" + type + "'; " + cluster_name + " defines: " + gpu_type_names(layout.spec()));
-  if (usable_in_cluster(layout, job, true, true) >= job.gpus)
+  if (usable_in_cluster(layout, job, kAllHost) >= job.gpus)
     return check_one_type_can_hold(job, layout, file_label, where, cluster_name);
+  check_role_exists(job, layout, file_label, where, cluster_name);
   const std::string on = job.single_node ? " on one node (single_node)" : "";
-  const std::size_t by_type = usable_in_cluster(layout, job, false, false);
+  const std::size_t by_type = usable_in_cluster(layout, job, kNoHost);
   if (by_type < job.gpus)
-    throw InputError(file_label, where, job.gpu_types.empty() ? "gpus" : "gpu_types",
-                     "needs " + std::to_string(job.gpus) + " GPUs" + on +
-                         (job.gpu_types.empty() ? "" : " of the types it allows") +
-                         (job.gpu_memory_bytes > 0 ? " with " + describe_bytes(job.gpu_memory_bytes) + " each" : "") +
-                         ", " + cluster_name + " has " + std::to_string(by_type));
-  if (usable_in_cluster(layout, job, true, false) < job.gpus)
+    throw InputError(
+        file_label, where, job.gpu_types.empty() ? "gpus" : "gpu_types",
+        "needs " + std::to_string(job.gpus) + " GPUs" + on + (job.gpu_types.empty() ? "" : " of the types it allows") +
+            (job.role == NodeRole::kNone ? "" : std::string(" on nodes of role '") + node_role_name(job.role) + "'") +
+            (job.gpu_memory_bytes > 0 ? " with " + describe_bytes(job.gpu_memory_bytes) + " each" : "") + ", " +
+            cluster_name + " has " + std::to_string(by_type));
+  if (usable_in_cluster(layout, job, kCores) < job.gpus)
     throw InputError(file_label, where, "cpu_cores",
                      "needs " + std::to_string(job.cpu_cores) + " cores split over its " + std::to_string(job.gpus) +
                          " GPUs" + on + "; the nodes of " + cluster_name + " can hold the cores of only " +
-                         std::to_string(usable_in_cluster(layout, job, true, false)) + " of them");
+                         std::to_string(usable_in_cluster(layout, job, kCores)) + " of them");
+  for (const bool rdma : {true, false})
+    if (const std::size_t held = usable_in_cluster(layout, job, rdma ? kRdma : kDisk); held < job.gpus)
+      throw_rdma_or_disk(job, rdma, held, std::to_string(job.gpus) + " GPUs" + on, file_label, where, cluster_name);
   throw InputError(file_label, where, "memory",
                    "needs " + describe_bytes(job.memory_bytes) + " of host memory split over its " +
                        std::to_string(job.gpus) + " GPUs" + on + "; the nodes of " + cluster_name +
-                       " can hold the memory of only " + std::to_string(usable_in_cluster(layout, job, false, true)) +
+                       " can hold the memory of only " + std::to_string(usable_in_cluster(layout, job, kMemory)) +
                        " of them");
 }
 
 // A CPU job no node of the empty cluster can hold: its cores, then its memory.
 void check_a_node_holds_cpu_job(const JobSpec& job, const ClusterLayout& layout, const std::string& file_label,
                                 const std::string& where, const std::string& cluster_name) {
+  check_role_exists(job, layout, file_label, where, cluster_name);
   const NodeClaim claim = cpu_job_claim(job);
-  NodeClaim most;    // the most cores, and the most memory, of any node
+  NodeClaim most;    // the most of each host resource of any node of the job's role
   NodeId first = 0;  // nodes are numbered group by group, and the nodes of a group are alike
   for (const NodeGroup& group : layout.spec().node_groups) {
-    if (group.count > 0) {
+    if (group.count > 0 && role_allows(job.role, group.role)) {
       const NodeClaim capacity = node_capacity(layout, first);
-      if (claim.millicores <= capacity.millicores && claim.memory_bytes <= capacity.memory_bytes) return;
+      if (claim.fits_in(capacity)) return;
       most.millicores = std::max(most.millicores, capacity.millicores);
       most.memory_bytes = std::max(most.memory_bytes, capacity.memory_bytes);
+      most.rdma_percent = std::max(most.rdma_percent, capacity.rdma_percent);
+      most.disk_bytes = std::max(most.disk_bytes, capacity.disk_bytes);
     }
     first += group.count;
   }
@@ -155,6 +205,16 @@ void check_a_node_holds_cpu_job(const JobSpec& job, const ClusterLayout& layout,
                      "a CPU job runs on one node and needs " + std::to_string(job.cpu_cores) +
                          " cores; the largest node of " + cluster_name + " has " +
                          std::to_string(most.millicores / 1000));
+  if (claim.rdma_percent > most.rdma_percent)
+    throw InputError(file_label, where, "rdma_percent",
+                     "a CPU job runs on one node and needs " + std::to_string(job.rdma_percent) +
+                         " percent of an RNIC's bandwidth; the most of any node of " + cluster_name + " is " +
+                         std::to_string(most.rdma_percent) + " (100 percent per RNIC, a node group's \"rnics\")");
+  if (claim.disk_bytes > most.disk_bytes)
+    throw InputError(file_label, where, "disk",
+                     "a CPU job runs on one node and needs " + describe_bytes(job.disk_bytes) +
+                         " of disk; the most of any node of " + cluster_name + " is " +
+                         describe_bytes(static_cast<double>(most.disk_bytes)) + " (a node group's \"disk\")");
   throw InputError(file_label, where, "memory",
                    "a CPU job runs on one node and needs " + describe_bytes(job.memory_bytes) +
                        " of host memory with its " + std::to_string(job.cpu_cores) + " cores; no node of " +
@@ -166,40 +226,41 @@ void check_a_node_holds_cpu_job(const JobSpec& job, const ClusterLayout& layout,
 void check_nodes_hold_cpu_workers(const JobSpec& job, const ClusterLayout& layout, const std::string& file_label,
                                   const std::string& where, const std::string& cluster_name) {
   const std::size_t workers = cpu_workers(job);
-  // Workers the empty cluster holds, by cores (when `cores`) and memory (when `memory`).
-  auto held = [&](bool cores, bool memory) {
+  // Workers the empty cluster's nodes of the job's role hold, by the host resources `counted`.
+  auto held = [&](unsigned counted) {
     std::size_t total = 0;
     NodeId first = 0;  // nodes are numbered group by group, and the nodes of a group are alike
     for (const NodeGroup& group : layout.spec().node_groups) {
-      if (group.count > 0) {
-        NodeClaim free = node_capacity(layout, first);
-        if (!cores) free.millicores = std::numeric_limits<std::int64_t>::max() / 2;
-        if (!memory) free.memory_bytes = std::numeric_limits<std::int64_t>::max() / 2;
-        total += group.count * cpu_workers_that_fit(job, free, workers);
-      }
+      if (group.count > 0 && role_allows(job.role, group.role))
+        total += group.count * cpu_workers_that_fit(job, capacity_counting(layout, first, counted), workers);
       first += group.count;
     }
     return total;
   };
-  if (held(true, true) >= workers) return;
+  if (held(kAllHost) >= workers) return;
+  check_role_exists(job, layout, file_label, where, cluster_name);
   const std::string count = std::to_string(workers) + " CPU workers";
-  if (held(true, false) < workers)
+  if (held(kCores) < workers)
     throw InputError(file_label, where, "cpu_cores",
                      "needs " + std::to_string(job.cpu_cores) + " cores split over its " + count + "; the nodes of " +
-                         cluster_name + " can hold the cores of only " + std::to_string(held(true, false)) +
-                         " of them");
+                         cluster_name + " can hold the cores of only " + std::to_string(held(kCores)) + " of them");
+  for (const bool rdma : {true, false})
+    if (const std::size_t here = held(rdma ? kRdma : kDisk); here < workers)
+      throw_rdma_or_disk(job, rdma, here, count, file_label, where, cluster_name);
   throw InputError(file_label, where, "memory",
                    "needs " + describe_bytes(job.memory_bytes) + " of host memory split over its " + count +
                        "; the nodes of " + cluster_name + " can hold the memory of only " +
-                       std::to_string(held(false, true)) + " of them");
+                       std::to_string(held(kMemory)) + " of them");
 }
 
 // What the checks of a GPU job's GPUs, memory, cores and types against the
 // empty cluster read of it: jobs alike in these pass or fail alike.
-using GpuShape = std::tuple<std::uint32_t, double, double, std::uint32_t, double, bool, bool, std::vector<std::string>>;
+using GpuShape = std::tuple<std::uint32_t, double, double, std::uint32_t, double, bool, bool, std::vector<std::string>,
+                            std::uint32_t, double, NodeRole>;
 GpuShape gpu_shape(const JobSpec& job) {
-  return {job.gpus,         job.gpu_memory_bytes, job.gpu_share,       job.cpu_cores,
-          job.memory_bytes, job.single_node,      job.mixed_gpu_types, job.gpu_types};
+  return {job.gpus,        job.gpu_memory_bytes, job.gpu_share, job.cpu_cores,    job.memory_bytes,
+          job.single_node, job.mixed_gpu_types,  job.gpu_types, job.rdma_percent, job.disk_bytes,
+          job.role};
 }
 
 }  // namespace

@@ -6,14 +6,17 @@
 // waiting forever:
 //   - a job asks for more GPUs than the cluster has;
 //   - a job asks for more GPUs with at least `gpu_memory` each than exist;
+//   - a job asks a node role (CN, HN) no node group has;
 //   - no node (single_node) or set of nodes of the empty cluster can hold the
 //     job: GPUs of the types it allows (gpu_types, each a type the cluster
-//     defines), its cores and its host memory split over its GPUs
-//     (sim/core/node_fit.hpp), each node taking as many of its GPUs as fit;
+//     defines) on nodes of the role it asks, its cores, host memory, RDMA
+//     share and disk split over its GPUs (sim/core/node_fit.hpp), each node
+//     taking as many of its GPUs as fit;
 //   - a job that runs on one GPU type (may_mix_gpu_types()) and that the
 //     GPUs of no single type can hold, though those of several could: the
 //     error names the largest single type's capacity and how to allow mixing;
-//   - no node of the empty cluster has a CPU job's cores and memory;
+//   - no node of the empty cluster (of the role it asks) has a CPU job's
+//     cores, memory, RDMA share and disk;
 //   - a measured-duration job names a GPU type the cluster does not define
 //     (its run time could not be scaled to the cluster's GPUs);
 //   - a job's gpu_share is below a millionth of a GPU (a trace's row).
@@ -36,7 +39,8 @@ namespace gcsim {
 
 /// Throws InputError naming `file_label`, the first offending job
 /// ("jobs[3] (id 'x')") and the field at fault ("gpus", "gpu_memory",
-/// "gpu_types", "cpu_cores", "memory", "duration.gpu_type").
+/// "gpu_types", "role", "cpu_cores", "memory", "rdma_percent", "disk",
+/// "duration.gpu_type").
 void validate_workload_against_cluster(const std::vector<JobSpec>& jobs, const ClusterLayout& layout,
                                        const std::string& file_label);
 

@@ -101,7 +101,7 @@ void CruxPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
       continue;
     }
     loads.add(loads.traffic(spec, *gpus));
-    cluster.take(*gpus);
+    cluster.take(*gpus, spec);  // its host claims too, so that a later job sees them taken
     plan.allocate(candidate.job, std::move(*gpus));
   }
 }

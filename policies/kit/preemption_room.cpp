@@ -25,12 +25,16 @@ RoomForJob make_room(const JobSpec& job, const NextCandidate& next, const QueueV
                       });
     if (!used) {
       cluster.take(held, jobs.spec(candidate));
-      // A victim whose GPUs the job does not use may still hold cores or
-      // memory on a node the job uses: then it goes too.
-      const bool host_needed = room.gpus && std::any_of(room.gpus->begin(), room.gpus->end(), [&](GpuId g) {
-                                 const NodeClaim free = cluster.free_host(cluster.layout().node_of(g));
-                                 return free.millicores < 0 || free.memory_bytes < 0;
-                               });
+      // A victim whose GPUs the job does not use may still hold host room on
+      // a node the job uses, or count there against the job's anti-affinity:
+      // then it goes too.
+      const bool host_needed =
+          room.gpus && std::any_of(room.gpus->begin(), room.gpus->end(), [&](GpuId g) {
+            const NodeId node = cluster.layout().node_of(g);
+            return !cluster.free_host(node).none_negative() ||
+                   (has_anti_affinity(job) &&
+                    cluster.instances_on_node(job.application->name, node) >= job.application->max_per_node);
+          });
       if (!host_needed) continue;
       cluster.free(held, jobs.spec(candidate));
     }

@@ -125,19 +125,31 @@ void TentativeCluster::set(GpuId gpu, const Changed& after) {
 
 NodeClaim TentativeCluster::free_host(NodeId node) const {
   NodeClaim free = base_->free_host(node);
-  if (const auto it = host_claimed_.find(node); it != host_claimed_.end()) {
-    free.millicores -= it->second.millicores;
-    free.memory_bytes -= it->second.memory_bytes;
-  }
+  if (const auto it = host_claimed_.find(node); it != host_claimed_.end()) free -= it->second;
   return free;
+}
+
+std::uint32_t TentativeCluster::instances_on_node(const std::string& application, NodeId node) const {
+  const std::uint32_t base = base_->instances_on_node(application, node);
+  if (instances_change_.empty()) return base;
+  const auto it = instances_change_.find({application, node});
+  return it == instances_change_.end() ? base : static_cast<std::uint32_t>(base + it->second);
 }
 
 void TentativeCluster::claim_host(const std::vector<GpuId>& gpus, const JobSpec& job, int sign) {
   for (const auto& [node, claim] : host_changes(base_->layout(), job, {}, gpus)) {
     NodeClaim& claimed = host_claimed_[node];
-    claimed.millicores += sign * claim.millicores;
-    claimed.memory_bytes += sign * claim.memory_bytes;
+    if (sign > 0)
+      claimed += claim;
+    else
+      claimed -= claim;
   }
+  if (!job.application) return;
+  std::vector<NodeId> nodes;  // each node of `gpus` once
+  for (GpuId g : gpus)
+    if (const NodeId node = base_->layout().node_of(g); std::find(nodes.begin(), nodes.end(), node) == nodes.end())
+      nodes.push_back(node);
+  for (NodeId node : nodes) instances_change_[{job.application->name, node}] += sign;
 }
 
 void TentativeCluster::free(const std::vector<GpuId>& gpus, const JobSpec& job) {

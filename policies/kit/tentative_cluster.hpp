@@ -15,7 +15,10 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <set>
+#include <string>
+#include <utility>
 #include <unordered_map>
 #include <vector>
 
@@ -37,7 +40,8 @@ class TentativeCluster final : public ClusterView {
   /// the undo of free(gpus)).
   void take(const std::vector<GpuId>& gpus);
   /// GPUs an allocation to `job` would take: its gpu_share and gpu_memory of
-  /// each, and its host cores and memory on their nodes (sim/core/node_fit.hpp).
+  /// each, its host claims on their nodes (sim/core/node_fit.hpp), and, for
+  /// a job of an anti-affinity, one more of its application on each of them.
   void take(const std::vector<GpuId>& gpus, const JobSpec& job);
   /// GPUs `job` would give back (its end, a preemption): its share and memory
   /// of each; a GPU is free again once its whole share is back.
@@ -66,6 +70,9 @@ class TentativeCluster final : public ClusterView {
   /// once, whatever the number of walks.
   void visit_free_gpus_of_node(NodeId node, GpuId from, const std::function<bool(GpuId)>& visit) const override;
   NodeClaim free_host(NodeId node) const override;
+  /// The base's count, with the jobs taken (released) here counted on (off)
+  /// each node of their GPUs.
+  std::uint32_t instances_on_node(const std::string& application, NodeId node) const override;
 
  private:
   struct Changed {
@@ -82,6 +89,8 @@ class TentativeCluster final : public ClusterView {
   const Changed* changed(GpuId gpu) const;              // null when the GPU is as in the base
   std::unordered_map<NodeId, NodeClaim> host_claimed_;  // per node: claimed here minus given back here
   void claim_host(const std::vector<GpuId>& gpus, const JobSpec& job, int sign);
+  // Per application and node: jobs of an anti-affinity taken here minus those given back here.
+  std::map<std::pair<std::string, NodeId>, std::int64_t> instances_change_;
   // Per node: GPUs freed here minus GPUs taken here. Only the nodes changed
   // are stored, so a TentativeCluster costs nothing per node of the cluster.
   std::unordered_map<NodeId, std::int64_t> free_change_per_node_;

@@ -73,6 +73,8 @@ void PiecemealPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
   };
   // Host cores and memory granted in this call, per node.
   std::map<NodeId, NodeClaim> granted_host;
+  // Jobs of an anti-affinity granted a first GPU on a node in this call, per application and node.
+  std::map<std::pair<std::string, NodeId>, std::uint32_t> granted_instances;
   // Whether GPU `g` can be the next one of request `r`: its type, its node
   // (single_node) and the growth of the job's cores and memory on that node.
   if (gpus_of_type_.empty()) {
@@ -90,12 +92,14 @@ void PiecemealPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
     if (spec.single_node && !mine.empty() && layout.node_of(mine.front()) != node) return false;
     const auto here = static_cast<std::size_t>(
         std::count_if(mine.begin(), mine.end(), [&](GpuId m) { return layout.node_of(m) == node; }));
-    const NodeClaim before = node_claim(spec, here), after = node_claim(spec, here + 1);
-    NodeClaim room = after_releases.free_host(node);
-    room.millicores -= granted_host[node].millicores;
-    room.memory_bytes -= granted_host[node].memory_bytes;
-    return after.millicores - before.millicores <= room.millicores &&
-           after.memory_bytes - before.memory_bytes <= room.memory_bytes;
+    // Role and anti-affinity: the jobs of its application there now and granted there in this call.
+    const std::uint32_t instances = has_anti_affinity(spec)
+                                        ? after_releases.instances_on_node(spec.application->name, node) +
+                                              granted_instances[{spec.application->name, node}]
+                                        : 0;
+    if (!node_admits(layout, spec, node, instances, here > 0)) return false;
+    return (node_claim(spec, here + 1) - node_claim(spec, here))
+        .fits_in(after_releases.free_host(node) - granted_host[node]);
   };
 
   struct Request {
@@ -140,9 +144,8 @@ void PiecemealPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
       const NodeId node = layout.node_of(fit);
       const auto here = static_cast<std::size_t>(
           std::count_if(mine.begin(), mine.end(), [&](GpuId m) { return layout.node_of(m) == node; }));
-      const NodeClaim before = node_claim(spec, here), after = node_claim(spec, here + 1);
-      granted_host[node].millicores += after.millicores - before.millicores;
-      granted_host[node].memory_bytes += after.memory_bytes - before.memory_bytes;
+      granted_host[node] += node_claim(spec, here + 1) - node_claim(spec, here);
+      if (spec.application && here == 0) ++granted_instances[{spec.application->name, node}];
     }
     neediest->granted.push_back(fit);
     const std::size_t now_held = neediest->held + neediest->granted.size();

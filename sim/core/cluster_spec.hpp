@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/core/node_role.hpp"
+
 namespace gcsim {
 
 struct GpuType {
@@ -48,6 +50,12 @@ struct NodeGroup {
   // rail-optimized fabric), reached without crossing the GPU's port; else the
   // node's GPUs share one NIC behind the node's switch.
   bool nic_per_gpu = false;
+  // Last, so that a group written field by field in order keeps its meaning.
+  // RDMA NICs (RNICs) whose bandwidth jobs ask a share of (JobSpec::rdma_percent):
+  // a node of 2 has 200 percent to give; 0: none, no job asking RDMA fits.
+  std::uint32_t rnics = 0;
+  double disk_bytes = 0;            // host disk; 0: none, no job asking disk fits
+  NodeRole role = NodeRole::kNone;  // CN or HN (node_role.hpp); kNone: none
 };
 
 struct FabricSpec {

@@ -11,7 +11,9 @@
 
 #include <cstddef>
 #include <functional>
+#include <cstdint>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "sim/core/cluster_layout.hpp"
@@ -64,15 +66,24 @@ class ClusterView {
   /// them), in ascending order, until it returns false. Scans the node's
   /// GPUs unless the view keeps them listed.
   virtual void visit_free_gpus_of_node(NodeId node, GpuId from, const std::function<bool(GpuId)>& visit) const;
-  /// The node's host cores (millicores) and memory no job claims
-  /// (sim/core/node_fit.hpp: a job's cores and memory split over its GPUs).
+  /// The node's host cores (millicores), memory, RDMA share and disk no job
+  /// claims (sim/core/node_fit.hpp: a job's claims split over its GPUs).
   virtual NodeClaim free_host(NodeId node) const { return node_capacity(layout(), node); }
-  /// How many of `job`'s GPUs the node's free cores and memory and its GPU
-  /// type allow it to take (free GPUs not counted): placements take at most
-  /// this many GPUs of a node.
+  /// How many jobs of `application` hold GPUs or cores on the node, each
+  /// counted once (anti_affinity.hpp).
+  virtual std::uint32_t instances_on_node(const std::string& application, NodeId node) const {
+    (void)application;
+    (void)node;
+    return 0;
+  }
+  /// How many of `job`'s GPUs the node's free host resources, its GPU type,
+  /// its role and the job's anti-affinity allow it to take (free GPUs not
+  /// counted), the job holding none there yet: placements take at most this
+  /// many GPUs of a node.
   std::size_t host_room(const JobSpec& job, NodeId node) const {
     if (!host_or_type_limits(job)) return std::numeric_limits<std::size_t>::max();
-    return gpus_that_fit(layout(), job, node, free_host(node));
+    const std::uint32_t instances = has_anti_affinity(job) ? instances_on_node(job.application->name, node) : 0;
+    return gpus_that_fit(layout(), job, node, free_host(node), 0, instances);
   }
 };
 

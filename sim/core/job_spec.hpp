@@ -21,7 +21,9 @@
 #include <variant>
 #include <vector>
 
+#include "sim/core/anti_affinity.hpp"
 #include "sim/core/ids.hpp"
+#include "sim/core/node_role.hpp"
 #include "sim/core/phased_work.hpp"
 #include "sim/core/overloaded.hpp"
 #include "sim/core/serving_spec.hpp"
@@ -271,10 +273,18 @@ struct JobSpec {
   /// evenly over its GPU workers: a node holding k of its g GPUs gives it
   /// cpu_cores x k / g cores and memory_bytes x k / g bytes.
   std::uint32_t cpu_cores = 0;
+  /// Its share of the nodes' RDMA NICs in percent of one RNIC's bandwidth
+  /// (Alibaba's rdma_request: 25 is a quarter of one RNIC), for the whole
+  /// job, split over its GPU workers as its cores are (node_fit.hpp).
+  std::uint32_t rdma_percent = 0;
   double memory_bytes = 0;
+  /// Host disk for the whole job, split over its GPU workers as its memory is.
+  double disk_bytes = 0;
   /// All its GPUs on one node (a Kubernetes pod cannot span nodes).
   bool single_node = false;
   QosClass qos = QosClass::kGuaranteed;
+  /// The role of the nodes it runs on (node_role.hpp); kNone: any node.
+  NodeRole role = NodeRole::kNone;
   /// Its GPUs may be of several types at once (the workload's
   /// mixed_gpu_types, or --trace-opt mixed_gpu_types=true). Without it, nor
   /// several gpu_types, all its GPUs are of one type (may_mix_gpu_types()).
@@ -288,6 +298,10 @@ struct JobSpec {
   /// Set for the trials of a study, which share one: a pointer costs a job
   /// outside any study 16 bytes where the membership itself would cost 48.
   std::shared_ptr<const StudyMembership> study;
+  /// The application it belongs to and at most how many of its jobs a node
+  /// may hold (anti_affinity.hpp); null: none. Out of line, shared by the
+  /// jobs of one application.
+  std::shared_ptr<const Application> application;
   /// What few jobs have (dependencies, a memory profile), out of line: a
   /// million jobs without any pay 16 bytes each for it, not 56. Null: none.
   std::shared_ptr<const JobRelations> relations;
@@ -309,6 +323,10 @@ struct JobSpec {
  private:
   static inline const JobRelations kNoRelations{};
 };
+
+/// Whether the job's application limits the nodes it goes to: at most
+/// max_per_node of the application's jobs on one (anti_affinity.hpp).
+inline bool has_anti_affinity(const JobSpec& job) { return job.application && job.application->max_per_node > 0; }
 
 /// Whether the job is of the spot class (QosClass).
 inline bool is_spot(const JobSpec& job) { return job.qos == QosClass::kSpot; }

@@ -19,23 +19,42 @@ std::int64_t split_up(std::int64_t total, std::size_t k, std::size_t g) {
 
 std::int64_t whole_bytes(double bytes) { return static_cast<std::int64_t>(std::ceil(bytes)); }
 
+// The job's host claims split over `k` of its `parts` workers, each rounded up.
+NodeClaim split_claim(const JobSpec& job, std::size_t k, std::size_t parts) {
+  return {split_up(static_cast<std::int64_t>(job.cpu_cores) * 1000, k, parts),
+          split_up(whole_bytes(job.memory_bytes), k, parts), split_up(job.rdma_percent, k, parts),
+          split_up(whole_bytes(job.disk_bytes), k, parts)};
+}
+
 }  // namespace
+
+std::string claim_beyond(const NodeClaim& used, const NodeClaim& capacity) {
+  const auto text = [](std::int64_t amount, const char* unit, std::int64_t of) {
+    return std::to_string(amount) + unit + " of its " + std::to_string(of);
+  };
+  if (used.millicores > capacity.millicores) return text(used.millicores, " millicores", capacity.millicores);
+  if (used.memory_bytes > capacity.memory_bytes)
+    return text(used.memory_bytes, " bytes of host memory", capacity.memory_bytes);
+  if (used.rdma_percent > capacity.rdma_percent)
+    return text(used.rdma_percent, " percent of RNIC bandwidth (rdma_percent)", capacity.rdma_percent);
+  if (used.disk_bytes > capacity.disk_bytes) return text(used.disk_bytes, " bytes of disk", capacity.disk_bytes);
+  return "";
+}
+
+bool node_admits(const ClusterLayout& layout, const JobSpec& job, NodeId node, std::uint32_t instances,
+                 bool already_there) {
+  if (!role_allows(job.role, layout.group_of_node(node).role)) return false;
+  return already_there || !has_anti_affinity(job) || instances < job.application->max_per_node;
+}
 
 std::uint32_t cpu_workers(const JobSpec& job) {
   return job.gpus == 0 ? std::max<std::uint32_t>(cpu_workers_of(job.work), 1) : 1;
 }
 
-NodeClaim cpu_claim(const JobSpec& job, std::size_t k) {
-  const std::size_t w = cpu_workers(job);
-  return {split_up(static_cast<std::int64_t>(job.cpu_cores) * 1000, k, w),
-          split_up(whole_bytes(job.memory_bytes), k, w)};
-}
+NodeClaim cpu_claim(const JobSpec& job, std::size_t k) { return split_claim(job, k, cpu_workers(job)); }
 
 std::size_t cpu_workers_that_fit(const JobSpec& job, const NodeClaim& free, std::size_t most) {
-  auto fits = [&](std::size_t k) {
-    const NodeClaim claim = cpu_claim(job, k);
-    return claim.millicores <= free.millicores && claim.memory_bytes <= free.memory_bytes;
-  };
+  auto fits = [&](std::size_t k) { return cpu_claim(job, k).fits_in(free); };
   if (fits(most)) return most;
   std::size_t low = 0, high = most;  // fits(low), !fits(high): the claim grows with k
   while (high - low > 1) {
@@ -46,15 +65,13 @@ std::size_t cpu_workers_that_fit(const JobSpec& job, const NodeClaim& free, std:
 }
 
 NodeClaim node_claim(const JobSpec& job, std::size_t k) {
-  const std::size_t g = std::max<std::size_t>(job.gpus, 1);
-  return {split_up(static_cast<std::int64_t>(job.cpu_cores) * 1000, k, g),
-          split_up(whole_bytes(job.memory_bytes), k, g)};
+  return split_claim(job, k, std::max<std::size_t>(job.gpus, 1));
 }
 
 std::vector<std::pair<NodeId, NodeClaim>> host_changes(const ClusterLayout& layout, const JobSpec& job,
                                                        const std::vector<GpuId>& held, const std::vector<GpuId>& gpus) {
   std::vector<std::pair<NodeId, NodeClaim>> changes;
-  if (job.cpu_cores == 0 && job.memory_bytes <= 0) return changes;
+  if (!claims_host(job)) return changes;
   std::vector<std::pair<NodeId, std::size_t>> added;  // node, GPUs of `gpus` on it
   for (GpuId g : gpus) {
     const NodeId node = layout.node_of(g);
@@ -68,14 +85,15 @@ std::vector<std::pair<NodeId, NodeClaim>> host_changes(const ClusterLayout& layo
     const auto before = static_cast<std::size_t>(
         std::count_if(held.begin(), held.end(), [&, node = node](GpuId g) { return layout.node_of(g) == node; }));
     const NodeClaim from = node_claim(job, before), to = node_claim(job, before + count);
-    changes.emplace_back(node, NodeClaim{to.millicores - from.millicores, to.memory_bytes - from.memory_bytes});
+    changes.emplace_back(node, to - from);
   }
   return changes;
 }
 
 NodeClaim node_capacity(const ClusterLayout& layout, NodeId node) {
   const NodeGroup& group = layout.group_of_node(node);
-  return {static_cast<std::int64_t>(group.cpu_cores) * 1000, whole_bytes(group.memory_bytes)};
+  return {static_cast<std::int64_t>(group.cpu_cores) * 1000, whole_bytes(group.memory_bytes),
+          static_cast<std::int64_t>(group.rnics) * 100, whole_bytes(group.disk_bytes)};
 }
 
 bool allows_gpu_type(const JobSpec& job, const std::string& type) {
@@ -88,16 +106,13 @@ bool spans_gpu_types(const ClusterLayout& layout, const std::vector<GpuId>& gpus
 }
 
 std::size_t gpus_that_fit(const ClusterLayout& layout, const JobSpec& job, NodeId node, const NodeClaim& free,
-                          std::size_t held) {
+                          std::size_t held, std::uint32_t instances) {
   if (!layout.has_gpus(node) || !allows_gpu_type(job, layout.gpu_type_name(node))) return 0;
+  if (!node_admits(layout, job, node, instances, held > 0)) return 0;
   const std::size_t most = job.gpus > held ? job.gpus - held : 0;
   const NodeClaim before = node_claim(job, held);
   // The claim grows with k: the largest k whose growth fits (a binary search; k <= most).
-  auto fits = [&](std::size_t k) {
-    const NodeClaim after = node_claim(job, held + k);
-    return after.millicores - before.millicores <= free.millicores &&
-           after.memory_bytes - before.memory_bytes <= free.memory_bytes;
-  };
+  auto fits = [&](std::size_t k) { return (node_claim(job, held + k) - before).fits_in(free); };
   // A node that holds all the job's GPUs limits nothing: as many as it has free.
   if (fits(most)) return std::numeric_limits<std::size_t>::max();
   std::size_t low = 0, high = most;  // fits(low), !fits(high)

@@ -20,7 +20,10 @@ std::string gpu_name(const ClusterLayout& layout, GpuId gpu) { return "GPU " + l
 }  // namespace
 
 StateAudit::StateAudit(const ClusterLayout& layout, const std::vector<JobSpec>& jobs)
-    : layout_(layout), jobs_(jobs), ends_(jobs.size(), 0), listed_(jobs.size(), 0) {}
+    : layout_(layout), jobs_(jobs), ends_(jobs.size(), 0), listed_(jobs.size(), 0) {
+  node_rules_ = std::any_of(jobs.begin(), jobs.end(),
+                            [](const JobSpec& job) { return job.role != NodeRole::kNone || has_anti_affinity(job); });
+}
 
 void StateAudit::check(const SchedulerState& state, Time now) {
   if (now < last_)
@@ -34,6 +37,7 @@ void StateAudit::check(const SchedulerState& state, Time now) {
   check_gpus(state);
   check_jobs(state);
   check_hosts(state);
+  if (node_rules_) check_node_rules(state);
 }
 
 void StateAudit::ended(JobIndex job) {
@@ -133,6 +137,40 @@ void StateAudit::check_hosts(const SchedulerState& state) const {
                                                     " millicores and " +
                                                     std::to_string(-std::min<std::int64_t>(free.memory_bytes, 0)) +
                                                     " bytes of memory claimed beyond it");
+    if (!free.none_negative()) {
+      const NodeClaim capacity = node_capacity(layout_, node);
+      throw InvariantViolation("host-capacity",
+                               "node " + layout_.node(node).name + " holds " + claim_beyond(capacity - free, capacity));
+    }
+  }
+}
+
+void StateAudit::check_node_rules(const SchedulerState& state) const {
+  for (NodeId node = 0; node < layout_.node_count(); ++node) {
+    // Every job holding something on the node, once.
+    std::vector<JobIndex> on = state.cpu_jobs_on(node);
+    for (GpuId g : layout_.node(node).gpus)
+      for (JobIndex job : state.holders(g))
+        if (std::find(on.begin(), on.end(), job) == on.end()) on.push_back(job);
+    const NodeRole role = layout_.group_of_node(node).role;
+    for (JobIndex job : on) {
+      const JobSpec& spec = jobs_[job];
+      if (!role_allows(spec.role, role))
+        throw InvariantViolation("node-role",
+                                 "job '" + spec.id + "' asks role '" + node_role_name(spec.role) + "' and holds node " +
+                                     layout_.node(node).name + " of role '" + node_role_name(role) + "'",
+                                 {job});
+      if (!has_anti_affinity(spec)) continue;
+      std::vector<JobIndex> same;  // the jobs of its application on the node
+      for (JobIndex other : on)
+        if (jobs_[other].application && jobs_[other].application->name == spec.application->name) same.push_back(other);
+      if (same.size() > spec.application->max_per_node)
+        throw InvariantViolation("anti-affinity",
+                                 "node " + layout_.node(node).name + " holds " + std::to_string(same.size()) +
+                                     " jobs of application '" + spec.application->name + "'; job '" + spec.id +
+                                     "' allows at most " + std::to_string(spec.application->max_per_node),
+                                 same);
+    }
   }
 }
 

@@ -11,7 +11,11 @@
 // - holdings-agree: a GPU lists exactly the jobs whose GPUs name it;
 // - free-count: the free GPUs counted are those nobody holds, up;
 // - allocated-sum: the GPUs allocated are the holders' shares summed;
-// - host-capacity: no node's cores or memory are claimed beyond it;
+// - host-capacity: no node's cores, memory, RDMA share or disk are claimed
+//   beyond it;
+// - node-role: every job holding GPUs or cores on a node asks its role or none;
+// - anti-affinity: no node holds more jobs of an application than the
+//   max_instance_per_node of any of them (each job counted once per node);
 // - gang-whole: a running GPU job holds exactly the GPUs it asked for;
 // - queue-states: the waiting jobs wait and the running jobs run, each listed once;
 // - time-monotone: simulated time never goes back;
@@ -64,11 +68,14 @@ class StateAudit : public EngineListener {
   void check_gpus(const SchedulerState& state) const;
   void check_jobs(const SchedulerState& state);
   void check_hosts(const SchedulerState& state) const;
+  /// node-role and anti-affinity, summed again from the holders of each node.
+  void check_node_rules(const SchedulerState& state) const;
 
   const ClusterLayout& layout_;
   const std::vector<JobSpec>& jobs_;
   std::vector<std::uint8_t> ends_;    // per job, how many times it ended
   std::vector<std::uint8_t> listed_;  // per job, listed waiting or running (check_jobs())
+  bool node_rules_ = false;           // some job asks a role or has an anti-affinity
   Time last_ = 0;
   double waiting_held_ = 0;  // GPUs waiting jobs held at the last check
   double waiting_hold_ = 0;  // GPU-seconds they held until then

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cstdio>
+#include <map>
 #include <unordered_map>
 
 namespace gcsim {
@@ -219,11 +220,35 @@ void SchedulerState::submit_cpu_job(JobIndex job, Time submitted) {
   runtime_[job].submitted = submitted;
 }
 
+std::uint32_t SchedulerState::instances_on_node(const std::string& application, NodeId node) const {
+  const auto it = instances_.find(application);
+  return it == instances_.end() ? 0 : it->second[node];
+}
+
+void SchedulerState::count_instance(const JobSpec& spec, NodeId node, int sign) {
+  std::vector<std::uint32_t>& per_node = instances_[spec.application->name];
+  if (per_node.empty()) per_node.assign(layout_.node_count(), 0);
+  per_node[node] = static_cast<std::uint32_t>(static_cast<std::int64_t>(per_node[node]) + sign);
+}
+
+void SchedulerState::count_instances(JobIndex job, const std::vector<GpuId>& held, const std::vector<GpuId>& gpus,
+                                     int sign) {
+  const JobSpec& spec = jobs_[job];
+  if (!spec.application) return;
+  std::vector<NodeId> nodes;  // the nodes of `gpus` the job holds nothing on beside them
+  for (GpuId g : gpus) {
+    const NodeId node = layout_.node_of(g);
+    const bool elsewhere = std::any_of(held.begin(), held.end(), [&](GpuId h) { return layout_.node_of(h) == node; });
+    if (!elsewhere && std::find(nodes.begin(), nodes.end(), node) == nodes.end()) nodes.push_back(node);
+  }
+  for (NodeId node : nodes) count_instance(spec, node, sign);
+}
+
 bool SchedulerState::cpu_job_fits(JobIndex job, NodeId node) const {
   if (node_down_[node]) return false;
-  const NodeClaim claim = cpu_job_claim(jobs_[job]);
-  const NodeClaim free = free_host(node);
-  return claim.millicores <= free.millicores && claim.memory_bytes <= free.memory_bytes;
+  const JobSpec& spec = jobs_[job];
+  const std::uint32_t instances = has_anti_affinity(spec) ? instances_on_node(spec.application->name, node) : 0;
+  return node_admits(layout_, spec, node, instances) && cpu_job_claim(spec).fits_in(free_host(node));
 }
 
 CpuPlacement SchedulerState::place_cpu_job(JobIndex job) const {
@@ -232,6 +257,9 @@ CpuPlacement SchedulerState::place_cpu_job(JobIndex job) const {
   CpuPlacement placement;
   for (NodeId node = 0; node < layout_.node_count() && left > 0; ++node) {
     if (node_down_[node]) continue;
+    if (!node_admits(layout_, spec, node,
+                     has_anti_affinity(spec) ? instances_on_node(spec.application->name, node) : 0))
+      continue;
     const std::size_t here = cpu_workers_that_fit(spec, free_host(node), left);
     if (here == 0 || (spec.single_node && here < left)) continue;  // single_node: all on one node
     placement.push_back({node, static_cast<std::uint32_t>(here)});
@@ -253,12 +281,10 @@ void SchedulerState::start_cpu_job(JobIndex job, const CpuPlacement& placement, 
   std::uint32_t workers = 0;
   for (const CpuShare& share : placement) {
     const NodeClaim claim = cpu_claim(jobs_[job], share.workers);
-    const NodeClaim free = free_host(share.node);
-    assert(!node_down_[share.node] && claim.millicores <= free.millicores && claim.memory_bytes <= free.memory_bytes &&
+    assert(!node_down_[share.node] && claim.fits_in(free_host(share.node)) &&
            "a CPU job's workers fit the nodes they start on");
-    (void)free;
-    host_used_[share.node].millicores += claim.millicores;
-    host_used_[share.node].memory_bytes += claim.memory_bytes;
+    host_used_[share.node] += claim;
+    if (jobs_[job].application) count_instance(jobs_[job], share.node, 1);
     cpu_jobs_of_node_[share.node].push_back(job);
     workers += share.workers;
   }
@@ -273,9 +299,8 @@ void SchedulerState::start_cpu_job(JobIndex job, const CpuPlacement& placement, 
 void SchedulerState::let_go_of_nodes(JobIndex job) {
   const auto it = cpu_placement_.find(job);
   for (const CpuShare& share : it->second) {
-    const NodeClaim claim = cpu_claim(jobs_[job], share.workers);
-    host_used_[share.node].millicores -= claim.millicores;
-    host_used_[share.node].memory_bytes -= claim.memory_bytes;
+    host_used_[share.node] -= cpu_claim(jobs_[job], share.workers);
+    if (jobs_[job].application) count_instance(jobs_[job], share.node, -1);
     std::vector<JobIndex>& on = cpu_jobs_of_node_[share.node];
     on.erase(std::find(on.begin(), on.end(), job));
   }
@@ -310,14 +335,17 @@ void SchedulerState::take(JobIndex job, const std::vector<GpuId>& gpus) {
   }
   allocated_ += static_cast<double>(gpus.size()) * spec.gpu_share;
   claim_host(job, runtime_[job].gpus, gpus, 1);
+  count_instances(job, runtime_[job].gpus, gpus, 1);
   runtime_[job].gpus.insert(runtime_[job].gpus.end(), gpus.begin(), gpus.end());
 }
 
 void SchedulerState::claim_host(JobIndex job, const std::vector<GpuId>& held, const std::vector<GpuId>& gpus,
                                 int sign) {
   for (const auto& [node, change] : host_changes(layout_, jobs_[job], held, gpus)) {
-    host_used_[node].millicores += sign * change.millicores;
-    host_used_[node].memory_bytes += sign * change.memory_bytes;
+    if (sign > 0)
+      host_used_[node] += change;
+    else
+      host_used_[node] -= change;
   }
 }
 
@@ -342,6 +370,7 @@ void SchedulerState::release(JobIndex job) {
   }
   allocated_ -= static_cast<double>(runtime_[job].gpus.size()) * spec.gpu_share;
   claim_host(job, {}, runtime_[job].gpus, -1);
+  count_instances(job, {}, runtime_[job].gpus, -1);
   if (free_total_ == layout_.gpu_count()) allocated_ = 0;
   runtime_[job].gpus = {};  // its memory back too: a million finished jobs would keep theirs
   if (runtime_[job].state == JobState::kRunning) {
@@ -367,9 +396,30 @@ void SchedulerState::check(const Plan& plan) const {
   auto add_host = [&](JobIndex job, const std::vector<GpuId>& held, const std::vector<GpuId>& gpus, int sign) {
     for (const auto& [node, change] : host_changes(layout_, jobs_[job], held, gpus)) {
       NodeClaim& used = host_after.get(node, host_used_[node]);
-      used.millicores += sign * change.millicores;
-      used.memory_bytes += sign * change.memory_bytes;
+      if (sign > 0)
+        used += change;
+      else
+        used -= change;
     }
+  };
+  // Per application and node, the change this plan makes to the jobs of an
+  // anti-affinity there (few plans place such jobs: an ordered map is enough).
+  std::map<std::pair<std::string, NodeId>, std::int64_t> instances_change;
+  auto instances_after = [&](const JobSpec& spec, NodeId node) {
+    const auto it = instances_change.find({spec.application->name, node});
+    return static_cast<std::int64_t>(instances_on_node(spec.application->name, node)) +
+           (it == instances_change.end() ? 0 : it->second);
+  };
+  // The nodes of `gpus` the job holds nothing on beside them (`held`).
+  auto new_nodes = [&](const std::vector<GpuId>& held, const std::vector<GpuId>& gpus) {
+    std::vector<NodeId> nodes;
+    for (GpuId g : gpus) {
+      const NodeId node = layout_.node_of(g);
+      if (std::none_of(held.begin(), held.end(), [&](GpuId h) { return layout_.node_of(h) == node; }) &&
+          std::find(nodes.begin(), nodes.end(), node) == nodes.end())
+        nodes.push_back(node);
+    }
+    return nodes;
   };
   auto gpu_of = [&](GpuId g) -> GpuOccupancy& { return gpu_after.get(g, gpus_[g]); };
   auto state_of = [&](JobIndex j) {
@@ -393,6 +443,8 @@ void SchedulerState::check(const Plan& plan) const {
         throw PlanRejected(where() + ": releasing the GPUs of a job that is not waiting");
       for (GpuId g : holds) gpu_of(g).remove(d.job, spec);
       add_host(d.job, {}, holds, -1);
+      if (spec.application)
+        for (NodeId node : new_nodes({}, holds)) --instances_change[{spec.application->name, node}];
       holds.clear();
       state_after.get(d.job, JobState::kWaiting) = JobState::kWaiting;
       continue;
@@ -434,19 +486,28 @@ void SchedulerState::check(const Plan& plan) const {
         throw PlanRejected(where() + ": GPU " + layout_.gpu_label(g) +
                            " is on another node than the job's other GPUs "
                            "(single_node)");
+      if (const NodeRole role = layout_.group_of_node(layout_.node_of(g)).role; !role_allows(spec.role, role))
+        throw PlanRejected(where() + ": GPU " + layout_.gpu_label(g) + " is on a node of role '" +
+                           node_role_name(role) + "', the job asks role '" + node_role_name(spec.role) + "'");
       gpu.add(d.job, spec);
+    }
+    if (spec.application) {
+      for (NodeId node : new_nodes(holds, d.gpus)) {
+        const std::int64_t there = instances_after(spec, node);
+        if (has_anti_affinity(spec) && there >= spec.application->max_per_node)
+          throw PlanRejected(where() + ": node " + layout_.node(node).name + " already holds " + std::to_string(there) +
+                             " jobs of application '" + spec.application->name + "', the job allows at most " +
+                             std::to_string(spec.application->max_per_node) + " on a node (max_instance_per_node)");
+        ++instances_change[{spec.application->name, node}];
+      }
     }
     add_host(d.job, holds, d.gpus, 1);
     for (const auto& [node, change] : host_changes(layout_, spec, holds, d.gpus)) {
       const NodeClaim used = *host_after.find(node), capacity = node_capacity(layout_, node);
-      if (used.millicores > capacity.millicores || used.memory_bytes > capacity.memory_bytes)
-        throw PlanRejected(
-            where() + ": node " + layout_.node(node).name + " would hold " +
-            (used.millicores > capacity.millicores
-                 ? std::to_string(used.millicores) + " millicores of its " + std::to_string(capacity.millicores)
-                 : std::to_string(used.memory_bytes) + " bytes of host memory of its " +
-                       std::to_string(capacity.memory_bytes)) +
-            " (cpu_cores and memory are split over the job's GPUs)");
+      if (!used.fits_in(capacity))
+        throw PlanRejected(where() + ": node " + layout_.node(node).name + " would hold " +
+                           claim_beyond(used, capacity) +
+                           " (cpu_cores, memory, rdma_percent and disk are split over the job's GPUs)");
     }
     holds.insert(holds.end(), d.gpus.begin(), d.gpus.end());
     if (holds.size() == spec.gpus) state_after.get(d.job, JobState::kRunning) = JobState::kRunning;

@@ -16,6 +16,7 @@
 #pragma once
 
 #include <algorithm>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -69,10 +70,9 @@ class SchedulerState final : public ClusterView, public QueueView {
   void visit_partly_free_gpus(const std::function<void(GpuId)>& visit) const override;
   /// O(GPUs visited), from the node's free GPUs kept in order.
   void visit_free_gpus_of_node(NodeId node, GpuId from, const std::function<bool(GpuId)>& visit) const override;
-  NodeClaim free_host(NodeId node) const override {
-    const NodeClaim capacity = node_capacity(layout_, node);
-    return {capacity.millicores - host_used_[node].millicores, capacity.memory_bytes - host_used_[node].memory_bytes};
-  }
+  NodeClaim free_host(NodeId node) const override { return node_capacity(layout_, node) - host_used_[node]; }
+  /// O(1) after one look-up of the application.
+  std::uint32_t instances_on_node(const std::string& application, NodeId node) const override;
   /// Every job holding a part of the GPU, in the order they took it.
   const std::vector<JobIndex>& holders(GpuId gpu) const { return gpus_[gpu].holders; }
 
@@ -122,11 +122,13 @@ class SchedulerState final : public ClusterView, public QueueView {
   /// its nodes fails (stop_cpu_job()). The policy sees the cores and memory
   /// it holds in free_host(), so no GPU job is placed on them.
   void submit_cpu_job(JobIndex job, Time submitted);
-  /// Whether the node is up and has all the CPU job's cores and memory free.
+  /// Whether the node is up, of the role the CPU job asks, below its
+  /// anti-affinity's limit, and has all its cores, memory, RDMA and disk free.
   bool cpu_job_fits(JobIndex job, NodeId node) const;
   /// Where the waiting CPU job's workers would run now: nodes in cluster
-  /// order, each that is up taking as many of them as its free cores and
-  /// memory hold (cpu_workers_that_fit()), until all are placed; empty when
+  /// order, each that is up and admits the job (node_admits(): role,
+  /// anti-affinity) taking as many of them as its free host resources
+  /// hold (cpu_workers_that_fit()), until all are placed; empty when
   /// the nodes up cannot hold them all now. A job of one worker, or a
   /// single_node one, gets the first node that holds it all. O(nodes).
   CpuPlacement place_cpu_job(JobIndex job) const;
@@ -206,9 +208,16 @@ class SchedulerState final : public ClusterView, public QueueView {
   // best single-node fit is found without visiting every node.
   std::vector<OrderedBitSet> nodes_by_free_;
   void change_free_on_node(NodeId node, int step);
-  std::vector<NodeClaim> host_used_;  // per node: cores and memory the holders claim
-  std::vector<bool> down_;            // per GPU: its node has failed (take_down())
-  std::vector<bool> node_down_;       // per node: it has failed (a CPU node has no GPU to say so)
+  std::vector<NodeClaim> host_used_;  // per node: cores, memory, RDMA and disk the holders claim
+  // Per application of a job with an anti-affinity: per node, how many of its
+  // jobs hold something there (empty until such a job takes a node).
+  std::unordered_map<std::string, std::vector<std::uint32_t>> instances_;
+  /// Counts `job` on the nodes (`sign` 1) it newly takes with `gpus` beside
+  /// its `held`, or off those (-1) it leaves giving back `gpus` of `held`.
+  void count_instances(JobIndex job, const std::vector<GpuId>& held, const std::vector<GpuId>& gpus, int sign);
+  void count_instance(const JobSpec& spec, NodeId node, int sign);
+  std::vector<bool> down_;       // per GPU: its node has failed (take_down())
+  std::vector<bool> node_down_;  // per node: it has failed (a CPU node has no GPU to say so)
   std::size_t free_total_;
   GpuSet partly_free_gpus_;
   std::vector<OrderedBitSet> free_of_node_;  // per node, its free GPUs by local index

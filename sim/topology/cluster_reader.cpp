@@ -80,14 +80,23 @@ IntraNodeKind read_intra_kind(const JsonObject& object) {
 }
 
 NodeGroup read_node_group(const JsonObject& object) {
-  object.reject_unknown_fields(
-      {"name", "count", "gpus_per_node", "gpu_type", "cpu_cores", "memory", "intra_node", "nic"});
+  object.reject_unknown_fields({"name", "count", "gpus_per_node", "gpu_type", "cpu_cores", "memory", "rnics", "disk",
+                                "role", "intra_node", "nic"});
   NodeGroup group;
   group.name = object.required_string("name");
   group.count = read_count(object, "count");
   group.gpus_per_node = read_count(object, "gpus_per_node", 0);
   group.cpu_cores = read_count(object, "cpu_cores");
   group.memory_bytes = object.required_quantity("memory", Quantity::kBytes, /*strictly_positive=*/true);
+  group.rnics = object.has("rnics") ? read_count(object, "rnics", 0) : 0;
+  group.disk_bytes = object.optional_quantity("disk", Quantity::kBytes, 0);
+  if (object.has("role")) {
+    const nlohmann::json& role = object.raw("role");
+    const std::optional<NodeRole> known =
+        role.is_string() ? parse_node_role(role.get<std::string>()) : std::optional<NodeRole>();
+    if (!known) object.fail("role", "expected \"CN\" (CPU nodes) or \"HN\" (GPU nodes), got " + role.dump());
+    group.role = *known;
+  }
 
   if (group.gpus_per_node == 0) {
     // A CPU node group: what describes GPUs would describe nothing.

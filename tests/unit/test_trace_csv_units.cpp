@@ -140,7 +140,7 @@ TEST(CsvTraceUnits, AMappingTakesAUnitOnlyWherePropertiesHaveOne) {
   EXPECT_EQ(parse_csv_column_map("submit=t,gpus=g,duration=d,memory=m:GiB").at("memory"), "m:GiB");
   const std::string unitless = message("submit=t:GiB,gpus=g,duration=d");
   EXPECT_NE(unitless.find("'submit' takes no unit"), std::string::npos) << unitless;
-  EXPECT_NE(unitless.find("cpu, memory, gpu_memory and share"), std::string::npos) << unitless;
+  EXPECT_NE(unitless.find("cpu, memory, gpu_memory, share and disk"), std::string::npos) << unitless;
   const std::string unknown = message("submit=t,gpus=g,duration=d,memory=m:GBs");
   EXPECT_NE(unknown.find("unknown unit 'GBs' for 'memory'"), std::string::npos) << unknown;
   EXPECT_NE(unknown.find("GiB"), std::string::npos) << unknown;
