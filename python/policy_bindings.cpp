@@ -15,28 +15,13 @@
 #include "policies/kit/waiting_changes.hpp"
 #include "policies/register_builtin.hpp"
 #include "python/decision_channel.hpp"
+#include "sim/core/job_state.hpp"
 #include "sim/core/policy_registry.hpp"
 
 namespace py = pybind11;
 
 namespace gcsim::python {
 namespace {
-
-const char* state_name(JobState state) {
-  switch (state) {
-    case JobState::kPending:
-      return "pending";
-    case JobState::kWaiting:
-      return "waiting";
-    case JobState::kRunning:
-      return "running";
-    case JobState::kFinished:
-      return "finished";
-    case JobState::kFailed:
-      return "failed";
-  }
-  return "unknown";
-}
 
 // A job given to a binding: a Job of the call, or its index.
 JobIndex job_of(py::handle job) {
@@ -311,7 +296,7 @@ void bind_jobs(py::module_& m) {
       .def_property_readonly(
           "submitted", [](const JobRef& j) { return runtime_of(j).submitted; },
           "When it joined the queue (its submit time, or when its dependencies ended).")
-      .def_property_readonly("state", [](const JobRef& j) { return state_name(runtime_of(j).state); })
+      .def_property_readonly("state", [](const JobRef& j) { return std::string(to_string(runtime_of(j).state)); })
       .def_property_readonly(
           "start", [](const JobRef& j) { return runtime_of(j).start; }, "Its last start (inf: never started).")
       .def_property_readonly(

@@ -19,8 +19,6 @@ Writes, next to them:
 Usage: python3 scripts/plot_comparison.py DIR
 """
 
-import csv
-import json
 import os
 import re
 import sys
@@ -34,6 +32,8 @@ except ImportError:
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (the backend is chosen first)
 
+from comparison_runs import Run, number, read_csv, time_unit  # noqa: E402
+
 GANTT_MAX_JOBS = 200
 DPI = 100
 # Policies often tie; a line style per policy keeps curves that coincide visible.
@@ -42,49 +42,6 @@ LINE_STYLES = ["-", "--", ":", "-."]
 
 def style(index):
     return {"linestyle": LINE_STYLES[index % len(LINE_STYLES)], "linewidth": 2.0 if index % 2 == 0 else 1.6}
-
-
-def read_csv(path):
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f))
-
-
-def number(text):
-    return float(text) if text not in ("", "n/a") else None
-
-
-def time_unit(largest_seconds):
-    """The unit to print times in: the same rule as comparison.md."""
-    if largest_seconds >= 7200:
-        return "h", 3600.0
-    if largest_seconds >= 120:
-        return "min", 60.0
-    return "s", 1.0
-
-
-class Run:
-    def __init__(self, directory, policy):
-        base = os.path.join(directory, "runs", policy)
-        self.policy = policy
-        with open(os.path.join(base, "summary.json")) as f:
-            self.summary = json.load(f)
-        self.jobs = read_csv(os.path.join(base, "jobs.csv"))
-        # GPU counts are fractional where jobs share GPUs (gpu_share below 1).
-        self.timeline = [
-            (float(r["time"]), float(r["allocated_gpus"]), float(r["busy_gpus"]), int(r["queued_jobs"]))
-            for r in read_csv(os.path.join(base, "timeline.csv"))
-        ]
-        # A serving replica completes nothing (its deployment's latency is in summary.json), as in the table.
-        finished = [j for j in self.jobs if j["state"] == "finished" and j.get("type") != "serving"]
-        self.jct = sorted(float(j["jct"]) for j in finished)
-        self.wait = sorted(float(j["wait"]) for j in finished)
-        self.first_submit = min((float(j["submit"]) for j in self.jobs), default=0.0)
-        self.end = self.first_submit + float(self.summary["makespan_s"])
-        # Who slowed whom, only for a run with --contention.
-        self.contention = None
-        if os.path.isfile(os.path.join(base, "contention.csv")):
-            self.contention = read_csv(os.path.join(base, "contention.csv"))
-            self.link_use = read_csv(os.path.join(base, "link_utilization.csv"))
 
 
 def plot_cdf(runs, values_of, title, xlabel, unit, path):

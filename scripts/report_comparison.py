@@ -24,9 +24,7 @@ plotly.js is Debian's, about 8.7 MB.
 Needs plotly (Debian: python3-plotly). Usage: python3 scripts/report_comparison.py DIR
 """
 
-import csv
 import html
-import json
 import os
 import re
 import sys
@@ -39,6 +37,10 @@ except ImportError:
     sys.exit(f"report_comparison.py: {sys.executable} cannot import plotly "
              "(Debian: apt-get install python3-plotly; or run it with a Python that has it)")
 
+# The shared reader sits beside this script, which also runs as a module of the tests.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from comparison_runs import Run, number, read_csv, time_unit  # noqa: E402
+
 GANTT_MAX_BARS = 5000
 CDF_MAX_POINTS = 2000
 UTILIZATION_SPANS = 2000
@@ -49,42 +51,6 @@ POLICY_COLOURS = ["#636efa", "#ef553b", "#00cc96", "#ab63fa", "#ffa15a", "#19d3f
 JOB_COLOURS = ["#1f77b4", "#aec7e8", "#ff7f0e", "#ffbb78", "#2ca02c", "#98df8a", "#d62728", "#ff9896", "#9467bd",
                "#c5b0d5", "#8c564b", "#c49c94", "#e377c2", "#f7b6d2", "#7f7f7f", "#c7c7c7", "#bcbd22", "#dbdb8d",
                "#17becf", "#9edae5"]
-
-
-def read_csv(path):
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f))
-
-
-def number(text):
-    return float(text) if text not in ("", "n/a") else None
-
-
-def time_unit(largest_seconds):
-    """The unit to show times in: the same rule as comparison.md."""
-    if largest_seconds >= 7200:
-        return "h", 3600.0
-    if largest_seconds >= 120:
-        return "min", 60.0
-    return "s", 1.0
-
-
-class Run:
-    def __init__(self, directory, policy):
-        base = os.path.join(directory, "runs", policy)
-        self.policy = policy
-        with open(os.path.join(base, "summary.json")) as f:
-            self.summary = json.load(f)
-        self.jobs = read_csv(os.path.join(base, "jobs.csv"))
-        # GPU counts are fractional where jobs share GPUs.
-        self.timeline = [(float(r["time"]), float(r["allocated_gpus"]))
-                         for r in read_csv(os.path.join(base, "timeline.csv"))]
-        # A serving replica completes nothing (its latency is in the tables), as in comparison.md.
-        finished = [j for j in self.jobs if j["state"] == "finished" and j.get("type") != "serving"]
-        self.jct = sorted(float(j["jct"]) for j in finished)
-        self.wait = sorted(float(j["wait"]) for j in finished)
-        self.first_submit = min((float(j["submit"]) for j in self.jobs), default=0.0)
-        self.end = self.first_submit + float(self.summary["makespan_s"])
 
 
 def cdf_points(values):
@@ -154,7 +120,7 @@ def utilization_figure(runs, unit):
     total = max(float(r.summary["gpus"]) for r in runs)
     fig = go.Figure()
     for index, r in enumerate(runs):
-        points = step_points(r.timeline, r.end)
+        points = step_points([(t, allocated) for t, allocated, *_ in r.timeline], r.end)
         fig.add_trace(go.Scatter(x=[t / seconds for t, _ in points], y=[a for _, a in points], mode="lines",
                                  line_shape="hv", name=r.policy,
                                  line={"color": POLICY_COLOURS[index % len(POLICY_COLOURS)]},
