@@ -2,8 +2,10 @@
 //
 // Preempting policies share this step: free the candidates' GPUs one by one,
 // in the policy's order, in a TentativeCluster until the placement finds GPUs
-// for the job; then keep only the candidates whose GPUs it actually uses and
-// give the others' GPUs back. When no placement is found, every tried
+// for the job; then keep only the candidates whose GPUs it actually uses, or
+// whose host cores, memory, RDMA or disk it needs beside its own claim on a
+// node it goes to (or whose instance there counts against its anti-affinity),
+// and give the others' GPUs back. When no placement is found, every tried
 // candidate is given back and nothing is to be preempted.
 //
 // The candidates are drawn one at a time, so a policy hands over its order

@@ -79,6 +79,26 @@ TEST_P(SpotPreemption, TheLowestPrioritySpotJobIsPreemptedFirst) {
   expect_run(rows.at("low"), 0, 1150, 1);
 }
 
+TEST_P(SpotPreemption, ASpotJobHoldingTheCoresTheGuaranteedJobNeedsIsPreemptedThoughItsGpusAreNotUsed) {
+  // The node has 16 cores.
+  //    0 s  "short" (guaranteed, 2 GPUs, no cores, 100 s) takes GPUs 0-1;
+  //         "spot" (2 GPUs, all 16 cores, 1000 s) takes GPUs 2-3.
+  //  100 s  "short" ends: 6 GPUs free, no core.
+  //  200 s  "high" (guaranteed, 2 GPUs, 4 cores, 50 s) arrives. Free GPUs are
+  //         enough, free cores are not: "spot" is preempted for its cores,
+  //         though "high" runs on GPUs 0-1. "spot" cannot start again beside
+  //         it (12 cores free of its 16) and starts over at 250 s: ends at 1250 s.
+  const auto with_cores = [](nlohmann::json job, int cores) {
+    job["cpu_cores"] = cores;
+    return job;
+  };
+  const auto rows = run({measured_job("short", 0, 2, 100), spot(with_cores(measured_job("spot", 0, 2, 1000), 16)),
+                         with_cores(measured_job("high", 200, 2, 50), 4)});
+  expect_run(rows.at("short"), 0, 100, 0);
+  expect_run(rows.at("high"), 200, 250, 0);
+  expect_run(rows.at("spot"), 0, 1250, 1);
+}
+
 TEST_P(SpotPreemption, ASpotJobNeverPreempts) {
   // A spot job arriving on a node full with another waits for it.
   const auto rows = run({spot(measured_job("first", 0, 8, 300)), spot(measured_job("second", 100, 4, 50))});

@@ -4,6 +4,7 @@
 //
 // The cluster of every case: two nodes of 4 GPUs (0-3, 4-7). Running: a on
 // GPUs 0, 1, 2; b on 4, 5; c on 6. Free: GPUs 3 and 7, one on each node.
+// The last case has a cluster of its own, where host cores decide.
 #include <gtest/gtest.h>
 
 #include <optional>
@@ -124,6 +125,34 @@ TEST_F(PlaceOrPreempt, AJobNoVictimsMakeRoomForWaitsAndTheClusterIsAsItWas) {
   EXPECT_TRUE(room.victims.empty());
   EXPECT_EQ(asked_, 1);
   for (const GpuId held : {0, 1, 2, 4, 5, 6}) EXPECT_FALSE(cluster_->is_free(held)) << held;
+}
+
+// One node of 4 GPUs and 32 cores; b runs on GPU 3 with all 32 cores.
+TEST(PlaceOrPreemptForCores, AVictimWhoseGpusTheJobDoesNotUseGoesWhenTheJobNeedsItsCores) {
+  JobSpec b = measured_job("b", 1, 0);
+  b.cpu_cores = 32;
+  PolicyBench bench(crafted_cluster(1, 4), {b});
+  bench.submit_all();
+  Plan running;
+  running.allocate(0, {3});
+  bench.apply(running);
+  TentativeCluster cluster(bench.state());
+  PackPlacement pack;
+  // 2 GPUs and 8 cores: GPUs 0-2 are free, but no core is until b goes. The
+  // job runs on GPUs 0 and 1, not on b's; b still goes, for its cores.
+  JobSpec w = measured_job("w", 2, 0);
+  w.cpu_cores = 8;
+  const auto only_b = [] {
+    return [drawn = false]() mutable -> std::optional<JobIndex> {
+      if (drawn) return std::nullopt;
+      drawn = true;
+      return JobIndex{0};
+    };
+  };
+  const RoomForJob room = place_or_preempt(w, 3, 1, only_b, bench.state(), cluster, pack, kNoneTaken);
+  EXPECT_EQ(room.gpus, (Gpus{0, 1}));
+  EXPECT_EQ(room.victims, (Jobs{0}));
+  EXPECT_EQ(cluster.free_host(0).millicores, 32000);  // b's cores given back, for the policy to take
 }
 
 }  // namespace
