@@ -16,6 +16,7 @@ void EnergyMeter::run_started(JobIndex job, Time now, const std::vector<GpuId>& 
   const double share = jobs_[job].gpu_share;
   OpenRun run;
   run.open = true;
+  run.ran = true;
   run.since = now;
   double extra = 0;
   for (GpuId g : gpus) {
@@ -40,10 +41,16 @@ void EnergyMeter::busy(JobIndex job, Time start, Time end, std::size_t gpus, dou
 }
 
 void EnergyMeter::busy_cut(JobIndex job, Time planned_end, Time now, std::size_t gpus, double gpu_share) {
-  if (job >= open_.size() || !open_[job].open || planned_end <= now) return;
+  if (job >= open_.size() || !open_[job].ran || planned_end <= now) return;
   OpenRun& run = open_[job];
   const double watts = static_cast<double>(gpus) * gpu_share * run.busy_extra;
-  run.busy_joules -= watts * (planned_end - now);
+  const double joules = watts * (planned_end - now);
+  if (run.open) {
+    run.busy_joules -= joules;
+  } else {  // the run's end was told first: its computation stopped with it
+    report_.job_joules[job] -= joules;
+    report_.lost_joules -= joules * run.lost_share;
+  }
   change(now, -watts);
   change(planned_end, watts);
 }
@@ -59,6 +66,7 @@ void EnergyMeter::run_ended(JobIndex job, Time now, double lost_share) {
   held_idle_joules_ += run.idle_watts * held;
   change(now, run.idle_watts - run.held_watts);
   run.open = false;
+  run.lost_share = lost_share;
 }
 
 EnergyReport EnergyMeter::finish(Time end) {

@@ -60,7 +60,8 @@ class EnergyMeter {
   void run_started(JobIndex job, Time now, const std::vector<GpuId>& gpus);
   /// `gpus` of the job's GPUs compute at `gpu_share` from `start` until `end`.
   void busy(JobIndex job, Time start, Time end, std::size_t gpus, double gpu_share);
-  /// Those told to compute until `planned_end` stop at `now` (nothing when not after `now`).
+  /// Those told to compute until `planned_end` stop at `now` (nothing when
+  /// not after `now`); also right after the run's end, which the engine tells first.
   void busy_cut(JobIndex job, Time planned_end, Time now, std::size_t gpus, double gpu_share);
   /// The job's run ended; `lost_share` of what it drew was thrown away
   /// (a preempted run's lost over held GPU time, 1 for a failed run). Nothing without a run going.
@@ -69,14 +70,17 @@ class EnergyMeter {
   EnergyReport finish(Time end);
 
  private:
+  // A job's run going, or its last one (a cut may follow its end).
   struct OpenRun {
     bool open = false;
+    bool ran = false;
     Time since = 0;
     double held_watts = 0;       // the job's shares of its GPUs' communicating draw
     double idle_watts = 0;       // the same shares' idle draw
     double busy_extra = 0;       // per computing GPU at share 1: mean busy - communicating draw
     double busy_joules = 0;      // busy intervals' extra, told so far
     double held_gpus = 0;        // GPUs held, shares counted
+    double lost_share = 0;       // once ended: the share of it thrown away
   };
   void change(Time at, double watts) { changes_.emplace_back(at, watts); }
 

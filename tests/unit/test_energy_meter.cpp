@@ -144,6 +144,23 @@ TEST(EnergyMeter, APreemptedRunLosesItsLostShareOfWhatItDrewAndACutComputationSt
   EXPECT_EQ(r.power, steps);
 }
 
+// The engine tells a run's end first, then cuts the computation it stopped.
+TEST(EnergyMeter, ACutToldRightAfterTheRunEndedStillStopsItsComputation) {
+  const std::vector<JobSpec> jobs{job("a", "alice", "research")};
+  EnergyMeter meter(jobs, two_gpus());
+  meter.run_started(0, 0, {0, 1});
+  meter.busy(0, 0, 2000, 2, 1.0);
+  meter.run_ended(0, 1000, 1.0);  // failed: all it drew is lost
+  meter.busy_cut(0, 2000, 1000, 2, 1.0);
+  const EnergyReport r = meter.finish(2000);
+  EXPECT_DOUBLE_EQ(r.job_joules[0], 2 * 250 * 1000.0);
+  EXPECT_DOUBLE_EQ(r.lost_joules, 2 * 250 * 1000.0);
+  const std::vector<std::pair<Time, double>> steps{{0, 500}, {1000, 100}};
+  EXPECT_EQ(r.power, steps);
+  EXPECT_DOUBLE_EQ(r.peak_watts, 500);
+  EXPECT_NEAR(integral(r), r.it_joules, 1e-6);
+}
+
 TEST(EnergyMeter, EachUserAndQueueIsChargedItsJobsEnergyAndRunsGoingAtTheEndEndThere) {
   const std::vector<JobSpec> jobs{job("a", "alice", "research"), job("b", "bob", "research")};
   EnergyMeter meter(jobs, two_gpus(0, 1.0, /*communicating=*/50));
