@@ -145,10 +145,9 @@ std::vector<std::string> run_output_names(const RunResult& result) {
 void write_run_output(std::ostream& out, const RunResult& result, const std::string& name) {
   const ClusterLayout& layout = *result.layout;
   if (name == "summary.json")
-    out << summary_json(
-        result.jobs, layout, result.record, result.metrics,
-        {result.wall_time, result.guaranteed_queues, result.trace, result.contention ? &*result.contention : nullptr,
-         result.energy ? &*result.energy : nullptr});
+    out << summary_json(result.jobs, layout, result.record, result.metrics,
+                        {result.wall_time, result.guaranteed_queues, result.trace,
+                         result.contention ? &*result.contention : nullptr, result.energy ? &*result.energy : nullptr});
   else if (name == "jobs.csv")
     write_jobs_csv(out, result.jobs, layout, result.record, result.energy ? &*result.energy : nullptr);
   else if (name == "timeline.csv")

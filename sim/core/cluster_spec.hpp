@@ -37,7 +37,7 @@ struct GpuType {
   double memory_bytes = 0;  // device memory
   // The cluster's own figures; none: the bundled defaults for its name
   // (power_model.hpp), needed only when energy is accounted.
-  std::optional<GpuPower> power;
+  std::optional<GpuPower> power = std::nullopt;
 };
 
 enum class IntraNodeKind { kNvlink, kPcie };

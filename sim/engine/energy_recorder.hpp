@@ -31,9 +31,7 @@ class EnergyRecorder : public EngineListener {
   // A failed run's work is all lost.
   void on_failed(const JobFailed& e) override { meter_.run_ended(e.job, e.now, 1.0); }
   void on_busy(const BusyInterval& e) override { meter_.busy(e.job, e.start, e.end, e.gpus, e.gpu_share); }
-  void on_busy_cut(const BusyCut& e) override {
-    meter_.busy_cut(e.job, e.planned_end, e.now, e.gpus, e.gpu_share);
-  }
+  void on_busy_cut(const BusyCut& e) override { meter_.busy_cut(e.job, e.planned_end, e.now, e.gpus, e.gpu_share); }
 
  private:
   EnergyMeter meter_;

@@ -63,8 +63,8 @@ struct ComparisonRow {
   std::optional<Time> stopped_at;
   std::optional<double> wall_seconds;
   std::optional<double> energy_kwh, facility_kwh, peak_kw;  // RunSummaryFigures'
-  std::vector<JobTypeFigures> job_types;  // from jobs.csv
-  std::vector<ServingFigures> serving;    // from summary.json, one per deployment
+  std::vector<JobTypeFigures> job_types;                    // from jobs.csv
+  std::vector<ServingFigures> serving;                      // from summary.json, one per deployment
 };
 
 /// The row of one run. Fragmentation is taken over the summary's makespan

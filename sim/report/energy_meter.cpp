@@ -89,8 +89,7 @@ EnergyReport EnergyMeter::finish(Time end) {
   r.mean_watts = end > 0 ? r.it_joules / end : power_.base_watts + idle_watts;
 
   // The power curve: the changes summed per instant, in order of time.
-  std::stable_sort(changes_.begin(), changes_.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::stable_sort(changes_.begin(), changes_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   double watts = power_.base_watts + idle_watts;
   r.power.emplace_back(0.0, watts);
   r.peak_watts = watts;

@@ -36,15 +36,15 @@ namespace gcsim {
 
 /// What a run drew, joules (the outputs write kWh).
 struct EnergyReport {
-  std::vector<double> job_joules;        // per job, over all its runs
-  std::vector<double> job_gpu_seconds;   // per job, GPU time held (shares counted)
-  double jobs_joules = 0;                // the jobs' sum
-  double idle_gpu_joules = 0;            // GPUs (and shares of GPUs) held by nobody, at idle draw
-  double base_joules = 0;                // the nodes' base_watts
-  double it_joules = 0;                  // jobs + idle GPUs + base
-  double facility_joules = 0;            // it_joules x PUE
-  double lost_joules = 0;                // of runs whose work was thrown away (preemptions, node failures, failures)
-  double mean_watts = 0, peak_watts = 0; // of the IT power over [0, end]
+  std::vector<double> job_joules;         // per job, over all its runs
+  std::vector<double> job_gpu_seconds;    // per job, GPU time held (shares counted)
+  double jobs_joules = 0;                 // the jobs' sum
+  double idle_gpu_joules = 0;             // GPUs (and shares of GPUs) held by nobody, at idle draw
+  double base_joules = 0;                 // the nodes' base_watts
+  double it_joules = 0;                   // jobs + idle GPUs + base
+  double facility_joules = 0;             // it_joules x PUE
+  double lost_joules = 0;                 // of runs whose work was thrown away (preemptions, node failures, failures)
+  double mean_watts = 0, peak_watts = 0;  // of the IT power over [0, end]
   double pue = 1.0;
   Time duration = 0;
   std::map<std::string, double> user_joules, queue_joules;
@@ -75,12 +75,12 @@ class EnergyMeter {
     bool open = false;
     bool ran = false;
     Time since = 0;
-    double held_watts = 0;       // the job's shares of its GPUs' communicating draw
-    double idle_watts = 0;       // the same shares' idle draw
-    double busy_extra = 0;       // per computing GPU at share 1: mean busy - communicating draw
-    double busy_joules = 0;      // busy intervals' extra, told so far
-    double held_gpus = 0;        // GPUs held, shares counted
-    double lost_share = 0;       // once ended: the share of it thrown away
+    double held_watts = 0;   // the job's shares of its GPUs' communicating draw
+    double idle_watts = 0;   // the same shares' idle draw
+    double busy_extra = 0;   // per computing GPU at share 1: mean busy - communicating draw
+    double busy_joules = 0;  // busy intervals' extra, told so far
+    double held_gpus = 0;    // GPUs held, shares counted
+    double lost_share = 0;   // once ended: the share of it thrown away
   };
   void change(Time at, double watts) { changes_.emplace_back(at, watts); }
 
@@ -88,7 +88,7 @@ class EnergyMeter {
   PowerModel power_;
   std::vector<OpenRun> open_;
   EnergyReport report_;
-  double held_idle_joules_ = 0;  // idle draw of what jobs held
+  double held_idle_joules_ = 0;                   // idle draw of what jobs held
   std::vector<std::pair<Time, double>> changes_;  // power changes, watts, in any order
 };
 

@@ -252,7 +252,9 @@ ClusterSpec parse_cluster_json(const nlohmann::json& doc, const std::string& fil
   }
   if (root.has("network_model")) spec.network = read_network_model(root.required_object("network_model"));
   spec.pue = root.optional_quantity("pue", Quantity::kPlain, 1.0);
-  if (spec.pue < 1.0) root.fail("pue", "must be at least 1 (the facility draws at least what its IT equipment does), got " + format_number(spec.pue));
+  if (spec.pue < 1.0)
+    root.fail("pue", "must be at least 1 (the facility draws at least what its IT equipment does), got " +
+                         format_number(spec.pue));
   return spec;
 }
 

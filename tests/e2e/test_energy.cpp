@@ -140,11 +140,19 @@ TEST(Energy, WithoutTheFlagNothingChangesAndWithItOnlyAdditionsAppear) {
 TEST(Energy, CompareAddsKwhAndPeakColumnsOnlyWithTheFlag) {
   const ScratchDir dir;
   for (const bool energy : {false, true}) {
-    std::vector<std::string> args{"compare",    "--policies", "fifo,srtf", "--cluster",
-                                  scenario("clusters/rack-32gpu.json"),  "--workload",
-                                  scenario("workloads/default.json"),    "--out",
-                                  dir / (energy ? "with" : "without"),   "--plots",
-                                  "no",         "--quiet",    "--no-wall-time"};
+    std::vector<std::string> args{"compare",
+                                  "--policies",
+                                  "fifo,srtf",
+                                  "--cluster",
+                                  scenario("clusters/rack-32gpu.json"),
+                                  "--workload",
+                                  scenario("workloads/default.json"),
+                                  "--out",
+                                  dir / (energy ? "with" : "without"),
+                                  "--plots",
+                                  "no",
+                                  "--quiet",
+                                  "--no-wall-time"};
     if (energy) args.push_back("--energy");
     const GcsimRun run = run_gcsim(args);
     ASSERT_EQ(run.exit_code, 0) << run.err;

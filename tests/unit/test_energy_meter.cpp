@@ -133,9 +133,9 @@ TEST(EnergyMeter, APreemptedRunLosesItsLostShareOfWhatItDrewAndACutComputationSt
   const std::vector<JobSpec> jobs{job("a", "alice", "research")};
   EnergyMeter meter(jobs, two_gpus());
   meter.run_started(0, 0, {0, 1});
-  meter.busy(0, 0, 2000, 2, 1.0);      // told to compute until 2000
+  meter.busy(0, 0, 2000, 2, 1.0);         // told to compute until 2000
   meter.busy_cut(0, 2000, 1000, 2, 1.0);  // preempted at 1000
-  meter.run_ended(0, 1000, 0.5);       // half its GPU time thrown away
+  meter.run_ended(0, 1000, 0.5);          // half its GPU time thrown away
   const EnergyReport r = meter.finish(2000);
   EXPECT_DOUBLE_EQ(r.job_joules[0], 2 * 250 * 1000.0);
   EXPECT_DOUBLE_EQ(r.lost_joules, 0.5 * 2 * 250 * 1000.0);
