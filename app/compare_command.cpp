@@ -42,7 +42,7 @@ constexpr const char* kCompareUsage = R"(usage: gcsim compare --policies NAME,NA
                      [--fidelity job|iteration] [--job-rounds R] [--placement NAME]
                      [--policy-opt KEY=VALUE ...] [--plugin LIB.so ...] [--plots auto|yes|no]
                      [--whole-gpus] [--gpu-memory-isolation on|off] [--check] [--no-wall-time]
-                     [--contention] [--html] [--quiet]
+                     [--contention] [--energy] [--html] [--quiet]
 
 Runs the workload on the cluster once per policy, in the order given, each as
 its own `gcsim run` writing DIR/runs/POLICY/ (summary.json, jobs.csv,
@@ -88,6 +88,9 @@ Options:
   --contention        every run writes who slowed whom (gcsim run --help:
                       contention.csv, link_utilization.csv), and the plots
                       add contention_POLICY.png
+  --energy            every run accounts the energy drawn (gcsim run --help:
+                      power.csv, jobs.csv's and summary.json's energy), and the
+                      tables add its kWh and peak kW
   --no-wall-time      every run leaves wall time out of its summary.json, and
                       wall_time_s is n/a: byte-identical reruns
   --quiet             print only errors and notices
@@ -130,6 +133,10 @@ Columns (comparison.csv; times in seconds, over finished jobs):
   stopped, stopped_at_s       why the run stopped before its end (none, deadlock,
                               livelock, thrashing, signal) and when, else n/a
   wall_time_s                 host time the run spent simulating
+  energy_kwh, facility_kwh, peak_kw
+                              with --energy: the IT energy drawn (GPUs and nodes'
+                              base), the same times the cluster's PUE, and the
+                              highest IT power, from summary.json's "energy"
 
 Plots (scripts/plot_comparison.py, which reads only the files above and also
 runs alone: python3 scripts/plot_comparison.py DIR):
@@ -364,6 +371,7 @@ int compare_policies(const Arguments& args) {
   if (args.has("check")) common.push_back("--check");
   if (args.has("no-wall-time")) common.push_back("--no-wall-time");
   if (args.has("contention")) common.push_back("--contention");
+  if (args.has("energy")) common.push_back("--energy");
   if (args.has("node-failures")) common.insert(common.end(), {"--node-failures", args.required("node-failures")});
   if (args.has("gpu-memory-isolation"))
     common.insert(common.end(), {"--gpu-memory-isolation", args.required("gpu-memory-isolation")});
@@ -452,6 +460,7 @@ Command compare_command() {
                    {"quiet", false},
                    {"no-wall-time", false},
                    {"contention", false},
+                   {"energy", false},
                    {"html", false},
                    {"trace-opt", true, true},
                    {"whole-gpus", false},

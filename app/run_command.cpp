@@ -26,7 +26,7 @@ constexpr const char* kRunUsage =
                  [--policy-opt KEY=VALUE ...] [--plugin LIB.so ...] [--until SECONDS]
                  [--whole-gpus] [--gpu-memory-isolation on|off] [--node-failures FILE]
                  [--no-wall-time] [--quiet] [--progress auto|always|never] [--timeline FILE]
-                 [--check] [--contention]
+                 [--check] [--contention] [--energy]
 
 Simulates the workload on the cluster under the policy and writes, all at once
 when the run succeeds (nothing is left in DIR when it fails):
@@ -70,6 +70,12 @@ when the run succeeds (nothing is left in DIR when it fails):
   more than 5% and 20% of the time they ran, the seconds of communication, of
   the same steps alone and lost, the 5 links of most seconds lost, the bins'
   width
+  with --energy, the energy drawn (docs/simulation-model.md, Energy):
+  DIR/power.csv      time, watts: the IT power (GPUs and nodes' base) from each
+                     time until the next row, a row per change
+  jobs.csv's last columns energy_kwh and energy_kwh_per_gpu_hour, and
+  summary.json's "energy": IT and facility (PUE) kWh, the jobs', idle GPUs',
+  nodes' base and lost work's kWh, mean and peak kW, kWh per user and queue
 
 Options:
   --cluster FILE      cluster description (JSON, see docs/cluster-format.md)
@@ -138,6 +144,10 @@ Options:
                       link_utilization.csv, summary.json's "contention");
                       without it no flow is followed and the other files are
                       as they would be
+  --energy            account the energy drawn, from each GPU type's power and
+                      each node group's base_watts (docs/cluster-format.md):
+                      power.csv, jobs.csv's and summary.json's energy; without
+                      it the other files are as they would be
   --check             audit every instant's events and every plan against the
                       rules any real schedule keeps (no GPU, GPU memory, core or
                       host memory given beyond capacity, a gang whole, a queue's
@@ -252,6 +262,7 @@ RunRequest run_request(const Arguments& args) {
   request.keep_runs = args.has("timeline");
   request.check = args.has("check");
   request.contention = args.has("contention");
+  request.energy = args.has("energy");
   request.wall_time = !args.has("no-wall-time");
   return request;
 }
@@ -351,6 +362,7 @@ Command run_command() {
            {"no-wall-time", false},
            {"check", false},
            {"contention", false},
+           {"energy", false},
            {"quiet", false},
            {"progress"},
            {"timeline"},

@@ -11,6 +11,9 @@
 #include "sim/core/input_error.hpp"
 #include "sim/core/usage_error.hpp"
 #include "sim/engine/contention_recorder.hpp"
+#include "sim/engine/energy_recorder.hpp"
+#include "sim/report/energy_outputs.hpp"
+#include "sim/report/power_model.hpp"
 #include "sim/report/contention_outputs.hpp"
 #include "sim/topology/cluster_graph.hpp"
 #include "sim/topology/cluster_reader.hpp"
@@ -109,6 +112,8 @@ RunResult run_simulation(const RunRequest& request, std::ostream& notes) {
   validate_workload_against_cluster(jobs, layout, request.workload);
   validate_workload_for_policy(jobs, *policy, request.workload);
   if (!request.node_failures.empty()) options.node_failures = read_node_failures_file(request.node_failures, layout);
+  std::optional<EnergyRecorder> energy;
+  if (request.energy) energy.emplace(jobs, power_model(layout, request.cluster));
 
   if (request.before_simulating) request.before_simulating();
   options.stop_request = request.stop_request;
@@ -117,9 +122,11 @@ RunResult run_simulation(const RunRequest& request, std::ostream& notes) {
   options.check = request.check || check_everywhere();
   std::optional<ContentionRecorder> contention;
   if (request.contention) options.listeners.push_back(&contention.emplace(layout, jobs.size()));
+  if (energy) options.listeners.push_back(&*energy);
   result.record = simulate({layout, graph, jobs, *policy, options});
   result.metrics = compute_run_metrics(jobs, result.record);
   if (contention) result.contention = contention->report();
+  if (energy) result.energy = energy->finish(result.record.simulated_time);
   result.guaranteed_queues = policy->guaranteed_queues(layout);
   return result;
 }
@@ -131,17 +138,18 @@ std::vector<std::string> run_output_names(const RunResult& result) {
     names.push_back("contention.csv");
     names.push_back("link_utilization.csv");
   }
+  if (result.energy) names.push_back("power.csv");
   return names;
 }
 
 void write_run_output(std::ostream& out, const RunResult& result, const std::string& name) {
   const ClusterLayout& layout = *result.layout;
   if (name == "summary.json")
-    out << summary_json(
-        result.jobs, layout, result.record, result.metrics,
-        {result.wall_time, result.guaranteed_queues, result.trace, result.contention ? &*result.contention : nullptr});
+    out << summary_json(result.jobs, layout, result.record, result.metrics,
+                        {result.wall_time, result.guaranteed_queues, result.trace,
+                         result.contention ? &*result.contention : nullptr, result.energy ? &*result.energy : nullptr});
   else if (name == "jobs.csv")
-    write_jobs_csv(out, result.jobs, layout, result.record);
+    write_jobs_csv(out, result.jobs, layout, result.record, result.energy ? &*result.energy : nullptr);
   else if (name == "timeline.csv")
     write_timeline_csv(out, result.record);
   else if (name == "serving.csv" && !result.record.serving.empty())
@@ -150,6 +158,8 @@ void write_run_output(std::ostream& out, const RunResult& result, const std::str
     write_contention_csv(out, result.jobs, *result.contention);
   else if (name == "link_utilization.csv" && result.contention)
     write_link_utilization_csv(out, *result.contention);
+  else if (name == "power.csv" && result.energy)
+    write_power_csv(out, *result.energy);
   else
     throw std::invalid_argument("the run wrote no output file '" + name + "'");
 }

@@ -42,6 +42,7 @@
 #include "sim/engine/simulation.hpp"
 #include "sim/io/atomic_output.hpp"
 #include "sim/report/contention_ledger.hpp"
+#include "sim/report/energy_meter.hpp"
 #include "sim/report/run_metrics.hpp"
 #include "sim/report/run_outputs.hpp"
 #include "sim/report/run_record.hpp"
@@ -83,6 +84,8 @@ struct RunRequest {
   bool check = false;
   /// Follow every flow and report who slowed whom (contention.csv, ...).
   bool contention = false;
+  /// Account the energy drawn (power.csv, jobs.csv's and summary.json's energy).
+  bool energy = false;
   /// summary.json's wall time; off for byte-identical reruns.
   bool wall_time = true;
   /// As SimulationOptions::stop_request and ::progress.
@@ -104,6 +107,8 @@ struct RunResult {
   std::vector<GuaranteedQueue> guaranteed_queues;
   /// Who slowed whom, under RunRequest::contention.
   std::optional<ContentionReport> contention;
+  /// The energy drawn, under RunRequest::energy.
+  std::optional<EnergyReport> energy;
   bool wall_time = true;
 };
 
@@ -115,7 +120,8 @@ RunResult run_simulation(const RunRequest& request, std::ostream& notes);
 
 /// The files the run writes, in order: summary.json, jobs.csv,
 /// timeline.csv, serving.csv (when the workload has serving deployments),
-/// contention.csv and link_utilization.csv (under contention).
+/// contention.csv and link_utilization.csv (under contention), power.csv
+/// (under energy).
 std::vector<std::string> run_output_names(const RunResult& result);
 /// Writes the file `name` (one of run_output_names()) to `out`.
 void write_run_output(std::ostream& out, const RunResult& result, const std::string& name);

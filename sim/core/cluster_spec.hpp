@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,10 +23,21 @@
 
 namespace gcsim {
 
+/// A GPU's electrical power, watts, in the states the energy accounting
+/// tells apart (sim/report/power_model.hpp).
+struct GpuPower {
+  double idle_watts = 0;           // powered on, running nothing
+  double busy_watts = 0;           // computing
+  double communicating_watts = 0;  // held by a job that is not computing (communicating, loading, checkpointing)
+};
+
 struct GpuType {
   std::string name;
   double flops = 0;         // sustained FLOP/s
   double memory_bytes = 0;  // device memory
+  // The cluster's own figures; none: the bundled defaults for its name
+  // (power_model.hpp), needed only when energy is accounted.
+  std::optional<GpuPower> power = std::nullopt;
 };
 
 enum class IntraNodeKind { kNvlink, kPcie };
@@ -56,6 +68,7 @@ struct NodeGroup {
   std::uint32_t rnics = 0;
   double disk_bytes = 0;            // host disk; 0: none, no job asking disk fits
   NodeRole role = NodeRole::kNone;  // CN or HN (node_role.hpp); kNone: none
+  double base_watts = 0;            // each node's power besides its GPUs (CPUs, memory, NICs), always drawn
 };
 
 struct FabricSpec {
@@ -92,6 +105,7 @@ struct ClusterSpec {
   std::vector<NodeGroup> node_groups;  // nodes are numbered group by group
   FabricSpec fabric;
   NetworkModelSpec network;
+  double pue = 1.0;  // power usage effectiveness: the facility's power / the IT equipment's
 };
 
 }  // namespace gcsim

@@ -134,11 +134,12 @@ struct JobRetired {
   Time now = 0;
 };
 
-/// `gpus` GPUs compute at `gpu_share` of each from `start` until `end`.
+/// `gpus` GPUs of `job` compute at `gpu_share` of each from `start` until `end`.
 struct BusyInterval {
   Time start = 0, end = 0;
   std::size_t gpus = 0;
   double gpu_share = 1;
+  JobIndex job = kNoJob;
 };
 
 /// GPUs told to compute until `planned_end` stopped at `now` (nothing when
@@ -147,6 +148,7 @@ struct BusyCut {
   Time planned_end = 0, now = 0;
   std::size_t gpus = 0;
   double gpu_share = 1;
+  JobIndex job = kNoJob;
 };
 
 /// A plan was applied: the GPUs allocated changed by `allocated_delta`

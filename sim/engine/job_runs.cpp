@@ -117,6 +117,7 @@ RunningJob& JobRuns::begin_run(JobIndex job, std::optional<JobActivityPlan> plan
   RunningJob& run = *running_[job];
   for (GpuId g : gpus) run.hosts.push_back(engine_.platform.gpu_hosts[g]);
   run.gpu_share = engine_.in.jobs[job].gpu_share;
+  run.job = job;
   run.started = engine_.now;
   engine_.events.started({job, engine_.now, gpus, kNoNodes, rescaled, serving_.is_replica(job)});
   return run;
@@ -127,7 +128,7 @@ void JobRuns::launch_replica(JobIndex job, const ServingController& deployment) 
   run.work_started = engine_.now;
   const Time end = deployment.end_time();
   run.busy_ends.emplace_back(end, run.hosts.size());
-  engine_.events.busy({engine_.now, end, run.hosts.size(), run.gpu_share});
+  engine_.events.busy({engine_.now, end, run.hosts.size(), run.gpu_share, job});
 }
 
 void JobRuns::launch_dag(JobIndex job, const DagWork& dag) {
@@ -161,9 +162,9 @@ void JobRuns::start_dag_run(JobIndex job, const DagWork& dag, const std::vector<
   const std::string name = "dag-" + std::to_string(job) + "-" + std::to_string(epoch_[job]);
   run.dag = std::make_unique<DagRun>(
       dag, workers, engine_.platform.control_host(), name,
-      [this](double start, double end) {
+      [this, job](double start, double end) {
         ++engine_.wakes;  // a worker back from its execution (see SchedulerLoop::settle())
-        if (recording_) engine_.events.busy({start, end, 1, 1.0});
+        if (recording_) engine_.events.busy({start, end, 1, 1.0, job});
       },
       [this, job] {
         if (engine_.stopped) return;
@@ -344,7 +345,7 @@ void JobRuns::cancel_step(JobIndex job) {
   if (run.dag) run.dag->cancel();
   for (const auto& activity : run.activities) activity->cancel();
   for (const auto& [end, gpus] : run.busy_ends)
-    engine_.events.busy_cut({end, engine_.now, gpus, engine_.in.jobs[job].gpu_share});
+    engine_.events.busy_cut({end, engine_.now, gpus, engine_.in.jobs[job].gpu_share, job});
   run.activities.clear();
   run.activity_transfers.clear();
   run.busy_ends.clear();

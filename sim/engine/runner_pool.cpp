@@ -126,7 +126,7 @@ bool RunnerPool::run_step(Runner& runner, JobIndex job) {
   // the end told to the recorder: its GPUs are idle from now, so that the
   // next step's busy interval does not overlap this one's.
   for (const auto& [end, gpus] : run.busy_ends)
-    engine_.events.busy_cut({end, engine_.now, gpus, engine_.in.jobs[job].gpu_share});
+    engine_.events.busy_cut({end, engine_.now, gpus, engine_.in.jobs[job].gpu_share, job});
   run.busy_ends.clear();
   return true;
 }

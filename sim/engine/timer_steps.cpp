@@ -53,7 +53,7 @@ Time TimerSteps::start(RunningJob& run) {
   if (step.kind == JobStep::Kind::kBusy) {
     // A notebook's burst: its GPUs (or its shares of them) busy that long.
     run.busy_ends.assign(1, {now + step.amount, run.hosts.size()});
-    engine_.events.busy({now, now + step.amount, run.hosts.size(), run.gpu_share});
+    engine_.events.busy({now, now + step.amount, run.hosts.size(), run.gpu_share, run.job});
     return now + step.amount;
   }
   assert((step.kind == JobStep::Kind::kCompute || step.kind == JobStep::Kind::kPhase) &&
@@ -80,7 +80,7 @@ void TimerSteps::record_compute_busy(RunningJob& run, const JobStep& step, doubl
     add_busy_end(run, now + step.amount * run.compute_scale[i] / (run.hosts[i]->get_speed() * share));
   // One interval per distinct end, not per GPU: a job preempted over and
   // over would otherwise fill memory with the intervals of its GPUs.
-  for (const auto& [end, gpus] : run.busy_ends) engine_.events.busy({now, end, gpus, share});
+  for (const auto& [end, gpus] : run.busy_ends) engine_.events.busy({now, end, gpus, share, run.job});
 }
 
 }  // namespace gcsim

@@ -39,6 +39,11 @@ TimeUnit unit_for(const std::vector<ComparisonRow>& rows) {
   return {"s", 1, 2};
 }
 
+// Whether a row has energy figures: the tables then add their columns.
+bool any_energy(const std::vector<ComparisonRow>& rows) {
+  return std::any_of(rows.begin(), rows.end(), [](const ComparisonRow& r) { return r.energy_kwh.has_value(); });
+}
+
 }  // namespace
 
 ComparisonRow comparison_row(const std::string& policy, const RunOutputs& run,
@@ -62,6 +67,9 @@ ComparisonRow comparison_row(const std::string& policy, const RunOutputs& run,
   row.stopped = s.stopped;
   row.stopped_at = s.stopped_at;
   row.wall_seconds = s.wall_seconds;
+  row.energy_kwh = s.energy_kwh;
+  row.facility_kwh = s.facility_kwh;
+  row.peak_kw = s.peak_kw;
 
   std::vector<FinishedJobTimes> finished;
   Time first_submit = run.jobs.empty() ? 0 : kNever;
@@ -102,7 +110,9 @@ std::string comparison_csv(const std::vector<ComparisonRow>& rows) {
   out << "policy,jobs,finished,failed,unfinished,finished_jobs,jct_mean_s,jct_p50_s,jct_p95_s,jct_p99_s,"
          "wait_mean_s,wait_p50_s,wait_p95_s,wait_p99_s,makespan_s,gpu_util_allocated,gpu_util_busy,"
          "fragmentation,preemptions,lost_gpu_hours,lost_share,jain_fairness_slowdown,ftf_rho_max,ftf_rho_mean,"
-         "queue_guarantee_attainment,deadlocks,deadlock_at_s,stopped,stopped_at_s,wall_time_s\n";
+         "queue_guarantee_attainment,deadlocks,deadlock_at_s,stopped,stopped_at_s,wall_time_s";
+  const bool energy = any_energy(rows);
+  out << (energy ? ",energy_kwh,facility_kwh,peak_kw\n" : "\n");
   for (const ComparisonRow& r : rows) {
     const bool has_slowdowns = r.finish_time_fairness.count > 0;
     out << csv_field(r.policy) << ',' << r.jobs << ',' << r.finished << ',' << r.failed << ',' << r.unfinished << ','
@@ -116,7 +126,10 @@ std::string comparison_csv(const std::vector<ComparisonRow>& rows) {
         << (has_slowdowns ? exact_number(r.finish_time_fairness.mean) : kNotAvailable) << ','
         << exact_or_na(minimum_attainment(r.queue_attainment)) << ',' << (r.deadlock_at ? 1 : 0) << ','
         << exact_or_na(r.deadlock_at) << ',' << csv_field(r.stopped) << ',' << exact_or_na(r.stopped_at) << ','
-        << exact_or_na(r.wall_seconds) << '\n';
+        << exact_or_na(r.wall_seconds);
+    if (energy)
+      out << ',' << exact_or_na(r.energy_kwh) << ',' << exact_or_na(r.facility_kwh) << ',' << exact_or_na(r.peak_kw);
+    out << '\n';
   }
   return out.str();
 }
@@ -125,11 +138,13 @@ std::string comparison_markdown(const std::vector<ComparisonRow>& rows) {
   const TimeUnit unit = unit_for(rows);
   const auto time = [&](double seconds) { return fixed(seconds / unit.seconds, unit.decimals); };
   const std::string u = std::string(" (") + unit.name + ")";
-  const std::vector<std::string> header{
+  const bool energy = any_energy(rows);
+  std::vector<std::string> header{
       "policy",        "finished",        "JCT mean" + u, "JCT p50" + u,  "JCT p95" + u,     "JCT p99" + u,
       "wait p50" + u,  "wait p95" + u,    "wait p99" + u, "makespan" + u, "GPU allocated",   "GPU busy",
       "fragmentation", "preemptions",     "lost GPU-h",   "lost share",   "Jain (slowdown)", "FTF rho max",
       "FTF rho mean",  "queue guarantee", "stopped",      "wall (s)"};
+  if (energy) header.insert(header.end(), {"energy (kWh)", "peak (kW)"});
   // Why a run stopped early and when, for people: "no", "thrashing at 5.20 h".
   const auto stopped = [&](const ComparisonRow& r) {
     return r.stopped == "none" || !r.stopped_at ? std::string("no")
@@ -161,7 +176,11 @@ std::string comparison_markdown(const std::vector<ComparisonRow>& rows) {
         << (has_slowdowns ? fixed(r.finish_time_fairness.max, 2) : kNotAvailable) << " | "
         << (has_slowdowns ? fixed(r.finish_time_fairness.mean, 2) : kNotAvailable) << " | "
         << (least_attained ? percent(*least_attained) : kNotAvailable) << " | " << stopped(r) << " | "
-        << (r.wall_seconds ? significant(*r.wall_seconds, 3) : kNotAvailable) << " |\n";
+        << (r.wall_seconds ? significant(*r.wall_seconds, 3) : kNotAvailable) << " |";
+    if (energy)
+      out << ' ' << (r.energy_kwh ? fixed(*r.energy_kwh, 1) : kNotAvailable) << " | "
+          << (r.peak_kw ? fixed(*r.peak_kw, 1) : kNotAvailable) << " |";
+    out << '\n';
   }
   // The rows whose figures over finished jobs leave jobs out, and why.
   for (const ComparisonRow& r : rows)
@@ -178,6 +197,9 @@ std::string comparison_markdown(const std::vector<ComparisonRow>& rows) {
          "the GPU time jobs ran that preemptions threw away. Stopped: why and when the run stopped before its end\n"
          "(a deadlock, a livelock, thrashing, a signal); † marks a row whose figures leave out jobs that did not\n"
          "finish.\n";
+  if (energy)
+    out << "Energy: the IT energy drawn over the run (GPUs and nodes' base, before PUE); peak: the highest IT\n"
+           "power (docs/simulation-model.md, Energy).\n";
 
   // A mixed workload: each kind of job on its own, so that notebooks' sessions
   // do not blur training's completion times.

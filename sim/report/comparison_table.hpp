@@ -62,8 +62,9 @@ struct ComparisonRow {
   std::string stopped = "none";  // RunSummaryFigures::stopped
   std::optional<Time> stopped_at;
   std::optional<double> wall_seconds;
-  std::vector<JobTypeFigures> job_types;  // from jobs.csv
-  std::vector<ServingFigures> serving;    // from summary.json, one per deployment
+  std::optional<double> energy_kwh, facility_kwh, peak_kw;  // RunSummaryFigures'
+  std::vector<JobTypeFigures> job_types;                    // from jobs.csv
+  std::vector<ServingFigures> serving;                      // from summary.json, one per deployment
 };
 
 /// The row of one run. Fragmentation is taken over the summary's makespan
@@ -77,7 +78,8 @@ ComparisonRow comparison_row(const std::string& policy, const RunOutputs& run,
 /// policy,jobs,finished,failed,unfinished,finished_jobs,jct_mean_s,jct_p50_s,jct_p95_s,jct_p99_s,
 /// wait_mean_s,wait_p50_s,wait_p95_s,wait_p99_s,makespan_s,gpu_util_allocated,gpu_util_busy,
 /// fragmentation,preemptions,lost_gpu_hours,lost_share,jain_fairness_slowdown,ftf_rho_max,ftf_rho_mean,
-/// queue_guarantee_attainment,deadlocks,deadlock_at_s,stopped,stopped_at_s,wall_time_s
+/// queue_guarantee_attainment,deadlocks,deadlock_at_s,stopped,stopped_at_s,wall_time_s,
+/// and when a run accounted its energy (--energy), energy_kwh,facility_kwh,peak_kw
 /// (finished_jobs: "finished/jobs", the jobs the time figures cover; stopped:
 /// none, deadlock, livelock, thrashing or signal).
 std::string comparison_csv(const std::vector<ComparisonRow>& rows);
@@ -87,7 +89,8 @@ std::string comparison_csv(const std::vector<ComparisonRow>& rows);
 /// when a row has capacity queues, a table of each queue's attainment. A row
 /// whose figures cover only part of its jobs (some did not finish) has its
 /// finished count marked "†", and a note under the table says over how many
-/// jobs and why its run stopped.
+/// jobs and why its run stopped. Runs that accounted their energy add the
+/// columns energy (kWh) and peak (kW).
 std::string comparison_markdown(const std::vector<ComparisonRow>& rows);
 
 }  // namespace gcsim

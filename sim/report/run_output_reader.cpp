@@ -155,6 +155,12 @@ RunSummaryFigures parse_summary_json(const std::string& text, const std::string&
     s.stopped_at = number(summary.at("partial"), "simulated_time_s", file, "partial");
   }
   if (summary.contains("wall_time_s")) s.wall_seconds = number(summary, "wall_time_s", file);
+  if (summary.contains("energy")) {
+    const json& energy = summary.at("energy");
+    s.energy_kwh = number(energy, "it_kwh", file, "energy");
+    s.facility_kwh = number(energy, "facility_kwh", file, "energy");
+    s.peak_kw = number(energy, "peak_kw", file, "energy");
+  }
   if (summary.contains("queues")) {
     const json& queues = summary.at("queues");
     if (!queues.is_array()) throw InputError(file, "", "queues", "expected an array, got " + queues.dump());

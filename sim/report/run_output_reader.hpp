@@ -49,6 +49,8 @@ struct RunSummaryFigures {
   std::string stopped = "none";
   std::optional<Time> stopped_at;
   std::optional<double> wall_seconds;  // absent when the run was told --no-wall-time
+  /// The energy drawn ("energy", a run told --energy): IT and facility kWh, peak IT kW.
+  std::optional<double> energy_kwh, facility_kwh, peak_kw;
   /// The guarantee attainment of each queue the policy guaranteed ("queues"); empty without.
   std::vector<QueueAttainment> queues;
   /// Each serving deployment's figures ("serving"); empty without.

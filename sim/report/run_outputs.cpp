@@ -14,6 +14,7 @@
 #include "sim/core/work_forms.hpp"
 #include "sim/report/comparison_metrics.hpp"
 #include "sim/report/contention_outputs.hpp"
+#include "sim/report/energy_outputs.hpp"
 #include "sim/report/job_type_metrics.hpp"
 #include "sim/report/notebook_metrics.hpp"
 #include "sim/report/qos_metrics.hpp"
@@ -349,6 +350,7 @@ std::string summary_json(const std::vector<JobSpec>& jobs, const ClusterLayout& 
                     {"jobs_running_or_waiting", m.censored},
                     {"jobs_not_submitted", m.unfinished - m.censored}};
   if (options.contention) j["contention"] = contention_summary_json(*options.contention);
+  if (options.energy) j["energy"] = energy_summary_json(*options.energy);
   j["rescaled_jobs"] = record.rescaled_jobs;
   j["jobs_across_gpu_types"] = jobs_across_gpu_types(layout, record);
   j["simulated_time_s"] = record.simulated_time;
@@ -370,7 +372,7 @@ std::string jobs_csv(const std::vector<JobSpec>& jobs, const ClusterLayout& layo
 }
 
 void write_jobs_csv(std::ostream& out, const std::vector<JobSpec>& jobs, const ClusterLayout& layout,
-                    const RunRecord& record) {
+                    const RunRecord& record, const EnergyReport* energy) {
   // Each GPU's label written once, not once per job placed on it.
   std::vector<std::string> labels(layout.gpu_count());
   for (std::size_t g = 0; g < labels.size(); ++g) labels[g] = layout.gpu_label(static_cast<GpuId>(g));
@@ -380,7 +382,8 @@ void write_jobs_csv(std::ostream& out, const std::vector<JobSpec>& jobs, const C
   rows.text(
       "id,user,queue,gpus,submit,start,end,wait,jct,state,preemptions,uncontended,placement,gpu_share,"
       "synthetic_iterations_per_s,real_iterations_per_s,failure,type,gpu_types,pace_gpu_type");
-  rows.text(qos ? ",qos\n" : "\n");
+  if (qos) rows.text(",qos");
+  rows.text(energy ? std::string(kJobsCsvEnergyHeader) + "\n" : "\n");
   std::string placement;
   std::vector<char> seen;
   std::vector<std::uint32_t> types;
@@ -438,6 +441,7 @@ void write_jobs_csv(std::ostream& out, const std::vector<JobSpec>& jobs, const C
     rows.character(',');
     if (!types.empty()) write_csv_field(rows, layout.spec().gpu_types[pace_gpu_type(job, layout, types)].name);
     if (qos) rows.character(',').text(qos_name(job.qos));
+    if (energy) rows.text(jobs_csv_energy_fields(*energy, static_cast<JobIndex>(i)));
     rows.character('\n');
     rows.end_row();
   }

@@ -43,6 +43,7 @@
 namespace gcsim {
 
 struct ContentionReport;
+struct EnergyReport;
 
 /// The trace a run replayed (`--workload FORMAT:FILE`), as summary.json's
 /// "trace" object and the printed summary state it: the rows read, the jobs
@@ -72,6 +73,9 @@ struct SummaryOptions {
   /// Who slowed whom (`--contention`): summary.json's "contention"
   /// (contention_outputs.hpp); none: no such field.
   const ContentionReport* contention = nullptr;
+  /// The energy drawn (`--energy`): summary.json's "energy"
+  /// (energy_outputs.hpp); none: no such field.
+  const EnergyReport* energy = nullptr;
 };
 
 std::string summary_json(const std::vector<JobSpec>& jobs, const ClusterLayout& layout, const RunRecord& record,
@@ -80,8 +84,9 @@ std::string jobs_csv(const std::vector<JobSpec>& jobs, const ClusterLayout& layo
 std::string timeline_csv(const RunRecord& record);
 /// The same files written row by row to `out`, so that a run of a million
 /// jobs does not hold them whole in memory.
+/// With `energy`, each job's energy_kwh and energy_kwh_per_gpu_hour come last (energy_outputs.hpp).
 void write_jobs_csv(std::ostream& out, const std::vector<JobSpec>& jobs, const ClusterLayout& layout,
-                    const RunRecord& record);
+                    const RunRecord& record, const EnergyReport* energy = nullptr);
 void write_timeline_csv(std::ostream& out, const RunRecord& record);
 /// serving.csv; written only when the workload has a serving deployment.
 void write_serving_csv(std::ostream& out, const RunRecord& record);

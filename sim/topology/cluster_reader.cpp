@@ -57,12 +57,33 @@ LinkSpec read_link(const JsonObject& object) {
   return link;
 }
 
+// Watts: a plain number, never negative.
+double read_watts(const JsonObject& object, const char* field, std::optional<double> fallback = std::nullopt) {
+  const double watts = fallback ? object.optional_quantity(field, Quantity::kPlain, *fallback)
+                                : object.required_quantity(field, Quantity::kPlain);
+  if (watts < 0) object.fail(field, "must not be negative, got " + format_number(watts));
+  return watts;
+}
+
+GpuPower read_gpu_power(const JsonObject& object) {
+  object.reject_unknown_fields({"idle_watts", "busy_watts", "communicating_watts"});
+  GpuPower power;
+  power.idle_watts = read_watts(object, "idle_watts");
+  power.busy_watts = read_watts(object, "busy_watts");
+  if (power.busy_watts < power.idle_watts)
+    object.fail("busy_watts", "must be at least idle_watts (" + format_number(power.idle_watts) + "), got " +
+                                  format_number(power.busy_watts));
+  power.communicating_watts = read_watts(object, "communicating_watts", power.idle_watts);
+  return power;
+}
+
 GpuType read_gpu_type(const JsonObject& object) {
-  object.reject_unknown_fields({"name", "flops", "memory"});
+  object.reject_unknown_fields({"name", "flops", "memory", "power"});
   GpuType type;
   type.name = object.required_string("name");
   type.flops = object.required_quantity("flops", Quantity::kFlops, /*strictly_positive=*/true);
   type.memory_bytes = object.required_quantity("memory", Quantity::kBytes, /*strictly_positive=*/true);
+  if (object.has("power")) type.power = read_gpu_power(object.required_object("power"));
   return type;
 }
 
@@ -81,7 +102,7 @@ IntraNodeKind read_intra_kind(const JsonObject& object) {
 
 NodeGroup read_node_group(const JsonObject& object) {
   object.reject_unknown_fields({"name", "count", "gpus_per_node", "gpu_type", "cpu_cores", "memory", "rnics", "disk",
-                                "role", "intra_node", "nic"});
+                                "role", "intra_node", "nic", "base_watts"});
   NodeGroup group;
   group.name = object.required_string("name");
   group.count = read_count(object, "count");
@@ -90,6 +111,7 @@ NodeGroup read_node_group(const JsonObject& object) {
   group.memory_bytes = object.required_quantity("memory", Quantity::kBytes, /*strictly_positive=*/true);
   group.rnics = object.has("rnics") ? read_count(object, "rnics", 0) : 0;
   group.disk_bytes = object.optional_quantity("disk", Quantity::kBytes, 0);
+  group.base_watts = read_watts(object, "base_watts", 0.0);
   if (object.has("role")) {
     const nlohmann::json& role = object.raw("role");
     const std::optional<NodeRole> known =
@@ -178,7 +200,7 @@ NetworkModelSpec read_network_model(const JsonObject& object) {
 
 ClusterSpec parse_cluster_json(const nlohmann::json& doc, const std::string& file_label) {
   const JsonObject root(doc, {file_label, ""});
-  root.reject_unknown_fields({"name", "gpu_types", "node_groups", "fabric", "network_model"});
+  root.reject_unknown_fields({"name", "gpu_types", "node_groups", "fabric", "network_model", "pue"});
 
   ClusterSpec spec;
   spec.name = root.required_string("name");
@@ -229,6 +251,10 @@ ClusterSpec parse_cluster_json(const nlohmann::json& doc, const std::string& fil
     spec.fabric.nodes_per_rack = static_cast<std::uint32_t>(total_nodes);  // one rack
   }
   if (root.has("network_model")) spec.network = read_network_model(root.required_object("network_model"));
+  spec.pue = root.optional_quantity("pue", Quantity::kPlain, 1.0);
+  if (spec.pue < 1.0)
+    root.fail("pue", "must be at least 1 (the facility draws at least what its IT equipment does), got " +
+                         format_number(spec.pue));
   return spec;
 }
 

@@ -121,6 +121,31 @@ nlohmann::json minimal_cluster() {
   })");
 }
 
+TEST(ClusterReader, ReadsGpuPowerNodeBaseWattsAndPue) {
+  nlohmann::json doc = minimal_cluster();
+  doc["gpu_types"][0]["power"] = {{"idle_watts", 55}, {"busy_watts", 290}, {"communicating_watts", 120}};
+  doc["node_groups"][0]["base_watts"] = 800;
+  doc["pue"] = 1.4;
+  const ClusterSpec spec = parse_cluster_json(doc, "tiny.json");
+  ASSERT_TRUE(spec.gpu_types[0].power.has_value());
+  EXPECT_EQ(spec.gpu_types[0].power->idle_watts, 55);
+  EXPECT_EQ(spec.gpu_types[0].power->busy_watts, 290);
+  EXPECT_EQ(spec.gpu_types[0].power->communicating_watts, 120);
+  EXPECT_EQ(spec.node_groups[0].base_watts, 800);
+  EXPECT_EQ(spec.pue, 1.4);
+}
+
+TEST(ClusterReader, OmittedPowerFieldsTakeTheirDefaults) {
+  nlohmann::json doc = minimal_cluster();
+  const ClusterSpec without = parse_cluster_json(doc, "tiny.json");
+  EXPECT_FALSE(without.gpu_types[0].power.has_value());  // the bundled default applies when energy is accounted
+  EXPECT_EQ(without.node_groups[0].base_watts, 0);
+  EXPECT_EQ(without.pue, 1.0);
+  doc["gpu_types"][0]["power"] = {{"idle_watts", 55}, {"busy_watts", 290}};
+  const ClusterSpec spec = parse_cluster_json(doc, "tiny.json");
+  EXPECT_EQ(spec.gpu_types[0].power->communicating_watts, 55);  // communicating draws the idle figure
+}
+
 TEST(ClusterReader, OmittedFabricMeansOneNonBlockingRack) {
   const ClusterSpec spec = parse_cluster_json(minimal_cluster(), "tiny.json");
   EXPECT_EQ(spec.fabric.nodes_per_rack, 2u);
@@ -376,7 +401,28 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"UnknownFabricField", [](nlohmann::json& d) { d["fabric"] = {{"planes", 2}}; }, "fabric", "planes",
                  "unknown field"},
         BadInput{"CrosstrafficNotBoolean", [](nlohmann::json& d) { d["network_model"] = {{"crosstraffic", "yes"}}; },
-                 "network_model", "crosstraffic", "true or false"}),
+                 "network_model", "crosstraffic", "true or false"},
+        BadInput{"NegativeIdleWatts",
+                 [](nlohmann::json& d) { d["gpu_types"][0]["power"] = {{"idle_watts", -1}, {"busy_watts", 300}}; },
+                 "gpu_types[0] (name 'V100').power", "idle_watts", "must not be negative"},
+        BadInput{"BusyWattsBelowIdle",
+                 [](nlohmann::json& d) { d["gpu_types"][0]["power"] = {{"idle_watts", 100}, {"busy_watts", 50}}; },
+                 "gpu_types[0] (name 'V100').power", "busy_watts", "must be at least idle_watts (100)"},
+        BadInput{"MissingBusyWatts", [](nlohmann::json& d) { d["gpu_types"][0]["power"] = {{"idle_watts", 50}}; },
+                 "gpu_types[0] (name 'V100').power", "busy_watts", "missing"},
+        BadInput{"NegativeCommunicatingWatts",
+                 [](nlohmann::json& d) {
+                   d["gpu_types"][0]["power"] = {{"idle_watts", 50}, {"busy_watts", 300}, {"communicating_watts", -5}};
+                 },
+                 "gpu_types[0] (name 'V100').power", "communicating_watts", "must not be negative"},
+        BadInput{"UnknownPowerField",
+                 [](nlohmann::json& d) {
+                   d["gpu_types"][0]["power"] = {{"idle_watts", 50}, {"busy_watts", 300}, {"tdp", 300}};
+                 },
+                 "gpu_types[0] (name 'V100').power", "tdp", "unknown field"},
+        BadInput{"NegativeBaseWatts", [](nlohmann::json& d) { d["node_groups"][0]["base_watts"] = -400; }, kGroup,
+                 "base_watts", "must not be negative"},
+        BadInput{"PueBelowOne", [](nlohmann::json& d) { d["pue"] = 0.9; }, "", "pue", "at least 1"}),
     [](const ::testing::TestParamInfo<BadInput>& info) { return info.param.name; });
 
 TEST(ClusterReader, RejectsNonObjectDocument) {

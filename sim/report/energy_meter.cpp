@@ -1,0 +1,111 @@
+#include "sim/report/energy_meter.hpp"
+
+#include <algorithm>
+
+namespace gcsim {
+
+EnergyMeter::EnergyMeter(const std::vector<JobSpec>& jobs, PowerModel power)
+    : jobs_(jobs), power_(std::move(power)), open_(jobs.size()) {
+  report_.job_joules.assign(jobs.size(), 0.0);
+  report_.job_gpu_seconds.assign(jobs.size(), 0.0);
+  report_.pue = power_.pue;
+}
+
+void EnergyMeter::run_started(JobIndex job, Time now, const std::vector<GpuId>& gpus) {
+  if (gpus.empty()) return;
+  const double share = jobs_[job].gpu_share;
+  OpenRun run;
+  run.open = true;
+  run.ran = true;
+  run.since = now;
+  double extra = 0;
+  for (GpuId g : gpus) {
+    const GpuPower& p = power_.gpus[g];
+    run.held_watts += share * p.communicating_watts;
+    run.idle_watts += share * p.idle_watts;
+    extra += p.busy_watts - p.communicating_watts;
+  }
+  run.busy_extra = extra / static_cast<double>(gpus.size());
+  run.held_gpus = share * static_cast<double>(gpus.size());
+  open_[job] = run;
+  change(now, run.held_watts - run.idle_watts);
+}
+
+void EnergyMeter::busy(JobIndex job, Time start, Time end, std::size_t gpus, double gpu_share) {
+  if (job >= open_.size() || !open_[job].open || end <= start) return;
+  OpenRun& run = open_[job];
+  const double watts = static_cast<double>(gpus) * gpu_share * run.busy_extra;
+  run.busy_joules += watts * (end - start);
+  change(start, watts);
+  change(end, -watts);
+}
+
+void EnergyMeter::busy_cut(JobIndex job, Time planned_end, Time now, std::size_t gpus, double gpu_share) {
+  if (job >= open_.size() || !open_[job].ran || planned_end <= now) return;
+  OpenRun& run = open_[job];
+  const double watts = static_cast<double>(gpus) * gpu_share * run.busy_extra;
+  const double joules = watts * (planned_end - now);
+  if (run.open) {
+    run.busy_joules -= joules;
+  } else {  // the run's end was told first: its computation stopped with it
+    report_.job_joules[job] -= joules;
+    report_.lost_joules -= joules * run.lost_share;
+  }
+  change(now, -watts);
+  change(planned_end, watts);
+}
+
+void EnergyMeter::run_ended(JobIndex job, Time now, double lost_share) {
+  if (job >= open_.size() || !open_[job].open) return;
+  OpenRun& run = open_[job];
+  const Time held = now - run.since;
+  const double joules = run.held_watts * held + run.busy_joules;
+  report_.job_joules[job] += joules;
+  report_.job_gpu_seconds[job] += run.held_gpus * held;
+  report_.lost_joules += joules * lost_share;
+  held_idle_joules_ += run.idle_watts * held;
+  change(now, run.idle_watts - run.held_watts);
+  run.open = false;
+  run.lost_share = lost_share;
+}
+
+EnergyReport EnergyMeter::finish(Time end) {
+  for (std::size_t j = 0; j < open_.size(); ++j) run_ended(static_cast<JobIndex>(j), end, 0.0);
+  double idle_watts = 0;
+  for (const GpuPower& p : power_.gpus) idle_watts += p.idle_watts;
+  EnergyReport& r = report_;
+  r.duration = end;
+  for (std::size_t j = 0; j < jobs_.size(); ++j) {
+    r.jobs_joules += r.job_joules[j];
+    if (r.job_gpu_seconds[j] > 0 || r.job_joules[j] > 0) {
+      r.user_joules[jobs_[j].user] += r.job_joules[j];
+      r.queue_joules[jobs_[j].queue] += r.job_joules[j];
+    }
+  }
+  r.idle_gpu_joules = std::max(0.0, idle_watts * end - held_idle_joules_);
+  r.base_joules = power_.base_watts * end;
+  r.it_joules = r.jobs_joules + r.idle_gpu_joules + r.base_joules;
+  r.facility_joules = r.it_joules * power_.pue;
+  r.mean_watts = end > 0 ? r.it_joules / end : power_.base_watts + idle_watts;
+
+  // The power curve: the changes summed per instant, in order of time.
+  std::stable_sort(changes_.begin(), changes_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  double watts = power_.base_watts + idle_watts;
+  r.power.emplace_back(0.0, watts);
+  r.peak_watts = watts;
+  for (std::size_t i = 0; i < changes_.size();) {
+    const Time at = changes_[i].first;
+    for (; i < changes_.size() && changes_[i].first == at; ++i) watts += changes_[i].second;
+    if (at > end) break;
+    if (r.power.back().first == at)
+      r.power.back().second = watts;
+    else if (watts != r.power.back().second)
+      r.power.emplace_back(at, watts);
+    if (at < end) r.peak_watts = std::max(r.peak_watts, watts);
+  }
+  changes_.clear();
+  changes_.shrink_to_fit();
+  return std::move(report_);
+}
+
+}  // namespace gcsim

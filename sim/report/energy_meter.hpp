@@ -1,0 +1,95 @@
+// energy_meter.hpp: the energy a run's GPUs and nodes drew, from the runs
+// and busy intervals the engine records (`gcsim run --energy`).
+//
+// The rule (docs/simulation-model.md, "Energy"): every node draws its
+// base_watts and every GPU its idle_watts from time 0 to the run's end; a
+// GPU held by a job draws communicating_watts while the job is not
+// computing and busy_watts while it computes, a job holding a share of a
+// GPU (JobSpec::gpu_share) being charged that share of the GPU's draw. A
+// job's energy is its GPUs' draw while it held them (idle part included);
+// the idle GPUs' energy is the idle draw of what no job held. The IT
+// energy is the jobs', the idle GPUs' and the nodes' base energy; the
+// facility's is that times the cluster's PUE.
+//
+// A busy interval says how many of the job's GPUs compute, not which: each
+// is charged the mean busy-over-communicating draw of the job's GPUs, exact
+// unless a job spans GPU types of different power.
+//
+//   EnergyMeter meter(jobs, power);
+//   meter.run_started(0, 0, {0, 1});
+//   meter.busy(0, 0, 10, 2, 1.0);
+//   meter.run_ended(0, 10, 0.0);
+//   EnergyReport report = meter.finish(10);
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/core/ids.hpp"
+#include "sim/core/job_spec.hpp"
+#include "sim/report/power_model.hpp"
+
+namespace gcsim {
+
+/// What a run drew, joules (the outputs write kWh).
+struct EnergyReport {
+  std::vector<double> job_joules;         // per job, over all its runs
+  std::vector<double> job_gpu_seconds;    // per job, GPU time held (shares counted)
+  double jobs_joules = 0;                 // the jobs' sum
+  double idle_gpu_joules = 0;             // GPUs (and shares of GPUs) held by nobody, at idle draw
+  double base_joules = 0;                 // the nodes' base_watts
+  double it_joules = 0;                   // jobs + idle GPUs + base
+  double facility_joules = 0;             // it_joules x PUE
+  double lost_joules = 0;                 // of runs whose work was thrown away (preemptions, node failures, failures)
+  double mean_watts = 0, peak_watts = 0;  // of the IT power over [0, end]
+  double pue = 1.0;
+  Time duration = 0;
+  std::map<std::string, double> user_joules, queue_joules;
+  /// The IT power, watts, from each time until the next: one step per instant at which it changed.
+  std::vector<std::pair<Time, double>> power;
+};
+
+class EnergyMeter {
+ public:
+  EnergyMeter(const std::vector<JobSpec>& jobs, PowerModel power);
+
+  /// A run of `job` began on `gpus` (none: a job on CPUs, not accounted).
+  void run_started(JobIndex job, Time now, const std::vector<GpuId>& gpus);
+  /// `gpus` of the job's GPUs compute at `gpu_share` from `start` until `end`.
+  void busy(JobIndex job, Time start, Time end, std::size_t gpus, double gpu_share);
+  /// Those told to compute until `planned_end` stop at `now` (nothing when
+  /// not after `now`); also right after the run's end, which the engine tells first.
+  void busy_cut(JobIndex job, Time planned_end, Time now, std::size_t gpus, double gpu_share);
+  /// The job's run ended; `lost_share` of what it drew was thrown away
+  /// (a preempted run's lost over held GPU time, 1 for a failed run). Nothing without a run going.
+  void run_ended(JobIndex job, Time now, double lost_share);
+  /// The report of a run that ended at `end` (runs still going end there). Call once.
+  EnergyReport finish(Time end);
+
+ private:
+  // A job's run going, or its last one (a cut may follow its end).
+  struct OpenRun {
+    bool open = false;
+    bool ran = false;
+    Time since = 0;
+    double held_watts = 0;   // the job's shares of its GPUs' communicating draw
+    double idle_watts = 0;   // the same shares' idle draw
+    double busy_extra = 0;   // per computing GPU at share 1: mean busy - communicating draw
+    double busy_joules = 0;  // busy intervals' extra, told so far
+    double held_gpus = 0;    // GPUs held, shares counted
+    double lost_share = 0;   // once ended: the share of it thrown away
+  };
+  void change(Time at, double watts) { changes_.emplace_back(at, watts); }
+
+  const std::vector<JobSpec>& jobs_;
+  PowerModel power_;
+  std::vector<OpenRun> open_;
+  EnergyReport report_;
+  double held_idle_joules_ = 0;                   // idle draw of what jobs held
+  std::vector<std::pair<Time, double>> changes_;  // power changes, watts, in any order
+};
+
+}  // namespace gcsim

@@ -1,0 +1,52 @@
+#include "sim/report/energy_outputs.hpp"
+
+#include "sim/core/number_text.hpp"
+#include "sim/report/row_block_writer.hpp"
+
+namespace gcsim {
+
+namespace {
+
+double kwh(double joules) { return joules / kJoulesPerKwh; }
+
+nlohmann::ordered_json kwh_by_name(const std::map<std::string, double>& joules) {
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
+  for (const auto& [name, value] : joules) j[name] = kwh(value);
+  return j;
+}
+
+}  // namespace
+
+nlohmann::ordered_json energy_summary_json(const EnergyReport& r) {
+  return {{"it_kwh", kwh(r.it_joules)},
+          {"facility_kwh", kwh(r.facility_joules)},
+          {"pue", r.pue},
+          {"jobs_kwh", kwh(r.jobs_joules)},
+          {"idle_gpu_kwh", kwh(r.idle_gpu_joules)},
+          {"base_kwh", kwh(r.base_joules)},
+          {"lost_work_kwh", kwh(r.lost_joules)},
+          {"mean_kw", r.mean_watts / 1000.0},
+          {"peak_kw", r.peak_watts / 1000.0},
+          {"per_user_kwh", kwh_by_name(r.user_joules)},
+          {"per_queue_kwh", kwh_by_name(r.queue_joules)}};
+}
+
+void write_power_csv(std::ostream& out, const EnergyReport& report) {
+  RowBlockWriter rows(out);
+  rows.text("time,watts\n");
+  for (const auto& [time, watts] : report.power) {
+    rows.text(exact_number(time)).character(',').text(exact_number(watts)).character('\n');
+    rows.end_row();
+  }
+  rows.flush();
+}
+
+std::string jobs_csv_energy_fields(const EnergyReport& report, JobIndex job) {
+  const double joules = report.job_joules[job];
+  const double gpu_hours = report.job_gpu_seconds[job] / 3600.0;
+  std::string fields = "," + exact_number(kwh(joules)) + ",";
+  if (gpu_hours > 0) fields += exact_number(kwh(joules) / gpu_hours);
+  return fields;
+}
+
+}  // namespace gcsim

@@ -1,0 +1,45 @@
+// power_model.hpp: each GPU's and node's power, watts, as the energy
+// accounting (energy_meter.hpp) charges them.
+//
+// A GPU type's power is the cluster's own (`power` in the cluster file) or,
+// when the cluster gives none, the default for its name below; a type with
+// neither cannot be accounted and is an InputError naming it. The defaults
+// are the vendors' TDPs for computing and assumed idle draws
+// (docs/cluster-format.md gives their sources):
+//
+//   type   idle  busy (W)
+//   K80     25   300    (board TDP; idle assumed)
+//   P100    30   300    (SXM2 TDP; idle assumed)
+//   V100    50   300    (SXM2 TDP; idle assumed)
+//   A100    60   400    (SXM TDP; idle assumed)
+//   H100    80   700    (SXM TDP; idle assumed)
+//
+// and communicating draws the idle figure.
+//
+//   const PowerModel power = power_model(layout, "cluster.json");
+//   double w = power.gpus[g].busy_watts;
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/core/cluster_layout.hpp"
+#include "sim/core/cluster_spec.hpp"
+
+namespace gcsim {
+
+struct PowerModel {
+  std::vector<GpuPower> gpus;  // by GpuId
+  double base_watts = 0;       // every node's base_watts summed
+  double pue = 1.0;
+};
+
+/// The bundled default for a GPU type of this name; none for other names.
+std::optional<GpuPower> default_gpu_power(const std::string& type_name);
+
+/// The power of every GPU of `layout` and of its nodes. Throws InputError
+/// naming `cluster_file` and the GPU type that has no `power` and no default.
+PowerModel power_model(const ClusterLayout& layout, const std::string& cluster_file);
+
+}  // namespace gcsim
