@@ -5,6 +5,7 @@ comparison.md uses, and each policy's run (DIR/runs/POLICY/)."""
 import csv
 import json
 import os
+import sys
 
 
 def read_csv(path):
@@ -50,3 +51,27 @@ class Run:
         if os.path.isfile(os.path.join(base, "contention.csv")):
             self.contention = read_csv(os.path.join(base, "contention.csv"))
             self.link_use = read_csv(os.path.join(base, "link_utilization.csv"))
+
+
+def runs_of_arguments(argv, doc, script):
+    """The compare folder named on the command line (argv), its runs in the
+    table's order and the time unit for them; or the exit status: 0 after
+    --help (printing `doc`), 2 for bad usage, 1 for a folder compare did not
+    write. `script` names the caller in its messages."""
+    if len(argv) == 2 and argv[1] in ("-h", "--help"):
+        print(doc.strip())
+        return 0
+    if len(argv) != 2:
+        print(doc.strip(), file=sys.stderr)
+        return 2
+    directory = argv[1]
+    table = os.path.join(directory, "comparison.csv")
+    if not os.path.isfile(table):
+        print(f"{script}: {table} not found (run gcsim compare first)", file=sys.stderr)
+        return 1
+    runs = [Run(directory, row["policy"]) for row in read_csv(table)]
+    if not runs:
+        print(f"{script}: {table} has no policies", file=sys.stderr)
+        return 1
+    largest = max([r.end - r.first_submit for r in runs] + [v for r in runs for v in r.jct] + [0.0])
+    return directory, runs, time_unit(largest)

@@ -32,7 +32,7 @@ except ImportError:
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (the backend is chosen first)
 
-from comparison_runs import Run, number, read_csv, time_unit  # noqa: E402
+from comparison_runs import number, runs_of_arguments  # noqa: E402
 
 GANTT_MAX_JOBS = 200
 DPI = 100
@@ -211,23 +211,10 @@ def plot_contention(run, unit, path):
 
 
 def main(argv):
-    if len(argv) == 2 and argv[1] in ("-h", "--help"):
-        print(__doc__.strip())
-        return 0
-    if len(argv) != 2:
-        print(__doc__.strip(), file=sys.stderr)
-        return 2
-    directory = argv[1]
-    table = os.path.join(directory, "comparison.csv")
-    if not os.path.isfile(table):
-        print(f"plot_comparison.py: {table} not found (run gcsim compare first)", file=sys.stderr)
-        return 1
-    runs = [Run(directory, row["policy"]) for row in read_csv(table)]
-    if not runs:
-        print(f"plot_comparison.py: {table} has no policies", file=sys.stderr)
-        return 1
-    largest = max([r.end - r.first_submit for r in runs] + [v for r in runs for v in r.jct] + [0.0])
-    unit = time_unit(largest)
+    arguments = runs_of_arguments(argv, __doc__, "plot_comparison.py")
+    if isinstance(arguments, int):
+        return arguments
+    directory, runs, unit = arguments
     written = []
 
     def out(name):

@@ -39,7 +39,7 @@ except ImportError:
 
 # The shared reader sits beside this script, which also runs as a module of the tests.
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from comparison_runs import Run, number, read_csv, time_unit  # noqa: E402
+from comparison_runs import number, runs_of_arguments  # noqa: E402
 
 GANTT_MAX_BARS = 5000
 CDF_MAX_POINTS = 2000
@@ -300,24 +300,12 @@ def write_atomically(path, text):
 
 
 def main(argv):
-    if len(argv) == 2 and argv[1] in ("-h", "--help"):
-        print(__doc__.strip())
-        return 0
-    if len(argv) != 2:
-        print(__doc__.strip(), file=sys.stderr)
-        return 2
-    directory = argv[1]
-    table = os.path.join(directory, "comparison.csv")
-    if not os.path.isfile(table):
-        print(f"report_comparison.py: {table} not found (run gcsim compare first)", file=sys.stderr)
-        return 1
-    runs = [Run(directory, row["policy"]) for row in read_csv(table)]
-    if not runs:
-        print(f"report_comparison.py: {table} has no policies", file=sys.stderr)
-        return 1
-    largest = max([r.end - r.first_submit for r in runs] + [v for r in runs for v in r.jct] + [0.0])
+    arguments = runs_of_arguments(argv, __doc__, "report_comparison.py")
+    if isinstance(arguments, int):
+        return arguments
+    directory, runs, unit = arguments
     path = os.path.join(directory, "report.html")
-    write_atomically(path, page(runs, directory, time_unit(largest)))
+    write_atomically(path, page(runs, directory, unit))
     print(f"  report      {path}")
     return 0
 
