@@ -70,7 +70,8 @@ def test_a_gantt_chart_holds_whole_jobs_in_order_of_start_up_to_the_bar_cap(repo
     # 3,000 two-GPU jobs, started in reverse order of their rows: 2,500 fit in 5,000 bars.
     jobs = [(f"j{i}", 2, float(3000 - i), float(3001 - i), "a:0;a:1") for i in range(3000)]
     write_compare_dir(tmp_path, "fifo", jobs, [(0.0, 2.0)], 2)
-    run = report_script.Run(str(tmp_path), "fifo")
+    import comparison_runs  # beside the report script, which puts its folder on the path
+    run = comparison_runs.Run(str(tmp_path), "fifo")
     bars, shown, placed = report_script.gantt_bars(run)
     assert (len(bars), shown, placed) == (5000, 2500, 3000)
     assert bars[0][4]["id"] == "j2999" and bars[-1][4]["id"] == "j500"
