@@ -60,14 +60,16 @@ std::vector<std::vector<std::uint32_t>> solo_stand_ins(const ClusterLayout& layo
     return held_in_node[node] == layout.node(node).gpus.size() && held.count(g) > 0;
   };
 
-  const auto route_of = [&](const Transfer& t) {
-    return fabric.route(fabric.gpu_place(gpus[t.from]), fabric.gpu_place(gpus[t.to]));
-  };
+  // Each transfer's route, found once; and how many transfers cross each link each way.
+  std::vector<std::vector<FabricRoute>> routes(exchanges.size());
   std::unordered_map<std::uint64_t, std::uint32_t> crossings;
-  for (const ExchangeFlows& exchange : exchanges) {
-    if (!(exchange.bytes > 0)) continue;  // started by no step
-    for (const Transfer& t : exchange.transfers)
-      for (const FabricHop& hop : route_of(t)) ++crossings[directed_link(hop)];
+  for (std::size_t e = 0; e < exchanges.size(); ++e) {
+    if (!(exchanges[e].bytes > 0)) continue;  // started by no step
+    for (const Transfer& t : exchanges[e].transfers) {
+      const FabricRoute& route =
+          routes[e].emplace_back(fabric.route(fabric.gpu_place(gpus[t.from]), fabric.gpu_place(gpus[t.to])));
+      for (const FabricHop& hop : route) ++crossings[directed_link(hop)];
+    }
   }
 
   std::vector<SoloShape> shapes;                              // one per group of solo transfers
@@ -79,12 +81,12 @@ std::vector<std::vector<std::uint32_t>> solo_stand_ins(const ClusterLayout& layo
       const Transfer& t = exchange.transfers[k];
       const FabricPlace& from = fabric.gpu_place(gpus[t.from]);
       const FabricPlace& to = fabric.gpu_place(gpus[t.to]);
-      const FabricRoute route = fabric.route(from, to);
+      const FabricRoute& route = routes[e][k];
       SoloShape shape{exchange.bytes, {}};
       bool solo = route.size > 0;
       for (const FabricHop& hop : route) {
         const std::optional<GpuId> gpu = owner(hop, from, to, layout);
-        if (!gpu || !the_jobs(*gpu) || crossings[directed_link(hop)] != 1) {
+        if (!gpu || !the_jobs(*gpu) || crossings.at(directed_link(hop)) != 1) {
           solo = false;
           break;
         }
