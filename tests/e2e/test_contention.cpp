@@ -167,6 +167,27 @@ TEST(Contention, WithoutTheFlagNothingIsFollowedAndTheOtherOutputsStayAsTheyAre)
   }
 }
 
+// A 1.2B-parameter model (24 layers, hidden 2048, sequence 2048, 2-byte
+// elements) trained for 2 iterations of `global_batch` sequences, one a
+// micro-batch, on `gpus` GPUs split as `parallel` says.
+nlohmann::json small_llm_job(const std::string& id, int gpus, int global_batch, const nlohmann::json& parallel) {
+  return {{"id", id},
+          {"submit", 0},
+          {"gpus", gpus},
+          {"llm_training",
+           {{"model",
+             {{"parameters", 1.2e9},
+              {"layers", 24},
+              {"hidden_size", 2048},
+              {"sequence_length", 2048},
+              {"vocabulary_size", 32000},
+              {"global_batch", global_batch},
+              {"micro_batch", 1},
+              {"bytes_per_element", 2}}},
+            {"parallel", parallel},
+            {"iterations", 2}}}};
+}
+
 // Two LLM jobs (TP 8 inside a node, DP 3, 1.2e9 parameters, bf16 gradients
 // allreduced after the backward) on the bundled H100 rail cluster, its racks
 // cut to two nodes and their leaves' uplinks oversubscribed 2:1 (two NICs of
@@ -184,23 +205,10 @@ TEST(Contention, AnLlmPairUnderAnOversubscribedLeafLosesItsDataParallelTimeOnIts
   cluster["fabric"]["nodes_per_rack"] = 2;
   cluster["fabric"]["oversubscription"] = 2;
   const auto job = [](const std::string& id) {
-    return nlohmann::json{{"id", id},
-                          {"submit", 0},
-                          {"gpus", 24},
-                          {"llm_training",
-                           {{"model",
-                             {{"parameters", 1.2e9},
-                              {"layers", 24},
-                              {"hidden_size", 2048},
-                              {"sequence_length", 2048},
-                              {"vocabulary_size", 32000},
-                              {"global_batch", 6},
-                              {"micro_batch", 1},
-                              {"bytes_per_element", 2}}},
-                            {"parallel", {{"tensor", 8}, {"pipeline", 1}, {"data", 3}}},
-                            {"gradients", "allreduce"},
-                            {"dp_overlap", 0},
-                            {"iterations", 2}}}};
+    nlohmann::json spec = small_llm_job(id, 24, 6, {{"tensor", 8}, {"pipeline", 1}, {"data", 3}});
+    spec["llm_training"]["gradients"] = "allreduce";
+    spec["llm_training"]["dp_overlap"] = 0;
+    return spec;
   };
   ScratchDir dir;
   const auto cluster_file = dir.write("cluster.json", cluster.dump());
@@ -242,21 +250,7 @@ TEST(Contention, AnLlmPairUnderAnOversubscribedLeafLosesItsDataParallelTimeOnIts
 TEST(Contention, EachHopOfASoloRingLoadsItsOwnPorts) {
   nlohmann::json cluster = nlohmann::json::parse(read_text(scenario("clusters/h100-rails-1024gpu.json")));
   cluster["fabric"]["pxn"] = false;
-  const nlohmann::json job{{"id", "tp"},
-                           {"submit", 0},
-                           {"gpus", 4},
-                           {"llm_training",
-                            {{"model",
-                              {{"parameters", 1.2e9},
-                               {"layers", 24},
-                               {"hidden_size", 2048},
-                               {"sequence_length", 2048},
-                               {"vocabulary_size", 32000},
-                               {"global_batch", 8},
-                               {"micro_batch", 1},
-                               {"bytes_per_element", 2}}},
-                             {"parallel", {{"tensor", 4}, {"pipeline", 1}, {"data", 1}}},
-                             {"iterations", 2}}}};
+  const nlohmann::json job = small_llm_job("tp", 4, 8, {{"tensor", 4}, {"pipeline", 1}, {"data", 1}});
   ScratchDir dir;
   const auto cluster_file = dir.write("cluster.json", cluster.dump());
   const auto workload = dir.write("jobs.json", workload_json({job}));
