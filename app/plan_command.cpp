@@ -31,9 +31,9 @@ namespace fs = std::filesystem;
 constexpr const char* kPlanUsage =
     R"(usage: gcsim plan --workload WORKLOAD.json --policy NAME --node-template CLUSTER.json[@PRICE]
                   [--node-template ...] --slo METRIC<=BOUND[@P] [--slo ...] --out DIR [--seeds N]
-                  [--gpu-cost PRICE] [--min-nodes N] [--max-nodes N] [--policy-opt KEY=VALUE ...]
-                  [--sample-workload resample-days|resample-weeks] [--load-scale F]
-                  [--plots auto|yes|no] [--quiet]
+                  [--gpu-cost PRICE] [--energy-price PRICE] [--min-nodes N] [--max-nodes N]
+                  [--policy-opt KEY=VALUE ...] [--sample-workload resample-days|resample-weeks]
+                  [--load-scale F] [--plots auto|yes|no] [--quiet]
 
 Finds the fewest nodes of the template's first node group for which every
 SLO holds, by simulating the workload under the policy on each size the
@@ -48,7 +48,11 @@ gives each seed a workload of its own. With several templates (each a
 node type: its first node group and GPU types; the fabric is the first
 template's), it finds the cheapest mix: for every count of the types but the
 last, the fewest of the last by the same search; the cheapest of these
-answers wins, then the fewest nodes. Writes
+answers wins, then the fewest nodes. An energy or power SLO (energy_kwh,
+peak_kw, ...: the runs then account energy, as gcsim run --energy) bounds
+what more nodes add, since idle GPUs draw power: the search runs on the
+other SLOs, and the answer is the fewest nodes it tried that meet them and
+the energy SLOs too. Writes
   DIR/plan.json   the answer (nodes, its mix, GPUs, cost per hour) and every size tried with its metrics
   DIR/plan.md     the same as tables
   DIR/slo_N.png   each SLO's metric against the nodes, the bound and the answer marked (matplotlib)
@@ -58,7 +62,8 @@ answers wins, then the fewest nodes. Writes
 Options:
   --slo S          METRIC<=BOUND or METRIC>=BOUND; METRIC is wait_mean, wait_p50,
                    wait_p95, wait_p99, wait_max, jct_..., makespan, utilization,
-                   allocation, or a dotted path into summary.json
+                   allocation, energy_kwh (the facility's, PUE included), it_kwh,
+                   mean_kw, peak_kw (IT power), or a dotted path into summary.json
                    (job_types.training.jct_s.p95, serving.0.latency_s.p99); repeatable.
                    METRIC<=BOUND@P (e.g. wait_p95<=1800@0.95), a chance constraint:
                    met when at least a share P of the runs are within the bound
@@ -69,6 +74,9 @@ Options:
                    resized; P is the price of one of its nodes an hour
                    (default: its GPUs x --gpu-cost); repeatable, for a mix
   --gpu-cost P     price of one GPU-hour, for the templates priced by it (default 0)
+  --energy-price P price of one kWh of the facility's energy (PUE included): a
+                   size's cost an hour adds its runs' mean facility power times P,
+                   and plan.json gives each size's energy bill for the workload
   --min-nodes N    smallest size of one type (default 1)
   --max-nodes N    largest size of each type (default 4 x the template's count, at least 8)
   --sample-workload M  a workload drawn per seed from the given one (a native
@@ -100,7 +108,18 @@ struct SizeResult {
   std::string infeasibility;                // gcsim run's message, then
   std::vector<std::vector<double>> values;  // per SLO, per seed
   std::vector<MeanInterval> intervals;      // per SLO
-  bool meets = false;
+  bool meets_service = false;               // every SLO but the energy ones (bounds_energy())
+  bool meets = false;                       // every SLO
+  // With --energy-price: the mean over the seeds of the facility's mean power
+  // times the price (an hour), and of its energy times the price (the workload's bill).
+  double energy_cost_per_hour = 0;
+  double energy_cost = 0;
+};
+
+// What a plan's runs account and charge beyond the SLOs' metrics.
+struct EnergyTerms {
+  bool accounted = false;       // the runs take --energy
+  std::optional<double> price;  // per facility kWh
 };
 
 // The workload file of each seed's run: the given one, or the seed's sampled one.
@@ -108,9 +127,17 @@ std::string workload_of(const std::vector<std::string>& sampled, const Arguments
   return sampled.empty() ? fs::absolute(args.required("workload")).string() : sampled[seed];
 }
 
+// summary.json's energy figure NAME, or an InputError naming the file.
+double energy_figure(const nlohmann::json& summary, const std::string& path, const std::string& name) {
+  const std::optional<double> value = metric_value(summary, "energy." + name);
+  if (!value) throw InputError(path, "", "energy." + name, "the run accounted no energy");
+  return *value;
+}
+
 SizeResult simulate_mix(const std::vector<int>& counts, const std::vector<NodeTemplate>& templates,
                         const std::vector<Slo>& slos, std::uint64_t seeds, const Arguments& args,
-                        const std::vector<std::string>& sampled, const std::string& out_dir, bool quiet) {
+                        const std::vector<std::string>& sampled, const EnergyTerms& energy, const std::string& out_dir,
+                        bool quiet) {
   SizeResult result;
   result.counts = counts;
   for (int c : counts) result.nodes += c;
@@ -135,6 +162,7 @@ SizeResult simulate_mix(const std::vector<int>& counts, const std::vector<NodeTe
                                  "--quiet",
                                  "--no-wall-time"};
     for (const std::string& option : args.all("policy-opt")) run.insert(run.end(), {"--policy-opt", option});
+    if (energy.accounted) run.push_back("--energy");
     const ChildResult child = run_child("/proc/self/exe", run);
     if (child.exit_code == exit_codes::kInputError) {  // the workload does not fit so few nodes
       result.feasible = false;
@@ -154,11 +182,22 @@ SizeResult simulate_mix(const std::vector<int>& counts, const std::vector<NodeTe
                          "the SLO '" + slos[i].text + "' names a metric the summary does not have");
       result.values[i].push_back(*value);
     }
+    if (energy.price) {
+      const double pue = energy_figure(summary, summary_path, "pue");
+      result.energy_cost_per_hour += energy_figure(summary, summary_path, "mean_kw") * pue * *energy.price;
+      result.energy_cost += energy_figure(summary, summary_path, "facility_kwh") * *energy.price;
+    }
   }
-  result.meets = result.feasible;
+  if (result.feasible) {
+    result.energy_cost_per_hour /= static_cast<double>(seeds);
+    result.energy_cost /= static_cast<double>(seeds);
+  }
+  result.meets_service = result.meets = result.feasible;
   for (std::size_t i = 0; i < slos.size() && result.feasible; ++i) {
     result.intervals.push_back(mean_interval(result.values[i]));
-    result.meets = result.meets && slo_met(slos[i], result.values[i]);
+    const bool met = slo_met(slos[i], result.values[i]);
+    result.meets = result.meets && met;
+    if (!bounds_energy(slos[i])) result.meets_service = result.meets_service && met;
   }
   if (!quiet)
     std::cout << "gcsim plan: "
@@ -171,7 +210,7 @@ SizeResult simulate_mix(const std::vector<int>& counts, const std::vector<NodeTe
   return result;
 }
 
-double cost_of(const std::vector<NodeTemplate>& templates, const std::vector<int>& counts) {
+double node_cost_of(const std::vector<NodeTemplate>& templates, const std::vector<int>& counts) {
   double cost = 0;
   for (std::size_t t = 0; t < templates.size(); ++t) cost += counts[t] * templates[t].price;
   return cost;
@@ -185,6 +224,12 @@ std::size_t gpus_of(const std::vector<NodeTemplate>& templates, const std::vecto
 }
 
 using Sizes = std::map<std::vector<int>, SizeResult>;
+
+// A size's cost an hour: its nodes', and with --energy-price its energy's.
+double cost_of(const std::vector<NodeTemplate>& templates, const Sizes& sizes, const std::vector<int>& counts) {
+  const auto size = sizes.find(counts);
+  return node_cost_of(templates, counts) + (size == sizes.end() ? 0 : size->second.energy_cost_per_hour);
+}
 
 // Whether, with two seeds or more, every size's runs gave the same value of
 // every SLO's metric: a fixed workload under a deterministic policy.
@@ -214,7 +259,7 @@ struct Sampling {
 
 nlohmann::ordered_json plan_json(const std::vector<Slo>& slos, const std::vector<NodeTemplate>& templates,
                                  const Sizes& sizes, const std::optional<std::vector<int>>& answer, std::uint64_t seeds,
-                                 const Sampling& sampling) {
+                                 const Sampling& sampling, const EnergyTerms& energy) {
   nlohmann::ordered_json out;
   out["search"] =
       "per count of the other node types, the fewest of the last: largest size first, then bisection between the "
@@ -224,6 +269,11 @@ nlohmann::ordered_json plan_json(const std::vector<Slo>& slos, const std::vector
   out["rule"] =
       "METRIC<=BOUND: met when the 95% confidence interval of the metric's mean over the seeds lies within the "
       "bound; METRIC<=BOUND@P: met when at least a share P of the seeds' runs are within the bound";
+  if (std::any_of(slos.begin(), slos.end(), bounds_energy))
+    out["energy_rule"] =
+        "an energy or power SLO takes no part in the search (more nodes draw more idle power): the answer is the "
+        "fewest nodes tried that meet the other SLOs and the energy ones";
+  if (energy.price) out["energy_price_per_kwh"] = *energy.price;
   const bool identical = all_runs_identical(sizes, seeds);
   out["identical_runs"] = identical;
   if (identical) out["identical_runs_note"] = kIdenticalRuns;
@@ -243,6 +293,15 @@ nlohmann::ordered_json plan_json(const std::vector<Slo>& slos, const std::vector
     if (slo.share) entry["share"] = *slo.share;
     out["slos"].push_back(entry);
   }
+  // The cost's parts, with --energy-price; without it a size's cost is its nodes'.
+  auto add_costs = [&](nlohmann::ordered_json& entry, const std::vector<int>& counts) {
+    entry["cost_per_hour"] = cost_of(templates, sizes, counts);
+    if (!energy.price) return;
+    const SizeResult& r = sizes.at(counts);
+    entry["node_cost_per_hour"] = node_cost_of(templates, counts);
+    entry["energy_cost_per_hour"] = r.energy_cost_per_hour;
+    entry["energy_cost"] = r.energy_cost;
+  };
   auto mix_json = [&](const std::vector<int>& counts) {
     nlohmann::ordered_json mix = nlohmann::ordered_json::array();
     for (std::size_t t = 0; t < templates.size(); ++t)
@@ -252,18 +311,17 @@ nlohmann::ordered_json plan_json(const std::vector<Slo>& slos, const std::vector
   if (answer) {
     int nodes = 0;
     for (int c : *answer) nodes += c;
-    out["answer"] = {{"nodes", nodes},
-                     {"gpus", gpus_of(templates, *answer)},
-                     {"mix", mix_json(*answer)},
-                     {"cost_per_hour", cost_of(templates, *answer)}};
+    out["answer"] = {{"nodes", nodes}, {"gpus", gpus_of(templates, *answer)}, {"mix", mix_json(*answer)}};
+    add_costs(out["answer"], *answer);
   } else {
     out["answer"] = nullptr;
   }
   out["sizes"] = nlohmann::ordered_json::array();
   for (const auto& [counts, r] : sizes) {
-    nlohmann::ordered_json size = {{"nodes", r.nodes},        {"gpus", gpus_of(templates, counts)},
-                                   {"mix", mix_json(counts)}, {"cost_per_hour", cost_of(templates, counts)},
-                                   {"feasible", r.feasible},  {"meets_every_slo", r.meets}};
+    nlohmann::ordered_json size = {{"nodes", r.nodes}, {"gpus", gpus_of(templates, counts)}, {"mix", mix_json(counts)}};
+    add_costs(size, counts);
+    size["feasible"] = r.feasible;
+    size["meets_every_slo"] = r.meets;
     if (!r.feasible) size["why_not"] = r.infeasibility;
     size["metrics"] = nlohmann::ordered_json::object();
     for (std::size_t i = 0; i < r.intervals.size(); ++i) {
@@ -291,8 +349,12 @@ std::string plan_markdown(const std::vector<Slo>& slos, const std::vector<NodeTe
     for (int c : *answer) nodes += c;
     out << "Answer: " << nodes << " nodes";
     if (mixed) out << " (" << mix_name(*answer) << " of the templates in order)";
-    out << ", " << gpus_of(templates, *answer) << " GPUs, " << exact_number(cost_of(templates, *answer))
-        << " an hour.\n\n";
+    out << ", " << gpus_of(templates, *answer) << " GPUs, " << exact_number(cost_of(templates, sizes, *answer))
+        << " an hour";
+    if (const SizeResult& r = sizes.at(*answer); r.energy_cost_per_hour > 0 || r.energy_cost > 0)
+      out << " (energy " << exact_number(r.energy_cost_per_hour) << " of it; the workload's energy "
+          << exact_number(r.energy_cost) << ")";
+    out << ".\n\n";
   } else {
     out << "No size tried meets every SLO.\n\n";
   }
@@ -328,6 +390,9 @@ std::string plan_markdown(const std::vector<Slo>& slos, const std::vector<NodeTe
   if (std::any_of(slos.begin(), slos.end(), [](const Slo& slo) { return slo.share.has_value(); }))
     out << "; an SLO with @P when at least a share P of the seeds' runs are within it";
   out << ".\n";
+  if (std::any_of(slos.begin(), slos.end(), bounds_energy))
+    out << "\nThe energy and power SLOs take no part in the search (more nodes draw more idle power): the answer "
+           "is the fewest nodes tried that meet the other SLOs and these too.\n";
   if (all_runs_identical(sizes, seeds)) out << "\nWith " << seeds << " seeds " << kIdenticalRuns << ".\n";
   return out.str();
 }
@@ -388,6 +453,13 @@ int plan(const Arguments& args) {
     }
   }
   if (slos.empty()) throw UsageError("give at least one --slo, e.g. --slo 'wait_p95<=3600'");
+  EnergyTerms energy;
+  if (args.has("energy-price")) {
+    energy.price = args.number_or("energy-price", 0);
+    if (!(*energy.price >= 0) || !std::isfinite(*energy.price))
+      throw UsageError("option '--energy-price' must be a number >= 0");
+  }
+  energy.accounted = energy.price || std::any_of(slos.begin(), slos.end(), bounds_energy);
   const double gpu_cost = args.number_or("gpu-cost", 0);
   if (gpu_cost < 0) throw UsageError("option '--gpu-cost' must not be negative");
   std::vector<NodeTemplate> templates;
@@ -438,17 +510,26 @@ int plan(const Arguments& args) {
       std::vector<int> counts = prefix;
       counts.push_back(*last);
       if (!sizes.count(counts))
-        sizes[counts] = simulate_mix(counts, templates, slos, seeds, args, sampling.workloads, out_dir, quiet);
-      search.record(*last, sizes[counts].meets);
+        sizes[counts] = simulate_mix(counts, templates, slos, seeds, args, sampling.workloads, energy, out_dir, quiet);
+      search.record(*last, sizes[counts].meets_service);
     }
-    if (search.answer()) {
+    // The fewest of the last type, at or above the search's answer, that meets the energy SLOs too.
+    std::optional<std::vector<int>> found;
+    for (int last = search.answer().value_or(static_cast<int>(largest) + 1); last <= static_cast<int>(largest);
+         ++last) {
       std::vector<int> counts = prefix;
-      counts.push_back(*search.answer());
-      const int nodes = std::accumulate(counts.begin(), counts.end(), 0);
-      const bool better = !answer || cost_of(templates, counts) < cost_of(templates, *answer) ||
-                          (cost_of(templates, counts) == cost_of(templates, *answer) &&
-                           nodes < std::accumulate(answer->begin(), answer->end(), 0));
-      if (better) answer = counts;
+      counts.push_back(last);
+      if (const auto size = sizes.find(counts); size != sizes.end() && size->second.meets) {
+        found = counts;
+        break;
+      }
+    }
+    if (found) {
+      const int nodes = std::accumulate(found->begin(), found->end(), 0);
+      const double cost = cost_of(templates, sizes, *found), best = answer ? cost_of(templates, sizes, *answer) : 0;
+      const bool better =
+          !answer || cost < best || (cost == best && nodes < std::accumulate(answer->begin(), answer->end(), 0));
+      if (better) answer = found;
     }
     // The next count of the other types, as an odometer.
     std::size_t t = 0;
@@ -458,7 +539,7 @@ int plan(const Arguments& args) {
   }
 
   OutputSet out(out_dir);
-  out.stage("plan.json", plan_json(slos, templates, sizes, answer, seeds, sampling).dump(2) + "\n");
+  out.stage("plan.json", plan_json(slos, templates, sizes, answer, seeds, sampling, energy).dump(2) + "\n");
   out.stage("plan.md", plan_markdown(slos, templates, sizes, answer, seeds));
   out.commit();
   if (!quiet) std::cout << "\n" << plan_markdown(slos, templates, sizes, answer, seeds) << "\n";
@@ -491,6 +572,7 @@ Command plan_command() {
                    {"slo", true, true},
                    {"seeds"},
                    {"gpu-cost"},
+                   {"energy-price"},
                    {"min-nodes"},
                    {"max-nodes"},
                    {"policy-opt", true, true},

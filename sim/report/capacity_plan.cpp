@@ -11,6 +11,10 @@ const std::map<std::string, std::string> kAliases = {
     {"makespan", "makespan_s"},
     {"utilization", "gpu_utilization.busy_share"},
     {"allocation", "gpu_utilization.allocated_share"},
+    {"energy_kwh", "energy.facility_kwh"},
+    {"it_kwh", "energy.it_kwh"},
+    {"mean_kw", "energy.mean_kw"},
+    {"peak_kw", "energy.peak_kw"},
 };
 
 // 97.5% quantiles of Student's t for 1 to 30 degrees of freedom; 1.96 beyond.
@@ -67,6 +71,8 @@ Slo parse_slo(const std::string& text) {
     throw std::invalid_argument("'" + text + "': the bound '" + bound + "' is not a number");
   return slo;
 }
+
+bool bounds_energy(const Slo& slo) { return slo.metric.rfind("energy.", 0) == 0; }
 
 MeanInterval mean_interval(const std::vector<double>& values) {
   MeanInterval m;

@@ -9,6 +9,13 @@
 // a deterministic policy), that interval has no width and is no evidence of
 // anything: identical_runs() says so, for the report to warn.
 //
+// An energy or power SLO ("energy_kwh<=900", "peak_kw<=40": a metric under
+// summary.json's `energy`, which the runs then account with --energy) bounds
+// what nodes add rather than what they relieve: idle GPUs and node bases draw
+// power, so it holds on few nodes and fails on many. It takes no part in the
+// search, which assumes SLOs stay met as nodes are added; it is judged on
+// the sizes the search tried (bounds_energy()).
+//
 // A chance constraint, "wait_p95<=1800@0.95", is met when at least a share P
 // of the runs (each on its own sampled workload) are within the bound: the
 // count within over the runs, at least P. It needs at least 1/(1-P) runs
@@ -48,8 +55,12 @@ struct Slo {
 
 /// "wait_p95<=3600" -> {metric "queueing_delay_s.p95", at_most, 3600}; "...@0.95" adds the share. Aliases:
 /// wait_{mean,p50,p95,p99,max}, jct_{...}, makespan, utilization (busy share),
-/// allocation (allocated share). Throws std::invalid_argument naming what is wrong.
+/// allocation (allocated share), energy_kwh (facility), it_kwh, mean_kw and
+/// peak_kw (IT power). Throws std::invalid_argument naming what is wrong.
 Slo parse_slo(const std::string& text);
+
+/// Whether the SLO bounds a metric of summary.json's `energy` (the runs need --energy).
+bool bounds_energy(const Slo& slo);
 
 /// Mean and the half-width of its 95% confidence interval (Student's t); 0 with one value.
 struct MeanInterval {

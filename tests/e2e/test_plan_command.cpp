@@ -141,6 +141,60 @@ const nlohmann::json& size_with(const nlohmann::json& plan, int nodes) {
   return kNone;
 }
 
+// The two days on V100 nodes (idle 50 W, busy 300 W by default). No job
+// waits from 2 nodes up. On 2 nodes both heavy jobs compute at once: a peak
+// of 16 x 300 W = 4.8 kW; on 3, 5.2 kW (8 more GPUs idle at 50 W). The IT
+// energy on 2 nodes: 16 GPUs idle over the 93,600 s the run lasts, 74.88 MJ,
+// and 250 W more on each busy GPU-second, 24 x 3,600 of them, 21.6 MJ: 26.8
+// kWh, a mean of 96.48 MJ / 93,600 s = 1.0307692 kW.
+GcsimRun plan_two_days_with_power(const ScratchDir& dir, const std::string& out, const std::string& peak) {
+  return run_gcsim({"plan",
+                    "--workload",
+                    two_day_workload(dir),
+                    "--policy",
+                    "fifo",
+                    "--node-template",
+                    scenario("clusters/rack-32gpu.json"),
+                    "--slo",
+                    "wait_max<=0",
+                    "--slo",
+                    peak,
+                    "--max-nodes",
+                    "3",
+                    "--gpu-cost",
+                    "2.5",
+                    "--energy-price",
+                    "0.25",
+                    "--out",
+                    dir / out,
+                    "--plots",
+                    "no",
+                    "--quiet"});
+}
+
+TEST(Plan, APowerSloHoldsOnFewNodesAndItsPriceIsAddedToTheCost) {
+  ScratchDir dir;
+  const GcsimRun run = plan_two_days_with_power(dir, "capped", "peak_kw<=5");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const nlohmann::json plan = nlohmann::json::parse(read_text(dir / "capped/plan.json"));
+  EXPECT_EQ(plan["answer"]["nodes"], 2);
+  // The largest size meets the wait but not the power: the search still finds 2.
+  EXPECT_FALSE(size_with(plan, 3)["meets_every_slo"].get<bool>());
+  EXPECT_DOUBLE_EQ(size_with(plan, 3)["metrics"]["peak_kw<=5"]["mean"].get<double>(), 5.2);
+  EXPECT_DOUBLE_EQ(size_with(plan, 2)["metrics"]["peak_kw<=5"]["mean"].get<double>(), 4.8);
+  EXPECT_FALSE(size_with(plan, 1)["meets_every_slo"].get<bool>());
+  EXPECT_DOUBLE_EQ(plan["answer"]["node_cost_per_hour"].get<double>(), 40);
+  EXPECT_NEAR(plan["answer"]["energy_cost_per_hour"].get<double>(), 96.48e6 / 93600 / 1000 * 0.25, 1e-9);
+  EXPECT_NEAR(plan["answer"]["energy_cost"].get<double>(), 26.8 * 0.25, 1e-9);
+  EXPECT_NEAR(plan["answer"]["cost_per_hour"].get<double>(), 40 + 96.48e6 / 93600 / 1000 * 0.25, 1e-9);
+  EXPECT_TRUE(plan.contains("energy_rule"));
+
+  // Below 4.8 kW no size that meets the wait holds the power.
+  const GcsimRun none = plan_two_days_with_power(dir, "tight", "peak_kw<=4.5");
+  EXPECT_EQ(none.exit_code, 14) << none.err;
+  EXPECT_TRUE(nlohmann::json::parse(read_text(dir / "tight/plan.json"))["answer"].is_null());
+}
+
 // A fixed workload under fifo: the five runs of a size are one run five
 // times. The plan says so and does not call their zero-width interval a
 // confidence interval.

@@ -67,6 +67,17 @@ TEST(PlanSlo, AliasesAndPathsAndTheirErrors) {
   EXPECT_THROW(parse_slo("<=5"), std::invalid_argument);
 }
 
+TEST(PlanSlo, EnergyAliasesNameTheSummarysEnergyAndAreTold) {
+  EXPECT_EQ(parse_slo("energy_kwh<=900").metric, "energy.facility_kwh");
+  EXPECT_EQ(parse_slo("it_kwh<=900").metric, "energy.it_kwh");
+  EXPECT_EQ(parse_slo("peak_kw<=40").metric, "energy.peak_kw");
+  EXPECT_EQ(parse_slo("mean_kw<=30").metric, "energy.mean_kw");
+  EXPECT_TRUE(bounds_energy(parse_slo("peak_kw<=40")));
+  EXPECT_TRUE(bounds_energy(parse_slo("energy.lost_work_kwh<=1")));
+  EXPECT_FALSE(bounds_energy(parse_slo("wait_p95<=3600")));
+  EXPECT_FALSE(bounds_energy(parse_slo("job_types.training.jct_s.p95<=7200")));
+}
+
 // "METRIC<=BOUND@P": met when at least a share P of the runs are within the
 // bound, whatever their mean. The share needs at least 1/(1-P) runs.
 TEST(PlanSlo, AChanceConstraintCountsTheRunsWithinTheBound) {
