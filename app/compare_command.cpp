@@ -142,6 +142,8 @@ Plots (scripts/plot_comparison.py, which reads only the files above and also
 runs alone: python3 scripts/plot_comparison.py DIR):
   DIR/jct_cdf.png, DIR/wait_cdf.png   CDFs of JCT and queueing delay per policy
   DIR/utilization.png                 allocated GPUs over time per policy
+  DIR/power.png                       with --energy: the cluster's IT power over
+                                      time per policy, each peak in the legend
   DIR/gantt_POLICY.png                GPUs over time, one bar per job (runs of at
                                       most 200 jobs)
   DIR/contention_POLICY.png           with --contention: the share of its run each

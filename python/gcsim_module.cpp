@@ -175,7 +175,7 @@ py::dict run(const std::string& cluster, const std::optional<std::string>& clust
              const std::string& placement, const std::vector<std::string>& policy_settings,
              const std::vector<std::string>& plugins, std::uint64_t seed, const std::string& fidelity,
              std::uint32_t job_rounds, std::optional<double> until, bool gpu_memory_isolation, bool whole_gpus,
-             const std::string& node_failures, bool check, bool contention, bool wall_time) {
+             const std::string& node_failures, bool check, bool contention, bool energy, bool wall_time) {
   RunRequest request;
   ForkHooks hooks;
   PyGILState_STATE held{};
@@ -203,6 +203,7 @@ py::dict run(const std::string& cluster, const std::optional<std::string>& clust
     request.node_failures = node_failures;
     request.check = check;
     request.contention = contention;
+    request.energy = energy;
     request.wall_time = wall_time;
   } catch (...) {
     raise_error(describe_current_exception());
@@ -363,7 +364,7 @@ PYBIND11_MODULE(_gcsim, m) {
         py::arg("plugins") = std::vector<std::string>{}, py::arg("seed") = 0, py::arg("fidelity") = "job",
         py::arg("job_rounds") = 4, py::arg("until") = py::none(), py::arg("gpu_memory_isolation") = true,
         py::arg("whole_gpus") = false, py::arg("node_failures") = "", py::arg("check") = false,
-        py::arg("contention") = false, py::arg("wall_time") = true,
+        py::arg("contention") = false, py::arg("energy") = false, py::arg("wall_time") = true,
         "Runs one simulation in a child process; returns its output files as text (dict 'files'), the notes, "
         "why it stopped early and the terminal summary.");
   bind_policy_api(m);

@@ -28,7 +28,8 @@ def time_unit(largest_seconds):
 
 class Run:
     """One policy's run: its summary, jobs and timeline, the finished jobs'
-    sorted JCTs and waits, and, for a run with --contention, who slowed whom."""
+    sorted JCTs and waits, for a run with --contention who slowed whom, and
+    for a run with --energy the cluster's IT power over time."""
 
     def __init__(self, directory, policy):
         base = os.path.join(directory, "runs", policy)
@@ -51,6 +52,10 @@ class Run:
         if os.path.isfile(os.path.join(base, "contention.csv")):
             self.contention = read_csv(os.path.join(base, "contention.csv"))
             self.link_use = read_csv(os.path.join(base, "link_utilization.csv"))
+        # power.csv: the IT power, watts, from each time until the next row.
+        self.power = None
+        if os.path.isfile(os.path.join(base, "power.csv")):
+            self.power = [(float(r["time"]), float(r["watts"])) for r in read_csv(os.path.join(base, "power.csv"))]
 
 
 def runs_of_arguments(argv, doc, script):

@@ -11,6 +11,8 @@ Writes, next to them:
   gantt_POLICY.png    one row per GPU (labels from jobs.csv's placement), a bar from
                       first start to end for each job on each GPU of its last
                       placement, one colour per job; only for runs of at most 200 jobs
+  power.png           with --energy: the cluster's IT power over time, per policy
+                      (step plot of each run's power.csv), its peak marked
   contention_POLICY.png  for a run with --contention (its contention.csv and
                       link_utilization.csv): the share of its run each job lost
                       to contention (its seconds_lost over end - start in jobs.csv),
@@ -88,6 +90,28 @@ def plot_utilization(runs, unit, path):
     ax.set_ylabel("GPUs allocated to jobs")
     ax.set_ylim(0, total * 1.08)
     ax.set_title("GPU allocation over time")
+    ax.grid(True, alpha=0.3)
+    ax.legend(loc="best")
+    fig.tight_layout()
+    fig.savefig(path, dpi=DPI)
+    plt.close(fig)
+
+
+def plot_power(runs, unit, path):
+    name, seconds = unit
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    for index, r in enumerate(runs):
+        points = [(t, w) for (t, w) in r.power if t <= r.end]
+        if not points:
+            continue
+        xs = [t / seconds for t, _ in points] + [r.end / seconds]
+        ys = [w / 1000.0 for _, w in points] + [points[-1][1] / 1000.0]
+        peak = float(r.summary["energy"]["peak_kw"])
+        ax.step(xs, ys, where="post", label=f"{r.policy} (peak {peak:.4g} kW)", **style(index))
+    ax.set_xlabel(f"simulated time ({name})")
+    ax.set_ylabel("IT power (kW)")
+    ax.set_ylim(bottom=0)
+    ax.set_title("Cluster power over time (GPUs and node bases, before PUE)")
     ax.grid(True, alpha=0.3)
     ax.legend(loc="best")
     fig.tight_layout()
@@ -225,6 +249,8 @@ def main(argv):
     plot_cdf(runs, lambda r: r.jct, "Job completion time", "JCT", unit, out("jct_cdf.png"))
     plot_cdf(runs, lambda r: r.wait, "Queueing delay", "queueing delay", unit, out("wait_cdf.png"))
     plot_utilization(runs, unit, out("utilization.png"))
+    if any(r.power is not None for r in runs):
+        plot_power([r for r in runs if r.power is not None], unit, out("power.png"))
     for r in runs:
         if len(r.jobs) <= GANTT_MAX_JOBS:
             plot_gantt(r, unit, out(f"gantt_{r.policy}.png"))

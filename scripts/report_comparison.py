@@ -9,6 +9,7 @@ staged under a temporary name and renamed into place. It holds:
 
   the CDFs of job completion time and of queueing delay, per policy
   GPUs allocated to jobs over time, per policy (from timeline.csv)
+  with --energy, the cluster's IT power over time, per policy (power.csv)
   a Gantt chart per policy: one row per GPU, one bar per job on each GPU of
       its last placement, its id, GPUs, start and end on hover; zoomable
   comparison.md's tables: the figures per policy, per job type, per serving
@@ -131,6 +132,23 @@ def utilization_figure(runs, unit):
     return fig
 
 
+def power_figure(runs, unit):
+    name, seconds = unit
+    fig = go.Figure()
+    for index, r in enumerate(runs):
+        if r.power is None:
+            continue
+        points = step_points(list(r.power), r.end)
+        peak = float(r.summary["energy"]["peak_kw"])
+        fig.add_trace(go.Scatter(x=[t / seconds for t, _ in points], y=[w / 1000.0 for _, w in points],
+                                 mode="lines", line_shape="hv", name=f"{r.policy} (peak {peak:.4g} kW)",
+                                 line={"color": POLICY_COLOURS[index % len(POLICY_COLOURS)]},
+                                 hovertemplate=f"%{{x:.4g}} {name}: %{{y:.4g}} kW<extra>{html.escape(r.policy)}</extra>"))
+    fig.update_layout(title="Cluster IT power over time (before PUE)", xaxis_title=f"simulated time ({name})",
+                      yaxis_title="IT power (kW)", yaxis_rangemode="tozero", height=360)
+    return fig
+
+
 def gpu_sort_key(label):
     """node-10:3 after node-2:7: digit runs compare as numbers."""
     return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", label)]
@@ -239,6 +257,9 @@ def page(runs, directory, unit):
     figures = [cdf_figure(runs, lambda r: r.jct, "Job completion time", "JCT", unit),
                cdf_figure(runs, lambda r: r.wait, "Queueing delay", "queueing delay", unit),
                utilization_figure(runs, unit)]
+    powered = any(r.power is not None for r in runs)
+    if powered:
+        figures.append(power_figure(runs, unit))
     gantt_notes = []
     for r in runs:
         fig, shown, placed = gantt_figure(r, unit)
@@ -276,9 +297,10 @@ for its job.</p>
 {divs[1]}
 <h2>Allocation over time</h2>
 {divs[2]}
+{"<h2>Power over time</h2>" + divs[3] if powered else ""}
 <h2>Schedules</h2>
 <p class="note">{caps}</p>
-{"".join(divs[3:])}
+{"".join(divs[4 if powered else 3:])}
 </body>
 </html>
 """

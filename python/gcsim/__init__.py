@@ -85,7 +85,7 @@ def run(cluster: Source, workload: Source, policy: Union[str, Policy, type] = "f
         policy_opt: Optional[Mapping[str, Any]] = None, trace_opt: Optional[Mapping[str, Any]] = None,
         plugins: Sequence[str] = (), whole_gpus: bool = False, gpu_memory_isolation: Union[bool, str] = True,
         node_failures: Optional[Union[str, "os.PathLike[str]"]] = None, check: bool = False,
-        contention: bool = False, wall_time: bool = True) -> RunResult:
+        contention: bool = False, energy: bool = False, wall_time: bool = True) -> RunResult:
     """Simulates ``workload`` on ``cluster`` under ``policy``, as ``gcsim run`` does.
 
     Args:
@@ -115,6 +115,8 @@ def run(cluster: Source, workload: Source, policy: Union[str, Policy, type] = "f
             gcsim.InvariantBroken.
         contention: follow every flow and report who slowed whom
             (RunResult.contention, .link_utilization, summary["contention"]).
+        energy: account the energy drawn (--energy): RunResult.power, the
+            jobs' energy_kwh and energy_kwh_per_gpu_hour, summary["energy"].
         wall_time: keep wall time in the summary (False: byte-identical reruns).
 
     Returns:
@@ -148,7 +150,7 @@ def run(cluster: Source, workload: Source, policy: Union[str, Policy, type] = "f
         policy_settings=_settings(policy_opt), plugins=[os.fspath(p) for p in plugins], seed=seed,
         fidelity=fidelity, job_rounds=job_rounds, until=until, gpu_memory_isolation=bool(gpu_memory_isolation),
         whole_gpus=whole_gpus, node_failures=os.fspath(node_failures) if node_failures else "", check=check,
-        contention=contention, wall_time=wall_time)
+        contention=contention, energy=energy, wall_time=wall_time)
     return RunResult(outcome)
 
 

@@ -7,7 +7,7 @@ def run(cluster: str, cluster_json: Optional[str] = None, *, workload: str, work
         decisions: Optional[tuple] = None, placement: str = "",
         policy_settings: list[str] = ..., plugins: list[str] = ..., seed: int = 0, fidelity: str = "job",
         job_rounds: int = 4, until: Optional[float] = None, gpu_memory_isolation: bool = True,
-        whole_gpus: bool = False, node_failures: str = "", check: bool = False, contention: bool = False,
+        whole_gpus: bool = False, node_failures: str = "", check: bool = False, contention: bool = False, energy: bool = False,
         wall_time: bool = True) -> dict:
     """One simulation in a child process: {"files": {name: text}, "notes", "early_stop", "diagnosis",
     "human_summary", "interrupted"}."""

@@ -105,7 +105,7 @@ def compare(cluster: Any, workload: Any, policies: Iterable[Any], *,
             ``{"tiresias": {"promote_knob": 0}}``.
         **options: handed to every run, as :func:`gcsim.run` takes them (seed,
             fidelity, job_rounds, until, placement, trace_opt, plugins,
-            whole_gpus, gpu_memory_isolation, node_failures, check, contention,
+            whole_gpus, gpu_memory_isolation, node_failures, check, contention, energy,
             wall_time).
 
     Returns:

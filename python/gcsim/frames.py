@@ -21,17 +21,19 @@ TEXT_COLUMNS = {
     "serving.csv": {"deployment"},
     "contention.csv": {"job", "other_job", "link"},
     "link_utilization.csv": {"link"},
+    "power.csv": set(),
 }
 # Numeric columns never empty and always whole.
 INTEGER_COLUMNS = {"gpus", "preemptions", "queued_jobs"}
 # The other numeric columns.
 REAL_COLUMNS = {
     "jobs.csv": {"submit", "start", "end", "wait", "jct", "uncontended", "gpu_share", "synthetic_iterations_per_s",
-                 "real_iterations_per_s"},
+                 "real_iterations_per_s", "energy_kwh", "energy_kwh_per_gpu_hour"},
     "timeline.csv": {"time", "allocated_gpus", "busy_gpus"},
     "serving.csv": {"time", "desired_replicas", "replicas", "ready_replicas", "arrival_rate", "utilization", "backlog"},
     "contention.csv": {"seconds_shared", "seconds_lost"},
     "link_utilization.csv": {"time", "used"},
+    "power.csv": {"time", "watts"},
 }
 
 

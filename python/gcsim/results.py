@@ -31,6 +31,8 @@ class RunResult:
             seconds_shared, seconds_lost) under ``contention=True``, else None.
         link_utilization: DataFrame of link_utilization.csv under
             ``contention=True``, else None.
+        power: DataFrame of power.csv (time, watts: the cluster's IT power
+            from each time to the next row) under ``energy=True``, else None.
         files: dict, each output file's name and text, byte for byte as
             ``gcsim run`` writes it.
         notes: what the run said before simulating (a trace replay's rows
@@ -55,6 +57,7 @@ class RunResult:
         self.serving: Optional[pd.DataFrame] = self._frame("serving.csv")
         self.contention: Optional[pd.DataFrame] = self._frame("contention.csv")
         self.link_utilization: Optional[pd.DataFrame] = self._frame("link_utilization.csv")
+        self.power: Optional[pd.DataFrame] = self._frame("power.csv")
 
     def _frame(self, name: str) -> Optional[pd.DataFrame]:
         return csv_frame(name, self.files[name]) if name in self.files else None

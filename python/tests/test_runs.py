@@ -120,6 +120,27 @@ def test_contention_gives_its_frames():
     assert gcsim.run(CLUSTER, WORKLOAD, "fifo").contention is None
 
 
+def test_energy_gives_the_power_frame_and_the_jobs_energy():
+    # One node of two V100s (idle 50 W, busy 300 W by default), one job
+    # computing on one of them for 100 s: the cluster draws 350 W for 100 s,
+    # 35,000 J; the job's GPU 300 W x 100 s, 30,000 J.
+    cluster = {"name": "pair", "gpu_types": [{"name": "V100", "flops": "15.7TFLOPS", "memory": "32GB"}],
+               "node_groups": [{"name": "n", "count": 1, "gpus_per_node": 2, "gpu_type": "V100", "cpu_cores": 8,
+                                "memory": "64GB", "intra_node": {"kind": "nvlink", "bandwidth": "150GB/s",
+                                                                 "latency": "2us"},
+                                "nic": {"bandwidth": "100Gbps", "latency": "5us"}}]}
+    workload = {"jobs": [{"id": "a", "submit": 0, "gpus": 1,
+                          "duration": {"seconds": 100, "gpu_type": "V100"}}]}
+    result = gcsim.run(cluster, workload, "fifo", energy=True)
+    assert result.power["watts"].dtype == "float64"
+    assert result.power["time"].iloc[0] == 0 and result.power["watts"].iloc[0] == 350
+    assert result.summary["energy"]["it_kwh"] == pytest.approx(35000 / 3.6e6, rel=1e-12)
+    assert result.jobs["energy_kwh"].dtype == "float64"
+    assert result.jobs["energy_kwh"].iloc[0] == pytest.approx(30000 / 3.6e6, rel=1e-12)
+    plain = gcsim.run(cluster, workload, "fifo")
+    assert plain.power is None and "energy" not in plain.summary and "energy_kwh" not in plain.jobs
+
+
 def test_a_trace_is_read_into_its_jobs(tmp_path):
     trace = tmp_path / "trace.csv"
     trace.write_text("t,g,d\n0,1,60\n10,2,120\n")

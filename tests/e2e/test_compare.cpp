@@ -419,6 +419,36 @@ TEST(Compare, DrawsThePlotsWithAPythonThatHasMatplotlib) {
     EXPECT_TRUE(is_png(s.dir / (std::string("cmp/") + png))) << png;
 }
 
+TEST(Compare, DrawsThePowerOfEveryPolicyUnderEnergyOnly) {
+  if (std::system("/usr/bin/python3 -c 'import matplotlib' >/dev/null 2>&1") != 0)
+    GTEST_SKIP() << "/usr/bin/python3 cannot import matplotlib (Debian: python3-matplotlib)";
+  const ScopedEnv python("GCSIM_PYTHON", "/usr/bin/python3");
+  ScratchDir dir;
+  auto compare = [&](const std::string& out, bool energy) {
+    std::vector<std::string> args{"compare",
+                                  "--policies",
+                                  "fifo,srtf",
+                                  "--cluster",
+                                  scenario("clusters/rack-32gpu.json"),
+                                  "--workload",
+                                  scenario("workloads/default.json"),
+                                  "--out",
+                                  dir / out,
+                                  "--quiet",
+                                  "--plots",
+                                  "yes"};
+    if (energy) args.push_back("--energy");
+    return run_gcsim(args);
+  };
+  const GcsimRun plain = compare("plain", false);
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_TRUE(is_png(dir / "plain/utilization.png"));
+  EXPECT_FALSE(fs::exists(dir / "plain/power.png"));
+  const GcsimRun energy = compare("energy", true);
+  ASSERT_EQ(energy.exit_code, 0) << energy.err;
+  EXPECT_TRUE(is_png(dir / "energy/power.png"));
+}
+
 TEST(Compare, DrawsThePlotsOfJobsWhoseSharesLeaveFractionalGpuCounts) {
   // The bundled inference replicas hold 6.7 GPUs at once (0.3-GPU shares):
   // the plot script must read fractional counts, with --plots yes and auto.

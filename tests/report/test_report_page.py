@@ -113,6 +113,26 @@ def test_the_compare_page_draws_every_chart_without_an_error(gcsim_executable, t
 
 @pytest.mark.browser
 @pytest.mark.usefixtures("browser")
+def test_a_compare_with_energy_draws_the_power_of_every_policy(gcsim_executable, tmp_path):
+    out = tmp_path / "cmp"
+    subprocess.run([gcsim_executable, "compare", "--policies", "fifo,srtf", "--cluster",
+                    str(SOURCE_DIR / "scenarios/clusters/rack-32gpu.json"), "--workload",
+                    str(SOURCE_DIR / "scenarios/workloads/default.json"), "--out", str(out), "--quiet", "--plots",
+                    "no", "--energy", "--html"], check=True)
+    page = (out / "report.html").read_text()
+    assert "Power over time" in page
+    check = page_check.open_page(str(out / "report.html"))
+    assert check.errors == []
+    # The CDFs, the allocation and the power (a line per policy each), and a Gantt chart per policy.
+    assert check.plot_containers == 4 + 2
+    assert check.traces == 4 * 2 + 2
+    for policy in ("fifo", "srtf"):
+        peak = json.loads((out / "runs" / policy / "summary.json").read_text())["energy"]["peak_kw"]
+        assert f"{policy} (peak {peak:.4g} kW)" in page
+
+
+@pytest.mark.browser
+@pytest.mark.usefixtures("browser")
 def test_a_big_runs_page_opens_and_draws_its_capped_charts(report_script, tmp_path):
     big_run(tmp_path)
     assert report_script.main(["report_comparison.py", str(tmp_path)]) == 0
