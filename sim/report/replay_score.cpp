@@ -65,6 +65,8 @@ std::vector<GpuStep> gpu_steps(const std::vector<ReplayJob>& jobs, const std::ve
     while (next_change != recorded_change.end() && next_change->first <= time) recorded += (next_change++)->second;
     // Sums of shares: a difference below a millionth of a GPU is rounding.
     if (std::fabs(recorded) < 1e-6) recorded = 0;
+    // A time at which neither changes (one job ended as another began) is no step.
+    if (!steps.empty() && steps.back().simulated == simulated && steps.back().recorded == recorded) continue;
     steps.push_back({time, simulated, recorded});
   }
   return steps;

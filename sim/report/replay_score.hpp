@@ -13,8 +13,9 @@
 // and per user, for the `top` groups of most scored jobs (ties by name).
 // Allocated GPUs over time: the simulated run's timeline beside the GPUs
 // the recorded schedule held (each job from its recorded start for its
-// recorded run time), a step series over both, and the time-weighted mean
-// of each over the span from the first change of either to the last.
+// recorded run time), a step series over both (a row where either changes),
+// and the time-weighted mean of each over the span from the first change of
+// either to the last.
 //
 //   std::vector<ReplayJob> jobs = ...;  // one per job replayed
 //   const ReplayScore score = score_replay(jobs, record.timeline, 10);
