@@ -88,7 +88,7 @@ std::string score_markdown(const ReplayScore& score, const ReplayScoreContext& c
       << score.jobs << " jobs replayed; " << score.all.jobs << " scored, " << score.without_recorded_start
       << " left out for want of a recorded start, " << score.not_started << " the replay never started.\n\n"
       << "Waits (start - submit), simulated against recorded:\n\n";
-  wait_table(out, "jobs", {{"all", score.all}});
+  wait_table(out, "set", {{"all", score.all}});
   if (!score.queues.empty()) {
     out << "\nPer queue (the " << score.queues.size() << " of most jobs):\n\n";
     wait_table(out, "queue", score.queues);
