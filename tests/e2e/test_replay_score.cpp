@@ -106,6 +106,28 @@ TEST(StartupLatency, ABadModelIsAUsageErrorNamingTheFlag) {
   EXPECT_TRUE(has(run.err, "empty.txt")) << run.err;
 }
 
+TEST(StartupLatency, ARunPreemptedWhileStartingLosesNoWorkAndStartsUpAgain) {
+  // One GPU, latency 30 s. The spot job a is placed at 0 and still starting
+  // when the guaranteed b arrives at 10 and takes its GPU: b starts up until
+  // 40 and runs to 90; a gets the GPU back at 90, starts up again to 120 and
+  // runs its 100 s to 220. It had done no work: nothing is lost.
+  ScratchDir dir;
+  const std::string cluster = one_gpu(dir);
+  const std::string trace = "csv:" + dir.write("jobs.csv", "id,submit,ran,gpus,qos\na,0,100,1,BE\nb,10,50,1,LS\n");
+  const GcsimRun run = run_simulation(
+      cluster, trace, dir / "out",
+      {"--trace-opt", "map=id=id,submit=submit,duration=ran,gpus=gpus,qos=qos", "--trace-opt", "gpu_type=GPU",
+       "--startup-latency", "30"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const auto jobs = read_jobs_csv(dir / "out");
+  EXPECT_EQ(jobs.at("b").start, 10);
+  EXPECT_EQ(jobs.at("b").end, 90);
+  EXPECT_EQ(jobs.at("a").start, 0);
+  EXPECT_EQ(jobs.at("a").preemptions, 1);
+  EXPECT_EQ(jobs.at("a").end, 220);
+  EXPECT_EQ(read_summary(dir / "out")["preemptions"]["lost_gpu_hours"], 0);
+}
+
 TEST(ReplayScore, WaitsOfTwoJobsOnOneGpuScoredAgainstTheRecordedSchedule) {
   ScratchDir dir;
   const std::string cluster = one_gpu(dir);
