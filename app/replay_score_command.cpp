@@ -43,7 +43,8 @@ std::vector<ReplayJob> replay_jobs(const RunResult& result) {
     job.recorded_wait = waited ? result.recorded_waits[i] : std::nan("");
     if (const auto* measured = std::get_if<MeasuredWork>(&spec.work)) job.recorded_run = measured->seconds;
     // A trace's start is when the job began running: after its start-up latency, where one is modelled.
-    job.simulated_start = outcome.start == kNever ? kNever : outcome.start + (startup ? result.record.first_startup[i] : 0);
+    job.simulated_start =
+        outcome.start == kNever ? kNever : outcome.start + (startup ? result.record.first_startup[i] : 0);
     jobs.push_back(std::move(job));
   }
   return jobs;
@@ -68,8 +69,8 @@ std::optional<std::string> draw_plots(const std::string& jobs_csv, const std::st
 }  // namespace
 
 std::vector<FlagSpec> replay_score_flags() {
-  return {{"trace"},       {"cluster"},         {"policy"},       {"trace-opt", true, true}, {"policy-opt", true, true},
-          {"placement"},   {"seed"},            {"top"},          {"whole-gpus", false},     {"startup-latency"},
+  return {{"trace"},       {"cluster"}, {"policy"}, {"trace-opt", true, true}, {"policy-opt", true, true},
+          {"placement"},   {"seed"},    {"top"},    {"whole-gpus", false},     {"startup-latency"},
           {"startup-seed"}};
 }
 
@@ -78,9 +79,10 @@ int score_trace_replay(const Arguments& args) {
   request.workload = args.required("trace");
   const WorkloadSource source = parse_workload_source(request.workload);
   if (!source.format || *source.format == TraceFormat::kNative)
-    throw UsageError("option '--trace' expects FORMAT:FILE, a trace that records when its jobs started (FORMAT one "
-                     "of csv, swf, helios, pai, philly), got '" +
-                     request.workload + "'");
+    throw UsageError(
+        "option '--trace' expects FORMAT:FILE, a trace that records when its jobs started (FORMAT one "
+        "of csv, swf, helios, pai, philly), got '" +
+        request.workload + "'");
   request.cluster = args.required("cluster");
   request.policy = args.required("policy");
   request.trace_settings = args.all("trace-opt");

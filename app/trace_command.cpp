@@ -403,7 +403,8 @@ int fit(const std::string& path, const Arguments& args) {
                        "the trace records no job's start, so there is no wait to learn a start-up latency from "
                        "(a CSV needs start= and end= in its map, an SWF log its wait field 3)");
     latency_jobs = waits.size();
-    files.emplace_back(args.required("startup-latency-out"), startup_latency_file(waits, trace.format + " trace " + path));
+    files.emplace_back(args.required("startup-latency-out"),
+                       startup_latency_file(waits, trace.format + " trace " + path));
   }
   if (!write_output_files(files)) return exit_codes::kOutputError;
 
@@ -415,8 +416,8 @@ int fit(const std::string& path, const Arguments& args) {
             << (args.has("synthetic-out") ? ", written to " + args.required("synthetic-out") : std::string()) << "\n";
   if (args.has("report")) std::cout << "report        " << args.required("report") << "\n";
   if (args.has("startup-latency-out"))
-    std::cout << "latency       " << args.required("startup-latency-out") << " (the recorded waits of "
-              << latency_jobs << " jobs; --startup-latency empirical:FILE draws from it)\n";
+    std::cout << "latency       " << args.required("startup-latency-out") << " (the recorded waits of " << latency_jobs
+              << " jobs; --startup-latency empirical:FILE draws from it)\n";
   std::cout << "\n" << fit_report_text(comparison);
   return exit_codes::kOk;
 }

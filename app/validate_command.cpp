@@ -218,15 +218,13 @@ int validate(const Arguments& args) {
 }  // namespace
 
 Command validate_command() {
-  std::vector<FlagSpec> flags = {{"quick", false}, {"out"},  {"ranks"}, {"bytes"}, {"rate"},         {"iterations"},
-                                 {"skip"},         {"build"}, {"plots"}, {"quiet", false}};
+  std::vector<FlagSpec> flags = {{"quick", false}, {"out"},  {"ranks"}, {"bytes"}, {"rate"},
+                                 {"iterations"},   {"skip"}, {"build"}, {"plots"}, {"quiet", false}};
   for (const FlagSpec& flag : replay_score_flags()) flags.push_back(flag);
   Command command{"validate",
                   "run real microbenchmarks, simulate them, and report gcsim's error; or score a trace replay "
                   "against the recorded schedule",
-                  kValidateUsage,
-                  flags,
-                  validate};
+                  kValidateUsage, flags, validate};
   command.usage_after_usage_error = true;
   // What else fails is an output that could not be written.
   command.other_failure = OtherFailure{exit_codes::kOutputError, "gcsim validate: "};

@@ -161,9 +161,8 @@ void finish_trace(std::vector<PendingTraceJob> pending, const TraceReadOptions& 
     result.job_types.push_back(std::move(job.job_type));
   }
   // Only where some job records its start, so that a trace without any costs nothing.
-  const bool any_start = std::any_of(kept.begin(), kept.end(), [](const PendingTraceJob& job) {
-    return job.recorded_start && !job.submit_unknown;
-  });
+  const bool any_start = std::any_of(
+      kept.begin(), kept.end(), [](const PendingTraceJob& job) { return job.recorded_start && !job.submit_unknown; });
   if (any_start) {
     result.recorded_waits.reserve(kept.size());
     for (const PendingTraceJob& job : kept)

@@ -88,8 +88,7 @@ void JobRuns::launch_steps(JobIndex job) {
   // Its start-up latency, then the restore: one leading delay before the work.
   const Time startup = startup_latency(job);
   JobActivityPlan plan(spec, options.fidelity, costs.measured_type_flops, costs.exchange_latency, 1 - saved,
-                       startup + restore,
-                       options.job_rounds, costs.hierarchy, costs.phases);
+                       startup + restore, options.job_rounds, costs.hierarchy, costs.phases);
   std::vector<NodeDecoding> decoding = node_decoding(spec, gpus, layout);
   plan.set_decode_seconds(decode_seconds_alone(decoding, layout));
   const Time work_seconds = plan.uncontended_work_seconds(costs.slowest_gpu_flops, costs.exchange_bandwidth);

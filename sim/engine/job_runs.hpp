@@ -132,11 +132,11 @@ class JobRuns {
   ServingDeployments& serving_;
   std::vector<std::unique_ptr<RunningJob>> running_;
   std::vector<std::uint32_t> epoch_;
-  std::vector<bool> rescaled_;      // jobs counted in RunRecord::rescaled_jobs
+  std::vector<bool> rescaled_;       // jobs counted in RunRecord::rescaled_jobs
   std::vector<Time> first_startup_;  // RunRecord::first_startup; empty without a latency model
-  std::vector<JobIndex> ended_;     // jobs whose steps all ran, not yet finished (finish_ended())
-  std::vector<JobIndex> finished_;  // the last finish_ended()'s
-  bool recording_ = true;           // false once the run failed (abandon())
+  std::vector<JobIndex> ended_;      // jobs whose steps all ran, not yet finished (finish_ended())
+  std::vector<JobIndex> finished_;   // the last finish_ended()'s
+  bool recording_ = true;            // false once the run failed (abandon())
   TimerSteps timers_;
   RunnerPool runners_;
 };

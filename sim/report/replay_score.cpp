@@ -111,8 +111,10 @@ ReplayScore score_replay(const std::vector<ReplayJob>& jobs, const std::vector<T
     }
   }
   score.all = score_waits(simulated, recorded);
-  score.queues = group_scores(jobs, [](const ReplayJob& job) { return job.queue; }, top);
-  score.users = group_scores(jobs, [](const ReplayJob& job) { return job.user; }, top);
+  score.queues = group_scores(
+      jobs, [](const ReplayJob& job) { return job.queue; }, top);
+  score.users = group_scores(
+      jobs, [](const ReplayJob& job) { return job.user; }, top);
   score.gpus = gpu_steps(jobs, timeline);
   if (score.gpus.size() > 1) {
     double simulated_area = 0, recorded_area = 0;

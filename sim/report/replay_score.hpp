@@ -37,8 +37,8 @@ struct ReplayJob {
   std::string id, user, queue;
   double gpus = 0;  // GPUs it holds while it runs (a share of one counts its share)
   Time submit = 0;
-  double recorded_wait = 0;  // NaN: the trace does not record when it started
-  Time recorded_run = 0;     // its recorded run time, for the recorded GPUs over time
+  double recorded_wait = 0;       // NaN: the trace does not record when it started
+  Time recorded_run = 0;          // its recorded run time, for the recorded GPUs over time
   Time simulated_start = kNever;  // kNever: the replay never started it
 };
 

@@ -13,14 +13,15 @@ nlohmann::json optional_number(const std::optional<double>& value) {
 }
 
 nlohmann::json wait_json(const WaitScore& score) {
-  return {{"jobs", score.jobs},
-          {"mean_wait_s", {{"simulated", score.mean_simulated}, {"recorded", score.mean_recorded}}},
-          {"median_wait_s", {{"simulated", score.median_simulated}, {"recorded", score.median_recorded}}},
-          {"mean_wait_relative_error", optional_number(score.mean_relative_error)},
-          {"median_wait_relative_error", optional_number(score.median_relative_error)},
-          {"abs_wait_error_s", {{"p50", score.abs_error_p50}, {"p90", score.abs_error_p90}, {"p99", score.abs_error_p99}}},
-          {"within_60s", score.within_60s},
-          {"ks_distance", score.ks}};
+  return {
+      {"jobs", score.jobs},
+      {"mean_wait_s", {{"simulated", score.mean_simulated}, {"recorded", score.mean_recorded}}},
+      {"median_wait_s", {{"simulated", score.median_simulated}, {"recorded", score.median_recorded}}},
+      {"mean_wait_relative_error", optional_number(score.mean_relative_error)},
+      {"median_wait_relative_error", optional_number(score.median_relative_error)},
+      {"abs_wait_error_s", {{"p50", score.abs_error_p50}, {"p90", score.abs_error_p90}, {"p99", score.abs_error_p99}}},
+      {"within_60s", score.within_60s},
+      {"ks_distance", score.ks}};
 }
 
 nlohmann::json groups_json(const std::vector<GroupWaitScore>& groups) {
@@ -64,19 +65,19 @@ std::string csv_text(const std::string& text) {
 }  // namespace
 
 nlohmann::json score_json(const ReplayScore& score, const ReplayScoreContext& context) {
-  nlohmann::json json = {{"trace", context.trace},
-                         {"cluster", context.cluster},
-                         {"policy", context.policy},
-                         {"startup_latency", context.startup_latency.empty() ? nlohmann::json(nullptr)
-                                                                             : nlohmann::json(context.startup_latency)},
-                         {"jobs", score.jobs},
-                         {"without_recorded_start", score.without_recorded_start},
-                         {"not_started", score.not_started},
-                         {"waits", wait_json(score.all)},
-                         {"queues", groups_json(score.queues)},
-                         {"users", groups_json(score.users)},
-                         {"mean_allocated_gpus",
-                          {{"simulated", score.mean_gpus_simulated}, {"recorded", score.mean_gpus_recorded}}}};
+  nlohmann::json json = {
+      {"trace", context.trace},
+      {"cluster", context.cluster},
+      {"policy", context.policy},
+      {"startup_latency",
+       context.startup_latency.empty() ? nlohmann::json(nullptr) : nlohmann::json(context.startup_latency)},
+      {"jobs", score.jobs},
+      {"without_recorded_start", score.without_recorded_start},
+      {"not_started", score.not_started},
+      {"waits", wait_json(score.all)},
+      {"queues", groups_json(score.queues)},
+      {"users", groups_json(score.users)},
+      {"mean_allocated_gpus", {{"simulated", score.mean_gpus_simulated}, {"recorded", score.mean_gpus_recorded}}}};
   return json;
 }
 
@@ -107,18 +108,17 @@ void write_score_jobs_csv(std::ostream& out, const std::vector<ReplayJob>& jobs)
   for (const ReplayJob& job : jobs) {
     const bool recorded = !std::isnan(job.recorded_wait), simulated = job.simulated_start != kNever;
     const double simulated_wait = job.simulated_start - job.submit;
-    out << csv_text(job.id) << ',' << csv_text(job.user) << ',' << csv_text(job.queue) << ','
-        << exact_number(job.gpus) << ',' << exact_number(job.submit) << ','
-        << (recorded ? exact_number(job.recorded_wait) : "") << ',' << (simulated ? exact_number(simulated_wait) : "")
-        << ',' << (recorded && simulated ? exact_number(std::fabs(simulated_wait - job.recorded_wait)) : "") << '\n';
+    out << csv_text(job.id) << ',' << csv_text(job.user) << ',' << csv_text(job.queue) << ',' << exact_number(job.gpus)
+        << ',' << exact_number(job.submit) << ',' << (recorded ? exact_number(job.recorded_wait) : "") << ','
+        << (simulated ? exact_number(simulated_wait) : "") << ','
+        << (recorded && simulated ? exact_number(std::fabs(simulated_wait - job.recorded_wait)) : "") << '\n';
   }
 }
 
 void write_score_gpus_csv(std::ostream& out, const ReplayScore& score) {
   out << "time,simulated,recorded\n";
   for (const GpuStep& step : score.gpus)
-    out << exact_number(step.time) << ',' << exact_number(step.simulated) << ',' << exact_number(step.recorded)
-        << '\n';
+    out << exact_number(step.time) << ',' << exact_number(step.simulated) << ',' << exact_number(step.recorded) << '\n';
 }
 
 }  // namespace gcsim

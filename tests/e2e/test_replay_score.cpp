@@ -22,10 +22,9 @@ const std::string kRecordedMap = "map=id=id,submit=submit,start=start,end=end,gp
 
 std::vector<std::string> score_args(const std::string& cluster, const std::string& trace, const std::string& out,
                                     const std::vector<std::string>& extra = {}) {
-  std::vector<std::string> args = {"validate",    "--trace",     trace,          "--cluster", cluster,
-                                   "--policy",    "fifo",        "--out",        out,         "--trace-opt",
-                                   kRecordedMap,  "--trace-opt", "gpu_type=GPU", "--plots",  "no",
-                                   "--quiet"};
+  std::vector<std::string> args = {"validate",     "--trace", trace, "--cluster",   cluster,      "--policy",
+                                   "fifo",         "--out",   out,   "--trace-opt", kRecordedMap, "--trace-opt",
+                                   "gpu_type=GPU", "--plots", "no",  "--quiet"};
   args.insert(args.end(), extra.begin(), extra.end());
   return args;
 }
@@ -34,8 +33,8 @@ TEST(StartupLatency, TheSecondJobOnOneGpuWaitsForTheFirstsLatencyAndRunsAfterIts
   ScratchDir dir;
   const std::string cluster = one_gpu(dir);
   const std::string trace = "csv:" + dir.write("jobs.csv", "id,submit,ran,gpus\na,0,100,1\nb,0,50,1\n");
-  const std::vector<std::string> opts = {"--trace-opt", "map=id=id,submit=submit,duration=ran,gpus=gpus",
-                                         "--trace-opt", "gpu_type=GPU"};
+  const std::vector<std::string> opts = {"--trace-opt", "map=id=id,submit=submit,duration=ran,gpus=gpus", "--trace-opt",
+                                         "gpu_type=GPU"};
   const GcsimRun plain = run_simulation(cluster, trace, dir / "plain", opts);
   ASSERT_EQ(plain.exit_code, 0) << plain.err;
   auto jobs = read_jobs_csv(dir / "plain");
@@ -60,8 +59,7 @@ TEST(StartupLatency, ZeroLatencyChangesNoOutput) {
   ScratchDir dir;
   const std::string cluster = one_gpu(dir);
   const std::string trace = "csv:" + dir.write("jobs.csv", kRecorded);
-  const std::vector<std::string> opts = {"--trace-opt", kRecordedMap, "--trace-opt", "gpu_type=GPU",
-                                         "--no-wall-time"};
+  const std::vector<std::string> opts = {"--trace-opt", kRecordedMap, "--trace-opt", "gpu_type=GPU", "--no-wall-time"};
   ASSERT_EQ(run_simulation(cluster, trace, dir / "plain", opts).exit_code, 0);
   std::vector<std::string> zero = opts;
   zero.insert(zero.end(), {"--startup-latency", "0"});
@@ -74,8 +72,8 @@ TEST(StartupLatency, DrawnModelsGiveTheirHandCountedFigures) {
   ScratchDir dir;
   const std::string cluster = one_gpu(dir);
   const std::string trace = "csv:" + dir.write("jobs.csv", "id,submit,ran,gpus\na,0,100,1\n");
-  const std::vector<std::string> opts = {"--trace-opt", "map=id=id,submit=submit,duration=ran,gpus=gpus",
-                                         "--trace-opt", "gpu_type=GPU"};
+  const std::vector<std::string> opts = {"--trace-opt", "map=id=id,submit=submit,duration=ran,gpus=gpus", "--trace-opt",
+                                         "gpu_type=GPU"};
   // A lognormal of sigma 0 is its median e^MU: e^0 = 1 s.
   std::vector<std::string> lognormal = opts;
   lognormal.insert(lognormal.end(), {"--startup-latency", "lognormal:0:0", "--startup-seed", "3"});
@@ -94,8 +92,8 @@ TEST(StartupLatency, ABadModelIsAUsageErrorNamingTheFlag) {
   const std::string cluster = one_gpu(dir);
   const std::string trace = "csv:" + dir.write("jobs.csv", kRecorded);
   for (const char* bad : {"-5", "lognormal:1", "lognormal:x:1", "soon", "empirical:"}) {
-    const GcsimRun run = run_simulation(cluster, trace, dir / "out",
-                                        {"--trace-opt", kRecordedMap, "--startup-latency", bad});
+    const GcsimRun run =
+        run_simulation(cluster, trace, dir / "out", {"--trace-opt", kRecordedMap, "--startup-latency", bad});
     EXPECT_EQ(run.exit_code, 2) << bad;
     EXPECT_TRUE(has(run.err, "'--startup-latency'")) << run.err;
   }
@@ -114,10 +112,9 @@ TEST(StartupLatency, ARunPreemptedWhileStartingLosesNoWorkAndStartsUpAgain) {
   ScratchDir dir;
   const std::string cluster = one_gpu(dir);
   const std::string trace = "csv:" + dir.write("jobs.csv", "id,submit,ran,gpus,qos\na,0,100,1,BE\nb,10,50,1,LS\n");
-  const GcsimRun run = run_simulation(
-      cluster, trace, dir / "out",
-      {"--trace-opt", "map=id=id,submit=submit,duration=ran,gpus=gpus,qos=qos", "--trace-opt", "gpu_type=GPU",
-       "--startup-latency", "30"});
+  const GcsimRun run = run_simulation(cluster, trace, dir / "out",
+                                      {"--trace-opt", "map=id=id,submit=submit,duration=ran,gpus=gpus,qos=qos",
+                                       "--trace-opt", "gpu_type=GPU", "--startup-latency", "30"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const auto jobs = read_jobs_csv(dir / "out");
   EXPECT_EQ(jobs.at("b").start, 10);
@@ -150,8 +147,7 @@ TEST(ReplayScore, WaitsOfTwoJobsOnOneGpuScoredAgainstTheRecordedSchedule) {
             "a,unknown,unknown,1,0,10,0,10\n"
             "b,unknown,unknown,1,0,110,100,10\n");
   // Recorded GPUs: 1 from 10 to 160; simulated: 1 from 0 to 150.
-  EXPECT_EQ(read_text(dir / "out/score_gpus.csv"),
-            "time,simulated,recorded\n0,1,0\n10,1,1\n150,0,1\n160,0,0\n");
+  EXPECT_EQ(read_text(dir / "out/score_gpus.csv"), "time,simulated,recorded\n0,1,0\n10,1,1\n150,0,1\n160,0,0\n");
   EXPECT_TRUE(has(read_text(dir / "out/score.md"), "| all | 2 | 50.0 | 60.0 | -16.7% |"));
 }
 

@@ -35,11 +35,11 @@ TEST(ReplayScore, WaitsMeansMediansErrorsAndKsCountedByHand) {
   const ReplayScore score = score_replay(jobs, {}, 10);
   const WaitScore& s = score.all;
   EXPECT_EQ(s.jobs, 4u);
-  EXPECT_DOUBLE_EQ(s.mean_simulated, 82.5);   // 330 / 4
-  EXPECT_DOUBLE_EQ(s.mean_recorded, 65);      // 260 / 4
+  EXPECT_DOUBLE_EQ(s.mean_simulated, 82.5);  // 330 / 4
+  EXPECT_DOUBLE_EQ(s.mean_recorded, 65);     // 260 / 4
   EXPECT_DOUBLE_EQ(*s.mean_relative_error, 17.5 / 65);
-  EXPECT_DOUBLE_EQ(s.median_simulated, 65);   // (30 + 100) / 2
-  EXPECT_DOUBLE_EQ(s.median_recorded, 80);    // (60 + 100) / 2
+  EXPECT_DOUBLE_EQ(s.median_simulated, 65);  // (30 + 100) / 2
+  EXPECT_DOUBLE_EQ(s.median_recorded, 80);   // (60 + 100) / 2
   EXPECT_DOUBLE_EQ(*s.median_relative_error, -15.0 / 80);
   // Absolute errors 0, 30, 0, 100; sorted 0, 0, 30, 100.
   EXPECT_DOUBLE_EQ(s.abs_error_p50, 15);
@@ -66,7 +66,7 @@ TEST(ReplayScore, JobsWithoutARecordedStartOrNeverStartedAreCountedAndLeftOut) {
 
 TEST(ReplayScore, TopGroupsAreThoseOfMostJobs) {
   const std::vector<ReplayJob> jobs = {job("a", "small", 0, 0, 0), job("b", "big", 0, 0, 0), job("c", "big", 0, 0, 0),
-                                       job("d", "mid", 0, 0, 0), job("e", "mid", 0, 0, 0), job("f", "big", 0, 0, 0)};
+                                       job("d", "mid", 0, 0, 0),   job("e", "mid", 0, 0, 0), job("f", "big", 0, 0, 0)};
   const ReplayScore score = score_replay(jobs, {}, 2);
   ASSERT_EQ(score.queues.size(), 2u);
   EXPECT_EQ(score.queues[0].name, "big");

@@ -25,12 +25,12 @@ TraceReadResult csv(const std::string& text, const std::string& map) {
 
 TEST(RecordedWaits, CsvStartColumnGivesEachJobsWaitInSubmitOrder) {
   // Rows out of submit order: the waits follow their jobs when they are sorted.
-  const TraceReadResult trace = csv(
-      "id,submit,start,end,gpus\n"
-      "b,100,130,200,1\n"
-      "a,10,10,50,2\n"
-      "c,40,100,160,1\n",
-      "id=id,submit=submit,start=start,end=end,gpus=gpus");
+  const TraceReadResult trace =
+      csv("id,submit,start,end,gpus\n"
+          "b,100,130,200,1\n"
+          "a,10,10,50,2\n"
+          "c,40,100,160,1\n",
+          "id=id,submit=submit,start=start,end=end,gpus=gpus");
   ASSERT_EQ(trace.jobs.size(), 3u);
   ASSERT_EQ(trace.recorded_waits.size(), 3u);
   EXPECT_EQ(trace.jobs[0].id, "a");
@@ -42,18 +42,19 @@ TEST(RecordedWaits, CsvStartColumnGivesEachJobsWaitInSubmitOrder) {
 }
 
 TEST(RecordedWaits, CsvByDurationRecordsNoStartAndKeepsNoWaits) {
-  const TraceReadResult trace = csv("submit,duration,gpus\n0,10,1\n5,10,1\n", "submit=submit,duration=duration,gpus=gpus");
+  const TraceReadResult trace =
+      csv("submit,duration,gpus\n0,10,1\n5,10,1\n", "submit=submit,duration=duration,gpus=gpus");
   ASSERT_EQ(trace.jobs.size(), 2u);
   EXPECT_TRUE(trace.recorded_waits.empty());
 }
 
 TEST(RecordedWaits, CsvJobSubmittedBeforeTheWindowHasNoRecordedWait) {
   // Job x has no submit time (censored at start): its wait is unknown.
-  const TraceReadResult trace = csv(
-      "id,submit,start,end,gpus\n"
-      "x,,5,50,1\n"
-      "y,10,25,60,1\n",
-      "id=id,submit=submit,start=start,end=end,gpus=gpus");
+  const TraceReadResult trace =
+      csv("id,submit,start,end,gpus\n"
+          "x,,5,50,1\n"
+          "y,10,25,60,1\n",
+          "id=id,submit=submit,start=start,end=end,gpus=gpus");
   ASSERT_EQ(trace.jobs.size(), 2u);
   ASSERT_EQ(trace.recorded_waits.size(), 2u);
   EXPECT_EQ(trace.jobs[0].id, "x");
@@ -99,12 +100,12 @@ TEST(RecordedWaits, PhillyJobLogCountsTheWaitToTheFirstAttempt) {
 }
 
 TEST(RecordedWaits, SelectionKeepsEachKeptJobsWait) {
-  TraceReadResult trace = csv(
-      "id,submit,start,end,gpus\n"
-      "a,0,7,50,1\n"
-      "b,10,12,60,4\n"
-      "c,20,29,80,1\n",
-      "id=id,submit=submit,start=start,end=end,gpus=gpus");
+  TraceReadResult trace =
+      csv("id,submit,start,end,gpus\n"
+          "a,0,7,50,1\n"
+          "b,10,12,60,4\n"
+          "c,20,29,80,1\n",
+          "id=id,submit=submit,start=start,end=end,gpus=gpus");
   TraceSelection selection;
   selection.max_gpus = 1;
   selection.load_scale = 2;  // submit times halve; the recorded waits stay
