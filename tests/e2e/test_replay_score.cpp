@@ -180,6 +180,27 @@ TEST(ReplayScore, ATraceWithoutRecordedStartsIsAnInputErrorNamingTheFile) {
   EXPECT_TRUE(files_in(dir / "out").empty());
 }
 
+TEST(ReplayScore, TraceFitWritesTheRecordedWaitsAsAStartUpLatencyFile) {
+  ScratchDir dir;
+  const std::string trace =
+      dir.write("jobs.csv", "id,submit,start,end,gpus\na,0,10,110,1\nb,0,110,160,1\nc,5,5,50,1\n");
+  const GcsimRun fit =
+      run_gcsim({"trace", "fit", trace, "--format", "csv", "--map", "id=id,submit=submit,start=start,end=end,gpus=gpus",
+                 "--out", dir / "gen.json", "--startup-latency-out", dir / "latency.txt"});
+  ASSERT_EQ(fit.exit_code, 0) << fit.err;
+  // The waits 10, 110 and 0, sorted, after two comment lines.
+  const std::string file = read_text(dir / "latency.txt");
+  EXPECT_EQ(file.substr(file.find("\n", file.find("\n") + 1) + 1), "0\n10\n110\n");
+  // A trace recording no start has none to give.
+  const std::string durations = dir.write("durations.csv", "id,submit,ran,gpus\na,0,100,1\nb,5,10,1\n");
+  const GcsimRun none =
+      run_gcsim({"trace", "fit", durations, "--format", "csv", "--map", "id=id,submit=submit,duration=ran,gpus=gpus",
+                 "--out", dir / "gen2.json", "--startup-latency-out", dir / "latency2.txt"});
+  EXPECT_EQ(none.exit_code, 1);
+  EXPECT_TRUE(has(none.err, "durations.csv")) << none.err;
+  EXPECT_TRUE(has(none.err, "records no job's start")) << none.err;
+}
+
 TEST(ReplayScore, ANativeWorkloadIsNotATraceToScore) {
   ScratchDir dir;
   const std::string cluster = one_gpu(dir);
