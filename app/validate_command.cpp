@@ -18,6 +18,7 @@
 #include "app/commands.hpp"
 #include "app/python_plots.hpp"
 #include "app/replay_score_command.hpp"
+#include "sim/core/usage_error.hpp"
 #include "sim/io/atomic_output.hpp"
 #include "sim/report/run_output_reader.hpp"
 #include "validation/validation_report.hpp"
@@ -166,8 +167,18 @@ ValidationTools tools(const Arguments& args) {
   return t;
 }
 
+// The microbenchmarks' own options, which a scored replay does not take.
+const char* const kBenchmarkFlags[] = {"quick", "ranks", "bytes", "rate", "iterations", "skip", "build"};
+
 int validate(const Arguments& args) {
-  if (args.has("trace")) return score_trace_replay(args);
+  if (args.has("trace")) {
+    for (const char* flag : kBenchmarkFlags)
+      if (args.has(flag))
+        throw UsageError(std::string("option '--") + flag + "' applies to the microbenchmarks, not with --trace");
+    return score_trace_replay(args);
+  }
+  for (const FlagSpec& flag : replay_score_flags())
+    if (args.has(flag.name)) throw UsageError("option '--" + flag.name + "' applies with --trace FORMAT:FILE only");
   const ValidationOptions options = parse_options(args);
   const PlotMode plots = parse_plot_mode(args.value_or("plots", "auto"));
   const bool quiet = args.has("quiet");

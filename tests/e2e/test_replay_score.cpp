@@ -209,5 +209,14 @@ TEST(ReplayScore, ANativeWorkloadIsNotATraceToScore) {
   EXPECT_TRUE(has(run.err, "'--trace' expects FORMAT:FILE")) << run.err;
 }
 
+TEST(ReplayScore, TheMicrobenchmarksOptionsAndTheScoresDoNotMix) {
+  const GcsimRun scored = run_gcsim({"validate", "--trace", "csv:jobs.csv", "--quick"});
+  EXPECT_EQ(scored.exit_code, 2);
+  EXPECT_TRUE(has(scored.err, "option '--quick' applies to the microbenchmarks, not with --trace")) << scored.err;
+  const GcsimRun benchmarks = run_gcsim({"validate", "--cluster", "c.json"});
+  EXPECT_EQ(benchmarks.exit_code, 2);
+  EXPECT_TRUE(has(benchmarks.err, "option '--cluster' applies with --trace FORMAT:FILE only")) << benchmarks.err;
+}
+
 }  // namespace
 }  // namespace gcsim::testing

@@ -42,9 +42,9 @@ TEST(StartupLatencyModel, ALognormalsDrawsHaveTheirMedianNearEToTheMu) {
 
 TEST(StartupLatencyModel, EachRunDrawsFromItsOwnStream) {
   const StartupLatency latency = StartupLatency::lognormal(3, 1, 42);
-  EXPECT_EQ(latency.draw(5, 0), latency.draw(5, 0));     // the same run, the same latency
-  EXPECT_NE(latency.draw(5, 0), latency.draw(5, 1));     // its next run draws another
-  EXPECT_NE(latency.draw(5, 0), latency.draw(6, 0));     // another job another
+  EXPECT_EQ(latency.draw(5, 0), latency.draw(5, 0));                              // the same run, the same latency
+  EXPECT_NE(latency.draw(5, 0), latency.draw(5, 1));                              // its next run draws another
+  EXPECT_NE(latency.draw(5, 0), latency.draw(6, 0));                              // another job another
   EXPECT_NE(latency.draw(5, 0), StartupLatency::lognormal(3, 1, 43).draw(5, 0));  // another seed another
 }
 
