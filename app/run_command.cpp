@@ -27,6 +27,8 @@ constexpr const char* kRunUsage =
                  [--whole-gpus] [--gpu-memory-isolation on|off] [--node-failures FILE]
                  [--no-wall-time] [--quiet] [--progress auto|always|never] [--timeline FILE]
                  [--check] [--contention] [--energy]
+                 [--startup-latency SECONDS|lognormal:MU:SIGMA|empirical:FILE]
+                 [--startup-seed N]
 
 Simulates the workload on the cluster under the policy and writes, all at once
 when the run succeeds (nothing is left in DIR when it fails):
@@ -148,6 +150,16 @@ Options:
                       each node group's base_watts (docs/cluster-format.md):
                       power.csv, jobs.csv's and summary.json's energy; without
                       it the other files are as they would be
+  --startup-latency MODEL
+                      every run of a job waits this long on its GPUs, held but
+                      idle, before its work starts (docs/simulation-model.md,
+                      Start-up latency): SECONDS (30, 2min), lognormal:MU:SIGMA
+                      (e^(MU + SIGMA x a standard normal) s, drawn per run),
+                      or empirical:FILE (one latency in seconds a line, drawn
+                      per run; gcsim trace fit --startup-latency-out writes
+                      one); jobs.csv's start is when the job got its GPUs.
+                      Off by default
+  --startup-seed N    seed of the drawn latencies (default 0)
   --check             audit every instant's events and every plan against the
                       rules any real schedule keeps (no GPU, GPU memory, core or
                       host memory given beyond capacity, a gang whole, a queue's
@@ -263,6 +275,10 @@ RunRequest run_request(const Arguments& args) {
   request.check = args.has("check");
   request.contention = args.has("contention");
   request.energy = args.has("energy");
+  request.startup_latency = args.value_or("startup-latency", "");
+  request.startup_seed = args.uint_or("startup-seed", 0);
+  if (args.has("startup-seed") && request.startup_latency.empty())
+    throw UsageError("option '--startup-seed' applies with --startup-latency only");
   request.wall_time = !args.has("no-wall-time");
   return request;
 }
@@ -363,6 +379,8 @@ Command run_command() {
            {"check", false},
            {"contention", false},
            {"energy", false},
+           {"startup-latency"},
+           {"startup-seed"},
            {"quiet", false},
            {"progress"},
            {"timeline"},

@@ -6,6 +6,7 @@
 
 #include "app/plugin_loader.hpp"
 #include "app/policy_option_flags.hpp"
+#include "app/startup_latency_flag.hpp"
 #include "app/trace_request.hpp"
 #include "policies/register_builtin.hpp"
 #include "sim/core/input_error.hpp"
@@ -64,7 +65,7 @@ std::unique_ptr<SchedulingPolicy> make_policy(const RunRequest& request) {
 }
 
 std::vector<JobSpec> read_jobs(const RunRequest& request, const ClusterLayout& layout, std::ostream& notes,
-                               std::optional<ReplayedTrace>& replayed) {
+                               std::optional<ReplayedTrace>& replayed, std::vector<double>& recorded_waits) {
   if (request.workload_document) {
     if (!request.trace_settings.empty())
       throw UsageError("trace settings apply to a trace workload FORMAT:FILE, not to a native workload");
@@ -73,6 +74,7 @@ std::vector<JobSpec> read_jobs(const RunRequest& request, const ClusterLayout& l
   TraceReadResult trace;
   std::vector<JobSpec> jobs = read_workload_argument(request.workload, request.trace_settings, notes, &layout, &trace);
   if (!trace.format.empty()) replayed = replayed_trace(trace, request.workload, jobs.size());
+  recorded_waits = std::move(trace.recorded_waits);
   return jobs;
 }
 
@@ -94,6 +96,8 @@ RunResult run_simulation(const RunRequest& request, std::ostream& notes) {
   options.until = request.until;
   options.gpu_memory_isolation = request.gpu_memory_isolation;
   options.job_rounds = request.job_rounds;
+  if (!request.startup_latency.empty())
+    options.startup_latency = parse_startup_latency(request.startup_latency, request.startup_seed);
 
   // Everything that can be wrong with the inputs is found before simulating.
   RunResult result;
@@ -104,7 +108,7 @@ RunResult run_simulation(const RunRequest& request, std::ostream& notes) {
                                : read_cluster_file(request.cluster));
   const ClusterLayout& layout = *result.layout;
   const ClusterGraph graph(layout);
-  result.jobs = read_jobs(request, layout, notes, result.trace);
+  result.jobs = read_jobs(request, layout, notes, result.trace, result.recorded_waits);
   std::vector<JobSpec>& jobs = result.jobs;
   if (request.whole_gpus)
     if (const std::size_t rounded = give_whole_gpus(jobs); rounded > 0)

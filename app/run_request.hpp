@@ -86,6 +86,10 @@ struct RunRequest {
   bool contention = false;
   /// Account the energy drawn (power.csv, jobs.csv's and summary.json's energy).
   bool energy = false;
+  /// A start-up latency model (startup_latency_flag.hpp: "30",
+  /// "lognormal:MU:SIGMA", "empirical:FILE") and the seed of its draws; empty: none.
+  std::string startup_latency;
+  std::uint64_t startup_seed = 0;
   /// summary.json's wall time; off for byte-identical reruns.
   bool wall_time = true;
   /// As SimulationOptions::stop_request and ::progress.
@@ -109,6 +113,10 @@ struct RunResult {
   std::optional<ContentionReport> contention;
   /// The energy drawn, under RunRequest::energy.
   std::optional<EnergyReport> energy;
+  /// Parallel to `jobs`, for a trace that records when its jobs started:
+  /// each one's recorded wait (TraceReadResult::recorded_waits, NaN where
+  /// unknown); empty otherwise.
+  std::vector<double> recorded_waits;
   bool wall_time = true;
 };
 

@@ -1,6 +1,9 @@
 // `gcsim trace`: inspect a real cluster trace and convert it into a workload.
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <iostream>
+#include <sstream>
 #include <stdexcept>
 
 #include "app/arguments.hpp"
@@ -10,6 +13,8 @@
 #include "app/trace_request.hpp"
 #include "sim/core/cluster_layout.hpp"
 #include "sim/core/input_error.hpp"
+#include "sim/core/number_text.hpp"
+#include "sim/core/statistics.hpp"
 #include "sim/io/atomic_output.hpp"
 #include "sim/topology/cluster_reader.hpp"
 #include "sim/io/json_input.hpp"
@@ -30,7 +35,8 @@ constexpr const char* kTraceUsage =
        gcsim trace convert FILE --format FORMAT --to native|swf --out OUT [--cluster-out CLUSTER.json]
                            [--cluster CLUSTER.json] [READER OPTIONS]
        gcsim trace fit FILE --format FORMAT --out GEN.json [--report REPORT.md] [--jobs N]
-                       [--synth-seed S] [--synthetic-out WORKLOAD.json] [READER OPTIONS]
+                       [--synth-seed S] [--synthetic-out WORKLOAD.json]
+                       [--startup-latency-out LATENCY.txt] [READER OPTIONS]
        gcsim trace synth GEN.json --out WORKLOAD.json [--jobs N] [--seed S]
 
 stats    summarises what the trace holds: jobs, submission span, GPUs per job,
@@ -54,6 +60,13 @@ fit      fits a synthetic generator to the trace and writes it to GEN.json:
          GPU-count shares are within max(5% relative, 1 point) and the mean
          inter-arrival within 5%. --report writes the comparison as Markdown,
          --synthetic-out the synthetic trace as a native workload.
+         --startup-latency-out writes the recorded waits (start - submit) of
+         the jobs whose start the trace records, one a line (beyond 10,000
+         jobs, 10,000 quantiles of them): a start-up latency file for
+         --startup-latency empirical:FILE (gcsim run, gcsim validate
+         --trace). Every wait counts, queueing included, so it is an upper
+         bound of the latency; select a lightly loaded window (--from,
+         --until) to come closer to it.
 synth    draws --jobs jobs (default: as many as the generator was fitted on)
          from GEN.json with --seed (default 0): the same file everywhere.
 
@@ -322,6 +335,39 @@ int convert(const std::string& path, const Arguments& args) {
   return exit_codes::kOk;
 }
 
+// The recorded waits of the jobs whose trace records them (TraceReadResult::recorded_waits).
+std::vector<double> recorded_waits_of(const TraceReadResult& trace) {
+  std::vector<double> waits;
+  for (const double wait : trace.recorded_waits)
+    if (!std::isnan(wait)) waits.push_back(wait);
+  return waits;
+}
+
+// A start-up latency file (--startup-latency empirical:FILE), each line
+// equally likely when drawn: every recorded wait, sorted, up to
+// kLatencyLines of them; beyond, that many quantiles at the middle of each
+// share (for 10,000: p0.005, p0.015, ..., p99.995), so that a trace of a
+// million jobs makes a file of 10,000 lines. All the waits, queueing
+// included: the latency it gives is an upper bound.
+constexpr std::size_t kLatencyLines = 10000;
+
+std::string startup_latency_file(std::vector<double> waits, const std::string& source) {
+  std::sort(waits.begin(), waits.end());
+  std::ostringstream out;
+  out << "# start-up latency, seconds, one a line, each equally likely: the recorded waits (start - submit) of "
+      << waits.size() << " jobs of " << source
+      << (waits.size() > kLatencyLines ? ", as " + std::to_string(kLatencyLines) + " quantiles" : std::string())
+      << "\n# every wait, queueing included: an upper bound of the start-up latency\n";
+  if (waits.size() <= kLatencyLines) {
+    for (const double wait : waits) out << exact_number(wait) << "\n";
+    return out.str();
+  }
+  const auto lines = static_cast<double>(kLatencyLines);
+  for (std::size_t q = 0; q < kLatencyLines; ++q)
+    out << exact_number(percentile_of_sorted(waits, (static_cast<double>(q) + 0.5) / lines * 100)) << "\n";
+  return out.str();
+}
+
 int fit(const std::string& path, const Arguments& args) {
   const TraceInput input = trace_input(args);
   if (input.request.throughput_source)
@@ -349,6 +395,17 @@ int fit(const std::string& path, const Arguments& args) {
   if (args.has("report")) files.emplace_back(args.required("report"), fit_report_markdown(comparison, title));
   if (args.has("synthetic-out"))
     files.emplace_back(args.required("synthetic-out"), native_workload_json(synthetic).dump(1) + "\n");
+  std::size_t latency_jobs = 0;
+  if (args.has("startup-latency-out")) {
+    const std::vector<double> waits = recorded_waits_of(trace);
+    if (waits.empty())
+      throw InputError(path, "", "start",
+                       "the trace records no job's start, so there is no wait to learn a start-up latency from "
+                       "(a CSV needs start= and end= in its map, an SWF log its wait field 3)");
+    latency_jobs = waits.size();
+    files.emplace_back(args.required("startup-latency-out"),
+                       startup_latency_file(waits, trace.format + " trace " + path));
+  }
   if (!write_output_files(files)) return exit_codes::kOutputError;
 
   std::cout << "trace         " << path << " (" << trace.format << ", " << fit.model.source_jobs << " jobs fitted)\n";
@@ -358,6 +415,9 @@ int fit(const std::string& path, const Arguments& args) {
             << "synthetic     " << jobs << " jobs, seed " << seed
             << (args.has("synthetic-out") ? ", written to " + args.required("synthetic-out") : std::string()) << "\n";
   if (args.has("report")) std::cout << "report        " << args.required("report") << "\n";
+  if (args.has("startup-latency-out"))
+    std::cout << "latency       " << args.required("startup-latency-out") << " (the recorded waits of " << latency_jobs
+              << " jobs; --startup-latency empirical:FILE draws from it)\n";
   std::cout << "\n" << fit_report_text(comparison);
   return exit_codes::kOk;
 }
@@ -382,7 +442,8 @@ Command trace_command() {
   command.actions = {
       {"stats", "trace FILE", flags_with({{"cluster"}, {"json"}}), stats},
       {"convert", "trace FILE", flags_with({{"to"}, {"out"}, {"cluster-out"}, {"cluster"}}), convert},
-      {"fit", "trace FILE", flags_with({{"out"}, {"report"}, {"jobs"}, {"synth-seed"}, {"synthetic-out"}}), fit},
+      {"fit", "trace FILE",
+       flags_with({{"out"}, {"report"}, {"jobs"}, {"synth-seed"}, {"synthetic-out"}, {"startup-latency-out"}}), fit},
       {"synth", "generator GEN.json", {{"out"}, {"jobs"}, {"seed"}}, synth},
       {"cluster", "VC table", kTraceClusterFlags, trace_cluster}};
   return command;

@@ -17,6 +17,8 @@
 #include "app/child_process.hpp"
 #include "app/commands.hpp"
 #include "app/python_plots.hpp"
+#include "app/replay_score_command.hpp"
+#include "sim/core/usage_error.hpp"
 #include "sim/io/atomic_output.hpp"
 #include "sim/report/run_output_reader.hpp"
 #include "validation/validation_report.hpp"
@@ -29,6 +31,12 @@ namespace fs = std::filesystem;
 using namespace gcsim::validation;
 
 const char* const kValidateUsage = R"(usage: gcsim validate [--quick] [--out DIR] [options]
+       gcsim validate --trace FORMAT:FILE --cluster CLUSTER.json --policy NAME [--out DIR]
+                      [--trace-opt K=V ...] [--policy-opt K=V ...] [--placement NAME] [--seed N]
+                      [--whole-gpus] [--startup-latency MODEL] [--startup-seed N] [--top N]
+                      [--plots auto|yes|no] [--quiet]
+
+Without --trace:
 
 Runs real microbenchmarks, simulates the same situations with gcsim, and
 writes DIR/validation.csv, DIR/validation.md and DIR/validation.png
@@ -77,6 +85,35 @@ options:
 exit status: 0 every bound holds, 2 bad command line, 4 outputs could not be
 written, 6 --plots yes and no plot, 7 a real run failed, 8 a bound is broken
 (outputs are written in the last three cases)
+
+With --trace: scores a replay of a real trace against the schedule the traced
+cluster recorded (docs/trace-replay.md, "Scoring a replay"). The trace is
+replayed as `gcsim run --workload FORMAT:FILE` replays it (the same
+--trace-opt settings, policy and options), and each job's simulated wait
+(start - submit) is set beside its recorded one, where the trace records when
+the job started: a CSV's start column (map start= and end=), SWF's wait
+field 3 (-1: unknown), Helios' start_time, PAI's first task start after the
+job table's submission, the Philly job log's first attempt. Jobs without one
+are counted and left out; a trace with none is an input error. With a
+start-up latency model, a job's simulated start is when its first run
+began its work, after the latency. Writes to DIR (default out/score), all
+at once:
+  score.md, score.json  mean and median wait simulated and recorded and their
+                        relative errors, the P50, P90 and P99 of the per-job
+                        absolute wait error, the share of jobs within 60 s,
+                        the Kolmogorov-Smirnov distance of the two wait
+                        distributions; the same for the --top N queues and
+                        users of most jobs (default 10); the time-weighted
+                        mean of the GPUs allocated, simulated and recorded
+  score_jobs.csv        id, user, queue, gpus, submit, recorded_wait,
+                        simulated_wait, abs_error per job
+  score_gpus.csv        time, simulated, recorded allocated GPUs (recorded:
+                        each job from its recorded start for its run time)
+  score_wait_cdf.png, score_scatter.png, score_gpus.png
+                        the two waits' CDFs side by side, simulated against
+                        recorded wait per job, the GPUs over time (matplotlib)
+exit status: 0 scored, 1 bad input (a trace without recorded starts), 2 bad
+command line, 4 outputs could not be written, 6 --plots yes and no plot
 )";
 
 std::vector<std::string> split_list(const std::string& text) {
@@ -130,7 +167,18 @@ ValidationTools tools(const Arguments& args) {
   return t;
 }
 
+// The microbenchmarks' own options, which a scored replay does not take.
+const char* const kBenchmarkFlags[] = {"quick", "ranks", "bytes", "rate", "iterations", "skip", "build"};
+
 int validate(const Arguments& args) {
+  if (args.has("trace")) {
+    for (const char* flag : kBenchmarkFlags)
+      if (args.has(flag))
+        throw UsageError(std::string("option '--") + flag + "' applies to the microbenchmarks, not with --trace");
+    return score_trace_replay(args);
+  }
+  for (const FlagSpec& flag : replay_score_flags())
+    if (args.has(flag.name)) throw UsageError("option '--" + flag.name + "' applies with --trace FORMAT:FILE only");
   const ValidationOptions options = parse_options(args);
   const PlotMode plots = parse_plot_mode(args.value_or("plots", "auto"));
   const bool quiet = args.has("quiet");
@@ -181,20 +229,13 @@ int validate(const Arguments& args) {
 }  // namespace
 
 Command validate_command() {
+  std::vector<FlagSpec> flags = {{"quick", false}, {"out"},  {"ranks"}, {"bytes"}, {"rate"},
+                                 {"iterations"},   {"skip"}, {"build"}, {"plots"}, {"quiet", false}};
+  for (const FlagSpec& flag : replay_score_flags()) flags.push_back(flag);
   Command command{"validate",
-                  "run real microbenchmarks, simulate them, and report gcsim's error",
-                  kValidateUsage,
-                  {{"quick", false},
-                   {"out"},
-                   {"ranks"},
-                   {"bytes"},
-                   {"rate"},
-                   {"iterations"},
-                   {"skip"},
-                   {"build"},
-                   {"plots"},
-                   {"quiet", false}},
-                  validate};
+                  "run real microbenchmarks, simulate them, and report gcsim's error; or score a trace replay "
+                  "against the recorded schedule",
+                  kValidateUsage, flags, validate};
   command.usage_after_usage_error = true;
   // What else fails is an output that could not be written.
   command.other_failure = OtherFailure{exit_codes::kOutputError, "gcsim validate: "};

@@ -325,6 +325,7 @@ TraceReadResult parse_csv_trace(std::istream& in, const std::string& file, const
     if (!by_duration) {
       job.end_field = column("end").name;
       job.start = start;
+      job.recorded_start = start;
       job.end = end;
       job.submit_unknown = submit_unknown;
       job.end_unknown = !end;

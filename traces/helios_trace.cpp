@@ -82,6 +82,7 @@ TraceReadResult parse_helios_trace(std::istream& in, const std::string& file, co
     job.spec.cpu_cores = static_cast<std::uint32_t>(cpus);
     job.spec.work = MeasuredWork{end - start, options.gpu_type};
     job.start = start;
+    job.recorded_start = start;
     if (!running) job.end = end;
     job.end_unknown = running;
     job.end_field = "end_time";

@@ -344,9 +344,11 @@ TraceReadResult read_pai_trace(const std::string& path, const TraceReadOptions& 
     spec_out.queue = "unknown";
     spec_out.submit = job.start;
     if (row && row->submit) {
-      if (*row->submit <= job.start)
+      if (*row->submit <= job.start) {
         spec_out.submit = *row->submit;
-      else
+        // The job table's submission and its first task's start: how long it waited.
+        pending_job.recorded_start = job.start;
+      } else
         ++submit_clamped;
     } else if (have_job_table) {
       ++no_job_row;

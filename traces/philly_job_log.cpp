@@ -112,6 +112,8 @@ TraceReadResult parse_philly_job_log(const std::string& text, const std::string&
     // The last attempt's start and end, where the log records them: a last
     // attempt with a start and no end was running when the log was cut (censored).
     std::optional<double> last_start, last_end;
+    // The first attempt's start: when the cluster first scheduled the job.
+    std::optional<double> first_start;
     for (std::size_t a = 0; a < attempts.size() && row; ++a) {
       const nlohmann::json& attempt = attempts[a];
       if (!row.malformed_if(!attempt.is_object(), "attempts", "an attempt is not a JSON object")) break;
@@ -121,8 +123,10 @@ TraceReadResult parse_philly_job_log(const std::string& text, const std::string&
       if (!row.malformed_if(bad_start || bad_end, bad_start ? "attempts.start_time" : "attempts.end_time",
                             "not a date and time YYYY-MM-DD HH:MM:SS", "attempt " + std::to_string(a + 1)))
         break;
-      if (a == 0 && start.seconds)
+      if (a == 0 && start.seconds) {
         if (!row.starts_after_submit(*submitted.seconds, *start.seconds, "attempts.start_time")) break;
+        first_start = start.seconds;
+      }
       // The log was cut before the last attempt started (not replayable) or
       // while it ran (censored: its GPUs count, finish_trace ends it with the
       // log); an earlier attempt without both times is left out.
@@ -178,6 +182,7 @@ TraceReadResult parse_philly_job_log(const std::string& text, const std::string&
     pending_job.spec.gpus = static_cast<std::uint32_t>(std::min<std::uint64_t>(gpus, 4294967295u));
     pending_job.spec.work = MeasuredWork{run_time, options.gpu_type};
     pending_job.start = last_start;
+    pending_job.recorded_start = first_start;
     pending_job.end = last_end;
     pending_job.end_unknown = running;
     pending_job.end_field = "attempts.end_time";

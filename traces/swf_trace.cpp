@@ -179,6 +179,8 @@ TraceReadResult parse_swf_trace(std::istream& in, const std::string& file, const
       job.spec.queue = named != queue_names.end() ? named->second : describe_number(queue);
     }
     job.spec.submit = submit;
+    // Field 3, the wait time: -1 when the log does not know it.
+    if (field[2] >= 0) job.recorded_start = submit + field[2];
     job.spec.gpus = static_cast<std::uint32_t>(gpus);
     if (requested_time > 0) job.spec.runtime_estimate = requested_time;
     job.spec.work = MeasuredWork{run_time, options.gpu_type};

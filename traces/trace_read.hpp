@@ -149,6 +149,13 @@ struct TraceReadResult {
   std::vector<std::string> selection;
   /// Jobs read, before apply_trace_selection removed any.
   std::optional<std::size_t> jobs_before_selection;
+  /// Parallel to `jobs`: how long the job waited on the traced cluster, from
+  /// its submission to its first start, where the trace records when it was
+  /// scheduled (PendingTraceJob::recorded_start); NaN when it does not. Kept
+  /// for scoring a replay against the recorded schedule (replay_score.hpp);
+  /// never read by the simulation. A wait, not a start: it holds through the
+  /// selection's shifts and load_scale.
+  std::vector<double> recorded_waits;
 };
 
 /// Records the rows a reader skips; in strict mode a malformed row throws.
@@ -195,6 +202,11 @@ struct PendingTraceJob {
   /// finish_trace adds the part of the last run inside the window.
   bool submit_unknown = false, end_unknown = false;
   std::string end_field = "end";
+  /// When the traced cluster first started the job (trace clock), where the
+  /// trace records it: finish_trace keeps start - submit in
+  /// TraceReadResult::recorded_waits. Unset for a job submitted before the
+  /// window (its submission is unknown).
+  std::optional<double> recorded_start;
 };
 
 /// The step every reader ends with: picks the time origin (options.time_origin,
@@ -216,16 +228,20 @@ template <typename Predicate>
 void keep_trace_jobs_if(TraceReadResult& result, Predicate keep) {
   std::vector<JobSpec> jobs;
   std::vector<std::string> status, types;
+  std::vector<double> waits;
   const bool typed = result.job_types.size() == result.jobs.size();
+  const bool waited = result.recorded_waits.size() == result.jobs.size();
   for (std::size_t i = 0; i < result.jobs.size(); ++i) {
     if (!keep(i)) continue;
     jobs.push_back(std::move(result.jobs[i]));
     status.push_back(std::move(result.job_status[i]));
     if (typed) types.push_back(std::move(result.job_types[i]));
+    if (waited) waits.push_back(result.recorded_waits[i]);
   }
   result.jobs = std::move(jobs);
   result.job_status = std::move(status);
   result.job_types = std::move(types);
+  result.recorded_waits = std::move(waits);
 }
 
 }  // namespace gcsim

@@ -85,8 +85,10 @@ void JobRuns::launch_steps(JobIndex job) {
   // A job resuming from a checkpoint runs the rest of its work after restoring.
   const double saved = engine_.state.runtime(job).saved_fraction;
   const Time restore = saved > 0 ? spec.checkpoint.restore_cost : 0;
-  JobActivityPlan plan(spec, options.fidelity, costs.measured_type_flops, costs.exchange_latency, 1 - saved, restore,
-                       options.job_rounds, costs.hierarchy, costs.phases);
+  // Its start-up latency, then the restore: one leading delay before the work.
+  const Time startup = startup_latency(job);
+  JobActivityPlan plan(spec, options.fidelity, costs.measured_type_flops, costs.exchange_latency, 1 - saved,
+                       startup + restore, options.job_rounds, costs.hierarchy, costs.phases);
   std::vector<NodeDecoding> decoding = node_decoding(spec, gpus, layout);
   plan.set_decode_seconds(decode_seconds_alone(decoding, layout));
   const Time work_seconds = plan.uncontended_work_seconds(costs.slowest_gpu_flops, costs.exchange_bandwidth);
@@ -102,13 +104,23 @@ void JobRuns::launch_steps(JobIndex job) {
   run.intra_node_step = std::move(costs.intra_node_step);
   run.inter_node_step = std::move(costs.inter_node_step);
   run.work_seconds = work_seconds;
-  run.work_started = engine_.now + restore;
+  run.work_started = engine_.now + startup + restore;
   // A notebook computes nothing: its bursts are timers at any share.
   if (run.plan->without_transfers() && (run.computes_on_timers() || !run.plan->computes())) {
     timers_.run(job);
   } else {
     runners_.start(job);
   }
+}
+
+Time JobRuns::startup_latency(JobIndex job) {
+  const StartupLatency& latency = engine_.in.options.startup_latency;
+  if (!latency.enabled()) return 0;
+  // The runs before this one each ended in a stop that counted the epoch up.
+  const Time seconds = latency.draw(job, epoch_[job]);
+  if (first_startup_.empty()) first_startup_.assign(engine_.in.jobs.size(), 0);
+  if (epoch_[job] == 0) first_startup_[job] = seconds;
+  return seconds;
 }
 
 RunningJob& JobRuns::begin_run(JobIndex job, std::optional<JobActivityPlan> plan, bool rescaled) {

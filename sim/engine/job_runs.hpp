@@ -44,6 +44,8 @@ class JobRuns {
   /// The job's run while it runs; null otherwise.
   RunningJob* run(JobIndex job) { return running_[job].get(); }
   std::uint32_t epoch(JobIndex job) const { return epoch_[job]; }
+  /// Per job, its first run's start-up latency (RunRecord::first_startup); empty without a latency model.
+  const std::vector<Time>& first_startups() const { return first_startup_; }
   TimerSteps& timers() { return timers_; }
 
   /// Applies a plan (the policy's, or a node failure's: `crashed`) to the
@@ -89,6 +91,8 @@ class JobRuns {
   // A training job, a measured run or a notebook runs its activity plan's
   // steps, on a runner actor or on timers, at what its placement costs it.
   void launch_steps(JobIndex job);
+  // The start-up latency of the run of `job` beginning now (0 without a latency model).
+  Time startup_latency(JobIndex job);
   // A DAG of CPU workers: its workers, in pool order, fill the nodes it
   // holds in order, each node's CPU host taking as many as the placement
   // gives it. Its last task ends it (finish_ended()); a failure of one of its
@@ -128,10 +132,11 @@ class JobRuns {
   ServingDeployments& serving_;
   std::vector<std::unique_ptr<RunningJob>> running_;
   std::vector<std::uint32_t> epoch_;
-  std::vector<bool> rescaled_;      // jobs counted in RunRecord::rescaled_jobs
-  std::vector<JobIndex> ended_;     // jobs whose steps all ran, not yet finished (finish_ended())
-  std::vector<JobIndex> finished_;  // the last finish_ended()'s
-  bool recording_ = true;           // false once the run failed (abandon())
+  std::vector<bool> rescaled_;       // jobs counted in RunRecord::rescaled_jobs
+  std::vector<Time> first_startup_;  // RunRecord::first_startup; empty without a latency model
+  std::vector<JobIndex> ended_;      // jobs whose steps all ran, not yet finished (finish_ended())
+  std::vector<JobIndex> finished_;   // the last finish_ended()'s
+  bool recording_ = true;            // false once the run failed (abandon())
   TimerSteps timers_;
   RunnerPool runners_;
 };

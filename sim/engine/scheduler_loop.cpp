@@ -74,6 +74,7 @@ RunRecord SchedulerLoop::finish_record() {
   RunRecord record = engine_.recording.recorder().finish(engine_.now, engine_.state);
   if (run_log_) run_log_->close(engine_.now, record);
   record.stop_request = stop_request_;
+  record.first_startup = runs_.first_startups();
   record.serving = serving_.outcomes(engine_.now);
   if (audit_) {
     try {

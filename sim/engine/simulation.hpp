@@ -44,6 +44,7 @@
 #include "sim/core/locality.hpp"
 #include "sim/core/policy.hpp"
 #include "sim/model/job_activity_plan.hpp"
+#include "sim/model/startup_latency.hpp"
 #include "sim/report/run_record.hpp"
 
 namespace gcsim {
@@ -88,6 +89,11 @@ struct SimulationOptions {
   /// plan, and the record at the end (state_audit.hpp, record_audit.hpp):
   /// a broken invariant stops the run with InvariantBroken.
   bool check = false;
+  /// Every run of a training job, a measured run, a notebook or a phased job
+  /// waits this long on its GPUs before its work starts (startup_latency.hpp):
+  /// the GPUs are held, allocated but not busy, and a run preempted or
+  /// failed during it has done no work. Off by default.
+  StartupLatency startup_latency;
   /// Told every event of the run (engine_events.hpp), after the engine's own
   /// listeners, in this order; each outlives simulate().
   std::vector<EngineListener*> listeners;

@@ -137,6 +137,10 @@ struct RunRecord {
   // all those nodes, in cluster order, the first being the job's cpu_nodes.
   std::map<JobIndex, std::vector<NodeId>> cpu_spans;
   std::vector<TimelinePoint> timeline;
+  // Per job, the start-up latency of its first run (SimulationOptions::
+  // startup_latency): it began its work that long after its first start.
+  // Empty without a latency model.
+  std::vector<Time> first_startup;
   // Kept only for a timeline of the schedule (SimulationOptions::keep_runs,
   // a RunLog the engine keeps): every run of every job, and the node failures.
   std::vector<RunSlice> runs;

@@ -237,6 +237,14 @@ TEST_F(CraftedPai, TasksBecomeJobsWithTheirGpuSharesAndTheJobTablesSubmitAndUser
   EXPECT_TRUE(sharing_noted);
 }
 
+TEST_F(CraftedPai, TheRecordedWaitIsTheFirstTaskStartAfterTheJobTablesSubmission) {
+  const TraceReadResult trace = read_pai_trace(dir_.path(), {});
+  ASSERT_EQ(trace.recorded_waits.size(), 3u);
+  EXPECT_EQ(trace.recorded_waits[0], 90 - 80);       // jobA: its ps task started first
+  EXPECT_EQ(trace.recorded_waits[1], 200 - 150);     // jobB
+  EXPECT_TRUE(std::isnan(trace.recorded_waits[2]));  // jobC: no job table row, no submission
+}
+
 TEST(PaiGpuShares, JobsMixingSharesOrWholeGpusTakeOneShareForAllTheirWorkers) {
   TempFolder dir;
   dir.write("pai_task_table.csv",
