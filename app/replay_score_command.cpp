@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "app/commands.hpp"
+#include "app/startup_latency_flag.hpp"
 #include "app/python_plots.hpp"
 #include "app/run_request.hpp"
 #include "sim/core/input_error.hpp"
@@ -90,10 +91,9 @@ int score_trace_replay(const Arguments& args) {
   request.placement = args.value_or("placement", "");
   request.seed = args.uint_or("seed", 0);
   request.whole_gpus = args.has("whole-gpus");
-  request.startup_latency = args.value_or("startup-latency", "");
-  request.startup_seed = args.uint_or("startup-seed", 0);
-  if (args.has("startup-seed") && request.startup_latency.empty())
-    throw UsageError("option '--startup-seed' applies with --startup-latency only");
+  const StartupLatencyFlags startup = startup_latency_flags(args);
+  request.startup_latency = startup.model;
+  request.startup_seed = startup.seed;
   request.wall_time = false;
   const std::uint64_t top = args.uint_or("top", 10);
   const PlotMode plots = parse_plot_mode(args.value_or("plots", "auto"));

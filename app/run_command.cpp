@@ -7,6 +7,7 @@
 #include "policies/register_builtin.hpp"
 #include "app/arguments.hpp"
 #include "app/commands.hpp"
+#include "app/startup_latency_flag.hpp"
 #include "app/interrupt_signals.hpp"
 #include "app/plugin_loader.hpp"
 #include "app/progress_line.hpp"
@@ -275,10 +276,9 @@ RunRequest run_request(const Arguments& args) {
   request.check = args.has("check");
   request.contention = args.has("contention");
   request.energy = args.has("energy");
-  request.startup_latency = args.value_or("startup-latency", "");
-  request.startup_seed = args.uint_or("startup-seed", 0);
-  if (args.has("startup-seed") && request.startup_latency.empty())
-    throw UsageError("option '--startup-seed' applies with --startup-latency only");
+  const StartupLatencyFlags startup = startup_latency_flags(args);
+  request.startup_latency = startup.model;
+  request.startup_seed = startup.seed;
   request.wall_time = !args.has("no-wall-time");
   return request;
 }

@@ -74,49 +74,44 @@ def plot_cdf(runs, values_of, title, xlabel, unit, path):
     plt.close(fig)
 
 
-def plot_utilization(runs, unit, path):
-    name, seconds = unit
-    fig, ax = plt.subplots(figsize=(8, 4.5))
-    total = max(int(r.summary["gpus"]) for r in runs)
+def step_curves(ax, runs, points_of, label_of, seconds):
+    """One step curve per run of its (time, value) points, held to the run's end."""
     for index, r in enumerate(runs):
-        points = [(t, a) for (t, a, _, _) in r.timeline if t <= r.end]
+        points = [(t, v) for (t, v) in points_of(r) if t <= r.end]
         if not points:
             continue
         xs = [t / seconds for t, _ in points] + [r.end / seconds]
-        ys = [a for _, a in points] + [points[-1][1]]
-        ax.step(xs, ys, where="post", label=r.policy, **style(index))
-    ax.axhline(total, color="grey", linestyle="--", linewidth=1, label=f"cluster ({total} GPUs)")
-    ax.set_xlabel(f"simulated time ({name})")
-    ax.set_ylabel("GPUs allocated to jobs")
-    ax.set_ylim(0, total * 1.08)
-    ax.set_title("GPU allocation over time")
+        ys = [v for _, v in points] + [points[-1][1]]
+        ax.step(xs, ys, where="post", label=label_of(r), **style(index))
+
+
+def finish_over_time(fig, ax, unit, ylabel, title, path):
+    ax.set_xlabel(f"simulated time ({unit[0]})")
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
     ax.grid(True, alpha=0.3)
     ax.legend(loc="best")
     fig.tight_layout()
     fig.savefig(path, dpi=DPI)
     plt.close(fig)
+
+
+def plot_utilization(runs, unit, path):
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    total = max(int(r.summary["gpus"]) for r in runs)
+    step_curves(ax, runs, lambda r: [(t, a) for (t, a, _, _) in r.timeline], lambda r: r.policy, unit[1])
+    ax.axhline(total, color="grey", linestyle="--", linewidth=1, label=f"cluster ({total} GPUs)")
+    ax.set_ylim(0, total * 1.08)
+    finish_over_time(fig, ax, unit, "GPUs allocated to jobs", "GPU allocation over time", path)
 
 
 def plot_power(runs, unit, path):
-    name, seconds = unit
     fig, ax = plt.subplots(figsize=(8, 4.5))
-    for index, r in enumerate(runs):
-        points = [(t, w) for (t, w) in r.power if t <= r.end]
-        if not points:
-            continue
-        xs = [t / seconds for t, _ in points] + [r.end / seconds]
-        ys = [w / 1000.0 for _, w in points] + [points[-1][1] / 1000.0]
-        peak = float(r.summary["energy"]["peak_kw"])
-        ax.step(xs, ys, where="post", label=f"{r.policy} (peak {peak:.4g} kW)", **style(index))
-    ax.set_xlabel(f"simulated time ({name})")
-    ax.set_ylabel("IT power (kW)")
+    step_curves(ax, runs, lambda r: [(t, w / 1000.0) for (t, w) in r.power],
+                lambda r: f"{r.policy} (peak {float(r.summary['energy']['peak_kw']):.4g} kW)", unit[1])
     ax.set_ylim(bottom=0)
-    ax.set_title("Cluster power over time (GPUs and node bases, before PUE)")
-    ax.grid(True, alpha=0.3)
-    ax.legend(loc="best")
-    fig.tight_layout()
-    fig.savefig(path, dpi=DPI)
-    plt.close(fig)
+    finish_over_time(fig, ax, unit, "IT power (kW)", "Cluster power over time (GPUs and node bases, before PUE)",
+                     path)
 
 
 def gpu_sort_key(label):
