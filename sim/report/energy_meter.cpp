@@ -23,7 +23,7 @@ void EnergyMeter::run_started(JobIndex job, Time now, const std::vector<GpuId>& 
     const GpuPower& p = power_.gpus[g];
     run.held_watts += share * p.communicating_watts;
     run.idle_watts += share * p.idle_watts;
-    extra += p.busy_watts - p.communicating_watts;
+    extra += power_.busy_watts(g, jobs_[job].power_limit_watts) - p.communicating_watts;
   }
   run.busy_extra = extra / static_cast<double>(gpus.size());
   run.held_gpus = share * static_cast<double>(gpus.size());
