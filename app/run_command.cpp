@@ -338,6 +338,8 @@ int list_policies(const Arguments& args) {
   for (const std::string& plugin : args.all("plugin")) load_policy_plugin(plugin, registry);
   std::cout << "policies:\n";
   for (const auto& entry : registry.policies()) std::cout << "  " << entry.name << "\t" << entry.summary << "\n";
+  std::cout << "wrappers (WRAPPER:POLICY):\n";
+  for (const auto& entry : registry.wrappers()) std::cout << "  " << entry.name << "\t" << entry.summary << "\n";
   std::cout << "placements:\n";
   for (const auto& entry : registry.placements()) std::cout << "  " << entry.name << "\t" << entry.summary << "\n";
   return exit_codes::kOk;

@@ -12,6 +12,7 @@
 #include "policies/placement/pack_placement.hpp"
 #include "policies/placement/spread_placement.hpp"
 #include "policies/placement/topology_placement.hpp"
+#include "policies/power_budget/power_budget_policy.hpp"
 #include "policies/srtf/srtf_policy.hpp"
 #include "policies/tiresias/tiresias_policy.hpp"
 
@@ -70,6 +71,11 @@ void register_builtin(PolicyRegistry& registry) {
                       "YARN CapacityScheduler: hierarchical queues with guaranteed and maximum capacity, user "
                       "limits, preemption, reservations (config=FILE of YARN properties)",
                       "pack", CapacityPolicy::create);
+
+  registry.add_wrapper("power-budget",
+                       "starts the inner policy's jobs, in its order, only while the cluster's projected IT power "
+                       "(held GPUs computing) stays within budget_kw",
+                       PowerBudgetPolicy::create);
 }
 
 }  // namespace gcsim
