@@ -57,8 +57,7 @@ PowerState state_within(const std::vector<PowerState>& states, double limit_watt
 
 double gpu_power_cap(const ClusterLayout& layout, GpuId gpu) {
   const NodeGroup& group = layout.group_of_node(layout.node_of(gpu));
-  return std::min({layout.spec().gpu_power_cap_watts, layout.gpu_type_of(gpu).power_cap_watts,
-                   group.power_cap_watts});
+  return std::min({layout.spec().gpu_power_cap_watts, layout.gpu_type_of(gpu).power_cap_watts, group.power_cap_watts});
 }
 
 std::optional<PowerState> capped_state(const ClusterLayout& layout, GpuId gpu, double job_limit_watts) {

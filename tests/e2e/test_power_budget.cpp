@@ -43,9 +43,9 @@ TEST(PowerBudget, ASecondJobWaitsForTheFirstWhenBothWouldExceedTheBudget) {
 
 TEST(PowerBudget, AMissingBudgetIsAUsageErrorNamingTheOption) {
   const ScratchDir dir;
-  const GcsimRun run = run_simulation(powered_cluster(dir),
-                                      dir.write("w.json", workload_json({measured_job("a", 0, 1, 100)})), dir / "out",
-                                      {}, "power-budget:fifo");
+  const GcsimRun run =
+      run_simulation(powered_cluster(dir), dir.write("w.json", workload_json({measured_job("a", 0, 1, 100)})),
+                     dir / "out", {}, "power-budget:fifo");
   EXPECT_NE(run.exit_code, 0);
   EXPECT_NE(run.err.find("budget_kw"), std::string::npos) << run.err;
 }

@@ -139,7 +139,8 @@ TEST(PowerCaps, TheEnergyOfAFixedWorkIsLowestAtAnIntermediateLimitOfAZeusShapedT
   const ScratchDir dir;
   std::vector<double> kwh;
   for (const auto& [watts, speed] : states) {
-    nlohmann::json job = {{"id", "z"}, {"submit", 0}, {"gpus", 1}, {"duration", {{"seconds", 3600}, {"gpu_type", "V100"}}}};
+    nlohmann::json job = {
+        {"id", "z"}, {"submit", 0}, {"gpus", 1}, {"duration", {{"seconds", 3600}, {"gpu_type", "V100"}}}};
     job["power_limit_watts"] = watts;
     const Outcome run = run_one(dir, "limit-" + std::to_string(static_cast<int>(watts)), cluster, job);
     EXPECT_NEAR(run.jct, 3600 / speed, 1e-6) << watts << " W";
@@ -155,17 +156,17 @@ TEST(PowerCaps, ATableWithoutAnyCapChangesNoOutput) {
   const ScratchDir dir;
   nlohmann::json plain = capped_cluster(2);
   plain["gpu_types"][0].erase("power_states");
-  const std::string workload = dir.write(
-      "w.json", workload_json({measured_job("a", 0, 2, 100), training_job("t", 5, 2, 5e11, 400e6, 10),
-                               measured_job("b", 7, 1, 50)}));
+  const std::string workload =
+      dir.write("w.json", workload_json({measured_job("a", 0, 2, 100), training_job("t", 5, 2, 5e11, 400e6, 10),
+                                         measured_job("b", 7, 1, 50)}));
   for (const std::vector<std::string>& flags : {std::vector<std::string>{}, std::vector<std::string>{"--energy"}}) {
     const std::string suffix = flags.empty() ? "" : "-energy";
-    ASSERT_EQ(run_simulation(dir.write("plain.json", plain.dump()), workload, dir / ("plain" + suffix), flags).exit_code,
-              0);
-    ASSERT_EQ(run_simulation(dir.write("table.json", capped_cluster(2).dump()), workload, dir / ("table" + suffix),
-                             flags)
-                  .exit_code,
-              0);
+    ASSERT_EQ(
+        run_simulation(dir.write("plain.json", plain.dump()), workload, dir / ("plain" + suffix), flags).exit_code, 0);
+    ASSERT_EQ(
+        run_simulation(dir.write("table.json", capped_cluster(2).dump()), workload, dir / ("table" + suffix), flags)
+            .exit_code,
+        0);
     for (const char* file : {"jobs.csv", "timeline.csv"})
       EXPECT_EQ(read_text(dir / ("plain" + suffix) + "/" + file), read_text(dir / ("table" + suffix) + "/" + file))
           << file;

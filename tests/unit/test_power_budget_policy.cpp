@@ -60,8 +60,7 @@ TEST(PowerBudgetPolicy, CappedGpusCountAtTheirStatesWatts) {
   PolicyBench bench(spec, {measured_job("a", 2, 0), measured_job("b", 1, 1), measured_job("c", 1, 2)});
   bench.submit_all();
   auto policy = budgeted("fifo", "0.9");
-  EXPECT_EQ(steps_of(bench.schedule(*policy)),
-            (std::vector<PlanStep>{{kAllocate, 0}, {kAllocate, 1}, {kAllocate, 2}}));
+  EXPECT_EQ(steps_of(bench.schedule(*policy)), (std::vector<PlanStep>{{kAllocate, 0}, {kAllocate, 1}, {kAllocate, 2}}));
 }
 
 TEST(PowerBudgetPolicy, AJobsOwnPowerLimitLowersWhatItAdds) {
