@@ -82,6 +82,12 @@ struct NodeGroup {
   NodeRole role = NodeRole::kNone;  // CN or HN (node_role.hpp); kNone: none
   double base_watts = 0;            // each node's power besides its GPUs (CPUs, memory, NICs), always drawn
   double power_cap_watts = kNever;  // each of its GPUs' power cap; kNever: none
+  // A node no run has held for sleep_after seconds sleeps, drawing
+  // sleep_watts in all, until a run starts on it after waking for wake_up
+  // seconds (sim/report/node_sleep_clock.hpp). kNever: it never sleeps.
+  double sleep_after = kNever;
+  double sleep_watts = 0;
+  double wake_up = 0;
 };
 
 struct FabricSpec {

@@ -40,6 +40,19 @@ PowerModel power_model(const ClusterLayout& layout, const std::string& cluster_f
     model.gpu_caps.push_back(gpu_power_cap(layout, static_cast<GpuId>(g)));
     model.gpu_type.push_back(layout.gpu_type_index(static_cast<GpuId>(g)));
   }
+  const bool sleeps = std::any_of(spec.node_groups.begin(), spec.node_groups.end(),
+                                  [](const NodeGroup& group) { return group.sleep_after != kNever; });
+  if (sleeps) {
+    model.nodes.resize(layout.node_count());
+    for (NodeId n = 0; n < layout.node_count(); ++n) {
+      const NodeGroup& group = layout.group_of_node(n);
+      model.nodes[n] = {group.sleep_after, group.sleep_watts, group.base_watts, 0.0};
+    }
+    for (std::size_t g = 0; g < layout.gpu_count(); ++g) {
+      model.gpu_node.push_back(layout.node_of(static_cast<GpuId>(g)));
+      model.nodes[model.gpu_node.back()].idle_gpu_watts += model.gpus[g].idle_watts;
+    }
+  }
   for (const NodeGroup& group : spec.node_groups) model.base_watts += group.count * group.base_watts;
   return model;
 }

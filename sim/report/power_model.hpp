@@ -41,6 +41,16 @@ struct PowerModel {
   std::vector<std::uint32_t> gpu_type;               // by GpuId: index into type_states
   std::vector<std::vector<PowerState>> type_states;  // by GPU type: its table, highest first
 
+  // Each node's sleep (node_sleep_clock.hpp); empty: none sleeps.
+  struct NodePower {
+    Time sleep_after = kNever;  // kNever: never sleeps
+    double sleep_watts = 0;     // in all, while asleep
+    double base_watts = 0;      // awake: its base_watts and its GPUs' idle draw
+    double idle_gpu_watts = 0;
+  };
+  std::vector<NodePower> nodes;  // by NodeId
+  std::vector<NodeId> gpu_node;  // by GpuId
+
   /// What GPU `gpu` draws computing for a job asking `job_limit_watts` (0:
   /// none): its busy_watts, or its capped state's watts.
   double busy_watts(GpuId gpu, double job_limit_watts) const;

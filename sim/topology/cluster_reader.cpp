@@ -135,9 +135,24 @@ IntraNodeKind read_intra_kind(const JsonObject& object) {
   object.fail("kind", "expected \"nvlink\" or \"pcie\", got \"" + kind + "\"");
 }
 
+// "sleep_after", "sleep_watts", "wake_up": a node that sleeps when no run
+// has held it for a while; the other two say nothing without sleep_after.
+void read_node_sleep(const JsonObject& object, NodeGroup& group) {
+  if (!object.has("sleep_after")) {
+    for (const char* field : {"sleep_watts", "wake_up"})
+      if (object.has(field))
+        object.fail(field, "describes a node's sleep, and the group gives no sleep_after: its nodes never sleep");
+    return;
+  }
+  group.sleep_after = object.required_quantity("sleep_after", Quantity::kTime);
+  group.sleep_watts = read_watts(object, "sleep_watts", 0.0);
+  group.wake_up = object.optional_quantity("wake_up", Quantity::kTime, 0);
+}
+
 NodeGroup read_node_group(const JsonObject& object) {
   object.reject_unknown_fields({"name", "count", "gpus_per_node", "gpu_type", "cpu_cores", "memory", "rnics", "disk",
-                                "role", "intra_node", "nic", "base_watts", "power_cap_watts"});
+                                "role", "intra_node", "nic", "base_watts", "power_cap_watts", "sleep_after",
+                                "sleep_watts", "wake_up"});
   NodeGroup group;
   group.name = object.required_string("name");
   group.count = read_count(object, "count");
@@ -148,6 +163,7 @@ NodeGroup read_node_group(const JsonObject& object) {
   group.disk_bytes = object.optional_quantity("disk", Quantity::kBytes, 0);
   group.base_watts = read_watts(object, "base_watts", 0.0);
   group.power_cap_watts = read_power_cap(object);
+  read_node_sleep(object, group);
   if (object.has("role")) {
     const nlohmann::json& role = object.raw("role");
     const std::optional<NodeRole> known =
