@@ -6,8 +6,9 @@
 // GPU's idle_watts, and for each GPU a job holds the job's share of the
 // GPU's busy draw over its idle one, at the power state the GPU runs in for
 // that job (sim/core/gpu_power_states.hpp: a capped GPU at its state's
-// watts): the power the cluster would draw were every held GPU computing,
-// the bound a facility's budget must hold (a job communicating draws less).
+// watts): the power the cluster would draw were every held GPU computing
+// and every node awake, the bound a facility's budget must hold (a job
+// communicating draws less, a sleeping node too).
 // The inner policy decides as it would alone; its allocations are then
 // admitted in the order it recorded them, which is its own order of service
 // (fifo: submission order), while the projection with them stays within the

@@ -63,8 +63,8 @@ class NodeWake : public EngineListener {
   }
 
   NodeSleepClock clock_;
-  std::vector<Time> wake_up_;                  // by node
-  std::vector<Time> awake_at_;                 // by node: when its last wake-up ends
+  std::vector<Time> wake_up_;                   // by node
+  std::vector<Time> awake_at_;                  // by node: when its last wake-up ends
   std::vector<std::vector<NodeId>> job_nodes_;  // by job: the nodes its run holds
 };
 

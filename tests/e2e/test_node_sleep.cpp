@@ -30,8 +30,9 @@ std::string sleepy_cluster(const ScratchDir& dir) {
 TEST(NodeSleep, ANodeIdlePastSleepAfterDrawsItsSleepWatts) {
   // a holds node 0 for 1000 s; node 1 idles at 150 W until 100, then sleeps at 20 W.
   const ScratchDir dir;
-  const GcsimRun run = run_simulation(sleepy_cluster(dir), dir.write("w.json", workload_json({measured_job("a", 0, 1, 1000)})),
-                                      dir / "out", {"--energy"});
+  const GcsimRun run =
+      run_simulation(sleepy_cluster(dir), dir.write("w.json", workload_json({measured_job("a", 0, 1, 1000)})),
+                     dir / "out", {"--energy"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const nlohmann::json energy = read_summary(dir / "out")["energy"];
   EXPECT_NEAR(energy["jobs_kwh"].get<double>(), 250.0 * 1000 / kJoulesPerKwh, 1e-12);
@@ -47,11 +48,11 @@ TEST(NodeSleep, AJobOnASleepingNodeStartsItsWorkAfterTheWakeUp) {
   // b (t = 50) finds node 1 awake and ends at 150; c (t = 500) finds it
   // asleep since 250: it waits 30 s, then runs its 100 s.
   const ScratchDir dir;
-  const GcsimRun run = run_simulation(
-      sleepy_cluster(dir),
-      dir.write("w.json", workload_json({measured_job("a", 0, 1, 1000), measured_job("b", 50, 1, 100),
-                                         measured_job("c", 500, 1, 100)})),
-      dir / "out", {"--energy"});
+  const GcsimRun run =
+      run_simulation(sleepy_cluster(dir),
+                     dir.write("w.json", workload_json({measured_job("a", 0, 1, 1000), measured_job("b", 50, 1, 100),
+                                                        measured_job("c", 500, 1, 100)})),
+                     dir / "out", {"--energy"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const auto jobs = read_jobs_csv(dir / "out");
   EXPECT_DOUBLE_EQ(jobs.at("b").end, 150);

@@ -50,5 +50,19 @@ TEST(PowerBudget, AMissingBudgetIsAUsageErrorNamingTheOption) {
   EXPECT_NE(run.err.find("budget_kw"), std::string::npos) << run.err;
 }
 
+TEST(PowerBudget, TheBundledEnergyScenarioStaysWithinItsBudgetAndItsJobsWait) {
+  const ScratchDir dir;
+  const std::string cluster = scenario("energy/cluster-8x8-h100.json"), day = scenario("energy/day.json");
+  ASSERT_EQ(run_simulation(cluster, day, dir / "fifo", {"--energy"}).exit_code, 0);
+  const GcsimRun budgeted =
+      run_simulation(cluster, day, dir / "budget", {"--energy", "--policy-opt", "budget_kw=35"}, "power-budget:fifo");
+  ASSERT_EQ(budgeted.exit_code, 0) << budgeted.err;
+  const nlohmann::json fifo = read_summary(dir / "fifo"), budget = read_summary(dir / "budget");
+  EXPECT_GT(fifo["energy"]["peak_kw"].get<double>(), 35);
+  EXPECT_LE(budget["energy"]["peak_kw"].get<double>(), 35);
+  EXPECT_EQ(budget["jobs"]["finished"], fifo["jobs"]["finished"]);
+  EXPECT_GT(budget["jct_s"]["mean"].get<double>(), fifo["jct_s"]["mean"].get<double>());
+}
+
 }  // namespace
 }  // namespace gcsim::testing
