@@ -113,7 +113,8 @@ std::unique_ptr<SchedulingPolicy> PolicyRegistry::make_policy_reporting_unused(c
                                                                                const PolicyOptions& options,
                                                                                const std::string& placement,
                                                                                std::vector<std::string>& unused) const {
-  if (const std::size_t colon = name.find(':'); colon != std::string::npos) {
+  // A registered name holding ':' ("python:Mine") is a policy's, not a wrapper's.
+  if (const std::size_t colon = name.find(':'); colon != std::string::npos && !policies_.count(name)) {
     const std::string wrapper = name.substr(0, colon);
     const auto w = wrappers_.find(wrapper);
     if (w == wrappers_.end())

@@ -42,9 +42,9 @@ TEST(GpuPowerStates, TheLeastOfTheCapsHoldsAndNoneLeavesTheGpuUncapped) {
   spec.gpu_power_cap_watts = 250;
   spec.node_groups[1].power_cap_watts = 120;
   const ClusterLayout layout(spec);
-  EXPECT_EQ(capped_state(layout, 0, 0)->watts, 200);  // group a: the cluster's 250
-  EXPECT_EQ(capped_state(layout, 2, 0)->watts, 100);  // group b: its own 120
-  EXPECT_EQ(capped_state(layout, 0, 150)->watts, 100);  // the job's 150
+  EXPECT_EQ(capped_state(layout, 0, 0)->watts, 200);     // group a: the cluster's 250
+  EXPECT_EQ(capped_state(layout, 2, 0)->watts, 100);     // group b: its own 120
+  EXPECT_EQ(capped_state(layout, 0, 150)->watts, 100);   // the job's 150
   EXPECT_EQ(capped_state(layout, 0, 1000)->watts, 200);  // the job's limit above the cluster's cap
 }
 
