@@ -78,7 +78,10 @@ when the run succeeds (nothing is left in DIR when it fails):
                      time until the next row, a row per change
   jobs.csv's last columns energy_kwh and energy_kwh_per_gpu_hour, and
   summary.json's "energy": IT and facility (PUE) kWh, the jobs', idle GPUs',
-  nodes' base and lost work's kWh, mean and peak kW, kWh per user and queue
+  nodes' base and lost work's kWh, mean and peak kW, kWh per user and queue,
+  and sleeping nodes' sleep_kwh where node groups have sleep_after; capped
+  GPUs (power_cap_watts, a job's power_limit_watts) compute slower and draw
+  their power state's watts (docs/cluster-format.md, Power states and caps)
 
 Options:
   --cluster FILE      cluster description (JSON, see docs/cluster-format.md)
@@ -104,7 +107,8 @@ Options:
                       mixed_gpu_types=true: a job may run on GPUs of several
                       types at once, at its slowest GPU's speed (by default
                       each job runs on one type); repeatable
-  --policy NAME       scheduling policy (gcsim policies lists them)
+  --policy NAME       scheduling policy (gcsim policies lists them); WRAPPER:NAME
+                      wraps one (power-budget:fifo --policy-opt budget_kw=KW)
   --out DIR           output directory (created if missing)
   --seed N            seed handed to policies that draw random numbers (default 0)
   --fidelity F        job (default): a constant number of SimGrid activities per
@@ -354,6 +358,8 @@ int list_policies(const Arguments& args) {
   for (const std::string& plugin : args.all("plugin")) load_policy_plugin(plugin, registry);
   std::cout << "policies:\n";
   for (const auto& entry : registry.policies()) std::cout << "  " << entry.name << "\t" << entry.summary << "\n";
+  std::cout << "wrappers (WRAPPER:POLICY):\n";
+  for (const auto& entry : registry.wrappers()) std::cout << "  " << entry.name << "\t" << entry.summary << "\n";
   std::cout << "placements:\n";
   for (const auto& entry : registry.placements()) std::cout << "  " << entry.name << "\t" << entry.summary << "\n";
   return exit_codes::kOk;

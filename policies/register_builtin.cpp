@@ -2,6 +2,7 @@
 
 #include "policies/fifo_backfill/fifo_backfill_policy.hpp"
 #include "policies/capacity/capacity_policy.hpp"
+#include "policies/consolidate/consolidate_placement.hpp"
 #include "policies/crux/crux_policy.hpp"
 #include "policies/drf/drf_policy.hpp"
 #include "policies/fifo/fifo_policy.hpp"
@@ -12,6 +13,7 @@
 #include "policies/placement/pack_placement.hpp"
 #include "policies/placement/spread_placement.hpp"
 #include "policies/placement/topology_placement.hpp"
+#include "policies/power_budget/power_budget_policy.hpp"
 #include "policies/srtf/srtf_policy.hpp"
 #include "policies/tiresias/tiresias_policy.hpp"
 
@@ -20,6 +22,10 @@ namespace gcsim {
 void register_builtin(PolicyRegistry& registry) {
   registry.add_placement("pack", "fewest nodes, then fewest racks; best fit on a single node",
                          [](const PolicyOptions&) { return std::make_unique<PackPlacement>(); });
+  registry.add_placement("consolidate",
+                         "energy-aware: the nodes in use first (best fit), then idle nodes lowest index first, so the "
+                         "others stay idle and sleep",
+                         [](const PolicyOptions&) { return std::make_unique<ConsolidatePlacement>(); });
   registry.add_placement("spread", "one GPU per node, round-robin over the nodes with the most free GPUs",
                          [](const PolicyOptions&) { return std::make_unique<SpreadPlacement>(); });
   registry.add_placement("topology", "highest ring bottleneck bandwidth, then fewest nodes",
@@ -70,6 +76,11 @@ void register_builtin(PolicyRegistry& registry) {
                       "YARN CapacityScheduler: hierarchical queues with guaranteed and maximum capacity, user "
                       "limits, preemption, reservations (config=FILE of YARN properties)",
                       "pack", CapacityPolicy::create);
+
+  registry.add_wrapper("power-budget",
+                       "starts the inner policy's jobs, in its order, only while the cluster's projected IT power "
+                       "(held GPUs computing) stays within budget_kw",
+                       PowerBudgetPolicy::create);
 }
 
 }  // namespace gcsim

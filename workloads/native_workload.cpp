@@ -165,6 +165,7 @@ JobRead read_job(const JsonObject& job, const KindRegistry& kinds, const std::st
   if (std::vector<MemoryUse> uses = read_memory_use(job); !uses.empty())
     spec.change_relations().gpu_memory_use = std::move(uses);
   spec.gpu_share = read_gpu_share(job);
+  spec.power_limit_watts = job.optional_quantity("power_limit_watts", Quantity::kPlain, 0, /*strictly_positive=*/true);
   const std::uint64_t cpu_cores = job.optional_uint("cpu_cores", 0);
   if (cpu_cores > std::numeric_limits<std::uint32_t>::max())
     job.fail("cpu_cores", "expected at most " + std::to_string(std::numeric_limits<std::uint32_t>::max()) +
@@ -495,6 +496,7 @@ nlohmann::json job_json(const JobSpec& job, const std::vector<JobSpec>& jobs, co
       entry["gpu_memory_use"].push_back({{"at", use.at}, {"bytes", use.bytes}});
   }
   if (job.gpu_share != 1) entry["gpu_share"] = job.gpu_share;
+  if (job.power_limit_watts != 0) entry["power_limit_watts"] = job.power_limit_watts;
   if (job.cpu_cores != 0) entry["cpu_cores"] = job.cpu_cores;
   if (job.memory_bytes != 0) entry["memory"] = job.memory_bytes;
   if (job.single_node) entry["single_node"] = true;

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/core/ids.hpp"
 #include "sim/core/node_role.hpp"
 
 namespace gcsim {
@@ -31,6 +32,13 @@ struct GpuPower {
   double communicating_watts = 0;  // held by a job that is not computing (communicating, loading, checkpointing)
 };
 
+/// A power limit a GPU can be set to and the speed it computes at under it,
+/// relative to its full speed (sim/core/gpu_power_states.hpp).
+struct PowerState {
+  double watts = 0;  // the limit, and the GPU's draw while it computes under it
+  double speed = 1;  // in (0, 1]
+};
+
 struct GpuType {
   std::string name;
   double flops = 0;         // sustained FLOP/s
@@ -38,6 +46,10 @@ struct GpuType {
   // The cluster's own figures; none: the bundled defaults for its name
   // (power_model.hpp), needed only when energy is accounted.
   std::optional<GpuPower> power = std::nullopt;
+  // Its power states, highest first; empty: the bundled table for its name
+  // (gpu_power_states.hpp), if any.
+  std::vector<PowerState> power_states = {};
+  double power_cap_watts = kNever;  // every GPU of the type; kNever: no cap
 };
 
 enum class IntraNodeKind { kNvlink, kPcie };
@@ -69,6 +81,13 @@ struct NodeGroup {
   double disk_bytes = 0;            // host disk; 0: none, no job asking disk fits
   NodeRole role = NodeRole::kNone;  // CN or HN (node_role.hpp); kNone: none
   double base_watts = 0;            // each node's power besides its GPUs (CPUs, memory, NICs), always drawn
+  double power_cap_watts = kNever;  // each of its GPUs' power cap; kNever: none
+  // A node no run has held for sleep_after seconds sleeps, drawing
+  // sleep_watts in all, until a run starts on it after waking for wake_up
+  // seconds (sim/report/node_sleep_clock.hpp). kNever: it never sleeps.
+  double sleep_after = kNever;
+  double sleep_watts = 0;
+  double wake_up = 0;
 };
 
 struct FabricSpec {
@@ -105,7 +124,8 @@ struct ClusterSpec {
   std::vector<NodeGroup> node_groups;  // nodes are numbered group by group
   FabricSpec fabric;
   NetworkModelSpec network;
-  double pue = 1.0;  // power usage effectiveness: the facility's power / the IT equipment's
+  double pue = 1.0;                     // power usage effectiveness: the facility's power / the IT equipment's
+  double gpu_power_cap_watts = kNever;  // every GPU's power cap; kNever: none
 };
 
 }  // namespace gcsim

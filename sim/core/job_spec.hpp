@@ -280,6 +280,10 @@ struct JobSpec {
   double memory_bytes = 0;
   /// Host disk for the whole job, split over its GPU workers as its memory is.
   double disk_bytes = 0;
+  /// The power limit it sets on each of its GPUs, watts (Zeus-style); 0:
+  /// none. Its GPUs run in the highest power state within the least of it
+  /// and their cluster cap (sim/core/gpu_power_states.hpp).
+  double power_limit_watts = 0;
   /// All its GPUs on one node (a Kubernetes pod cannot span nodes).
   bool single_node = false;
   QosClass qos = QosClass::kGuaranteed;

@@ -99,6 +99,11 @@ void PolicyRegistry::add_policy(const std::string& name, std::string summary, st
   policies_[name] = {std::move(summary), std::move(default_placement), std::move(factory)};
 }
 
+void PolicyRegistry::add_wrapper(const std::string& name, std::string summary, WrapperFactory factory) {
+  if (wrappers_.count(name) || policies_.count(name)) throw std::logic_error("policy '" + name + "' registered twice");
+  wrappers_[name] = {std::move(summary), std::move(factory)};
+}
+
 void PolicyRegistry::add_placement(const std::string& name, std::string summary, PlacementFactory factory) {
   if (placements_.count(name)) throw std::logic_error("placement '" + name + "' registered twice");
   placements_[name] = {std::move(summary), std::move(factory)};
@@ -108,6 +113,22 @@ std::unique_ptr<SchedulingPolicy> PolicyRegistry::make_policy_reporting_unused(c
                                                                                const PolicyOptions& options,
                                                                                const std::string& placement,
                                                                                std::vector<std::string>& unused) const {
+  // A registered name holding ':' ("python:Mine") is a policy's, not a wrapper's.
+  if (const std::size_t colon = name.find(':'); colon != std::string::npos && !policies_.count(name)) {
+    const std::string wrapper = name.substr(0, colon);
+    const auto w = wrappers_.find(wrapper);
+    if (w == wrappers_.end())
+      throw UnknownPolicy("unknown policy wrapper '" + wrapper + "' (known: " + known_names(wrappers_) + ")");
+    std::unique_ptr<SchedulingPolicy> inner =
+        make_policy_reporting_unused(name.substr(colon + 1), options, placement, unused);
+    try {
+      std::unique_ptr<SchedulingPolicy> policy = w->second.factory(options, std::move(inner));
+      unused = options.never_looked_up();
+      return policy;
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(wrapper + ": " + e.what());  // a bad option value, named with its wrapper
+    }
+  }
   auto it = policies_.find(name);
   if (it == policies_.end())
     throw UnknownPolicy("unknown policy '" + name + "' (known: " + known_names(policies_) + ")");
@@ -146,6 +167,12 @@ std::unique_ptr<PlacementPolicy> PolicyRegistry::make_placement(const std::strin
 std::vector<PolicyRegistry::Entry> PolicyRegistry::policies() const {
   std::vector<Entry> out;
   for (const auto& [name, e] : policies_) out.push_back({name, e.summary});
+  return out;
+}
+
+std::vector<PolicyRegistry::Entry> PolicyRegistry::wrappers() const {
+  std::vector<Entry> out;
+  for (const auto& [name, e] : wrappers_) out.push_back({name, e.summary});
   return out;
 }
 

@@ -98,11 +98,18 @@ class PolicyRegistry {
   using PolicyFactory =
       std::function<std::unique_ptr<SchedulingPolicy>(const PolicyOptions&, std::unique_ptr<PlacementPolicy>)>;
 
+  /// A policy that wraps another, named "WRAPPER:INNER" (`power-budget:fifo`):
+  /// it receives the inner policy, made with the same options and placement.
+  using WrapperFactory =
+      std::function<std::unique_ptr<SchedulingPolicy>(const PolicyOptions&, std::unique_ptr<SchedulingPolicy>)>;
+
   void add_policy(const std::string& name, std::string summary, std::string default_placement, PolicyFactory factory);
+  void add_wrapper(const std::string& name, std::string summary, WrapperFactory factory);
   void add_placement(const std::string& name, std::string summary, PlacementFactory factory);
 
-  /// Throws UnknownPolicy listing the known names, and std::invalid_argument
-  /// for an option neither the policy nor its placement takes.
+  /// `name` is a policy's, or "WRAPPER:NAME" for a wrapper around one. Throws
+  /// UnknownPolicy listing the known names, and std::invalid_argument for an
+  /// option neither the policy, its wrapper nor its placement takes.
   std::unique_ptr<SchedulingPolicy> make_policy(const std::string& name, const PolicyOptions& options,
                                                 const std::string& placement = "") const;
   /// As make_policy, but options nobody looked up are returned in `unused`
@@ -117,6 +124,7 @@ class PolicyRegistry {
   };
   std::vector<Entry> policies() const;
   std::vector<Entry> placements() const;
+  std::vector<Entry> wrappers() const;
 
  private:
   struct PolicyEntry {
@@ -129,6 +137,11 @@ class PolicyRegistry {
   };
   std::map<std::string, PolicyEntry> policies_;
   std::map<std::string, PlacementEntry> placements_;
+  struct WrapperEntry {
+    std::string summary;
+    WrapperFactory factory;
+  };
+  std::map<std::string, WrapperEntry> wrappers_;
 };
 
 }  // namespace gcsim

@@ -31,7 +31,10 @@ JobRuns::JobRuns(EngineContext& engine, CpuDispatch& cpu, ServingDeployments& se
       epoch_(engine.in.jobs.size(), 0),
       rescaled_(engine.in.jobs.size(), false),
       timers_(engine, *this, running_, epoch_),
-      runners_(engine, *this, timers_) {}
+      runners_(engine, *this, timers_),
+      wake_(engine.in.layout, engine.in.jobs.size()) {
+  if (wake_.any()) engine_.events.subscribe(wake_);
+}
 
 SchedulerState::Applied JobRuns::apply_plan(const Plan& plan, double* lost_gpu_seconds, bool crashed) {
   SchedulerState& state = engine_.state;
@@ -84,8 +87,10 @@ void JobRuns::launch_steps(JobIndex job) {
   if (rescaled) rescaled_[job] = true;
   // A job resuming from a checkpoint runs the rest of its work after restoring.
   const double saved = engine_.state.runtime(job).saved_fraction;
-  const Time restore = saved > 0 ? spec.checkpoint.restore_cost : 0;
-  // Its start-up latency, then the restore: one leading delay before the work.
+  // So does one on a sleeping node, after it wakes.
+  const Time wake = wake_.any() ? wake_.wake_delay(gpus, engine_.now) : 0;
+  const Time restore = (saved > 0 ? spec.checkpoint.restore_cost : 0) + wake;
+  // Its start-up latency, then the wake-up and the restore: one leading delay before the work.
   const Time startup = startup_latency(job);
   JobActivityPlan plan(spec, options.fidelity, costs.measured_type_flops, costs.exchange_latency, 1 - saved,
                        startup + restore, options.job_rounds, costs.hierarchy, costs.phases);

@@ -29,6 +29,7 @@
 #include "sim/state/scheduler_state.hpp"
 #include "sim/engine/cpu_dispatch.hpp"
 #include "sim/engine/engine_context.hpp"
+#include "sim/engine/node_wake.hpp"
 #include "sim/engine/runner_pool.hpp"
 #include "sim/engine/running_job.hpp"
 #include "sim/engine/serving_deployments.hpp"
@@ -139,6 +140,7 @@ class JobRuns {
   bool recording_ = true;            // false once the run failed (abandon())
   TimerSteps timers_;
   RunnerPool runners_;
+  NodeWake wake_;  // runs on sleeping nodes wait for them
 };
 
 }  // namespace gcsim

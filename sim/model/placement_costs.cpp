@@ -1,8 +1,10 @@
 #include "sim/model/placement_costs.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <variant>
 
+#include "sim/core/gpu_power_states.hpp"
 #include "sim/core/overloaded.hpp"
 #include "sim/model/parameter_server_cost.hpp"
 #include "sim/model/phase_transfers.hpp"
@@ -44,7 +46,12 @@ double slowest_gpu_flops(const ClusterLayout& layout, const std::vector<GpuId>& 
 
 std::vector<double> compute_scales(const JobSpec& job, const ClusterLayout& layout, const std::vector<GpuId>& gpus) {
   std::vector<double> scales(gpus.size(), 1.0);
-  for (std::size_t i = 0; i < gpus.size(); ++i) scales[i] = compute_scale_on(job, layout.gpu_type_of(gpus[i]).name);
+  for (std::size_t i = 0; i < gpus.size(); ++i) {
+    scales[i] = compute_scale_on(job, layout.gpu_type_of(gpus[i]).name);
+    // A capped GPU computes at its power state's speed.
+    if (const std::optional<PowerState> state = capped_state(layout, gpus[i], job.power_limit_watts))
+      scales[i] /= state->speed;
+  }
   return scales;
 }
 

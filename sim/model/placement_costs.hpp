@@ -58,7 +58,8 @@ double slowest_gpu_flops(const ClusterLayout& layout, const std::vector<GpuId>& 
 
 /// Per GPU: the FLOPs one iteration takes on its type over the job's
 /// flops_per_iteration (TrainingWork::flops_on), 1 where no throughput table
-/// says otherwise and for work other than training.
+/// says otherwise and for work other than training; over the speed of its
+/// power state where the GPU is capped (sim/core/gpu_power_states.hpp).
 std::vector<double> compute_scales(const JobSpec& job, const ClusterLayout& layout, const std::vector<GpuId>& gpus);
 
 /// The slowest GPU in effect: the least of each GPU's FLOP/s times the job's

@@ -9,6 +9,24 @@ EnergyMeter::EnergyMeter(const std::vector<JobSpec>& jobs, PowerModel power)
   report_.job_joules.assign(jobs.size(), 0.0);
   report_.job_gpu_seconds.assign(jobs.size(), 0.0);
   report_.pue = power_.pue;
+  if (!power_.nodes.empty()) {
+    std::vector<Time> sleep_after;
+    for (const PowerModel::NodePower& node : power_.nodes) sleep_after.push_back(node.sleep_after);
+    sleep_.emplace(power_.gpu_node, std::move(sleep_after));
+    report_.nodes_sleep = sleep_->any();
+    if (!sleep_->any()) sleep_.reset();
+  }
+}
+
+void EnergyMeter::slept(NodeId node, Time from, Time to) {
+  if (to <= from) return;
+  const PowerModel::NodePower& p = power_.nodes[node];
+  report_.sleep_joules += p.sleep_watts * (to - from);
+  slept_base_joules_ += p.base_watts * (to - from);
+  slept_idle_joules_ += p.idle_gpu_watts * (to - from);
+  const double saved = p.base_watts + p.idle_gpu_watts - p.sleep_watts;
+  change(from, -saved);
+  change(to, saved);
 }
 
 void EnergyMeter::run_started(JobIndex job, Time now, const std::vector<GpuId>& gpus) {
@@ -23,12 +41,16 @@ void EnergyMeter::run_started(JobIndex job, Time now, const std::vector<GpuId>& 
     const GpuPower& p = power_.gpus[g];
     run.held_watts += share * p.communicating_watts;
     run.idle_watts += share * p.idle_watts;
-    extra += p.busy_watts - p.communicating_watts;
+    extra += power_.busy_watts(g, jobs_[job].power_limit_watts) - p.communicating_watts;
   }
   run.busy_extra = extra / static_cast<double>(gpus.size());
   run.held_gpus = share * static_cast<double>(gpus.size());
-  open_[job] = run;
-  change(now, run.held_watts - run.idle_watts);
+  if (sleep_) {
+    run.nodes = sleep_->nodes_of(gpus);
+    sleep_->started(run.nodes, now, [&](NodeId node, Time from) { slept(node, from, now); });
+  }
+  open_[job] = std::move(run);
+  change(now, open_[job].held_watts - open_[job].idle_watts);
 }
 
 void EnergyMeter::busy(JobIndex job, Time start, Time end, std::size_t gpus, double gpu_share) {
@@ -65,12 +87,14 @@ void EnergyMeter::run_ended(JobIndex job, Time now, double lost_share) {
   report_.lost_joules += joules * lost_share;
   held_idle_joules_ += run.idle_watts * held;
   change(now, run.idle_watts - run.held_watts);
+  if (sleep_) sleep_->ended(run.nodes, now);
   run.open = false;
   run.lost_share = lost_share;
 }
 
 EnergyReport EnergyMeter::finish(Time end) {
   for (std::size_t j = 0; j < open_.size(); ++j) run_ended(static_cast<JobIndex>(j), end, 0.0);
+  if (sleep_) sleep_->asleep_at_end(end, [&](NodeId node, Time from) { slept(node, from, end); });
   double idle_watts = 0;
   for (const GpuPower& p : power_.gpus) idle_watts += p.idle_watts;
   EnergyReport& r = report_;
@@ -82,9 +106,9 @@ EnergyReport EnergyMeter::finish(Time end) {
       r.queue_joules[jobs_[j].queue] += r.job_joules[j];
     }
   }
-  r.idle_gpu_joules = std::max(0.0, idle_watts * end - held_idle_joules_);
-  r.base_joules = power_.base_watts * end;
-  r.it_joules = r.jobs_joules + r.idle_gpu_joules + r.base_joules;
+  r.idle_gpu_joules = std::max(0.0, idle_watts * end - held_idle_joules_ - slept_idle_joules_);
+  r.base_joules = power_.base_watts * end - slept_base_joules_;
+  r.it_joules = r.jobs_joules + r.idle_gpu_joules + r.base_joules + r.sleep_joules;
   r.facility_joules = r.it_joules * power_.pue;
   r.mean_watts = end > 0 ? r.it_joules / end : power_.base_watts + idle_watts;
 

@@ -9,7 +9,9 @@
 // job's energy is its GPUs' draw while it held them (idle part included);
 // the idle GPUs' energy is the idle draw of what no job held. The IT
 // energy is the jobs', the idle GPUs' and the nodes' base energy; the
-// facility's is that times the cluster's PUE.
+// facility's is that times the cluster's PUE. A node of a group with
+// sleep_after sleeps once no run has held it that long (node_sleep_clock.hpp),
+// drawing its sleep_watts instead of its base and its GPUs' idle draw.
 //
 // A busy interval says how many of the job's GPUs compute, not which: each
 // is charged the mean busy-over-communicating draw of the job's GPUs, exact
@@ -24,12 +26,14 @@
 
 #include <cstddef>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "sim/core/ids.hpp"
 #include "sim/core/job_spec.hpp"
+#include "sim/report/node_sleep_clock.hpp"
 #include "sim/report/power_model.hpp"
 
 namespace gcsim {
@@ -40,8 +44,10 @@ struct EnergyReport {
   std::vector<double> job_gpu_seconds;    // per job, GPU time held (shares counted)
   double jobs_joules = 0;                 // the jobs' sum
   double idle_gpu_joules = 0;             // GPUs (and shares of GPUs) held by nobody, at idle draw
-  double base_joules = 0;                 // the nodes' base_watts
-  double it_joules = 0;                   // jobs + idle GPUs + base
+  double base_joules = 0;                 // the nodes' base_watts, while awake
+  double sleep_joules = 0;                // sleeping nodes' sleep_watts
+  bool nodes_sleep = false;               // some node group has sleep_after
+  double it_joules = 0;                   // jobs + idle GPUs + base + sleep
   double facility_joules = 0;             // it_joules x PUE
   double lost_joules = 0;                 // of runs whose work was thrown away (preemptions, node failures, failures)
   double mean_watts = 0, peak_watts = 0;  // of the IT power over [0, end]
@@ -75,21 +81,26 @@ class EnergyMeter {
     bool open = false;
     bool ran = false;
     Time since = 0;
-    double held_watts = 0;   // the job's shares of its GPUs' communicating draw
-    double idle_watts = 0;   // the same shares' idle draw
-    double busy_extra = 0;   // per computing GPU at share 1: mean busy - communicating draw
-    double busy_joules = 0;  // busy intervals' extra, told so far
-    double held_gpus = 0;    // GPUs held, shares counted
-    double lost_share = 0;   // once ended: the share of it thrown away
+    double held_watts = 0;      // the job's shares of its GPUs' communicating draw
+    double idle_watts = 0;      // the same shares' idle draw
+    double busy_extra = 0;      // per computing GPU at share 1: mean busy - communicating draw
+    double busy_joules = 0;     // busy intervals' extra, told so far
+    double held_gpus = 0;       // GPUs held, shares counted
+    double lost_share = 0;      // once ended: the share of it thrown away
+    std::vector<NodeId> nodes;  // its nodes, when nodes sleep
   };
+  // `node` slept from `from` to `to`: its sleep draw instead of its awake one.
+  void slept(NodeId node, Time from, Time to);
   void change(Time at, double watts) { changes_.emplace_back(at, watts); }
 
   const std::vector<JobSpec>& jobs_;
   PowerModel power_;
   std::vector<OpenRun> open_;
   EnergyReport report_;
-  double held_idle_joules_ = 0;                   // idle draw of what jobs held
-  std::vector<std::pair<Time, double>> changes_;  // power changes, watts, in any order
+  double held_idle_joules_ = 0;                           // idle draw of what jobs held
+  std::optional<NodeSleepClock> sleep_;                   // when nodes sleep
+  double slept_base_joules_ = 0, slept_idle_joules_ = 0;  // the awake draw sleeping nodes did not draw
+  std::vector<std::pair<Time, double>> changes_;          // power changes, watts, in any order
 };
 
 }  // namespace gcsim

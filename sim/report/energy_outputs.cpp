@@ -18,17 +18,19 @@ nlohmann::ordered_json kwh_by_name(const std::map<std::string, double>& joules) 
 }  // namespace
 
 nlohmann::ordered_json energy_summary_json(const EnergyReport& r) {
-  return {{"it_kwh", kwh(r.it_joules)},
-          {"facility_kwh", kwh(r.facility_joules)},
-          {"pue", r.pue},
-          {"jobs_kwh", kwh(r.jobs_joules)},
-          {"idle_gpu_kwh", kwh(r.idle_gpu_joules)},
-          {"base_kwh", kwh(r.base_joules)},
-          {"lost_work_kwh", kwh(r.lost_joules)},
-          {"mean_kw", r.mean_watts / 1000.0},
-          {"peak_kw", r.peak_watts / 1000.0},
-          {"per_user_kwh", kwh_by_name(r.user_joules)},
-          {"per_queue_kwh", kwh_by_name(r.queue_joules)}};
+  nlohmann::ordered_json j = {{"it_kwh", kwh(r.it_joules)},
+                              {"facility_kwh", kwh(r.facility_joules)},
+                              {"pue", r.pue},
+                              {"jobs_kwh", kwh(r.jobs_joules)},
+                              {"idle_gpu_kwh", kwh(r.idle_gpu_joules)},
+                              {"base_kwh", kwh(r.base_joules)},
+                              {"lost_work_kwh", kwh(r.lost_joules)},
+                              {"mean_kw", r.mean_watts / 1000.0},
+                              {"peak_kw", r.peak_watts / 1000.0},
+                              {"per_user_kwh", kwh_by_name(r.user_joules)},
+                              {"per_queue_kwh", kwh_by_name(r.queue_joules)}};
+  if (r.nodes_sleep) j["sleep_kwh"] = kwh(r.sleep_joules);  // only where nodes may sleep
+  return j;
 }
 
 void write_power_csv(std::ostream& out, const EnergyReport& report) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/core/gpu_power_states.hpp"
 #include "sim/core/input_error.hpp"
 #include "sim/io/json_input.hpp"
 
@@ -77,13 +78,47 @@ GpuPower read_gpu_power(const JsonObject& object) {
   return power;
 }
 
+// "power_states": [{"watts": 700, "speed": 1}, ...]: highest first, the
+// watts falling and the speeds not rising from one state to the next.
+std::vector<PowerState> read_power_states(const JsonObject& type) {
+  const nlohmann::json& list = type.required_array("power_states");
+  if (list.empty()) type.fail("power_states", "must list at least one state (leave it out for the bundled table)");
+  std::vector<PowerState> states;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const JsonObject state = element_of(type, "power_states", i, list[i]);
+    state.reject_unknown_fields({"watts", "speed"});
+    PowerState read;
+    read.watts = state.required_quantity("watts", Quantity::kPlain, /*strictly_positive=*/true);
+    read.speed = state.required_quantity("speed", Quantity::kPlain, /*strictly_positive=*/true);
+    if (read.speed > 1)
+      state.fail("speed", "must be in (0, 1], relative to full speed, got " + format_number(read.speed));
+    if (!states.empty() && read.watts >= states.back().watts)
+      state.fail("watts", "must be below the state before (" + format_number(states.back().watts) +
+                              "): list the states highest first, got " + format_number(read.watts));
+    if (!states.empty() && read.speed > states.back().speed)
+      state.fail("speed", "must not exceed the speed of the state before (" + format_number(states.back().speed) +
+                              ") at a lower limit, got " + format_number(read.speed));
+    states.push_back(read);
+  }
+  return states;
+}
+
+// "power_cap_watts": kNever when absent.
+double read_power_cap(const JsonObject& object) {
+  return object.has("power_cap_watts")
+             ? object.required_quantity("power_cap_watts", Quantity::kPlain, /*strictly_positive=*/true)
+             : kNever;
+}
+
 GpuType read_gpu_type(const JsonObject& object) {
-  object.reject_unknown_fields({"name", "flops", "memory", "power"});
+  object.reject_unknown_fields({"name", "flops", "memory", "power", "power_states", "power_cap_watts"});
   GpuType type;
   type.name = object.required_string("name");
   type.flops = object.required_quantity("flops", Quantity::kFlops, /*strictly_positive=*/true);
   type.memory_bytes = object.required_quantity("memory", Quantity::kBytes, /*strictly_positive=*/true);
   if (object.has("power")) type.power = read_gpu_power(object.required_object("power"));
+  if (object.has("power_states")) type.power_states = read_power_states(object);
+  type.power_cap_watts = read_power_cap(object);
   return type;
 }
 
@@ -100,9 +135,24 @@ IntraNodeKind read_intra_kind(const JsonObject& object) {
   object.fail("kind", "expected \"nvlink\" or \"pcie\", got \"" + kind + "\"");
 }
 
+// "sleep_after", "sleep_watts", "wake_up": a node that sleeps when no run
+// has held it for a while; the other two say nothing without sleep_after.
+void read_node_sleep(const JsonObject& object, NodeGroup& group) {
+  if (!object.has("sleep_after")) {
+    for (const char* field : {"sleep_watts", "wake_up"})
+      if (object.has(field))
+        object.fail(field, "describes a node's sleep, and the group gives no sleep_after: its nodes never sleep");
+    return;
+  }
+  group.sleep_after = object.required_quantity("sleep_after", Quantity::kTime);
+  group.sleep_watts = read_watts(object, "sleep_watts", 0.0);
+  group.wake_up = object.optional_quantity("wake_up", Quantity::kTime, 0);
+}
+
 NodeGroup read_node_group(const JsonObject& object) {
   object.reject_unknown_fields({"name", "count", "gpus_per_node", "gpu_type", "cpu_cores", "memory", "rnics", "disk",
-                                "role", "intra_node", "nic", "base_watts"});
+                                "role", "intra_node", "nic", "base_watts", "power_cap_watts", "sleep_after",
+                                "sleep_watts", "wake_up"});
   NodeGroup group;
   group.name = object.required_string("name");
   group.count = read_count(object, "count");
@@ -112,6 +162,8 @@ NodeGroup read_node_group(const JsonObject& object) {
   group.rnics = object.has("rnics") ? read_count(object, "rnics", 0) : 0;
   group.disk_bytes = object.optional_quantity("disk", Quantity::kBytes, 0);
   group.base_watts = read_watts(object, "base_watts", 0.0);
+  group.power_cap_watts = read_power_cap(object);
+  read_node_sleep(object, group);
   if (object.has("role")) {
     const nlohmann::json& role = object.raw("role");
     const std::optional<NodeRole> known =
@@ -196,11 +248,32 @@ NetworkModelSpec read_network_model(const JsonObject& object) {
   return network;
 }
 
+// A cap (the cluster's, its GPU type's or the group's own) on GPUs whose
+// type has no power-state table, own or bundled, cannot say how they slow.
+void check_capped_group(const JsonObject& object, const NodeGroup& group, const ClusterSpec& spec, bool cluster_cap) {
+  if (group.gpus_per_node == 0) {
+    if (group.power_cap_watts != kNever)
+      object.fail("power_cap_watts", "a CPU node group (gpus_per_node 0) has no GPU to cap: leave it out");
+    return;
+  }
+  const auto type = std::find_if(spec.gpu_types.begin(), spec.gpu_types.end(),
+                                 [&](const GpuType& t) { return t.name == group.gpu_type; });
+  if (type == spec.gpu_types.end() || !power_states_of(*type).empty()) return;
+  const char* where = group.power_cap_watts != kNever   ? "the group's"
+                      : type->power_cap_watts != kNever ? "its GPU type's"
+                      : cluster_cap                     ? "the cluster's"
+                                                        : nullptr;
+  if (where)
+    object.fail("power_cap_watts", std::string("its GPUs are capped (") + where + " power_cap_watts), but GPU type '" +
+                                       type->name +
+                                       "' has no bundled power-state table: give the type its power_states");
+}
+
 }  // namespace
 
 ClusterSpec parse_cluster_json(const nlohmann::json& doc, const std::string& file_label) {
   const JsonObject root(doc, {file_label, ""});
-  root.reject_unknown_fields({"name", "gpu_types", "node_groups", "fabric", "network_model", "pue"});
+  root.reject_unknown_fields({"name", "gpu_types", "node_groups", "fabric", "network_model", "pue", "power_cap_watts"});
 
   ClusterSpec spec;
   spec.name = root.required_string("name");
@@ -219,6 +292,8 @@ ClusterSpec parse_cluster_json(const nlohmann::json& doc, const std::string& fil
     spec.gpu_types.push_back(std::move(type));
   }
 
+  spec.gpu_power_cap_watts = read_power_cap(root);
+  const bool gpu_caps_given = spec.gpu_power_cap_watts != kNever;
   const nlohmann::json& node_groups = root.required_array("node_groups");
   if (node_groups.empty()) root.fail("node_groups", "must list at least one node group");
   std::map<std::string, std::string> group_paths;
@@ -236,6 +311,7 @@ ClusterSpec parse_cluster_json(const nlohmann::json& doc, const std::string& fil
       object.fail("gpu_type", "unknown GPU type '" + group.gpu_type +
                                   "' (gpu_types defines: " + (known.empty() ? "none" : join(known)) + ")");
     }
+    check_capped_group(object, group, spec, gpu_caps_given);
     total_nodes += group.count;
     total_gpus += static_cast<std::uint64_t>(group.count) * group.gpus_per_node;
     spec.node_groups.push_back(std::move(group));

@@ -79,6 +79,32 @@ TEST(PolicyRegistry, MakesThePolicyRegisteredUnderTheName) {
   EXPECT_EQ(policy->name(), "beta");
 }
 
+// ---- wrappers ("WRAPPER:POLICY") -------------------------------------------------
+
+PolicyRegistry::WrapperFactory wrapper_reading(const std::string& option) {
+  return [option](const PolicyOptions& options, std::unique_ptr<SchedulingPolicy> inner) {
+    (void)options.count(option);
+    return inner;  // the inner policy itself: the test reads its name
+  };
+}
+
+TEST(PolicyRegistry, AWrapperReceivesTheInnerPolicyAndReadsItsOwnOptions) {
+  PolicyRegistry registry = sample_registry();
+  registry.add_wrapper("budget", "a wrapper", wrapper_reading("kw"));
+  const auto policy = registry.make_policy("budget:alpha", {{"kw", "1"}});
+  EXPECT_EQ(policy->name(), "alpha");
+  EXPECT_NE(as_recording(policy).placement(), nullptr);                               // alpha's default placement
+  EXPECT_THROW(registry.make_policy("alpha", {{"kw", "1"}}), std::invalid_argument);  // nobody reads kw
+  EXPECT_THROW(registry.make_policy("other:alpha", {}), UnknownPolicy);
+}
+
+TEST(PolicyRegistry, APolicyRegisteredUnderANameWithAColonIsNotTakenForAWrapper) {
+  PolicyRegistry registry = sample_registry();
+  registry.add_wrapper("python", "a wrapper", wrapper_reading("kw"));
+  registry.add_policy("python:Mine", "a policy written in Python", "", policy_named("python:Mine"));
+  EXPECT_EQ(registry.make_policy("python:Mine", {})->name(), "python:Mine");
+}
+
 TEST(PolicyRegistry, UnknownPolicyErrorNamesItAndListsTheKnownPolicies) {
   const PolicyRegistry registry = sample_registry();
   try {

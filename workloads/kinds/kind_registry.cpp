@@ -16,6 +16,7 @@ std::set<std::string> KindRegistry::common_entry_fields() {
           "gpus",
           "gpu_memory",
           "gpu_share",
+          "power_limit_watts",
           "cpu_cores",
           "memory",
           "single_node",
