@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "app/commands.hpp"
-#include "app/startup_latency_flag.hpp"
+#include "app/startup_latency_arguments.hpp"
 #include "app/python_plots.hpp"
 #include "app/run_request.hpp"
 #include "sim/core/input_error.hpp"

@@ -7,7 +7,7 @@
 #include "policies/register_builtin.hpp"
 #include "app/arguments.hpp"
 #include "app/commands.hpp"
-#include "app/startup_latency_flag.hpp"
+#include "app/startup_latency_arguments.hpp"
 #include "app/interrupt_signals.hpp"
 #include "app/plugin_loader.hpp"
 #include "app/progress_line.hpp"

@@ -61,11 +61,4 @@ StartupLatency parse_startup_latency(const std::string& text, std::uint64_t seed
   return StartupLatency::fixed(*seconds);
 }
 
-StartupLatencyFlags startup_latency_flags(const Arguments& args) {
-  StartupLatencyFlags flags{args.value_or("startup-latency", ""), args.uint_or("startup-seed", 0)};
-  if (args.has("startup-seed") && flags.model.empty())
-    throw UsageError("option '--startup-seed' applies with --startup-latency only");
-  return flags;
-}
-
 }  // namespace gcsim

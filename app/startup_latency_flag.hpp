@@ -13,7 +13,6 @@
 #include <cstdint>
 #include <string>
 
-#include "app/arguments.hpp"
 #include "sim/model/startup_latency.hpp"
 
 namespace gcsim {
@@ -21,13 +20,5 @@ namespace gcsim {
 /// UsageError naming option '--startup-latency' for a bad model; InputError
 /// naming the file and line for an empirical file that cannot be read.
 StartupLatency parse_startup_latency(const std::string& text, std::uint64_t seed);
-
-/// --startup-latency and --startup-seed as given (the model is parsed when
-/// the run starts); UsageError for a seed without a model.
-struct StartupLatencyFlags {
-  std::string model;
-  std::uint64_t seed = 0;
-};
-StartupLatencyFlags startup_latency_flags(const Arguments& args);
 
 }  // namespace gcsim
