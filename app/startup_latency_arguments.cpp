@@ -11,5 +11,4 @@ StartupLatencyFlags startup_latency_flags(const Arguments& args) {
   return flags;
 }
 
-
 }  // namespace gcsim
