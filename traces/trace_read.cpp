@@ -155,20 +155,18 @@ void finish_trace(std::vector<PendingTraceJob> pending, const TraceReadOptions& 
   result.jobs.reserve(kept.size());
   result.job_status.reserve(kept.size());
   result.job_types.reserve(kept.size());
+  // Each job's recorded wait, kept only where some job records its start,
+  // so that a trace without any costs nothing.
+  auto records_start = [](const PendingTraceJob& job) { return job.recorded_start && !job.submit_unknown; };
+  const bool any_start = std::any_of(kept.begin(), kept.end(), records_start);
+  if (any_start) result.recorded_waits.reserve(kept.size());
   for (PendingTraceJob& job : kept) {
+    if (any_start)
+      result.recorded_waits.push_back(records_start(job) ? *job.recorded_start - (job.spec.submit + result.time_origin)
+                                                         : std::numeric_limits<double>::quiet_NaN());
     result.jobs.push_back(std::move(job.spec));
     result.job_status.push_back(std::move(job.status));
     result.job_types.push_back(std::move(job.job_type));
-  }
-  // Only where some job records its start, so that a trace without any costs nothing.
-  const bool any_start = std::any_of(
-      kept.begin(), kept.end(), [](const PendingTraceJob& job) { return job.recorded_start && !job.submit_unknown; });
-  if (any_start) {
-    result.recorded_waits.reserve(kept.size());
-    for (const PendingTraceJob& job : kept)
-      result.recorded_waits.push_back(job.recorded_start && !job.submit_unknown
-                                          ? *job.recorded_start - (job.spec.submit + result.time_origin)
-                                          : std::numeric_limits<double>::quiet_NaN());
   }
   // Skipped rows in file order, whatever order the reader found them in.
   std::stable_sort(result.skipped.begin(), result.skipped.end(), [](const SkippedRow& a, const SkippedRow& b) {
