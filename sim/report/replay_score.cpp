@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <numeric>
 #include <utility>
 
 #include "sim/core/sample_comparison.hpp"
@@ -11,15 +10,6 @@
 
 namespace gcsim {
 namespace {
-
-double mean_of(const std::vector<double>& values) {
-  return values.empty() ? 0 : std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
-}
-
-double median_of(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  return percentile_of_sorted(values, 50);
-}
 
 bool scored(const ReplayJob& job) { return !std::isnan(job.recorded_wait) && job.simulated_start != kNever; }
 
@@ -78,10 +68,11 @@ WaitScore score_waits(const std::vector<double>& simulated, const std::vector<do
   WaitScore score;
   score.jobs = simulated.size();
   if (simulated.empty()) return score;
-  score.mean_simulated = mean_of(simulated);
-  score.mean_recorded = mean_of(recorded);
-  score.median_simulated = median_of(simulated);
-  score.median_recorded = median_of(recorded);
+  const Distribution simulated_waits = summarize(simulated), recorded_waits = summarize(recorded);
+  score.mean_simulated = simulated_waits.mean;
+  score.mean_recorded = recorded_waits.mean;
+  score.median_simulated = simulated_waits.p50;
+  score.median_recorded = recorded_waits.p50;
   score.mean_relative_error = relative_error(score.mean_simulated, score.mean_recorded);
   score.median_relative_error = relative_error(score.median_simulated, score.median_recorded);
   std::vector<double> errors(simulated.size());
