@@ -22,7 +22,7 @@ void PowerBudgetPolicy::read_power(const ClusterLayout& layout) {
   const ClusterSpec& spec = layout.spec();
   for (std::size_t t = 0; t < spec.gpu_types.size(); ++t) {
     const GpuType& type = spec.gpu_types[t];
-    const std::optional<GpuPower> power = type.power ? type.power : bundled_gpu_power(type.name);
+    const std::optional<GpuPower> power = power_of(type);
     if (!power)
       throw InputError("cluster '" + spec.name + "'", "gpu_types[" + std::to_string(t) + "] (name '" + type.name + "')",
                        "power",

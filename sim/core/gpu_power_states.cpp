@@ -44,6 +44,8 @@ std::optional<GpuPower> bundled_gpu_power(const std::string& type_name) {
   return GpuPower{type->idle_watts, type->busy_watts, type->idle_watts};
 }
 
+std::optional<GpuPower> power_of(const GpuType& type) { return type.power ? type.power : bundled_gpu_power(type.name); }
+
 std::vector<PowerState> power_states_of(const GpuType& type) {
   return type.power_states.empty() ? bundled_power_states(type.name) : type.power_states;
 }

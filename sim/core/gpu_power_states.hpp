@@ -46,6 +46,9 @@ std::vector<PowerState> bundled_power_states(const std::string& type_name);
 /// The bundled power (idle and busy watts) for a GPU type of this name; none for other names.
 std::optional<GpuPower> bundled_gpu_power(const std::string& type_name);
 
+/// The type's own power, or the bundled one for its name; none when it has neither.
+std::optional<GpuPower> power_of(const GpuType& type);
+
 /// The type's own table, or the bundled one for its name (empty: none).
 std::vector<PowerState> power_states_of(const GpuType& type);
 

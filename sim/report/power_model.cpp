@@ -7,8 +7,6 @@
 
 namespace gcsim {
 
-std::optional<GpuPower> default_gpu_power(const std::string& type_name) { return bundled_gpu_power(type_name); }
-
 double PowerModel::busy_watts(GpuId gpu, double job_limit_watts) const {
   double cap = gpu < gpu_caps.size() ? gpu_caps[gpu] : kNever;
   if (job_limit_watts > 0) cap = std::min(cap, job_limit_watts);
@@ -21,7 +19,7 @@ PowerModel power_model(const ClusterLayout& layout, const std::string& cluster_f
   std::vector<GpuPower> of_type;
   for (std::size_t t = 0; t < spec.gpu_types.size(); ++t) {
     const GpuType& type = spec.gpu_types[t];
-    const std::optional<GpuPower> power = type.power ? type.power : default_gpu_power(type.name);
+    const std::optional<GpuPower> power = power_of(type);
     if (!power)
       throw InputError(cluster_file, "gpu_types[" + std::to_string(t) + "] (name '" + type.name + "')", "power",
                        "energy accounting needs the power of GPU type '" + type.name +

@@ -2,10 +2,11 @@
 // accounting (energy_meter.hpp) charges them.
 //
 // A GPU type's power is the cluster's own (`power` in the cluster file) or,
-// when the cluster gives none, the default for its name below; a type with
-// neither cannot be accounted and is an InputError naming it. The defaults
-// are the vendors' TDPs for computing and assumed idle draws
-// (docs/cluster-format.md gives their sources):
+// when the cluster gives none, the bundled default for its name below
+// (power_of() in sim/core/gpu_power_states.hpp); a type with neither cannot
+// be accounted and is an InputError naming it. The defaults are the vendors'
+// TDPs for computing and assumed idle draws (docs/cluster-format.md gives
+// their sources):
 //
 //   type   idle  busy (W)
 //   K80     25   300    (board TDP; idle assumed)
@@ -55,9 +56,6 @@ struct PowerModel {
   /// none): its busy_watts, or its capped state's watts.
   double busy_watts(GpuId gpu, double job_limit_watts) const;
 };
-
-/// The bundled default for a GPU type of this name; none for other names.
-std::optional<GpuPower> default_gpu_power(const std::string& type_name);
 
 /// The power of every GPU of `layout` and of its nodes. Throws InputError
 /// naming `cluster_file` and the GPU type that has no `power` and no default.
