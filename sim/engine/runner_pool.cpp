@@ -232,13 +232,17 @@ void RunnerPool::phase_step(JobIndex job, RunningJob& run, const JobStep& step) 
   if (step.amount > 0) {
     const double share = engine_.in.jobs[job].gpu_share;
     timers_.record_compute_busy(run, step, share);
-    for (std::size_t i = 0; i < run.hosts.size(); ++i) {
-      sg4::ExecPtr exec = sg4::Exec::init();
-      exec->set_flops_amount(step.amount * run.compute_scale[i])->set_host(run.hosts[i]);
-      if (share < 1) exec->set_bound(share * run.hosts[i]->get_speed());
-      run.activities.push_back(exec);
-      run.activity_transfers.push_back(1);
-      exec->start();
+    if (run.computes_on_timers()) {
+      phase_computation(run, step);
+    } else {
+      for (std::size_t i = 0; i < run.hosts.size(); ++i) {
+        sg4::ExecPtr exec = sg4::Exec::init();
+        exec->set_flops_amount(step.amount * run.compute_scale[i])->set_host(run.hosts[i]);
+        if (share < 1) exec->set_bound(share * run.hosts[i]->get_speed());
+        run.activities.push_back(exec);
+        run.activity_transfers.push_back(1);
+        exec->start();
+      }
     }
   }
   // A listener following the steps' flows (--contention) counts each
@@ -253,6 +257,35 @@ void RunnerPool::phase_step(JobIndex job, RunningJob& run, const JobStep& step) 
       send(run, run.hosts[t.from], run.hosts[t.to], flows.bytes * step.iterations);
       run.activity_transfers.push_back(merge ? flows.stands_for[k] : 1);
     }
+  }
+}
+
+// A phase's computation on GPUs held whole: nothing else computes on them,
+// so a GPU's computation takes its FLOPs over its speed whatever the rest of
+// the cluster does, and the GPUs with the same FLOPs and speed end together.
+// One Exec stands for each such set, on one of its GPUs. SimGrid 3.32 keeps
+// the Execs an actor started in one list and walks it whole at each end
+// (ExecImpl::post()): an Exec per GPU of a job of thousands of GPUs cost a
+// walk of thousands at each of thousands of ends, every phase.
+void RunnerPool::phase_computation(RunningJob& run, const JobStep& step) {
+  // The sets so far: FLOPs, speed, and the index of their activity.
+  std::vector<std::tuple<double, double, std::size_t>> sets;
+  for (std::size_t i = 0; i < run.hosts.size(); ++i) {
+    const double flops = step.amount * run.compute_scale[i];
+    const double speed = run.hosts[i]->get_speed();
+    const auto same = std::find_if(sets.begin(), sets.end(), [&](const auto& set) {
+      return std::get<0>(set) == flops && std::get<1>(set) == speed;
+    });
+    if (same != sets.end()) {
+      ++run.activity_transfers[std::get<2>(*same)];
+      continue;
+    }
+    sets.emplace_back(flops, speed, run.activities.size());
+    sg4::ExecPtr exec = sg4::Exec::init();
+    exec->set_flops_amount(flops)->set_host(run.hosts[i]);
+    run.activities.push_back(exec);
+    run.activity_transfers.push_back(1);
+    exec->start();
   }
 }
 

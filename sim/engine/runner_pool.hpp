@@ -2,7 +2,8 @@
 // time each, pooled on the scheduler's host.
 //
 // A runner starts a step's activities (a computation: one SimGrid Exec per
-// GPU, bound to the job's share, and the input pipeline's decoding on its
+// GPU, bound to the job's share, or one per set of GPUs held whole that end
+// together in a phase, and the input pipeline's decoding on its
 // nodes' cores; a ring step: a host-to-host Comm per ring edge, or one for
 // the edges inside a node, see ring_step(); parameter servers' pushes and
 // pulls; a hierarchical allreduce's steps) and waits on them one after the
@@ -80,6 +81,9 @@ class RunnerPool {
   void run_job(Runner& runner);
   // Starts a PhasedWork phase's computation and transfers.
   void phase_step(JobIndex job, RunningJob& run, const JobStep& step);
+  // Starts a phase's computation on GPUs held whole: one Exec for each set of
+  // GPUs that end together.
+  static void phase_computation(RunningJob& run, const JobStep& step);
   // Runs the job's current step to its end. False when the run stopped
   // meanwhile: the job may then be gone, and nothing of it is touched.
   bool run_step(Runner& runner, JobIndex job);
