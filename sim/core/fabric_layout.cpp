@@ -79,6 +79,8 @@ FabricLayout::FabricLayout(const ClusterLayout& layout)
   }
   node_first_nic_.push_back(static_cast<std::uint32_t>(links_.nics.size()));
 
+  leaf_uplinks_never_full_ = fabric.oversubscription == 1.0;
+  pod_uplinks_never_full_ = fabric.pod_oversubscription == 1.0;
   links_.leaf_uplinks.reserve(leaves);
   for (std::uint32_t leaf = 0; leaf < leaves; ++leaf)
     links_.leaf_uplinks.push_back(LinkSpec{leaf_downlink[leaf] / fabric.oversubscription, fabric.uplink_latency});

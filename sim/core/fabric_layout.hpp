@@ -53,6 +53,15 @@ class FabricLayout {
   std::uint32_t pod_of_rack(RackId rack) const { return rack_pod_[rack]; }
   /// Pods: 1 unless the racks form several, and only then are there pod uplinks.
   std::uint32_t pod_count() const { return pod_count_; }
+  /// Whether no traffic can fill the uplinks of `kind` (a leaf's or a pod's):
+  /// an uplink of an oversubscription of 1 carries as much as everything
+  /// below it can send (a leaf's, its NICs; a pod's, its leaves' uplinks),
+  /// and every transfer that crosses it went through those, so it is never
+  /// what bounds a transfer, whoever else crosses it. False for ports and NICs.
+  bool never_full(FabricLinkKind kind) const {
+    return (kind == FabricLinkKind::kLeafUplink && leaf_uplinks_never_full_) ||
+           (kind == FabricLinkKind::kPodUplink && pod_uplinks_never_full_);
+  }
 
   /// A GPU's port: the group's intra-node bandwidth and half its intra-node
   /// latency, so a transfer between two GPUs of a node crosses two ports and
@@ -72,6 +81,8 @@ class FabricLayout {
   std::uint32_t pod_count_ = 1;
   bool pxn_ = false;
   bool rail_optimized_ = false;
+  bool leaf_uplinks_never_full_ = false;
+  bool pod_uplinks_never_full_ = false;
 };
 
 }  // namespace gcsim

@@ -85,6 +85,10 @@ std::vector<std::vector<std::uint32_t>> solo_stand_ins(const ClusterLayout& layo
       SoloShape shape{exchange.bytes, {}};
       bool solo = route.size > 0;
       for (const FabricHop& hop : route) {
+        if (fabric.never_full(hop.kind)) {  // shared, but never what bounds a transfer
+          shape.links.push_back(fabric.links().at(hop));
+          continue;
+        }
         const std::optional<GpuId> gpu = owner(hop, from, to, layout);
         if (!gpu || !the_jobs(*gpu) || crossings.at(directed_link(hop)) != 1) {
           solo = false;

@@ -2,7 +2,9 @@
 // others, so that the engine starts one flow where it would start many.
 //
 // A transfer is solo when every link it crosses is the job's alone and no
-// other transfer of the phase crosses it in the same direction. A GPU's port
+// other transfer of the phase crosses it in the same direction, or is an
+// uplink nothing can fill (FabricLayout::never_full(): oversubscription 1),
+// which never bounds a transfer whoever else crosses it. A GPU's port
 // and its own NIC (a node with a NIC per GPU) are the job's when it holds
 // the GPU whole, and with PXN, which relays a transfer through another GPU
 // of the sender's node, when it holds the whole node; the NIC of a node's
@@ -13,8 +15,9 @@
 // same figures, in the same order, end at the same instant: one flow stands
 // for all of them. A tensor-parallel ring inside a node, a pipeline's send
 // to the next stage on the same rail of the same leaf, an 8-GPU job's rings
-// are solo; anything crossing a leaf or pod uplink or a node's shared NIC
-// is not, nor is any transfer of a job on a fraction of its GPUs, or on a
+// are solo, and so are the rings of a job across leaves whose uplinks are
+// not oversubscribed; anything crossing an oversubscribed leaf or pod
+// uplink or a node's shared NIC is not, nor is any transfer of a job on a fraction of its GPUs, or on a
 // network with cross-traffic (acknowledgements flow back over the reverse
 // direction).
 //

@@ -240,6 +240,45 @@ TEST(Contention, AnLlmPairUnderAnOversubscribedLeafLosesItsDataParallelTimeOnIts
   }
 }
 
+// The same pair with the leaves' uplinks at 1:1 (two NICs of 50 GB/s over
+// 100 GB/s): nothing can fill an uplink, so the DP hops that cross rack 63's
+// are solo on rails 1 to 7 (rail 0's NICs carry the nodes' CPU hosts too)
+// and one flow stands for each rail's like hops of a ring in a run that does
+// not follow the network (sim/model/solo_transfers.hpp). --contention starts
+// a flow per hop: the jobs' ends must not move, and nothing is lost.
+TEST(Contention, HopsOverUplinksNothingCanFillEndAsTheirOwnFlowsWould) {
+  nlohmann::json cluster = nlohmann::json::parse(read_text(scenario("clusters/h100-rails-1024gpu.json")));
+  cluster["fabric"]["nodes_per_rack"] = 2;
+  const auto job = [](const std::string& id) {
+    nlohmann::json spec = small_llm_job(id, 24, 6, {{"tensor", 8}, {"pipeline", 1}, {"data", 3}});
+    spec["llm_training"]["gradients"] = "allreduce";
+    spec["llm_training"]["dp_overlap"] = 0;
+    return spec;
+  };
+  ScratchDir dir;
+  const auto cluster_file = dir.write("cluster.json", cluster.dump());
+  const auto workload = dir.write("jobs.json", workload_json({job("a"), job("b")}));
+  for (const char* fidelity : {"iteration", "job"}) {
+    const std::string merged = dir / (std::string(fidelity) + "-merged");
+    const std::string followed = dir / (std::string(fidelity) + "-followed");
+    const GcsimRun fast = run_simulation(cluster_file, workload, merged, {"--fidelity", fidelity});
+    ASSERT_EQ(fast.exit_code, 0) << fast.err;
+    const GcsimRun each = run_simulation(cluster_file, workload, followed, {"--fidelity", fidelity, "--contention"});
+    ASSERT_EQ(each.exit_code, 0) << each.err;
+    const auto fast_jobs = read_jobs_csv(merged);
+    const auto each_jobs = read_jobs_csv(followed);
+    for (const char* name : {"a", "b"}) {
+      EXPECT_NE(fast_jobs.at(name).placement.find(name == std::string("a") ? "dgx-h100-127:7" : "dgx-h100-126:7"),
+                std::string::npos)
+          << fidelity << " " << name;
+      EXPECT_NEAR(fast_jobs.at(name).end, each_jobs.at(name).end, 1e-9 * each_jobs.at(name).end)
+          << fidelity << " " << name;
+    }
+    EXPECT_NEAR(lost_by(read_contention_csv(followed), "a"), 0, 1e-9) << fidelity;
+    EXPECT_NEAR(lost_by(read_contention_csv(followed), "b"), 0, 1e-9) << fidelity;
+  }
+}
+
 // A tensor-parallel ring's four hops inside a node are solo
 // (sim/model/solo_transfers.hpp: each GPU's port carries one hop up and one
 // down; without PXN no other GPU's transfer crosses them), and one flow

@@ -47,6 +47,24 @@ TEST(SoloTransfers, TransfersAcrossRailsShareUplinksAndStandAlone) {
   EXPECT_EQ(solo_stand_ins(layout, {0, 1, 2, 3}, 1, ring), (StandsFor{{2, 1, 0, 1}}));
 }
 
+// On three_tier_rail_cluster (a rack per node, two racks a pod) a leaf's
+// uplink carries as much as its NIC (oversubscription 1): nothing can fill
+// it, so whoever else crosses it, a transfer over it stays solo. The pods'
+// uplinks are oversubscribed 8:1: a transfer between pods stands alone.
+TEST(SoloTransfers, UplinksNothingCanFillLeaveATransferSolo) {
+  const ClusterLayout layout(testing::three_tier_rail_cluster());
+  // GPU 1 (node 0, rail 1) and GPU 3 (node 1, rail 1): own NICs, then the
+  // two racks' rail-1 uplinks, in one pod.
+  const std::vector<ExchangeFlows> pair{{{{0, 1}, {1, 0}}, 1e9, {}}};
+  EXPECT_EQ(solo_stand_ins(layout, {1, 3}, 1, pair), (StandsFor{{2, 0}}));
+  // GPU 1 and GPU 5 (node 2): the pods' uplinks too.
+  EXPECT_EQ(solo_stand_ins(layout, {1, 5}, 1, pair), (StandsFor{{1, 1}}));
+  // The same racks with their leaves' uplinks oversubscribed: shared links that can fill.
+  ClusterSpec oversubscribed = testing::three_tier_rail_cluster();
+  oversubscribed.fabric.oversubscription = 2;
+  EXPECT_EQ(solo_stand_ins(ClusterLayout(oversubscribed), {1, 3}, 1, pair), (StandsFor{{1, 1}}));
+}
+
 TEST(SoloTransfers, ALinkTwoTransfersOfThePhaseCrossIsNoOnesAlone) {
   const ClusterLayout layout(testing::tiny_rail_cluster());
   // An all-to-all on four GPUs: each GPU sends twice through its own NIC
