@@ -55,7 +55,7 @@ TEST(GpuPowerStates, AJobLimitOnATypeWithoutATableLeavesTheGpuUncapped) {
 }
 
 TEST(GpuPowerStates, EveryBundledTableSpendsTheLeastEnergyPerWorkAtAnIntermediateLimit) {
-  for (const std::string type : {"K80", "P100", "V100", "A100", "H100"}) {
+  for (const std::string type : {"K80", "P100", "V100", "A100", "H100", "H200"}) {
     const std::vector<PowerState> states = bundled_power_states(type);
     ASSERT_GE(states.size(), 3u) << type;
     EXPECT_EQ(states.front().watts, bundled_gpu_power(type)->busy_watts) << type;
