@@ -203,5 +203,24 @@ TEST(PowerBudget, TheBundledEnergyScenarioStaysWithinItsBudgetAndItsJobsWait) {
   EXPECT_GT(budget["jct_s"]["mean"].get<double>(), fifo["jct_s"]["mean"].get<double>());
 }
 
+TEST(PowerBudget, TheBundledEnergyScenarioWithCapStaysWithinItsBudgetAndItsJobsWaitLess) {
+  const ScratchDir dir;
+  const std::string cluster = scenario("energy/cluster-8x8-h100.json"), day = scenario("energy/day.json");
+  for (const char* over : {"wait", "cap"}) {
+    const GcsimRun run =
+        run_simulation(cluster, day, dir / over,
+                       {"--energy", "--policy-opt", "budget_kw=35", "--policy-opt", std::string("over_budget=") + over},
+                       "power-budget:fifo");
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+  }
+  const nlohmann::json wait = read_summary(dir / "wait"), cap = read_summary(dir / "cap");
+  EXPECT_LE(cap["energy"]["peak_kw"].get<double>(), 35);
+  EXPECT_GT(cap["energy"]["peak_kw"].get<double>(), wait["energy"]["peak_kw"].get<double>());
+  EXPECT_EQ(cap["jobs"]["finished"], wait["jobs"]["finished"]);
+  EXPECT_LT(cap["queueing_delay_s"]["mean"].get<double>(), wait["queueing_delay_s"]["mean"].get<double>());
+  EXPECT_LT(cap["jct_s"]["mean"].get<double>(), wait["jct_s"]["mean"].get<double>());
+  EXPECT_LT(cap["energy"]["it_kwh"].get<double>(), wait["energy"]["it_kwh"].get<double>());
+}
+
 }  // namespace
 }  // namespace gcsim::testing
