@@ -80,8 +80,9 @@ when the run succeeds (nothing is left in DIR when it fails):
   summary.json's "energy": IT and facility (PUE) kWh, the jobs', idle GPUs',
   nodes' base and lost work's kWh, mean and peak kW, kWh per user and queue,
   and sleeping nodes' sleep_kwh where node groups have sleep_after; capped
-  GPUs (power_cap_watts, a job's power_limit_watts) compute slower and draw
-  their power state's watts (docs/cluster-format.md, Power states and caps)
+  GPUs (power_cap_watts, a job's power_limit_watts, a start capped by
+  power-budget's over_budget=cap) compute slower and draw their power
+  state's watts (docs/cluster-format.md, Power states and caps)
 
 Options:
   --cluster FILE      cluster description (JSON, see docs/cluster-format.md)
@@ -108,7 +109,11 @@ Options:
                       types at once, at its slowest GPU's speed (by default
                       each job runs on one type); repeatable
   --policy NAME       scheduling policy (gcsim policies lists them); WRAPPER:NAME
-                      wraps one (power-budget:fifo --policy-opt budget_kw=KW)
+                      wraps one (power-budget:fifo --policy-opt budget_kw=KW;
+                      --policy-opt over_budget=cap starts a job over the budget
+                      at the highest power state that fits, if it computes
+                      at min_speed=F or faster, default 0.5, instead of
+                      making it wait)
   --out DIR           output directory (created if missing)
   --seed N            seed handed to policies that draw random numbers (default 0)
   --fidelity F        job (default): a constant number of SimGrid activities per

@@ -384,14 +384,16 @@ void bind_plan(py::module_& m) {
                       "whole). Each decision is shown on the cluster view at once.")
       .def(
           "allocate",
-          [](const PlanRef& p, py::handle job, std::vector<GpuId> gpus) {
+          [](const PlanRef& p, py::handle job, std::vector<GpuId> gpus, double power_limit_watts) {
             PolicyCall& call = p.at.get();
             const JobIndex index = job_of(job);
             if (shows_on_cluster(call, index, gpus)) call.cluster->take(gpus, call.jobs->spec(index));
-            call.plan->allocate(index, std::move(gpus));
+            call.plan->allocate(index, std::move(gpus), power_limit_watts);
           },
-          py::arg("job"), py::arg("gpus"),
-          "Gives the waiting job these GPUs (in ring order); it starts once it holds all it asked for.")
+          py::arg("job"), py::arg("gpus"), py::arg("power_limit_watts") = 0.0,
+          "Gives the waiting job these GPUs (in ring order); it starts once it holds all it asked for. A "
+          "power_limit_watts > 0 runs that start under a power limit per GPU, as the job's own "
+          "power_limit_watts would (the lower holds); it lasts for that run.")
       .def(
           "preempt",
           [](const PlanRef& p, py::handle job) {

@@ -36,7 +36,10 @@ call only (keep job indices, not :class:`Job` objects):
   read on demand; ``queue.job(i)``; ``queue.now``, the simulated time;
   ``queue.run_log(since)``, the runs that began or ended.
 - ``plan`` (:class:`Plan`): ``allocate(job, gpus)``, ``preempt(job)``,
-  ``release(job)``, ``wake_at(time)``, ``discard()``.
+  ``release(job)``, ``wake_at(time)``, ``discard()``;
+  ``allocate(job, gpus, power_limit_watts=W)`` starts that run under a power
+  limit of W watts per GPU (the job's own ``power_limit_watts`` holds where
+  lower), for that run only.
 
 :mod:`gcsim.placement` has the built-in placements the C++ policies use, and
 :class:`WaitingChanges` the helper that tells which jobs joined or left the

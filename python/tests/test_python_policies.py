@@ -168,6 +168,22 @@ def test_built_in_placements_by_name_give_the_cpp_placements_gpus():
     assert set(gcsim.placement.names()) >= {"pack", "spread", "topology", "network"}
 
 
+def test_a_python_policy_may_start_a_run_under_a_power_limit():
+    # The bundled V100's 200 W state computes at 0.85: 850 s of work take 1000 s,
+    # as under the job's own power_limit_watts.
+    class CapsEveryStart(gcsim.Policy):
+        def schedule(self, cluster, queue, plan):
+            for waiting in queue.waiting:
+                plan.allocate(waiting, cluster.place(waiting), power_limit_watts=200)
+
+    capped = gcsim.run(CLUSTER, {"jobs": [job("a", 0, 1, 850)]}, CapsEveryStart(), wall_time=False, energy=True)
+    assert capped.jobs.end.tolist() == pytest.approx([1000.0])
+    own = job("a", 0, 1, 850)
+    own["power_limit_watts"] = 200
+    limited = gcsim.run(CLUSTER, {"jobs": [own]}, "fifo", wall_time=False, energy=True)
+    assert capped.files["jobs.csv"] == limited.files["jobs.csv"]
+
+
 def test_a_wake_up_asked_in_python_calls_the_policy_again():
     class StartsAtHundred(gcsim.Policy):
         def schedule(self, cluster, queue, plan):

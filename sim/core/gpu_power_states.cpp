@@ -63,6 +63,11 @@ double gpu_power_cap(const ClusterLayout& layout, GpuId gpu) {
   return std::min({layout.spec().gpu_power_cap_watts, layout.gpu_type_of(gpu).power_cap_watts, group.power_cap_watts});
 }
 
+double run_power_limit(double job_limit_watts, double run_limit_watts) {
+  if (job_limit_watts <= 0) return std::max(run_limit_watts, 0.0);
+  return run_limit_watts > 0 ? std::min(job_limit_watts, run_limit_watts) : job_limit_watts;
+}
+
 std::optional<PowerState> capped_state(const ClusterLayout& layout, GpuId gpu, double job_limit_watts) {
   const double cap = std::min(gpu_power_cap(layout, gpu), job_limit_watts > 0 ? job_limit_watts : kNever);
   if (cap == kNever) return std::nullopt;

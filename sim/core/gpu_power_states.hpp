@@ -5,7 +5,9 @@
 // A GPU type's table is the cluster's own (`power_states` in the cluster
 // file) or the bundled one for its name below. A GPU is capped by the least
 // of the `power_cap_watts` of the cluster, of its type and of its node group,
-// and by the `power_limit_watts` of the job running on it. A capped GPU runs
+// and by the limit of the run on it: the lower of its job's
+// `power_limit_watts` and of the limit its policy started the run under
+// (Plan::allocate), where set (run_power_limit()). A capped GPU runs
 // in the highest state whose watts are within the cap (the lowest state when
 // none is: a GPU does not go below its lowest limit), computes at that
 // state's speed and draws its watts while computing; communicating and idle
@@ -59,6 +61,11 @@ PowerState state_within(const std::vector<PowerState>& states, double limit_watt
 /// The cluster's cap on `gpu`: the least `power_cap_watts` of the cluster,
 /// its GPU type and its node group; kNever when none is set.
 double gpu_power_cap(const ClusterLayout& layout, GpuId gpu);
+
+/// The power limit per GPU a run is under: the lower of the job's own
+/// (JobSpec::power_limit_watts) and the one its policy started the run with
+/// (Plan::allocate), where set; 0 when neither is.
+double run_power_limit(double job_limit_watts, double run_limit_watts);
 
 /// The state `gpu` runs in for a job asking `job_limit_watts` (0: none):
 /// none when neither the cluster nor the job caps it, or when its type has

@@ -8,6 +8,7 @@
 // preemptions recorded before an allocation free their GPUs for it.
 //
 //   plan.allocate(job, {0, 1, 2, 3});
+//   plan.allocate(other, {4, 5}, 400);  // this run under a 400 W limit per GPU
 //   plan.wake_at(now + 60);  // ask to be called again even if nothing happens
 //
 // A job starts once it holds all the GPUs it asked for. A policy without gang
@@ -35,7 +36,8 @@ struct Decision {
   enum class Kind { kAllocate, kPreempt, kRelease };
   Kind kind;
   JobIndex job;
-  std::vector<GpuId> gpus;  // kAllocate only: the GPUs added, in ring order
+  std::vector<GpuId> gpus;       // kAllocate only: the GPUs added, in ring order
+  double power_limit_watts = 0;  // kAllocate only: the run's power limit per GPU (0: none), see Plan::allocate
 };
 
 class Plan {
@@ -43,8 +45,15 @@ class Plan {
   /// Give waiting job `job` these GPUs (free and distinct), after those it
   /// already holds; it may not hold more than it asked for. It starts when it
   /// holds all of them, in the order they were given (the ring order).
-  void allocate(JobIndex job, std::vector<GpuId> gpus) {
-    decisions_.push_back({Decision::Kind::kAllocate, job, std::move(gpus)});
+  /// A `power_limit_watts` > 0 starts that run under a power limit per GPU,
+  /// as the job's own JobSpec::power_limit_watts would (its GPUs compute at
+  /// the speed and draw the watts of their state within it,
+  /// gpu_power_states.hpp); the lower of the two holds when both are set,
+  /// and of several allocations completing one run, the lowest. It lasts
+  /// for that run: a job preempted, or giving its GPUs back, starts its
+  /// next run without it unless asked again.
+  void allocate(JobIndex job, std::vector<GpuId> gpus, double power_limit_watts = 0) {
+    decisions_.push_back({Decision::Kind::kAllocate, job, std::move(gpus), power_limit_watts});
   }
   /// Stop running job `job`, release its GPUs and put it back in the queue.
   void preempt(JobIndex job) { decisions_.push_back({Decision::Kind::kPreempt, job, {}}); }

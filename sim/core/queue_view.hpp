@@ -40,6 +40,12 @@ struct JobRuntime {
   /// Share of the job's work kept by its last checkpoint before a preemption
   /// (0 without checkpoints); its next run does only the rest.
   double saved_fraction = 0;
+  /// The power limit per GPU its policy gave this run, or gives the GPUs it
+  /// holds while waiting (Plan::allocate; 0: none). Cleared when it gives its
+  /// GPUs back (preempted, released, ended). The job's own
+  /// JobSpec::power_limit_watts holds besides (run_power_limit(),
+  /// gpu_power_states.hpp).
+  double power_limit_watts = 0;
 };
 
 /// A run of a job beginning or ending, as QueueView::run_log() lists them.

@@ -66,6 +66,7 @@ struct RunStarted {
   const std::vector<NodeId>& nodes;  // empty for a GPU job
   bool rescaled = false;             // a measured job's first run on a GPU type other than the one it was measured on
   bool replica = false;
+  double power_limit_watts = 0;  // the limit per GPU the policy started the run under (Plan::allocate; 0: none)
 };
 
 /// A running job was preempted: by the policy's plan or because its node

@@ -82,7 +82,8 @@ void JobRuns::launch_steps(JobIndex job) {
   const std::vector<GpuId>& gpus = engine_.state.runtime(job).gpus;
   const SimulationOptions& options = engine_.in.options;
   const ClusterLayout& layout = engine_.in.layout;
-  PlacementCosts costs = placement_costs(spec, gpus, layout, engine_.in.locality);
+  PlacementCosts costs =
+      placement_costs(spec, gpus, layout, engine_.in.locality, engine_.state.runtime(job).power_limit_watts);
   const bool rescaled = costs.rescaled && !rescaled_[job];
   if (rescaled) rescaled_[job] = true;
   // A job resuming from a checkpoint runs the rest of its work after restoring.
@@ -136,7 +137,8 @@ RunningJob& JobRuns::begin_run(JobIndex job, std::optional<JobActivityPlan> plan
   run.gpu_share = engine_.in.jobs[job].gpu_share;
   run.job = job;
   run.started = engine_.now;
-  engine_.events.started({job, engine_.now, gpus, kNoNodes, rescaled, serving_.is_replica(job)});
+  engine_.events.started({job, engine_.now, gpus, kNoNodes, rescaled, serving_.is_replica(job),
+                          engine_.state.runtime(job).power_limit_watts});
   return run;
 }
 

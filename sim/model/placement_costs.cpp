@@ -44,13 +44,14 @@ double slowest_gpu_flops(const ClusterLayout& layout, const std::vector<GpuId>& 
   return slowest;
 }
 
-std::vector<double> compute_scales(const JobSpec& job, const ClusterLayout& layout, const std::vector<GpuId>& gpus) {
+std::vector<double> compute_scales(const JobSpec& job, const ClusterLayout& layout, const std::vector<GpuId>& gpus,
+                                   double run_limit_watts) {
   std::vector<double> scales(gpus.size(), 1.0);
+  const double limit = run_power_limit(job.power_limit_watts, run_limit_watts);
   for (std::size_t i = 0; i < gpus.size(); ++i) {
     scales[i] = compute_scale_on(job, layout.gpu_type_of(gpus[i]).name);
     // A capped GPU computes at its power state's speed.
-    if (const std::optional<PowerState> state = capped_state(layout, gpus[i], job.power_limit_watts))
-      scales[i] /= state->speed;
+    if (const std::optional<PowerState> state = capped_state(layout, gpus[i], limit)) scales[i] /= state->speed;
   }
   return scales;
 }
@@ -110,7 +111,7 @@ void phase_costs(const PhasedWork& phased, const std::vector<GpuId>& gpus, doubl
 }
 
 PlacementCosts placement_costs(const JobSpec& job, const std::vector<GpuId>& gpus, const ClusterLayout& layout,
-                               const Locality& locality) {
+                               const Locality& locality, double run_limit_watts) {
   PlacementCosts costs;
   // A training job exchanges its gradients through parameter servers, a
   // hierarchical allreduce or a ring; the other forms exchange nothing (the
@@ -170,7 +171,7 @@ PlacementCosts placement_costs(const JobSpec& job, const std::vector<GpuId>& gpu
       costs.exchange_bandwidth = std::min(costs.exchange_bandwidth, shared * network.bandwidth_factor);
     }
   }
-  costs.compute_scale = compute_scales(job, layout, gpus);
+  costs.compute_scale = compute_scales(job, layout, gpus, run_limit_watts);
   costs.slowest_gpu_flops = slowest_effective_flops(job, layout, gpus, costs.compute_scale);
   return costs;
 }

@@ -59,8 +59,11 @@ double slowest_gpu_flops(const ClusterLayout& layout, const std::vector<GpuId>& 
 /// Per GPU: the FLOPs one iteration takes on its type over the job's
 /// flops_per_iteration (TrainingWork::flops_on), 1 where no throughput table
 /// says otherwise and for work other than training; over the speed of its
-/// power state where the GPU is capped (sim/core/gpu_power_states.hpp).
-std::vector<double> compute_scales(const JobSpec& job, const ClusterLayout& layout, const std::vector<GpuId>& gpus);
+/// power state where the GPU is capped (sim/core/gpu_power_states.hpp),
+/// by the cluster or by the run's limit: the job's own, or
+/// `run_limit_watts` its policy started the run with where lower.
+std::vector<double> compute_scales(const JobSpec& job, const ClusterLayout& layout, const std::vector<GpuId>& gpus,
+                                   double run_limit_watts = 0);
 
 /// The slowest GPU in effect: the least of each GPU's FLOP/s times the job's
 /// share of it, over its compute scale.
@@ -115,6 +118,6 @@ struct PlacementCosts {
   double slowest_gpu_flops = kNever;  // slowest_effective_flops()
 };
 PlacementCosts placement_costs(const JobSpec& job, const std::vector<GpuId>& gpus, const ClusterLayout& layout,
-                               const Locality& locality);
+                               const Locality& locality, double run_limit_watts = 0);
 
 }  // namespace gcsim

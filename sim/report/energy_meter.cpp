@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "sim/core/gpu_power_states.hpp"
+
 namespace gcsim {
 
 EnergyMeter::EnergyMeter(const std::vector<JobSpec>& jobs, PowerModel power)
@@ -29,9 +31,10 @@ void EnergyMeter::slept(NodeId node, Time from, Time to) {
   change(to, saved);
 }
 
-void EnergyMeter::run_started(JobIndex job, Time now, const std::vector<GpuId>& gpus) {
+void EnergyMeter::run_started(JobIndex job, Time now, const std::vector<GpuId>& gpus, double run_limit_watts) {
   if (gpus.empty()) return;
   const double share = jobs_[job].gpu_share;
+  const double limit = run_power_limit(jobs_[job].power_limit_watts, run_limit_watts);
   OpenRun run;
   run.open = true;
   run.ran = true;
@@ -41,7 +44,7 @@ void EnergyMeter::run_started(JobIndex job, Time now, const std::vector<GpuId>& 
     const GpuPower& p = power_.gpus[g];
     run.held_watts += share * p.communicating_watts;
     run.idle_watts += share * p.idle_watts;
-    extra += power_.busy_watts(g, jobs_[job].power_limit_watts) - p.communicating_watts;
+    extra += power_.busy_watts(g, limit) - p.communicating_watts;
   }
   run.busy_extra = extra / static_cast<double>(gpus.size());
   run.held_gpus = share * static_cast<double>(gpus.size());

@@ -62,8 +62,10 @@ class EnergyMeter {
  public:
   EnergyMeter(const std::vector<JobSpec>& jobs, PowerModel power);
 
-  /// A run of `job` began on `gpus` (none: a job on CPUs, not accounted).
-  void run_started(JobIndex job, Time now, const std::vector<GpuId>& gpus);
+  /// A run of `job` began on `gpus` (none: a job on CPUs, not accounted),
+  /// under `run_limit_watts` per GPU where its policy gave one (0: none;
+  /// the job's own power_limit_watts holds where lower).
+  void run_started(JobIndex job, Time now, const std::vector<GpuId>& gpus, double run_limit_watts = 0);
   /// `gpus` of the job's GPUs compute at `gpu_share` from `start` until `end`.
   void busy(JobIndex job, Time start, Time end, std::size_t gpus, double gpu_share);
   /// Those told to compute until `planned_end` stop at `now` (nothing when

@@ -6,6 +6,8 @@
 #include <map>
 #include <unordered_map>
 
+#include "sim/core/gpu_power_states.hpp"
+
 namespace gcsim {
 namespace {
 
@@ -372,7 +374,8 @@ void SchedulerState::release(JobIndex job) {
   claim_host(job, {}, runtime_[job].gpus, -1);
   count_instances(job, {}, runtime_[job].gpus, -1);
   if (free_total_ == layout_.gpu_count()) allocated_ = 0;
-  runtime_[job].gpus = {};  // its memory back too: a million finished jobs would keep theirs
+  runtime_[job].gpus = {};              // its memory back too: a million finished jobs would keep theirs
+  runtime_[job].power_limit_watts = 0;  // a run's limit lasts for that run
   if (runtime_[job].state == JobState::kRunning) {
     running_.erase(std::find(running_.begin(), running_.end(), job));
     run_log_.push_back({job, false});
@@ -452,6 +455,9 @@ void SchedulerState::check(const Plan& plan) const {
     if (state_of(d.job) != JobState::kWaiting)
       throw PlanRejected(where() + ": allocating to a job that is not waiting");
     if (d.gpus.empty()) throw PlanRejected(where() + ": allocates no GPU");
+    if (!(d.power_limit_watts >= 0))
+      throw PlanRejected(where() + ": a power limit of " + std::to_string(d.power_limit_watts) +
+                         " W (a limit is > 0 W, or 0 for none)");
     if (holds.size() + d.gpus.size() > spec.gpus)
       throw PlanRejected(where() + ": allocates " + std::to_string(d.gpus.size()) + " GPUs to a job holding " +
                          std::to_string(holds.size()) + ", the job needs " + std::to_string(spec.gpus));
@@ -541,6 +547,8 @@ SchedulerState::Applied SchedulerState::apply(const Plan& plan, Time now) {
         release(d.job);
         break;
       case Decision::Kind::kAllocate:
+        // Of several allocations completing a run, the lowest limit holds.
+        if (d.power_limit_watts > 0) rt.power_limit_watts = run_power_limit(rt.power_limit_watts, d.power_limit_watts);
         take(d.job, d.gpus);
         if (rt.gpus.size() == jobs_[d.job].gpus) {
           start(d.job, now);

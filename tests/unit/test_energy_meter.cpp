@@ -75,6 +75,26 @@ TEST(EnergyMeter, AJobComputingOnBothGpusDrawsTheirBusyWatts) {
   EXPECT_EQ(jobs_csv_energy_fields(r, 0), ",0.5,0.25");  // 0.5 kWh over 2 GPU-hours
 }
 
+TEST(EnergyMeter, ARunStartedUnderAPowerLimitDrawsItsStateWattsTheLowerLimitHolding) {
+  // States 250 W at full speed, 200 W at 0.8, 150 W at 0.5; no cluster cap.
+  PowerModel power = two_gpus();
+  power.type_states = {{{250, 1.0}, {200, 0.8}, {150, 0.5}}};
+  power.gpu_type = {0, 0};
+  power.gpu_caps = {kNever, kNever};
+  std::vector<JobSpec> jobs{job("a", "alice", "research"), job("b", "bob", "research")};
+  jobs[1].power_limit_watts = 150;
+  EnergyMeter meter(jobs, power);
+  meter.run_started(0, 0, {0}, 220);  // 200 W
+  meter.busy(0, 0, 100, 1, 1.0);
+  meter.run_ended(0, 100, 0.0);
+  meter.run_started(1, 0, {1}, 220);  // its own 150 W is lower
+  meter.busy(1, 0, 100, 1, 1.0);
+  meter.run_ended(1, 100, 0.0);
+  const EnergyReport r = meter.finish(100);
+  EXPECT_DOUBLE_EQ(r.job_joules[0], 200 * 100.0);
+  EXPECT_DOUBLE_EQ(r.job_joules[1], 150 * 100.0);
+}
+
 TEST(EnergyMeter, AJobThatComputesThenCommunicatesDrawsBusyThenCommunicatingWatts) {
   const std::vector<JobSpec> jobs{job("a", "alice", "research")};
   EnergyMeter meter(jobs, two_gpus(/*base_watts=*/100));

@@ -48,6 +48,14 @@ TEST(GpuPowerStates, TheLeastOfTheCapsHoldsAndNoneLeavesTheGpuUncapped) {
   EXPECT_EQ(capped_state(layout, 0, 1000)->watts, 200);  // the job's limit above the cluster's cap
 }
 
+TEST(GpuPowerStates, ARunIsUnderTheLowerOfItsJobsLimitAndItsPolicysWhereSet) {
+  EXPECT_EQ(run_power_limit(0, 0), 0);
+  EXPECT_EQ(run_power_limit(300, 0), 300);
+  EXPECT_EQ(run_power_limit(0, 200), 200);
+  EXPECT_EQ(run_power_limit(300, 200), 200);
+  EXPECT_EQ(run_power_limit(200, 300), 200);
+}
+
 TEST(GpuPowerStates, AJobLimitOnATypeWithoutATableLeavesTheGpuUncapped) {
   ClusterSpec spec = two_groups();
   spec.gpu_types[0].power_states.clear();  // "X" has no bundled table

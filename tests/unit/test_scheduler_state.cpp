@@ -10,6 +10,7 @@
 #include "tests/support/flat_locality.hpp"
 #include "sim/state/scheduler_state.hpp"
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -204,7 +205,7 @@ Plan plan_of(const std::vector<Decision>& decisions) {
   Plan plan;
   for (const Decision& d : decisions) {
     if (d.kind == Decision::Kind::kAllocate)
-      plan.allocate(d.job, d.gpus);
+      plan.allocate(d.job, d.gpus, d.power_limit_watts);
     else
       plan.preempt(d.job);
   }
@@ -213,6 +214,9 @@ Plan plan_of(const std::vector<Decision>& decisions) {
 
 Decision allocate(JobIndex j, std::vector<GpuId> gpus) { return {Decision::Kind::kAllocate, j, std::move(gpus)}; }
 Decision preempt(JobIndex j) { return {Decision::Kind::kPreempt, j, {}}; }
+Decision limited(JobIndex j, std::vector<GpuId> gpus, double watts) {
+  return {Decision::Kind::kAllocate, j, std::move(gpus), watts};
+}
 
 // Jobs a (0), b (1) and wide (3) are waiting; nothing runs. In every case an
 // earlier decision of the plan is valid on its own and must not be applied.
@@ -231,6 +235,8 @@ const RejectedPlanCase kRejectedPlans[] = {
     // A job allowing any type runs on one type: big GPU 1 and small GPU 4 together are refused.
     {"GpusOfTwoTypes", {allocate(1, {2, 3}), allocate(0, {1, 4})}, "one GPU type"},
     {"GpuOfAnotherTypeThanTheOnesHeld", {allocate(1, {2, 3}), allocate(0, {1}), allocate(0, {4})}, "one GPU type"},
+    {"NegativePowerLimit", {allocate(1, {2, 3}), limited(0, {0, 1}, -100)}, "power limit"},
+    {"PowerLimitNotANumber", {allocate(1, {2, 3}), limited(0, {0, 1}, std::nan(""))}, "power limit"},
 };
 
 class RejectedPlan : public SchedulerStateTest, public ::testing::WithParamInterface<RejectedPlanCase> {};
@@ -413,6 +419,49 @@ TEST_F(SchedulerStateTest, CompletingAHeldSetStartsTheJobInTheOrderGiven) {
   EXPECT_EQ(state_.runtime(0).gpus, (Gpus{3, 0}));
   EXPECT_DOUBLE_EQ(state_.runtime(0).start, 2.0);
   EXPECT_TRUE(state_.holding().empty());
+}
+
+TEST_F(SchedulerStateTest, APowerLimitGivenWithTheAllocationLastsForThatRunOnly) {
+  state_.submit(0);
+  Plan plan;
+  plan.allocate(0, {0, 1}, 300);
+  state_.apply(plan, 1.0);
+  EXPECT_EQ(state_.runtime(0).power_limit_watts, 300);
+  Plan stop;
+  stop.preempt(0);
+  state_.apply(stop, 2.0);
+  EXPECT_EQ(state_.runtime(0).power_limit_watts, 0);  // judged afresh at its next start
+  start(0, {2, 3}, 3.0);
+  EXPECT_EQ(state_.runtime(0).power_limit_watts, 0);
+}
+
+TEST_F(SchedulerStateTest, OfTheAllocationsCompletingARunTheLowestPowerLimitHolds) {
+  state_.submit(0);
+  state_.submit(1);
+  Plan first;
+  first.allocate(0, {3}, 300);
+  first.allocate(1, {0}, 400);
+  state_.apply(first, 1.0);
+  EXPECT_EQ(state_.runtime(0).power_limit_watts, 300);  // held, waiting
+  Plan second;
+  second.allocate(0, {2});  // no limit: the one given with GPU 3 stays
+  second.allocate(1, {1}, 250);
+  state_.apply(second, 2.0);
+  EXPECT_EQ(state_.runtime(0).power_limit_watts, 300);
+  EXPECT_EQ(state_.runtime(1).power_limit_watts, 250);
+  state_.finish(1, 3.0);
+  EXPECT_EQ(state_.runtime(1).power_limit_watts, 0);
+}
+
+TEST_F(SchedulerStateTest, GivingHeldGpusBackDropsTheirPowerLimit) {
+  state_.submit(0);
+  Plan hold;
+  hold.allocate(0, {2}, 300);
+  state_.apply(hold, 1.0);
+  Plan release;
+  release.release(0);
+  state_.apply(release, 2.0);
+  EXPECT_EQ(state_.runtime(0).power_limit_watts, 0);
 }
 
 TEST_F(SchedulerStateTest, ReleaseGivesBackEveryHeldGpu) {
