@@ -10,6 +10,7 @@
 //
 //   files = _gcsim.run(cluster="rack.json", workload="jobs.json", policy="fifo")["files"]
 #include <Python.h>
+#include <cxxabi.h>
 #include <unistd.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -146,6 +147,9 @@ void add_decision_policy(RunRequest& request, const py::tuple& channel) {
 ForkHooks interpreter_fork_hooks(PyGILState_STATE& held) {
   ForkHooks hooks;
   hooks.before = [&held] {
+    // A thread slow to get here (a daemon thread on a loaded machine) may
+    // find the interpreter ending: it must not take the lock then.
+    while (interpreter_ending()) ::pause();
     held = PyGILState_Ensure();
     PyOS_BeforeFork();
   };
@@ -215,6 +219,11 @@ py::dict run(const std::string& cluster, const std::optional<std::string>& clust
     try {
       child = run_in_child(
           request, [&] { return watch(); }, hooks);
+    } catch (abi::__forced_unwind&) {
+      // The interpreter ended this thread as it took the lock (shutting
+      // down between interpreter_ending() and the taking): its stack must
+      // unwind to the end; swallowing it aborts the process.
+      throw;
     } catch (...) {
       child.error = describe_current_exception();
     }

@@ -152,6 +152,22 @@ std::string child_end(int status) {
          " without sending its result";
 }
 
+// Kills and reaps the child unless it was reaped: a thread unwound while it
+// waits (the interpreter ending a daemon thread as it takes the lock) leaves
+// no simulation running behind it.
+struct ChildReaper {
+  pid_t pid;
+  bool reaped = false;
+  ChildReaper(const ChildReaper&) = delete;
+  ChildReaper& operator=(const ChildReaper&) = delete;
+  ~ChildReaper() {
+    if (reaped) return;
+    ::kill(pid, SIGKILL);
+    while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+    }
+  }
+};
+
 }  // namespace
 
 ChildRun run_in_child(const RunRequest& request, const std::function<WaitAction()>& poll, const ForkHooks& hooks) {
@@ -180,6 +196,7 @@ ChildRun run_in_child(const RunRequest& request, const std::function<WaitAction(
     child_main(request, fds[1], before, hooks);
   }
   ::close(fds[1]);
+  ChildReaper reaper{child};
   std::string buffer;
   std::vector<char> chunk(1 << 16);
   bool stopped = false;
@@ -197,10 +214,8 @@ ChildRun run_in_child(const RunRequest& request, const std::function<WaitAction(
     }
     const WaitAction action = poll();
     if (action == WaitAction::kAbandon) {
-      ::kill(child, SIGKILL);
       ::close(fds[0]);
-      ::waitpid(child, nullptr, 0);
-      ChildRun abandoned;
+      ChildRun abandoned;  // the reaper kills and reaps the child
       abandoned.abandoned = true;
       return abandoned;
     }
@@ -213,6 +228,7 @@ ChildRun run_in_child(const RunRequest& request, const std::function<WaitAction(
   int status = 0;
   while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
   }
+  reaper.reaped = true;
   try {
     return parse_frames(buffer);
   } catch (const std::runtime_error&) {

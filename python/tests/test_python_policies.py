@@ -247,3 +247,27 @@ print("leaving")
 """)
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60)
     assert (done.returncode, done.stdout, done.stderr) == (0, "leaving\n", "")
+
+
+def test_the_interpreter_exits_cleanly_while_a_thread_starts_a_run(tmp_path):
+    # A workload given as a dict is parsed holding the interpreter: the main
+    # thread, asking for it to end, gets it only once the run is about to
+    # start, and the daemon thread then finds the interpreter ending where it
+    # would take it again for the fork. It must neither take it nor abort.
+    script = tmp_path / "exits.py"
+    script.write_text(f"""
+import json, threading, time
+import gcsim
+
+class Slow(gcsim.Policy):
+    def schedule(self, cluster, queue, plan):
+        time.sleep(30)
+
+job = json.load(open({str(WORKLOAD)!r}))["jobs"][0]
+jobs = {{"jobs": [dict(job, id=f"j{{i}}") for i in range(20000)]}}
+threading.Thread(target=gcsim.run, args=({str(CLUSTER)!r}, jobs, Slow()), daemon=True).start()
+time.sleep(0.001)
+print("leaving")
+""")
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "leaving\n", "")
