@@ -6,6 +6,7 @@
 
 #include "sim/core/gpu_power_states.hpp"
 #include "sim/core/overloaded.hpp"
+#include "sim/core/stage_power_plan.hpp"
 #include "sim/model/parameter_server_cost.hpp"
 #include "sim/model/phase_transfers.hpp"
 #include "sim/model/solo_transfers.hpp"
@@ -44,8 +45,25 @@ double slowest_gpu_flops(const ClusterLayout& layout, const std::vector<GpuId>& 
   return slowest;
 }
 
+std::vector<std::optional<PowerState>> planned_gpu_states(const StagePowerPlan& plan, const ClusterLayout& layout,
+                                                          const std::vector<GpuId>& gpus) {
+  std::vector<std::vector<PowerState>> tables;  // by GPU type index
+  for (const GpuType& type : layout.spec().gpu_types) tables.push_back(power_states_of(type));
+  std::vector<RankPower> ranks;
+  ranks.reserve(gpus.size());
+  for (GpuId g : gpus) ranks.push_back({&tables[layout.gpu_type_index(g)], gpu_power_cap(layout, g)});
+  return planned_rank_states(plan, ranks);
+}
+
 std::vector<double> compute_scales(const JobSpec& job, const ClusterLayout& layout, const std::vector<GpuId>& gpus) {
   std::vector<double> scales(gpus.size(), 1.0);
+  if (const auto* phased = std::get_if<PhasedWork>(&job.work); phased && phased->power_plan) {
+    // Every GPU computes for the pipeline's time under the plan (the bubble counts as computation).
+    const double stretch = planned_stretch(*phased->power_plan, planned_gpu_states(*phased->power_plan, layout, gpus));
+    for (std::size_t i = 0; i < gpus.size(); ++i)
+      scales[i] = compute_scale_on(job, layout.gpu_type_of(gpus[i]).name) * stretch;
+    return scales;
+  }
   for (std::size_t i = 0; i < gpus.size(); ++i) {
     scales[i] = compute_scale_on(job, layout.gpu_type_of(gpus[i]).name);
     // A capped GPU computes at its power state's speed.

@@ -14,6 +14,7 @@
 //   Time work = plan.uncontended_work_seconds(costs.slowest_gpu_flops, costs.exchange_bandwidth);
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "sim/core/cluster_layout.hpp"
@@ -56,10 +57,19 @@ double transfers_latency(const std::vector<GpuId>& gpus, const std::vector<Trans
 /// The FLOP/s of the slowest GPU type among `gpus` (kNever for none).
 double slowest_gpu_flops(const ClusterLayout& layout, const std::vector<GpuId>& gpus);
 
+/// The state each of `gpus` (the job's ranks) runs in under `plan`: its
+/// stage's from its type's table, or its cluster cap's where lower
+/// (sim/core/stage_power_plan.hpp); none on a type without a table.
+std::vector<std::optional<PowerState>> planned_gpu_states(const StagePowerPlan& plan, const ClusterLayout& layout,
+                                                          const std::vector<GpuId>& gpus);
+
 /// Per GPU: the FLOPs one iteration takes on its type over the job's
 /// flops_per_iteration (TrainingWork::flops_on), 1 where no throughput table
 /// says otherwise and for work other than training; over the speed of its
 /// power state where the GPU is capped (sim/core/gpu_power_states.hpp).
+/// A PhasedWork with a power plan: times the plan's stretch on every GPU
+/// (the pipeline's time under its states over the time at full power),
+/// the job's stages running in the plan's states instead.
 std::vector<double> compute_scales(const JobSpec& job, const ClusterLayout& layout, const std::vector<GpuId>& gpus);
 
 /// The slowest GPU in effect: the least of each GPU's FLOP/s times the job's

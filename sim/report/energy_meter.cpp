@@ -1,6 +1,10 @@
 #include "sim/report/energy_meter.hpp"
 
 #include <algorithm>
+#include <optional>
+#include <variant>
+
+#include "sim/core/stage_power_plan.hpp"
 
 namespace gcsim {
 
@@ -29,6 +33,33 @@ void EnergyMeter::slept(NodeId node, Time from, Time to) {
   change(to, saved);
 }
 
+std::vector<double> EnergyMeter::busy_watts_of(JobIndex job, const std::vector<GpuId>& gpus) {
+  std::vector<double> watts;
+  watts.reserve(gpus.size());
+  const auto* phased = std::get_if<PhasedWork>(&jobs_[job].work);
+  if (!phased || !phased->power_plan) {
+    for (GpuId g : gpus) watts.push_back(power_.busy_watts(g, jobs_[job].power_limit_watts));
+    return watts;
+  }
+  const StagePowerPlan& plan = *phased->power_plan;
+  std::vector<RankPower> ranks;
+  for (GpuId g : gpus) {
+    const bool tabled = g < power_.gpu_type.size();
+    ranks.push_back({tabled ? &power_.type_states[power_.gpu_type[g]] : nullptr,
+                     g < power_.gpu_caps.size() ? power_.gpu_caps[g] : kNever});
+  }
+  const std::vector<std::optional<PowerState>> states = planned_rank_states(plan, ranks);
+  EnergyReport::StagePowerStates& shown = report_.stage_power_states[job];
+  shown = {jobs_[job].id, std::vector<PowerState>(plan.stages.size), planned_stretch(plan, states)};
+  for (std::size_t i = 0; i < gpus.size(); ++i) {
+    watts.push_back(states[i] ? states[i]->watts : power_.busy_watts(gpus[i], 0));
+    const std::uint32_t stage = stage_of_rank(plan, static_cast<std::uint32_t>(i));
+    if (i < std::size_t{plan.stages.size} * plan.stages.stride && i % plan.stages.stride == 0)
+      shown.stages[stage] = states[i] ? *states[i] : PowerState{watts.back(), 1.0};
+  }
+  return watts;
+}
+
 void EnergyMeter::run_started(JobIndex job, Time now, const std::vector<GpuId>& gpus) {
   if (gpus.empty()) return;
   const double share = jobs_[job].gpu_share;
@@ -36,12 +67,13 @@ void EnergyMeter::run_started(JobIndex job, Time now, const std::vector<GpuId>& 
   run.open = true;
   run.ran = true;
   run.since = now;
+  const std::vector<double> busy = busy_watts_of(job, gpus);
   double extra = 0;
-  for (GpuId g : gpus) {
-    const GpuPower& p = power_.gpus[g];
+  for (std::size_t i = 0; i < gpus.size(); ++i) {
+    const GpuPower& p = power_.gpus[gpus[i]];
     run.held_watts += share * p.communicating_watts;
     run.idle_watts += share * p.idle_watts;
-    extra += power_.busy_watts(g, jobs_[job].power_limit_watts) - p.communicating_watts;
+    extra += busy[i] - p.communicating_watts;
   }
   run.busy_extra = extra / static_cast<double>(gpus.size());
   run.held_gpus = share * static_cast<double>(gpus.size());
