@@ -88,16 +88,15 @@ StageCompute stage_compute(const LlmTraining& training, std::uint32_t dense, std
     }
     case ComputeRule::kParameterFlops:
       c.forward_flops =
-          staged ? 2 * active_parameters(model) * model.micro_batch * static_cast<double>(model.sequence_length) *
-                       *staged / (static_cast<double>(model.layers) * t)
-                 : 2 * active_parameters(model) * model.micro_batch * static_cast<double>(model.sequence_length) /
-                       (p * t);
+          staged
+              ? 2 * active_parameters(model) * model.micro_batch * static_cast<double>(model.sequence_length) *
+                    *staged / (static_cast<double>(model.layers) * t)
+              : 2 * active_parameters(model) * model.micro_batch * static_cast<double>(model.sequence_length) / (p * t);
       c.backward_flops = (2 + recomputed) * c.forward_flops;
       break;
     case ComputeRule::kLayerTimes:
       c.forward_seconds = layers_here * compute.layer_forward_seconds;
-      c.backward_seconds =
-          layers_here * (compute.layer_backward_seconds + recomputed * compute.layer_forward_seconds);
+      c.backward_seconds = layers_here * (compute.layer_backward_seconds + recomputed * compute.layer_forward_seconds);
       break;
   }
   if (compute.rule != ComputeRule::kLayerTimes) {
@@ -151,8 +150,9 @@ LlmIteration llm_iteration(const LlmTraining& training) {
   it.layers_per_stage = model.layers / par.pipeline;
   it.moe_layers_per_stage = moe_layer_count(model) / par.pipeline;
   if (staged) {
-    it.stage_layer_counts = training.stage_layers.empty() ? std::vector<std::uint32_t>(par.pipeline, it.layers_per_stage)
-                                                          : training.stage_layers;
+    it.stage_layer_counts = training.stage_layers.empty()
+                                ? std::vector<std::uint32_t>(par.pipeline, it.layers_per_stage)
+                                : training.stage_layers;
     it.layers_per_stage = *std::max_element(it.stage_layer_counts.begin(), it.stage_layer_counts.end());
     it.moe_layers_per_stage = moe_layers_of(model, it.layers_per_stage);
   }
@@ -193,8 +193,8 @@ LlmIteration llm_iteration(const LlmTraining& training) {
                               it.expert.backward_seconds() + it.pipeline.backward_seconds();
   it.pipeline_seconds = (static_cast<double>(it.micro_batches) + par.pipeline - 1) *
                         (it.stage_forward_seconds + it.stage_backward_seconds);
-  it.pipeline_compute_seconds =
-      (static_cast<double>(it.micro_batches) + par.pipeline - 1) * (it.forward_compute_seconds + it.backward_compute_seconds);
+  it.pipeline_compute_seconds = (static_cast<double>(it.micro_batches) + par.pipeline - 1) *
+                                (it.forward_compute_seconds + it.backward_compute_seconds);
   if (staged) {
     // The stages' computation along the 1F1B DAG's longest path, each at its speed; the slots' exchanges after.
     std::vector<double> forward, backward;
@@ -207,8 +207,8 @@ LlmIteration llm_iteration(const LlmTraining& training) {
         one_f_one_b_seconds(it.stage_forward_compute_seconds, it.stage_backward_compute_seconds, it.micro_batches);
     it.pipeline_compute_seconds = one_f_one_b_seconds(forward, backward, it.micro_batches);
     it.stretch = full > 0 ? it.pipeline_compute_seconds / full : 1.0;
-    const double exchanges = it.stage_forward_seconds + it.stage_backward_seconds - it.forward_compute_seconds -
-                             it.backward_compute_seconds;
+    const double exchanges =
+        it.stage_forward_seconds + it.stage_backward_seconds - it.forward_compute_seconds - it.backward_compute_seconds;
     it.pipeline_seconds =
         it.pipeline_compute_seconds + (static_cast<double>(it.micro_batches) + par.pipeline - 1) * exchanges;
   }
@@ -239,7 +239,8 @@ std::optional<LlmInputProblem> find_stage_layers_problem(const LlmTraining& trai
     return P{"stage_layers", "expected one count per pipeline stage, " + std::to_string(training.parallel.pipeline) +
                                  " (parallel.pipeline), got " + std::to_string(layers.size())};
   for (std::size_t s = 0; s < layers.size(); ++s)
-    if (layers[s] == 0) return P{"stage_layers", "stage " + std::to_string(s) + " holds no layer: each holds at least 1"};
+    if (layers[s] == 0)
+      return P{"stage_layers", "stage " + std::to_string(s) + " holds no layer: each holds at least 1"};
   const std::uint64_t sum = std::accumulate(layers.begin(), layers.end(), std::uint64_t{0});
   if (sum != training.model.layers)
     return P{"stage_layers", "the stages hold " + std::to_string(sum) + " layers in all, but model.layers is " +
@@ -300,13 +301,13 @@ std::optional<LlmInputProblem> find_llm_problem(const LlmTraining& training, std
     if (par.data % par.expert != 0)
       return P{"parallel.expert", std::to_string(par.expert) + " does not divide parallel.data = " +
                                       std::to_string(par.data) + ": EP groups are formed among the replicas"};
-    const std::vector<std::uint32_t> stages = training.stage_layers.empty()
-                                                  ? std::vector<std::uint32_t>{m.layers / par.pipeline}
-                                                  : training.stage_layers;
+    const std::vector<std::uint32_t> stages =
+        training.stage_layers.empty() ? std::vector<std::uint32_t>{m.layers / par.pipeline} : training.stage_layers;
     for (const std::uint32_t per_stage : stages)
       if (m.moe_layer_interval == 0 || per_stage % m.moe_layer_interval != 0)
-        return P{"model.moe_layer_interval", "must divide the " + std::to_string(per_stage) +
-                                                 " layers of a stage, so that the MoE layers fall alike in every stage"};
+        return P{"model.moe_layer_interval",
+                 "must divide the " + std::to_string(per_stage) +
+                     " layers of a stage, so that the MoE layers fall alike in every stage"};
     if (m.parameters < expert_parameters(m))
       return P{"model.parameters", exact_number(m.parameters) + " is fewer than the experts' own " +
                                        exact_number(expert_parameters(m)) +

@@ -191,7 +191,7 @@ struct LlmIteration {
   std::vector<double> stage_forward_compute_seconds, stage_backward_compute_seconds;
   double pipeline_compute_seconds = 0;  // the DAG's longest path over the stages' computation, at their speeds
   double stretch = 1;                   // pipeline_compute_seconds over the same at full speed
-  double bubble_fraction = 0;         // (p - 1)/(m + p - 1)
+  double bubble_fraction = 0;           // (p - 1)/(m + p - 1)
   DataParallelTerm data;
   double iteration_seconds = 0;
 };

@@ -30,13 +30,13 @@ nlohmann::ordered_json energy_summary_json(const EnergyReport& r) {
                               {"per_user_kwh", kwh_by_name(r.user_joules)},
                               {"per_queue_kwh", kwh_by_name(r.queue_joules)}};
   if (r.nodes_sleep) j["sleep_kwh"] = kwh(r.sleep_joules);  // only where nodes may sleep
-  if (!r.stage_power_states.empty()) {                       // only where a job has a stage power plan
+  if (!r.stage_power_states.empty()) {                      // only where a job has a stage power plan
     nlohmann::ordered_json& plans = j["stage_power_states"] = nlohmann::ordered_json::array();
     for (const auto& [job, states] : r.stage_power_states) {
       nlohmann::ordered_json watts = nlohmann::ordered_json::array(), speeds = nlohmann::ordered_json::array();
       for (const PowerState& state : states.stages) watts.push_back(state.watts), speeds.push_back(state.speed);
-      plans.push_back({{"job", states.job_id}, {"stage_watts", watts}, {"stage_speeds", speeds},
-                       {"stretch", states.stretch}});
+      plans.push_back(
+          {{"job", states.job_id}, {"stage_watts", watts}, {"stage_speeds", speeds}, {"stretch", states.stretch}});
     }
   }
   return j;

@@ -37,20 +37,13 @@ nlohmann::json tabled_cluster() {
 }
 
 nlohmann::json pipeline_job(const nlohmann::json& plan) {
-  nlohmann::json llm = {{"model",
-                         {{"parameters", 1000},
-                          {"layers", 4},
-                          {"hidden_size", 1},
-                          {"sequence_length", 1},
-                          {"global_batch", 3}}},
-                        {"parallel", {{"pipeline", 2}}},
-                        {"compute",
-                         {{"rule", "layer_times"},
-                          {"layer_forward_seconds", 1},
-                          {"layer_backward_seconds", 2},
-                          {"gpu_flops", 1e12}}},
-                        {"stage_layers", {1, 3}},
-                        {"iterations", 4}};
+  nlohmann::json llm = {
+      {"model", {{"parameters", 1000}, {"layers", 4}, {"hidden_size", 1}, {"sequence_length", 1}, {"global_batch", 3}}},
+      {"parallel", {{"pipeline", 2}}},
+      {"compute",
+       {{"rule", "layer_times"}, {"layer_forward_seconds", 1}, {"layer_backward_seconds", 2}, {"gpu_flops", 1e12}}},
+      {"stage_layers", {1, 3}},
+      {"iterations", 4}};
   for (const auto& [field, value] : plan.items()) llm[field] = value;
   return {{"id", "llm"}, {"submit", 0}, {"gpus", 2}, {"llm_training", llm}};
 }
@@ -63,10 +56,9 @@ struct Outcome {
 Outcome run_plan(const ScratchDir& dir, const std::string& name, const nlohmann::json& plan,
                  const std::string& fidelity, const nlohmann::json& cluster = tabled_cluster()) {
   const std::string out = dir / name;
-  const GcsimRun run =
-      run_simulation(dir.write(name + "-cluster.json", cluster.dump()),
-                     dir.write(name + "-jobs.json", workload_json({pipeline_job(plan)})), out,
-                     {"--energy", "--fidelity", fidelity});
+  const GcsimRun run = run_simulation(dir.write(name + "-cluster.json", cluster.dump()),
+                                      dir.write(name + "-jobs.json", workload_json({pipeline_job(plan)})), out,
+                                      {"--energy", "--fidelity", fidelity});
   EXPECT_EQ(run.exit_code, 0) << run.err;
   if (run.exit_code != 0) return {};
   const nlohmann::json summary = read_summary(out);

@@ -230,19 +230,39 @@ const BadEntry kBadEntries[] = {
     {"ZeroIterations", [](nlohmann::json& l) { l["iterations"] = 0; }, ".llm_training", "iterations"},
     {"UnknownRankOrder", [](nlohmann::json& l) { l["rank_order"] = "pp-dp-tp"; }, ".llm_training", "rank_order"},
     {"FlopsBeyondTheHorizon", [](nlohmann::json& l) { l["model"]["hidden_size"] = 4000000000u; }, "", "llm_training"},
-    {"StageLayersOfTheWrongLength", [](nlohmann::json& l) { l["stage_layers"] = {1, 1, 2}; }, ".llm_training",
-     "stage_layers"},
-    {"StageLayersMissingTheModelsLayers", [](nlohmann::json& l) { l["stage_layers"] = {1, 2}; }, ".llm_training",
-     "stage_layers"},
-    {"AStageWithoutLayers", [](nlohmann::json& l) { l["stage_layers"] = {0, 4}; }, ".llm_training", "stage_layers"},
-    {"StageLayersNotWhole", [](nlohmann::json& l) { l["stage_layers"] = {1.5, 2.5}; }, ".llm_training",
-     "stage_layers"},
-    {"NegativeStageLayers", [](nlohmann::json& l) { l["stage_layers"] = {-1, 5}; }, ".llm_training", "stage_layers"},
+    {"StageLayersOfTheWrongLength",
+     [](nlohmann::json& l) {
+       l["stage_layers"] = {1, 1, 2};
+     },
+     ".llm_training", "stage_layers"},
+    {"StageLayersMissingTheModelsLayers",
+     [](nlohmann::json& l) {
+       l["stage_layers"] = {1, 2};
+     },
+     ".llm_training", "stage_layers"},
+    {"AStageWithoutLayers",
+     [](nlohmann::json& l) {
+       l["stage_layers"] = {0, 4};
+     },
+     ".llm_training", "stage_layers"},
+    {"StageLayersNotWhole",
+     [](nlohmann::json& l) {
+       l["stage_layers"] = {1.5, 2.5};
+     },
+     ".llm_training", "stage_layers"},
+    {"NegativeStageLayers",
+     [](nlohmann::json& l) {
+       l["stage_layers"] = {-1, 5};
+     },
+     ".llm_training", "stage_layers"},
     {"StageLayersNotAList", [](nlohmann::json& l) { l["stage_layers"] = 2; }, ".llm_training", "stage_layers"},
-    {"StageLimitsOfTheWrongLength", [](nlohmann::json& l) { l["stage_power_limits_watts"] = {300}; },
-     ".llm_training", "stage_power_limits_watts"},
-    {"AZeroStageLimit", [](nlohmann::json& l) { l["stage_power_limits_watts"] = {300, 0}; }, ".llm_training",
+    {"StageLimitsOfTheWrongLength", [](nlohmann::json& l) { l["stage_power_limits_watts"] = {300}; }, ".llm_training",
      "stage_power_limits_watts"},
+    {"AZeroStageLimit",
+     [](nlohmann::json& l) {
+       l["stage_power_limits_watts"] = {300, 0};
+     },
+     ".llm_training", "stage_power_limits_watts"},
     {"UnknownStagePowerPlan", [](nlohmann::json& l) { l["stage_power_plan"] = "zeus"; }, ".llm_training",
      "stage_power_plan"},
     {"NegativeStagePowerSlack",

@@ -13,12 +13,18 @@
 namespace gcsim {
 namespace {
 
-const std::set<std::string> kLlmFields = {"model",        "parallel",
-                                          "compute",      "recomputation",
-                                          "gradients",    "dp_overlap",
-                                          "iterations",   "rank_order",
-                                          "stage_layers", "stage_power_limits_watts",
-                                          "stage_power_plan", "stage_power_slack"};
+const std::set<std::string> kLlmFields = {"model",
+                                          "parallel",
+                                          "compute",
+                                          "recomputation",
+                                          "gradients",
+                                          "dp_overlap",
+                                          "iterations",
+                                          "rank_order",
+                                          "stage_layers",
+                                          "stage_power_limits_watts",
+                                          "stage_power_plan",
+                                          "stage_power_slack"};
 const std::set<std::string> kModelFields = {"parameters",      "layers",       "hidden_size",       "sequence_length",
                                             "vocabulary_size", "global_batch", "micro_batch",       "bytes_per_element",
                                             "experts",         "top_k",        "moe_layer_interval"};
@@ -120,8 +126,8 @@ std::vector<std::uint32_t> read_stage_layers(const JsonObject& llm) {
   for (std::size_t s = 0; s < given.size(); ++s) {
     const nlohmann::json& count = given[s];
     if (!count.is_number_unsigned() || count.get<std::uint64_t>() > kMostLayers)
-      llm.fail("stage_layers", "entry " + std::to_string(s) + ": expected a whole number of layers, got " +
-                                   count.dump());
+      llm.fail("stage_layers",
+               "entry " + std::to_string(s) + ": expected a whole number of layers, got " + count.dump());
     layers.push_back(count.get<std::uint32_t>());
   }
   return layers;

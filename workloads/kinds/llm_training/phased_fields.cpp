@@ -81,8 +81,8 @@ std::vector<double> read_positive_numbers(const JsonObject& owner, std::string_v
     numbers.push_back(given[i].get<double>());
   }
   if (numbers.size() != count)
-    owner.fail(field, "expected one entry per stage, " + std::to_string(count) + ", got " +
-                          std::to_string(numbers.size()));
+    owner.fail(field,
+               "expected one entry per stage, " + std::to_string(count) + ", got " + std::to_string(numbers.size()));
   return numbers;
 }
 
