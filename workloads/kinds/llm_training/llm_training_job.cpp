@@ -125,8 +125,7 @@ std::vector<std::uint32_t> read_stage_layers(const JsonObject& llm) {
   const nlohmann::json& given = llm.required_array("stage_layers");
   for (std::size_t s = 0; s < given.size(); ++s) {
     const nlohmann::json& count = given[s];
-    if (!count.is_number_integer() || count.get<std::int64_t>() < 0 ||
-        count.get<std::uint64_t>() > kMostLayers)
+    if (!count.is_number_integer() || count.get<std::int64_t>() < 0 || count.get<std::uint64_t>() > kMostLayers)
       llm.fail("stage_layers",
                "entry " + std::to_string(s) + ": expected a whole number of layers, got " + count.dump());
     layers.push_back(count.get<std::uint32_t>());
