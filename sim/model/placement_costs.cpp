@@ -45,21 +45,30 @@ double slowest_gpu_flops(const ClusterLayout& layout, const std::vector<GpuId>& 
   return slowest;
 }
 
-std::vector<std::optional<PowerState>> planned_gpu_states(const StagePowerPlan& plan, const ClusterLayout& layout,
-                                                          const std::vector<GpuId>& gpus) {
+PlannedPipeline planned_pipeline_on(const StagePowerPlan& plan, const ClusterLayout& layout,
+                                    const std::vector<GpuId>& gpus) {
   std::vector<std::vector<PowerState>> tables;  // by GPU type index
-  for (const GpuType& type : layout.spec().gpu_types) tables.push_back(power_states_of(type));
+  std::vector<double> busy;                     // by GPU type index
+  for (const GpuType& type : layout.spec().gpu_types) {
+    tables.push_back(power_states_of(type));
+    // Without a power of its own or bundled (no energy is accounted), its highest state's.
+    const std::optional<GpuPower> power = power_of(type);
+    busy.push_back(power ? power->busy_watts : tables.back().empty() ? 0.0 : tables.back().front().watts);
+  }
   std::vector<RankPower> ranks;
   ranks.reserve(gpus.size());
-  for (GpuId g : gpus) ranks.push_back({&tables[layout.gpu_type_index(g)], gpu_power_cap(layout, g)});
-  return planned_rank_states(plan, ranks);
+  for (GpuId g : gpus) {
+    const std::uint32_t type = layout.gpu_type_index(g);
+    ranks.push_back({&tables[type], gpu_power_cap(layout, g), busy[type]});
+  }
+  return planned_pipeline(plan, ranks);
 }
 
 std::vector<double> compute_scales(const JobSpec& job, const ClusterLayout& layout, const std::vector<GpuId>& gpus) {
   std::vector<double> scales(gpus.size(), 1.0);
   if (const auto* phased = std::get_if<PhasedWork>(&job.work); phased && phased->power_plan) {
     // Every GPU computes for the pipeline's time under the plan (the bubble counts as computation).
-    const double stretch = planned_stretch(*phased->power_plan, planned_gpu_states(*phased->power_plan, layout, gpus));
+    const double stretch = planned_pipeline_on(*phased->power_plan, layout, gpus).stretch;
     for (std::size_t i = 0; i < gpus.size(); ++i)
       scales[i] = compute_scale_on(job, layout.gpu_type_of(gpus[i]).name) * stretch;
     return scales;

@@ -14,13 +14,13 @@
 //   Time work = plan.uncontended_work_seconds(costs.slowest_gpu_flops, costs.exchange_bandwidth);
 #pragma once
 
-#include <optional>
 #include <vector>
 
 #include "sim/core/cluster_layout.hpp"
 #include "sim/core/ids.hpp"
 #include "sim/core/job_spec.hpp"
 #include "sim/core/locality.hpp"
+#include "sim/core/stage_power_plan.hpp"
 #include "sim/model/hierarchical_allreduce_cost.hpp"
 #include "sim/model/job_activity_plan.hpp"
 
@@ -57,11 +57,12 @@ double transfers_latency(const std::vector<GpuId>& gpus, const std::vector<Trans
 /// The FLOP/s of the slowest GPU type among `gpus` (kNever for none).
 double slowest_gpu_flops(const ClusterLayout& layout, const std::vector<GpuId>& gpus);
 
-/// The state each of `gpus` (the job's ranks) runs in under `plan`: its
-/// stage's from its type's table, or its cluster cap's where lower
-/// (sim/core/stage_power_plan.hpp); none on a type without a table.
-std::vector<std::optional<PowerState>> planned_gpu_states(const StagePowerPlan& plan, const ClusterLayout& layout,
-                                                          const std::vector<GpuId>& gpus);
+/// `plan` on `gpus` (the job's ranks): each runs its stage's computations
+/// in their states from its type's table, or its cluster cap's where lower,
+/// and draws its type's busy watts in the bubble
+/// (sim/core/stage_power_plan.hpp); a type without a table runs at full speed.
+PlannedPipeline planned_pipeline_on(const StagePowerPlan& plan, const ClusterLayout& layout,
+                                    const std::vector<GpuId>& gpus);
 
 /// Per GPU: the FLOPs one iteration takes on its type over the job's
 /// flops_per_iteration (TrainingWork::flops_on), 1 where no throughput table

@@ -1,7 +1,7 @@
 #include "sim/report/energy_meter.hpp"
 
 #include <algorithm>
-#include <optional>
+#include <utility>
 #include <variant>
 
 #include "sim/core/stage_power_plan.hpp"
@@ -43,21 +43,15 @@ std::vector<double> EnergyMeter::busy_watts_of(JobIndex job, const std::vector<G
   }
   const StagePowerPlan& plan = *phased->power_plan;
   std::vector<RankPower> ranks;
+  ranks.reserve(gpus.size());
   for (GpuId g : gpus) {
     const bool tabled = g < power_.gpu_type.size();
     ranks.push_back({tabled ? &power_.type_states[power_.gpu_type[g]] : nullptr,
-                     g < power_.gpu_caps.size() ? power_.gpu_caps[g] : kNever});
+                     g < power_.gpu_caps.size() ? power_.gpu_caps[g] : kNever, power_.gpus[g].busy_watts});
   }
-  const std::vector<std::optional<PowerState>> states = planned_rank_states(plan, ranks);
-  EnergyReport::StagePowerStates& shown = report_.stage_power_states[job];
-  shown = {jobs_[job].id, std::vector<PowerState>(plan.stages.size), planned_stretch(plan, states)};
-  for (std::size_t i = 0; i < gpus.size(); ++i) {
-    watts.push_back(states[i] ? states[i]->watts : power_.busy_watts(gpus[i], 0));
-    const std::uint32_t stage = stage_of_rank(plan, static_cast<std::uint32_t>(i));
-    if (i < std::size_t{plan.stages.size} * plan.stages.stride && i % plan.stages.stride == 0)
-      shown.stages[stage] = states[i] ? *states[i] : PowerState{watts.back(), 1.0};
-  }
-  return watts;
+  PlannedPipeline planned = planned_pipeline(plan, ranks);
+  report_.stage_power_states[job] = {jobs_[job].id, std::move(planned.stages), planned.stretch};
+  return planned.rank_watts;
 }
 
 void EnergyMeter::run_started(JobIndex job, Time now, const std::vector<GpuId>& gpus) {

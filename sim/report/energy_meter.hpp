@@ -16,8 +16,10 @@
 // A busy interval says how many of the job's GPUs compute, not which: each
 // is charged the mean busy-over-communicating draw of the job's GPUs, exact
 // unless a job spans GPU types of different power. A job under a stage
-// power plan draws, on each GPU (rank), its stage's state's watts
-// (stage_power_plan.hpp); all its GPUs compute alike, so the mean is exact.
+// power plan draws, on each GPU (rank), its mean over the pipeline's time
+// of its computations' states' watts and of its busy watts in the bubble
+// (stage_power_plan.hpp); all its GPUs compute for the pipeline's time, so
+// the mean is exact.
 //
 //   EnergyMeter meter(jobs, power);
 //   meter.run_started(0, 0, {0, 1});
@@ -36,6 +38,7 @@
 #include "sim/core/cluster_spec.hpp"
 #include "sim/core/ids.hpp"
 #include "sim/core/job_spec.hpp"
+#include "sim/core/stage_power_plan.hpp"
 #include "sim/report/node_sleep_clock.hpp"
 #include "sim/report/power_model.hpp"
 
@@ -60,10 +63,10 @@ struct EnergyReport {
   /// The IT power, watts, from each time until the next: one step per instant at which it changed.
   std::vector<std::pair<Time, double>> power;
   /// Per job under a stage power plan (sim/core/stage_power_plan.hpp), its
-  /// last run's: each stage's state (its first rank's) and the pipeline's stretch.
+  /// last run's: each stage as its first rank runs it and the pipeline's stretch.
   struct StagePowerStates {
     std::string job_id;
-    std::vector<PowerState> stages;
+    std::vector<PlannedStage> stages;
     double stretch = 1;
   };
   std::map<JobIndex, StagePowerStates> stage_power_states;

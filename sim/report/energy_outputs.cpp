@@ -33,10 +33,23 @@ nlohmann::ordered_json energy_summary_json(const EnergyReport& r) {
   if (!r.stage_power_states.empty()) {                      // only where a job has a stage power plan
     nlohmann::ordered_json& plans = j["stage_power_states"] = nlohmann::ordered_json::array();
     for (const auto& [job, states] : r.stage_power_states) {
-      nlohmann::ordered_json watts = nlohmann::ordered_json::array(), speeds = nlohmann::ordered_json::array();
-      for (const PowerState& state : states.stages) watts.push_back(state.watts), speeds.push_back(state.speed);
-      plans.push_back(
-          {{"job", states.job_id}, {"stage_watts", watts}, {"stage_speeds", speeds}, {"stretch", states.stretch}});
+      nlohmann::ordered_json watts = nlohmann::ordered_json::array(), speeds = nlohmann::ordered_json::array(),
+                             mean = nlohmann::ordered_json::array(), ops = nlohmann::ordered_json::array();
+      for (const PlannedStage& stage : states.stages) {
+        watts.push_back(stage.highest.watts);
+        speeds.push_back(stage.highest.speed);
+        mean.push_back(stage.mean_watts);
+        nlohmann::ordered_json counted = nlohmann::ordered_json::array();
+        for (const auto& [state, count] : stage.ops_per_state)
+          counted.push_back({{"watts", state.watts}, {"speed", state.speed}, {"ops", count}});
+        ops.push_back(std::move(counted));
+      }
+      plans.push_back({{"job", states.job_id},
+                       {"stage_watts", watts},
+                       {"stage_speeds", speeds},
+                       {"stretch", states.stretch},
+                       {"stage_mean_watts", mean},
+                       {"stage_ops_per_state", ops}});
     }
   }
   return j;
