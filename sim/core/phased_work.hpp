@@ -59,9 +59,9 @@ struct WorkPhase {
   std::vector<PhaseExchange> exchanges;
 };
 
-/// Per-stage power states of a pipeline (sim/core/stage_power_plan.hpp):
-/// its stages' computation, for the 1F1B schedule's longest path, and
-/// either each stage's power limit or Perseus's rule with its slack.
+/// The power states of a pipeline's computations (sim/core/stage_power_plan.hpp):
+/// its stages' computation, for the 1F1B schedule's DAG, and either each
+/// stage's power limit or Perseus's per-computation rule with its slack.
 struct StagePowerPlan {
   RankGroups stages;                   // the p stages: rank r is on stage (r / stride) % size
   std::uint32_t micro_batches = 1;     // m

@@ -1,5 +1,5 @@
 // power_plan_check.hpp: a job's stage power plan against the cluster it
-// will run on. Each stage's state comes from its GPU type's power-state
+// will run on. Each computation's state comes from its GPU type's power-state
 // table (sim/core/stage_power_plan.hpp); gcsim refuses a plan on a job that
 // may run on a GPU type with none, rather than run it at full power.
 //
