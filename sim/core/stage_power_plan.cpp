@@ -124,8 +124,9 @@ PlannedPipeline planned_pipeline(const StagePowerPlan& plan, const std::vector<R
       if (table) {
         auto planned = by_table.find({table, rank.busy_watts});
         if (planned == by_table.end())
-          planned = by_table.emplace(std::make_pair(table, rank.busy_watts),
-                                     computation_power_states(plan, *table, rank.busy_watts))
+          planned = by_table
+                        .emplace(std::make_pair(table, rank.busy_watts),
+                                 computation_power_states(plan, *table, rank.busy_watts))
                         .first;
         for (std::size_t k = 0; k < ops.size(); ++k) {
           const PowerState& state = planned->second[first + k];
@@ -175,7 +176,8 @@ PlannedPipeline planned_pipeline(const StagePowerPlan& plan, const std::vector<R
     PlannedStage stage;
     std::map<std::pair<double, double>, std::uint32_t, std::greater<>> counted;  // by (watts, speed), highest first
     for (const PowerState& state : gpu_ops[g]) ++counted[{state.watts, state.speed}];
-    for (const auto& [state, ops] : counted) stage.ops_per_state.push_back({PowerState{state.first, state.second}, ops});
+    for (const auto& [state, ops] : counted)
+      stage.ops_per_state.push_back({PowerState{state.first, state.second}, ops});
     if (!stage.ops_per_state.empty()) stage.highest = stage.ops_per_state.front().first;
     stage.mean_watts = gpu_watts[g];
     planned.stages.push_back(std::move(stage));

@@ -83,8 +83,8 @@ struct PlannedStage {
 
 /// A plan resolved on a job's ranks.
 struct PlannedPipeline {
-  double stretch = 1;               // the pipeline's time over its time at full power (>= 1)
-  std::vector<double> rank_watts;   // per rank: its draw over the pipeline's time, the bubble included
+  double stretch = 1;                // the pipeline's time over its time at full power (>= 1)
+  std::vector<double> rank_watts;    // per rank: its draw over the pipeline's time, the bubble included
   std::vector<PlannedStage> stages;  // per stage
 };
 

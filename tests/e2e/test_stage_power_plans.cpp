@@ -108,17 +108,17 @@ TEST_P(StagePowerPlans, PerseusLowersTheComputationsOffTheCriticalPathAtUnchange
   const ScratchDir dir;
   const Outcome full = run_plan(dir, "full", nlohmann::json::object(), GetParam());
   for (const double slack : {0.0, 0.05}) {
-    const Outcome perseus =
-        run_plan(dir, "perseus-" + std::to_string(slack),
-                 {{"stage_power_plan", "perseus"}, {"stage_power_slack", slack}}, GetParam());
+    const Outcome perseus = run_plan(dir, "perseus-" + std::to_string(slack),
+                                     {{"stage_power_plan", "perseus"}, {"stage_power_slack", slack}}, GetParam());
     EXPECT_NEAR(perseus.jct, full.jct, 1e-9) << "slack " << slack;
     EXPECT_NEAR(full.joules - perseus.joules, 9600, 1e-3) << "slack " << slack;
     const nlohmann::json& shown = perseus.energy["stage_power_states"][0];
     EXPECT_EQ(shown["stage_watts"], nlohmann::json({300, 300}));
     EXPECT_EQ(shown["stretch"], 1.0);
     EXPECT_NEAR(shown["stage_mean_watts"][0].get<double>(), 220, 1e-9);
-    EXPECT_EQ(shown["stage_ops_per_state"],
-              nlohmann::json::parse(R"([[{"watts": 300, "speed": 1.0, "ops": 2}, {"watts": 100, "speed": 0.5, "ops": 4}],
+    EXPECT_EQ(
+        shown["stage_ops_per_state"],
+        nlohmann::json::parse(R"([[{"watts": 300, "speed": 1.0, "ops": 2}, {"watts": 100, "speed": 0.5, "ops": 4}],
                                         [{"watts": 300, "speed": 1.0, "ops": 6}]])"));
   }
 }
