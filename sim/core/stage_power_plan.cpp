@@ -97,6 +97,25 @@ std::vector<PowerState> computation_power_states(const StagePowerPlan& plan, con
   return states;
 }
 
+namespace {
+
+// What a GPU draws in the pipeline's bubble: what it would draw computing
+// at its highest allowed state. Its busy watts, or under a stage limit or a
+// cluster cap the state within it: a capped GPU never draws more than its
+// state's watts, while Perseus's plan sets each computation's pace and caps
+// nothing (a GPU waiting for the next computation draws its busy watts, the
+// model's rule for the bubble of every job).
+double bubble_watts(const StagePowerPlan& plan,
+                    const std::tuple<std::uint32_t, const std::vector<PowerState>*, double, double>& gpu) {
+  const auto& [stage, table, cap_watts, busy_watts] = gpu;
+  if (!table) return busy_watts;
+  double limit = cap_watts;
+  if (!plan.limits_watts.empty()) limit = std::min(limit, plan.limits_watts[stage]);
+  return limit < busy_watts ? std::min(busy_watts, state_within(*table, limit).watts) : busy_watts;
+}
+
+}  // namespace
+
 PlannedPipeline planned_pipeline(const StagePowerPlan& plan, const std::vector<RankPower>& ranks) {
   const std::uint32_t m = plan.micro_batches;
   const OneFOneBDag dag(stage_count(plan), m);
@@ -161,9 +180,9 @@ PlannedPipeline planned_pipeline(const StagePowerPlan& plan, const std::vector<R
       joules += gpu_ops[g][k].watts * seconds;
       computing += seconds;
     }
-    const double busy = std::get<3>(gpus[g]);
-    joules += busy * std::max(0.0, time - computing);
-    gpu_watts.push_back(time > 0 ? joules / time : busy);
+    const double waiting = bubble_watts(plan, gpus[g]);
+    joules += waiting * std::max(0.0, time - computing);
+    gpu_watts.push_back(time > 0 ? joules / time : waiting);
   }
   planned.rank_watts.reserve(ranks.size());
   for (const std::size_t g : gpu_of_rank) planned.rank_watts.push_back(gpu_watts[g]);

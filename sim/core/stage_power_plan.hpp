@@ -27,10 +27,11 @@
 //
 // Energy: a GPU draws its computation's state's watts while it computes
 // and its busy watts while it waits in the pipeline's bubble (the rule of a
-// job without a plan, so that plan and no plan compare alike): per
-// iteration, on a GPU of stage s, sum over its ops of (watts x the op's time
-// at its state's speed) + busy watts x (the pipeline's time - the sum of its
-// ops' times). The greedy counts that over one GPU per stage (every stage
+// job without a plan, so that plan and no plan compare alike), or under a
+// stage limit or a cluster cap the cap's state's watts (a capped GPU never
+// draws more): per iteration, on a GPU of stage s, sum over its ops of
+// (watts x the op's time at its state's speed) + that bubble draw x (the
+// pipeline's time - the sum of its ops' times). The greedy counts that over one GPU per stage (every stage
 // has as many), so lengthening the critical path costs every stage's busy
 // watts for the added time. Perseus itself finds the whole time-energy
 // frontier by a graph cut and slows the other pipelines to a straggler's
@@ -67,7 +68,8 @@ std::vector<PowerState> computation_power_states(const StagePowerPlan& plan, con
                                                  double busy_watts);
 
 /// One rank's GPU: its type's table (empty: none), the cluster's cap on it
-/// (kNever: none) and its busy watts (computing under no cap, and in the bubble).
+/// (kNever: none) and its busy watts (computing under no cap, and in the bubble
+/// unless capped).
 struct RankPower {
   const std::vector<PowerState>* table = nullptr;
   double cap_watts = kNever;

@@ -1,8 +1,9 @@
 // Per-stage power plans of an llm_training job, end to end at both
 // fidelities: unequal stages follow the 1F1B DAG, a stage under a lower
-// limit stretches the whole pipeline by the DAG's time and each GPU draws
-// its computations' watts while computing and its busy watts in the
-// bubble; Perseus's rule lowers the computations off the critical path at
+// limit stretches the whole pipeline by the DAG's time and its GPUs draw
+// the limit's state's watts throughout; without a limit a GPU draws its
+// computations' watts while computing and its busy watts in the bubble;
+// Perseus's rule lowers the computations off the critical path at
 // unchanged time; a type without a power-state table is refused.
 //
 // The crafted job: 2 GPUs (t = d = 1, p = 2), measured layer times 1 s
@@ -11,15 +12,14 @@
 // pipeline computes 1 + 3 x 9 + 2 = 30 s an iteration:
 //   S0 F0 [0,1]   S0 F1 [1,2]   S1 F0 [1,4]   S1 B0 [4,10]  S0 B0 [10,12] S1 F1 [10,13]
 //   S0 F2 [12,13] S1 B1 [13,19] S0 B1 [19,21] S1 F2 [19,22] S1 B2 [22,28] S0 B2 [28,30]
-// Each GPU idles (and communicates) at 50 W, computes at its computations'
-// watts and draws its busy 300 W in the pipeline's bubble.
+// Each GPU idles (and communicates) at 50 W.
 //
 // Stage 0 limited to 250 W (200 W, speed 0.8): 1.25 + 27 + 2.5 = 30.75 s.
-// Stage 0's GPU computes 3 x 3 / 0.8 = 11.25 s at 200 W and waits 19.5 s
-// at 300 W: 8100 J an iteration; stage 1's 300 x 30.75 = 9225 J. Over the
-// idle draw: 8100 + 9225 - 2 x 50 x 30.75 = 14250 J planned, 2 x 250 x 30 =
-// 15000 J at full power, and the idle draw of both GPUs 100 W over 0.75 s
-// more: 675 J less an iteration, 2700 J in all.
+// Stage 0's GPU draws 200 W for all of it, computing or waiting: 6150 J an
+// iteration; stage 1's 300 x 30.75 = 9225 J. Over the idle draw: 6150 +
+// 9225 - 2 x 50 x 30.75 = 12300 J planned, 2 x 250 x 30 = 15000 J at full
+// power, and the idle draw of both GPUs 100 W over 0.75 s more: 2625 J less
+// an iteration, 10500 J in all.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -80,14 +80,14 @@ TEST_P(StagePowerPlans, ALowerLimitOnTheLightStageStretchesThePipelineByItsDagTi
   const Outcome full = run_plan(dir, "full", nlohmann::json::object(), GetParam());
   const Outcome planned = run_plan(dir, "planned", {{"stage_power_limits_watts", {250, 300}}}, GetParam());
   EXPECT_NEAR(planned.jct - full.jct, 4 * 0.75, 1e-6);
-  EXPECT_NEAR(full.joules - planned.joules, 2700, 1e-3);
+  EXPECT_NEAR(full.joules - planned.joules, 10500, 1e-3);
   EXPECT_FALSE(full.energy.contains("stage_power_states"));
   const nlohmann::json& shown = planned.energy["stage_power_states"][0];
   EXPECT_EQ(shown["job"], "llm");
   EXPECT_EQ(shown["stage_watts"], nlohmann::json({200, 300}));
   EXPECT_EQ(shown["stage_speeds"], nlohmann::json({0.8, 1.0}));
   EXPECT_DOUBLE_EQ(shown["stretch"].get<double>(), 30.75 / 30);
-  EXPECT_NEAR(shown["stage_mean_watts"][0].get<double>(), 8100 / 30.75, 1e-9);
+  EXPECT_NEAR(shown["stage_mean_watts"][0].get<double>(), 200, 1e-9);
   EXPECT_NEAR(shown["stage_mean_watts"][1].get<double>(), 300, 1e-9);
   EXPECT_EQ(shown["stage_ops_per_state"], nlohmann::json::parse(R"([[{"watts": 200, "speed": 0.8, "ops": 6}],
                                                                      [{"watts": 300, "speed": 1.0, "ops": 6}]])"));
