@@ -82,7 +82,10 @@ when the run succeeds (nothing is left in DIR when it fails):
   and sleeping nodes' sleep_kwh where node groups have sleep_after; capped
   GPUs (power_cap_watts, a job's power_limit_watts, a start capped by
   power-budget's over_budget=cap) compute slower and draw their power
-  state's watts (docs/cluster-format.md, Power states and caps)
+  state's watts (docs/cluster-format.md, Power states and caps); an
+  llm_training job's pipeline plan (stage_power_limits_watts: a state per
+  stage; stage_power_plan "perseus": a state per forward and backward) is
+  listed in summary.json's energy.stage_power_states
 
 Options:
   --cluster FILE      cluster description (JSON, see docs/cluster-format.md)

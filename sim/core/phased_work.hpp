@@ -21,6 +21,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -58,9 +59,25 @@ struct WorkPhase {
   std::vector<PhaseExchange> exchanges;
 };
 
+/// The power states of a pipeline's computations (sim/core/stage_power_plan.hpp):
+/// its stages' computation, for the 1F1B schedule's DAG, and either each
+/// stage's power limit or Perseus's per-computation rule with its slack.
+struct StagePowerPlan {
+  RankGroups stages;                   // the p stages: rank r is on stage (r / stride) % size
+  std::uint32_t micro_batches = 1;     // m
+  std::vector<double> forward_flops;   // per stage: one micro-batch's forward on one GPU
+  std::vector<double> backward_flops;  // per stage: its backward (recomputation included)
+  std::vector<double> limits_watts;    // per stage; empty: the states Perseus's rule picks
+  double slack = 0;                    // Perseus's rule: the pipeline may take (1 + slack) x its time at full power
+};
+
 struct PhasedWork {
   std::vector<WorkPhase> phases;  // one iteration
   std::uint64_t iterations = 1;
+  /// A pipeline whose stages run in their own power states: the phases'
+  /// computation is its time at full power, stretched on the job's GPUs
+  /// by the plan's states. None: every GPU runs as the cluster caps it.
+  std::optional<StagePowerPlan> power_plan;
 };
 
 /// A transfer from one rank of a job to another (indices in placement, or

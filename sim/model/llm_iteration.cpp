@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
+#include <optional>
 
 #include "sim/core/number_text.hpp"
+#include "sim/core/one_f_one_b.hpp"
 
 namespace gcsim {
 namespace {
@@ -60,7 +63,55 @@ void add_gradient_exchange(GradientExchange how, std::uint32_t ranks, double byt
 
 bool positive_finite(double x) { return std::isfinite(x) && x > 0; }
 
+struct StageCompute {
+  double forward_flops = 0, backward_flops = 0;  // 0 with measured layer times
+  double forward_seconds = 0, backward_seconds = 0;
+};
+
+// One micro-batch's compute on one GPU of a stage of `dense` + `moe`
+// layers; `staged`: the stage's share of the parameter rule's FLOPs is its
+// layers over l (none: 1/p, as every stage of a balanced pipeline).
+StageCompute stage_compute(const LlmTraining& training, std::uint32_t dense, std::uint32_t moe,
+                           std::optional<std::uint32_t> staged) {
+  const TransformerShape& model = training.model;
+  const LlmCompute& compute = training.compute;
+  const double t = training.parallel.tensor, p = training.parallel.pipeline;
+  const std::uint32_t recomputed = compute.recomputation ? 1 : 0;
+  const std::uint32_t layers_here = dense + moe;
+  StageCompute c;
+  switch (compute.rule) {
+    case ComputeRule::kMegatronFlops: {
+      const double layers = (dense * layer_forward_flops(model, 1) + moe * layer_forward_flops(model, model.top_k)) / t;
+      c.forward_flops = layers + logit_forward_flops(model) / (p * t);
+      c.backward_flops = 2 * c.forward_flops + recomputed * layers;
+      break;
+    }
+    case ComputeRule::kParameterFlops:
+      c.forward_flops =
+          staged
+              ? 2 * active_parameters(model) * model.micro_batch * static_cast<double>(model.sequence_length) *
+                    *staged / (static_cast<double>(model.layers) * t)
+              : 2 * active_parameters(model) * model.micro_batch * static_cast<double>(model.sequence_length) / (p * t);
+      c.backward_flops = (2 + recomputed) * c.forward_flops;
+      break;
+    case ComputeRule::kLayerTimes:
+      c.forward_seconds = layers_here * compute.layer_forward_seconds;
+      c.backward_seconds = layers_here * (compute.layer_backward_seconds + recomputed * compute.layer_forward_seconds);
+      break;
+  }
+  if (compute.rule != ComputeRule::kLayerTimes) {
+    c.forward_seconds = c.forward_flops / compute.gpu_flops;
+    c.backward_seconds = c.backward_flops / compute.gpu_flops;
+  }
+  return c;
+}
+
 }  // namespace
+
+std::uint32_t moe_layers_of(const TransformerShape& model, std::uint32_t layers) {
+  if (model.experts == 0 || model.moe_layer_interval == 0) return 0;
+  return layers / model.moe_layer_interval;
+}
 
 std::uint32_t moe_layer_count(const TransformerShape& model) {
   if (model.experts == 0 || model.moe_layer_interval == 0) return 0;
@@ -95,36 +146,35 @@ LlmIteration llm_iteration(const LlmTraining& training) {
   const double t = par.tensor, p = par.pipeline;
   LlmIteration it;
   it.micro_batches = static_cast<std::uint32_t>(model.global_batch / (std::uint64_t{model.micro_batch} * par.data));
+  const bool staged = !training.stage_layers.empty() || !training.stage_speeds.empty();
   it.layers_per_stage = model.layers / par.pipeline;
   it.moe_layers_per_stage = moe_layer_count(model) / par.pipeline;
+  if (staged) {
+    it.stage_layer_counts = training.stage_layers.empty()
+                                ? std::vector<std::uint32_t>(par.pipeline, it.layers_per_stage)
+                                : training.stage_layers;
+    it.layers_per_stage = *std::max_element(it.stage_layer_counts.begin(), it.stage_layer_counts.end());
+    it.moe_layers_per_stage = moe_layers_of(model, it.layers_per_stage);
+  }
   const std::uint32_t dense_per_stage = it.layers_per_stage - it.moe_layers_per_stage;
   const std::uint32_t recomputed = compute.recomputation ? 1 : 0;
 
   // Compute: per micro-batch, one stage, one GPU of its TP group.
-  switch (compute.rule) {
-    case ComputeRule::kMegatronFlops: {
-      const double layers = (dense_per_stage * layer_forward_flops(model, 1) +
-                             it.moe_layers_per_stage * layer_forward_flops(model, model.top_k)) /
-                            t;
-      it.forward_flops = layers + logit_forward_flops(model) / (p * t);
-      it.backward_flops = 2 * it.forward_flops + recomputed * layers;
-      break;
-    }
-    case ComputeRule::kParameterFlops:
-      it.forward_flops =
-          2 * active_parameters(model) * model.micro_batch * static_cast<double>(model.sequence_length) / (p * t);
-      it.backward_flops = (2 + recomputed) * it.forward_flops;
-      break;
-    case ComputeRule::kLayerTimes:
-      it.forward_compute_seconds = it.layers_per_stage * compute.layer_forward_seconds;
-      it.backward_compute_seconds =
-          it.layers_per_stage * (compute.layer_backward_seconds + recomputed * compute.layer_forward_seconds);
-      break;
+  const StageCompute heaviest =
+      stage_compute(training, dense_per_stage, it.moe_layers_per_stage,
+                    staged ? std::optional<std::uint32_t>(it.layers_per_stage) : std::nullopt);
+  for (const std::uint32_t layers : it.stage_layer_counts) {
+    const std::uint32_t moe = moe_layers_of(model, layers);
+    const StageCompute stage = stage_compute(training, layers - moe, moe, layers);
+    it.stage_forward_flops.push_back(stage.forward_flops);
+    it.stage_backward_flops.push_back(stage.backward_flops);
+    it.stage_forward_compute_seconds.push_back(stage.forward_seconds);
+    it.stage_backward_compute_seconds.push_back(stage.backward_seconds);
   }
-  if (compute.rule != ComputeRule::kLayerTimes) {
-    it.forward_compute_seconds = it.forward_flops / compute.gpu_flops;
-    it.backward_compute_seconds = it.backward_flops / compute.gpu_flops;
-  }
+  it.forward_flops = heaviest.forward_flops;
+  it.backward_flops = heaviest.backward_flops;
+  it.forward_compute_seconds = heaviest.forward_seconds;
+  it.backward_compute_seconds = heaviest.backward_seconds;
 
   // Communication in a micro-batch's slot on one stage.
   const double activations = activation_bytes(model);
@@ -143,6 +193,25 @@ LlmIteration llm_iteration(const LlmTraining& training) {
                               it.expert.backward_seconds() + it.pipeline.backward_seconds();
   it.pipeline_seconds = (static_cast<double>(it.micro_batches) + par.pipeline - 1) *
                         (it.stage_forward_seconds + it.stage_backward_seconds);
+  it.pipeline_compute_seconds = (static_cast<double>(it.micro_batches) + par.pipeline - 1) *
+                                (it.forward_compute_seconds + it.backward_compute_seconds);
+  if (staged) {
+    // The stages' computation along the 1F1B DAG's longest path, each at its speed; the slots' exchanges after.
+    std::vector<double> forward, backward;
+    for (std::size_t s = 0; s < it.stage_layer_counts.size(); ++s) {
+      const double speed = training.stage_speeds.empty() ? 1.0 : training.stage_speeds[s];
+      forward.push_back(it.stage_forward_compute_seconds[s] / speed);
+      backward.push_back(it.stage_backward_compute_seconds[s] / speed);
+    }
+    const double full =
+        one_f_one_b_seconds(it.stage_forward_compute_seconds, it.stage_backward_compute_seconds, it.micro_batches);
+    it.pipeline_compute_seconds = one_f_one_b_seconds(forward, backward, it.micro_batches);
+    it.stretch = full > 0 ? it.pipeline_compute_seconds / full : 1.0;
+    const double exchanges =
+        it.stage_forward_seconds + it.stage_backward_seconds - it.forward_compute_seconds - it.backward_compute_seconds;
+    it.pipeline_seconds =
+        it.pipeline_compute_seconds + (static_cast<double>(it.micro_batches) + par.pipeline - 1) * exchanges;
+  }
   it.bubble_fraction = pipeline_bubble_fraction(it.micro_batches, par.pipeline);
 
   // Gradients at the end of the iteration.
@@ -153,11 +222,30 @@ LlmIteration llm_iteration(const LlmTraining& training) {
   if (dp.expert_gradient_bytes > 0)
     add_gradient_exchange(training.gradients, par.data / par.expert, dp.expert_gradient_bytes, training.links.data, dp);
   // The exchange runs beside dp_overlap of the last micro-batch's backward computation.
-  dp.hidden_seconds = std::min(dp.overlappable_seconds, training.dp_overlap * it.backward_compute_seconds);
+  const double last_backward =
+      staged ? it.stage_backward_compute_seconds.front() * it.stretch : it.backward_compute_seconds;
+  dp.hidden_seconds = std::min(dp.overlappable_seconds, training.dp_overlap * last_backward);
   dp.exposed_seconds = dp.seconds - dp.hidden_seconds;
 
   it.iteration_seconds = it.pipeline_seconds + dp.exposed_seconds;
   return it;
+}
+
+// stage_layers: one positive count per stage, summing to the model's layers.
+std::optional<LlmInputProblem> find_stage_layers_problem(const LlmTraining& training) {
+  const std::vector<std::uint32_t>& layers = training.stage_layers;
+  using P = LlmInputProblem;
+  if (layers.size() != training.parallel.pipeline)
+    return P{"stage_layers", "expected one count per pipeline stage, " + std::to_string(training.parallel.pipeline) +
+                                 " (parallel.pipeline), got " + std::to_string(layers.size())};
+  for (std::size_t s = 0; s < layers.size(); ++s)
+    if (layers[s] == 0)
+      return P{"stage_layers", "stage " + std::to_string(s) + " holds no layer: each holds at least 1"};
+  const std::uint64_t sum = std::accumulate(layers.begin(), layers.end(), std::uint64_t{0});
+  if (sum != training.model.layers)
+    return P{"stage_layers", "the stages hold " + std::to_string(sum) + " layers in all, but model.layers is " +
+                                 std::to_string(training.model.layers)};
+  return std::nullopt;
 }
 
 std::optional<LlmInputProblem> find_tensor_group_problem(std::uint32_t tensor, std::uint32_t gpus_per_node) {
@@ -189,9 +277,12 @@ std::optional<LlmInputProblem> find_llm_problem(const LlmTraining& training, std
     return P{"gpus", "parallel.tensor x parallel.pipeline x parallel.data = " + std::to_string(par.tensor) + " x " +
                          std::to_string(par.pipeline) + " x " + std::to_string(par.data) + " = " +
                          std::to_string(product) + " GPUs, but the job has " + std::to_string(gpus)};
-  if (m.layers % par.pipeline != 0)
+  if (!training.stage_layers.empty()) {
+    if (auto problem = find_stage_layers_problem(training)) return problem;
+  } else if (m.layers % par.pipeline != 0) {
     return P{"model.layers", std::to_string(m.layers) + " layers do not split evenly over " +
-                                 std::to_string(par.pipeline) + " pipeline stages"};
+                                 std::to_string(par.pipeline) + " pipeline stages (or give stage_layers)"};
+  }
   const std::uint64_t batch_step = std::uint64_t{m.micro_batch} * par.data;
   if (m.global_batch % batch_step != 0)
     return P{"model.global_batch", std::to_string(m.global_batch) +
@@ -210,10 +301,13 @@ std::optional<LlmInputProblem> find_llm_problem(const LlmTraining& training, std
     if (par.data % par.expert != 0)
       return P{"parallel.expert", std::to_string(par.expert) + " does not divide parallel.data = " +
                                       std::to_string(par.data) + ": EP groups are formed among the replicas"};
-    const std::uint32_t per_stage = m.layers / par.pipeline;
-    if (m.moe_layer_interval == 0 || per_stage % m.moe_layer_interval != 0)
-      return P{"model.moe_layer_interval", "must divide the " + std::to_string(per_stage) +
-                                               " layers of a stage, so every stage holds as many MoE layers"};
+    const std::vector<std::uint32_t> stages =
+        training.stage_layers.empty() ? std::vector<std::uint32_t>{m.layers / par.pipeline} : training.stage_layers;
+    for (const std::uint32_t per_stage : stages)
+      if (m.moe_layer_interval == 0 || per_stage % m.moe_layer_interval != 0)
+        return P{"model.moe_layer_interval",
+                 "must divide the " + std::to_string(per_stage) +
+                     " layers of a stage, so that the MoE layers fall alike in every stage"};
     if (m.parameters < expert_parameters(m))
       return P{"model.parameters", exact_number(m.parameters) + " is fewer than the experts' own " +
                                        exact_number(expert_parameters(m)) +

@@ -45,12 +45,28 @@
 //   runs (workloads/kinds/llm_training/: a phase computing dp_overlap of the
 //   backward while the gradients go), so the two agree.
 // - Iteration = (m + p - 1)(t_f + t_b) + (DP seconds - hidden).
+// - Unbalanced stages (stage_layers: stage s holds l_s layers) and stages
+//   slowed by a power plan (stage_speeds v_s): stage s's compute per
+//   micro-batch scales with l_s (the logit layer stays spread evenly, 1/p
+//   on each; the parameter rule's FLOPs are 2 P' b s l_s / (l t)) and is
+//   divided by v_s. The pipeline's computation is the longest path of the
+//   1F1B DAG over the stages' compute (sim/core/one_f_one_b.hpp); the TP,
+//   EP and PP exchanges stay out of the DAG: every one of the m + p - 1
+//   slots exchanges as the stage with the most layers does (its TP
+//   allreduces and EP all-to-alls per layer, and the PP messages), which
+//   a cap does not slow. The pipeline is that longest path plus (m + p - 1)
+//   x the slot's exchanges; with equal stages at full speed, exactly
+//   (m + p - 1)(t_f + t_b). t_f, t_b and the per-stage figures above are
+//   the stage with the most layers'. The DP exchange keeps P/(t p) per GPU
+//   and runs beside dp_overlap of the first stage's last backward (the
+//   pipeline's last op), stretched as the whole computation is
+//   (stretch: the longest path at the stages' speeds over it at full speed).
 // Every group exchanges over its links' slowest edge (collective_cost.hpp),
 // alone. Left out: interleaved and zero-bubble schedules, overlap of TP, PP
 // or EP with compute, Megatron's scatter/gather of PP messages over the TP
-// group, sequence parallelism, unbalanced stages (embedding and logit layer
-// on the end stages), uneven expert load and capacity padding, the
-// optimizer step, activation memory.
+// group, sequence parallelism, the embedding and logit layer's own place
+// on the end stages (give them as extra layers in stage_layers), uneven
+// expert load and capacity padding, the optimizer step, activation memory.
 //
 //   LlmTraining job;
 //   job.model.parameters = 1.75e11; job.model.layers = 96; ...; job.parallel = {8, 8, 4, 1};
@@ -61,6 +77,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "sim/model/collective_cost.hpp"
 
@@ -123,6 +140,10 @@ struct LlmTraining {
   GradientExchange gradients = GradientExchange::kAllreduce;
   double dp_overlap = 0;  // in [0, 1]: the share of the last backward's computation the DP exchange runs beside
   LlmLinks links;
+  /// Per stage, its layers (p positive counts summing to l); empty: l/p each.
+  std::vector<std::uint32_t> stage_layers;
+  /// Per stage, the speed its GPUs compute at under a power plan, in (0, 1]; empty: full speed.
+  std::vector<double> stage_speeds;
 };
 
 /// One kind of exchange in a micro-batch's forward and backward on one stage.
@@ -162,8 +183,15 @@ struct LlmIteration {
   ExchangeTerm expert;                // all-to-alls among e
   double stage_forward_seconds = 0;   // t_f
   double stage_backward_seconds = 0;  // t_b
-  double pipeline_seconds = 0;        // (m + p - 1)(t_f + t_b)
-  double bubble_fraction = 0;         // (p - 1)/(m + p - 1)
+  double pipeline_seconds = 0;        // (m + p - 1)(t_f + t_b); with stage_layers or stage_speeds, the 1F1B DAG's
+  // Per stage at full speed, with stage_layers or stage_speeds (empty otherwise):
+  // its layers, one micro-batch's FLOPs and compute seconds on one GPU.
+  std::vector<std::uint32_t> stage_layer_counts;
+  std::vector<double> stage_forward_flops, stage_backward_flops;
+  std::vector<double> stage_forward_compute_seconds, stage_backward_compute_seconds;
+  double pipeline_compute_seconds = 0;  // the DAG's longest path over the stages' computation, at their speeds
+  double stretch = 1;                   // pipeline_compute_seconds over the same at full speed
+  double bubble_fraction = 0;           // (p - 1)/(m + p - 1)
   DataParallelTerm data;
   double iteration_seconds = 0;
 };
@@ -193,6 +221,11 @@ std::optional<LlmInputProblem> find_tensor_group_problem(std::uint32_t tensor, s
 
 /// The MoE layers among l: l / moe_layer_interval; 0 without experts.
 std::uint32_t moe_layer_count(const TransformerShape& model);
+/// The MoE layers among a stage's `layers`: layers / moe_layer_interval; 0 without experts.
+std::uint32_t moe_layers_of(const TransformerShape& model, std::uint32_t layers);
+
+/// A problem with stage_layers (given): one positive count per stage, summing to model.layers.
+std::optional<LlmInputProblem> find_stage_layers_problem(const LlmTraining& training);
 
 /// P_E: the experts' parameters, (MoE layers) x E x 8 h^2.
 double expert_parameters(const TransformerShape& model);

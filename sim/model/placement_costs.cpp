@@ -6,6 +6,7 @@
 
 #include "sim/core/gpu_power_states.hpp"
 #include "sim/core/overloaded.hpp"
+#include "sim/core/stage_power_plan.hpp"
 #include "sim/model/parameter_server_cost.hpp"
 #include "sim/model/phase_transfers.hpp"
 #include "sim/model/solo_transfers.hpp"
@@ -44,9 +45,37 @@ double slowest_gpu_flops(const ClusterLayout& layout, const std::vector<GpuId>& 
   return slowest;
 }
 
+PlannedPipeline planned_pipeline_on(const StagePowerPlan& plan, const ClusterLayout& layout,
+                                    const std::vector<GpuId>& gpus, double run_limit_watts) {
+  std::vector<std::vector<PowerState>> tables;  // by GPU type index
+  std::vector<double> busy;                     // by GPU type index
+  for (const GpuType& type : layout.spec().gpu_types) {
+    tables.push_back(power_states_of(type));
+    // Without a power of its own or bundled (no energy is accounted), its highest state's.
+    const std::optional<GpuPower> power = power_of(type);
+    busy.push_back(power ? power->busy_watts : tables.back().empty() ? 0.0 : tables.back().front().watts);
+  }
+  // A run started under a limit (a policy's, power-budget's over_budget=cap) caps every GPU of it.
+  const double run_cap = run_limit_watts > 0 ? run_limit_watts : kNever;
+  std::vector<RankPower> ranks;
+  ranks.reserve(gpus.size());
+  for (GpuId g : gpus) {
+    const std::uint32_t type = layout.gpu_type_index(g);
+    ranks.push_back({&tables[type], std::min(gpu_power_cap(layout, g), run_cap), busy[type]});
+  }
+  return planned_pipeline(plan, ranks);
+}
+
 std::vector<double> compute_scales(const JobSpec& job, const ClusterLayout& layout, const std::vector<GpuId>& gpus,
                                    double run_limit_watts) {
   std::vector<double> scales(gpus.size(), 1.0);
+  if (const auto* phased = std::get_if<PhasedWork>(&job.work); phased && phased->power_plan) {
+    // Every GPU computes for the pipeline's time under the plan (the bubble counts as computation).
+    const double stretch = planned_pipeline_on(*phased->power_plan, layout, gpus, run_limit_watts).stretch;
+    for (std::size_t i = 0; i < gpus.size(); ++i)
+      scales[i] = compute_scale_on(job, layout.gpu_type_of(gpus[i]).name) * stretch;
+    return scales;
+  }
   const double limit = run_power_limit(job.power_limit_watts, run_limit_watts);
   for (std::size_t i = 0; i < gpus.size(); ++i) {
     scales[i] = compute_scale_on(job, layout.gpu_type_of(gpus[i]).name);

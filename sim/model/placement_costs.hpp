@@ -20,6 +20,7 @@
 #include "sim/core/ids.hpp"
 #include "sim/core/job_spec.hpp"
 #include "sim/core/locality.hpp"
+#include "sim/core/stage_power_plan.hpp"
 #include "sim/model/hierarchical_allreduce_cost.hpp"
 #include "sim/model/job_activity_plan.hpp"
 
@@ -56,12 +57,23 @@ double transfers_latency(const std::vector<GpuId>& gpus, const std::vector<Trans
 /// The FLOP/s of the slowest GPU type among `gpus` (kNever for none).
 double slowest_gpu_flops(const ClusterLayout& layout, const std::vector<GpuId>& gpus);
 
+/// `plan` on `gpus` (the job's ranks): each runs its stage's computations
+/// in their states from its type's table, or its cap's where lower (the
+/// cluster's, or `run_limit_watts` a policy started the run with), and
+/// draws its type's busy watts in the bubble, or its cap's state's
+/// (sim/core/stage_power_plan.hpp); a type without a table runs at full speed.
+PlannedPipeline planned_pipeline_on(const StagePowerPlan& plan, const ClusterLayout& layout,
+                                    const std::vector<GpuId>& gpus, double run_limit_watts = 0);
+
 /// Per GPU: the FLOPs one iteration takes on its type over the job's
 /// flops_per_iteration (TrainingWork::flops_on), 1 where no throughput table
 /// says otherwise and for work other than training; over the speed of its
 /// power state where the GPU is capped (sim/core/gpu_power_states.hpp),
 /// by the cluster or by the run's limit: the job's own, or
 /// `run_limit_watts` its policy started the run with where lower.
+/// A PhasedWork with a power plan: times the plan's stretch on every GPU
+/// (the pipeline's time under its states over the time at full power),
+/// the job's stages running in the plan's states instead.
 std::vector<double> compute_scales(const JobSpec& job, const ClusterLayout& layout, const std::vector<GpuId>& gpus,
                                    double run_limit_watts = 0);
 

@@ -1,8 +1,11 @@
 #include "sim/report/energy_meter.hpp"
 
 #include <algorithm>
+#include <utility>
+#include <variant>
 
 #include "sim/core/gpu_power_states.hpp"
+#include "sim/core/stage_power_plan.hpp"
 
 namespace gcsim {
 
@@ -31,6 +34,30 @@ void EnergyMeter::slept(NodeId node, Time from, Time to) {
   change(to, saved);
 }
 
+std::vector<double> EnergyMeter::busy_watts_of(JobIndex job, const std::vector<GpuId>& gpus, double limit) {
+  std::vector<double> watts;
+  watts.reserve(gpus.size());
+  const auto* phased = std::get_if<PhasedWork>(&jobs_[job].work);
+  if (!phased || !phased->power_plan) {
+    for (GpuId g : gpus) watts.push_back(power_.busy_watts(g, limit));
+    return watts;
+  }
+  const StagePowerPlan& plan = *phased->power_plan;
+  // A run started under a limit caps every GPU of it, as a cluster cap would.
+  const double run_cap = limit > 0 ? limit : kNever;
+  std::vector<RankPower> ranks;
+  ranks.reserve(gpus.size());
+  for (GpuId g : gpus) {
+    const bool tabled = g < power_.gpu_type.size();
+    const double cap = g < power_.gpu_caps.size() ? power_.gpu_caps[g] : kNever;
+    ranks.push_back({tabled ? &power_.type_states[power_.gpu_type[g]] : nullptr, std::min(cap, run_cap),
+                     power_.gpus[g].busy_watts});
+  }
+  PlannedPipeline planned = planned_pipeline(plan, ranks);
+  report_.stage_power_states[job] = {jobs_[job].id, std::move(planned.stages), planned.stretch};
+  return planned.rank_watts;
+}
+
 void EnergyMeter::run_started(JobIndex job, Time now, const std::vector<GpuId>& gpus, double run_limit_watts) {
   if (gpus.empty()) return;
   const double share = jobs_[job].gpu_share;
@@ -39,12 +66,13 @@ void EnergyMeter::run_started(JobIndex job, Time now, const std::vector<GpuId>& 
   run.open = true;
   run.ran = true;
   run.since = now;
+  const std::vector<double> busy = busy_watts_of(job, gpus, limit);
   double extra = 0;
-  for (GpuId g : gpus) {
-    const GpuPower& p = power_.gpus[g];
+  for (std::size_t i = 0; i < gpus.size(); ++i) {
+    const GpuPower& p = power_.gpus[gpus[i]];
     run.held_watts += share * p.communicating_watts;
     run.idle_watts += share * p.idle_watts;
-    extra += power_.busy_watts(g, limit) - p.communicating_watts;
+    extra += busy[i] - p.communicating_watts;
   }
   run.busy_extra = extra / static_cast<double>(gpus.size());
   run.held_gpus = share * static_cast<double>(gpus.size());

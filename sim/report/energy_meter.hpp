@@ -15,7 +15,11 @@
 //
 // A busy interval says how many of the job's GPUs compute, not which: each
 // is charged the mean busy-over-communicating draw of the job's GPUs, exact
-// unless a job spans GPU types of different power.
+// unless a job spans GPU types of different power. A job under a stage
+// power plan draws, on each GPU (rank), its mean over the pipeline's time
+// of its computations' states' watts and of its busy watts in the bubble
+// (stage_power_plan.hpp); all its GPUs compute for the pipeline's time, so
+// the mean is exact.
 //
 //   EnergyMeter meter(jobs, power);
 //   meter.run_started(0, 0, {0, 1});
@@ -31,8 +35,10 @@
 #include <utility>
 #include <vector>
 
+#include "sim/core/cluster_spec.hpp"
 #include "sim/core/ids.hpp"
 #include "sim/core/job_spec.hpp"
+#include "sim/core/stage_power_plan.hpp"
 #include "sim/report/node_sleep_clock.hpp"
 #include "sim/report/power_model.hpp"
 
@@ -56,6 +62,14 @@ struct EnergyReport {
   std::map<std::string, double> user_joules, queue_joules;
   /// The IT power, watts, from each time until the next: one step per instant at which it changed.
   std::vector<std::pair<Time, double>> power;
+  /// Per job under a stage power plan (sim/core/stage_power_plan.hpp), its
+  /// last run's: each stage as its first rank runs it and the pipeline's stretch.
+  struct StagePowerStates {
+    std::string job_id;
+    std::vector<PlannedStage> stages;
+    double stretch = 1;
+  };
+  std::map<JobIndex, StagePowerStates> stage_power_states;
 };
 
 class EnergyMeter {
@@ -91,6 +105,9 @@ class EnergyMeter {
     double lost_share = 0;      // once ended: the share of it thrown away
     std::vector<NodeId> nodes;  // its nodes, when nodes sleep
   };
+  // What each of `gpus` (the job's ranks) draws computing for `job` under `limit` (0: none); notes a
+  // stage power plan's states.
+  std::vector<double> busy_watts_of(JobIndex job, const std::vector<GpuId>& gpus, double limit);
   // `node` slept from `from` to `to`: its sleep draw instead of its awake one.
   void slept(NodeId node, Time from, Time to);
   void change(Time at, double watts) { changes_.emplace_back(at, watts); }

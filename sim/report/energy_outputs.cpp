@@ -30,6 +30,28 @@ nlohmann::ordered_json energy_summary_json(const EnergyReport& r) {
                               {"per_user_kwh", kwh_by_name(r.user_joules)},
                               {"per_queue_kwh", kwh_by_name(r.queue_joules)}};
   if (r.nodes_sleep) j["sleep_kwh"] = kwh(r.sleep_joules);  // only where nodes may sleep
+  if (!r.stage_power_states.empty()) {                      // only where a job has a stage power plan
+    nlohmann::ordered_json& plans = j["stage_power_states"] = nlohmann::ordered_json::array();
+    for (const auto& [job, states] : r.stage_power_states) {
+      nlohmann::ordered_json watts = nlohmann::ordered_json::array(), speeds = nlohmann::ordered_json::array(),
+                             mean = nlohmann::ordered_json::array(), ops = nlohmann::ordered_json::array();
+      for (const PlannedStage& stage : states.stages) {
+        watts.push_back(stage.highest.watts);
+        speeds.push_back(stage.highest.speed);
+        mean.push_back(stage.mean_watts);
+        nlohmann::ordered_json counted = nlohmann::ordered_json::array();
+        for (const auto& [state, count] : stage.ops_per_state)
+          counted.push_back({{"watts", state.watts}, {"speed", state.speed}, {"ops", count}});
+        ops.push_back(std::move(counted));
+      }
+      plans.push_back({{"job", states.job_id},
+                       {"stage_watts", watts},
+                       {"stage_speeds", speeds},
+                       {"stretch", states.stretch},
+                       {"stage_mean_watts", mean},
+                       {"stage_ops_per_state", ops}});
+    }
+  }
   return j;
 }
 

@@ -7,7 +7,9 @@
 //   jobs.csv      energy_kwh, energy_kwh_per_gpu_hour, last (jobs_csv_energy_fields)
 //   summary.json  "energy": kWh in all (IT and with PUE), of the jobs, of
 //                 idle GPUs, of the nodes' base, thrown away by lost work,
-//                 per user and per queue; mean and peak kW
+//                 per user and per queue; mean and peak kW; for each job
+//                 under a stage power plan, its stages' watts and speeds
+//                 and the pipeline's stretch ("stage_power_states")
 //
 //   out.stage("power.csv", [&](std::ostream& f) { write_power_csv(f, report); });
 #pragma once

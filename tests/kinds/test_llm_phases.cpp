@@ -228,3 +228,49 @@ TEST(TensorParallelDegree, IsTheRingAmongConsecutiveRanksThatStepsMoreThanAnAllr
 
 }  // namespace
 }  // namespace gcsim
+
+namespace gcsim {
+namespace {
+
+TEST(LlmPhasesStages, UnequalStagesComputeThe1F1BLongestPathAndExchangeAsTheHeaviest) {
+  // Stage 0 holds 1 layer (2^35 FLOPs forward on one GPU, 2^36 backward),
+  // stage 1 holds 3: the longest path is 75 x 2^35 FLOPs
+  // (tests/unit/test_llm_iteration.cpp); the TP pairs exchange as stage 1,
+  // 6 allreduces each way a slot: 9 x 12 x 2 = 216 steps.
+  LlmTrainingJob job = dense_case();
+  job.training.stage_layers = {1, 3};
+  const PhasedWork work = compile_llm_training(job);
+  EXPECT_DOUBLE_EQ(work.phases[0].flops, 75 * kForward / 2);
+  expect_exchange(work.phases[1].exchanges[0], Exchange::kRingStep, {2, 1}, 2097152, 216);
+  EXPECT_FALSE(work.power_plan.has_value());
+}
+
+TEST(LlmPhasesStages, APowerPlanCarriesTheStagesComputeAndTheirLimits) {
+  LlmTrainingJob job = dense_case();
+  job.training.stage_layers = {1, 3};
+  job.stage_power_limits_watts = {300, 700};
+  const PhasedWork work = compile_llm_training(job);
+  ASSERT_TRUE(work.power_plan.has_value());
+  const StagePowerPlan& plan = *work.power_plan;
+  EXPECT_EQ(plan.stages.size, 2u);
+  EXPECT_EQ(plan.stages.stride, 4u);  // tp-dp-pp: ranks 0-3 on stage 0
+  EXPECT_EQ(plan.micro_batches, 8u);
+  EXPECT_EQ(plan.forward_flops, (std::vector<double>{kForward / 2, 3 * kForward / 2}));
+  EXPECT_EQ(plan.backward_flops, (std::vector<double>{kForward, 3 * kForward}));
+  EXPECT_EQ(plan.limits_watts, (std::vector<double>{300, 700}));
+}
+
+TEST(LlmPhasesStages, PerseusOnEqualStagesKeepsTheBalancedPhases) {
+  LlmTrainingJob job = dense_case();
+  job.perseus = true;
+  job.stage_power_slack = 0.05;
+  const PhasedWork work = compile_llm_training(job);
+  EXPECT_DOUBLE_EQ(work.phases[0].flops, 9 * 3 * kForward);
+  ASSERT_TRUE(work.power_plan.has_value());
+  EXPECT_TRUE(work.power_plan->limits_watts.empty());
+  EXPECT_EQ(work.power_plan->slack, 0.05);
+  EXPECT_EQ(work.power_plan->forward_flops, (std::vector<double>{kForward, kForward}));
+}
+
+}  // namespace
+}  // namespace gcsim

@@ -230,6 +230,55 @@ const BadEntry kBadEntries[] = {
     {"ZeroIterations", [](nlohmann::json& l) { l["iterations"] = 0; }, ".llm_training", "iterations"},
     {"UnknownRankOrder", [](nlohmann::json& l) { l["rank_order"] = "pp-dp-tp"; }, ".llm_training", "rank_order"},
     {"FlopsBeyondTheHorizon", [](nlohmann::json& l) { l["model"]["hidden_size"] = 4000000000u; }, "", "llm_training"},
+    {"StageLayersOfTheWrongLength",
+     [](nlohmann::json& l) {
+       l["stage_layers"] = {1, 1, 2};
+     },
+     ".llm_training", "stage_layers"},
+    {"StageLayersMissingTheModelsLayers",
+     [](nlohmann::json& l) {
+       l["stage_layers"] = {1, 2};
+     },
+     ".llm_training", "stage_layers"},
+    {"AStageWithoutLayers",
+     [](nlohmann::json& l) {
+       l["stage_layers"] = {0, 4};
+     },
+     ".llm_training", "stage_layers"},
+    {"StageLayersNotWhole",
+     [](nlohmann::json& l) {
+       l["stage_layers"] = {1.5, 2.5};
+     },
+     ".llm_training", "stage_layers"},
+    {"NegativeStageLayers",
+     [](nlohmann::json& l) {
+       l["stage_layers"] = {-1, 5};
+     },
+     ".llm_training", "stage_layers"},
+    {"StageLayersNotAList", [](nlohmann::json& l) { l["stage_layers"] = 2; }, ".llm_training", "stage_layers"},
+    {"StageLimitsOfTheWrongLength", [](nlohmann::json& l) { l["stage_power_limits_watts"] = {300}; }, ".llm_training",
+     "stage_power_limits_watts"},
+    {"AZeroStageLimit",
+     [](nlohmann::json& l) {
+       l["stage_power_limits_watts"] = {300, 0};
+     },
+     ".llm_training", "stage_power_limits_watts"},
+    {"UnknownStagePowerPlan", [](nlohmann::json& l) { l["stage_power_plan"] = "zeus"; }, ".llm_training",
+     "stage_power_plan"},
+    {"NegativeStagePowerSlack",
+     [](nlohmann::json& l) {
+       l["stage_power_plan"] = "perseus";
+       l["stage_power_slack"] = -0.1;
+     },
+     ".llm_training", "stage_power_slack"},
+    {"StagePowerSlackWithoutAPlan", [](nlohmann::json& l) { l["stage_power_slack"] = 0.1; }, ".llm_training",
+     "stage_power_slack"},
+    {"StageLimitsAndAPlan",
+     [](nlohmann::json& l) {
+       l["stage_power_plan"] = "perseus";
+       l["stage_power_limits_watts"] = {300, 300};
+     },
+     ".llm_training", "stage_power_plan"},
     {"MessagesBeyondCounting",
      [](nlohmann::json& l) {
        l["model"]["global_batch"] = 4294967295u;
@@ -256,6 +305,44 @@ TEST_P(LlmTrainingReaderRejects, NamingTheFileJobObjectAndField) {
 
 INSTANTIATE_TEST_SUITE_P(EachField, LlmTrainingReaderRejects, ::testing::ValuesIn(kBadEntries),
                          [](const ::testing::TestParamInfo<BadEntry>& info) { return info.param.name; });
+
+TEST(LlmTrainingReader, ReadsUnequalStagesAndAStagePowerPlan) {
+  nlohmann::json entry = dense_entry();
+  entry["llm_training"]["stage_layers"] = {1, 3};
+  entry["llm_training"]["stage_power_plan"] = "perseus";
+  entry["llm_training"]["stage_power_slack"] = 0.05;
+  const LlmTrainingJob job = read(entry, 8);
+  EXPECT_EQ(job.training.stage_layers, (std::vector<std::uint32_t>{1, 3}));
+  EXPECT_TRUE(job.perseus);
+  EXPECT_EQ(job.stage_power_slack, 0.05);
+  entry["llm_training"].erase("stage_power_plan");
+  entry["llm_training"].erase("stage_power_slack");
+  entry["llm_training"]["stage_power_limits_watts"] = {300, 700};
+  const LlmTrainingJob limited = read(entry, 8);
+  EXPECT_FALSE(limited.perseus);
+  EXPECT_EQ(limited.stage_power_limits_watts, (std::vector<double>{300, 700}));
+}
+
+TEST(LlmTrainingReader, RefusesAStagePlanBesideTheJobsOwnPowerLimit) {
+  nlohmann::json entry = dense_entry();
+  entry["power_limit_watts"] = 400;
+  entry["llm_training"]["stage_power_plan"] = "perseus";
+  try {
+    read(entry, 8);
+    FAIL() << "read a stage plan beside power_limit_watts";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.where(), kJob + ".llm_training");
+    EXPECT_EQ(e.field(), "stage_power_plan");
+  }
+}
+
+TEST(LlmTrainingReader, UnequalLayersNeedStageLayers) {
+  nlohmann::json entry = dense_entry();
+  entry["llm_training"]["model"]["layers"] = 5;
+  EXPECT_THROW(read(entry, 8), InputError);
+  entry["llm_training"]["stage_layers"] = {2, 3};
+  EXPECT_EQ(read(entry, 8).training.stage_layers, (std::vector<std::uint32_t>{2, 3}));
+}
 
 TEST(LlmTrainingReader, SaysHowTheDegreesMissTheGpus) {
   try {

@@ -37,6 +37,15 @@ void expect_same(const PhasedWork& a, const PhasedWork& b) {
       EXPECT_EQ(x.messages, y.messages) << "phase " << i << " exchange " << j;
     }
   }
+  ASSERT_EQ(a.power_plan.has_value(), b.power_plan.has_value());
+  if (!a.power_plan) return;
+  EXPECT_EQ(a.power_plan->stages.size, b.power_plan->stages.size);
+  EXPECT_EQ(a.power_plan->stages.stride, b.power_plan->stages.stride);
+  EXPECT_EQ(a.power_plan->micro_batches, b.power_plan->micro_batches);
+  EXPECT_EQ(a.power_plan->forward_flops, b.power_plan->forward_flops);
+  EXPECT_EQ(a.power_plan->backward_flops, b.power_plan->backward_flops);
+  EXPECT_EQ(a.power_plan->limits_watts, b.power_plan->limits_watts);
+  EXPECT_EQ(a.power_plan->slack, b.power_plan->slack);
 }
 
 TEST(PhasedFields, WritesEachPhasesFlopsAndExchanges) {
@@ -88,6 +97,20 @@ TEST(PhasedFields, ADenseJobReadWrittenAndReadAgainIsTheSameWork) {
                                   "parallel": {"tensor": 4, "pipeline": 4, "data": 2},
                                   "gradients": "zero", "dp_overlap": 0.3, "recomputation": true,
                                   "iterations": 11})"),
+                    32);
+}
+
+TEST(PhasedFields, UnequalStagesUnderAPowerPlanReadWrittenAndReadAgainAreTheSameWork) {
+  expect_round_trip(llm_entry(R"({"model": {"parameters": 6.7e9, "layers": 30, "hidden_size": 4096,
+                                            "sequence_length": 2048, "vocabulary_size": 50257, "global_batch": 96},
+                                  "parallel": {"tensor": 4, "pipeline": 4, "data": 2},
+                                  "stage_layers": [9, 6, 6, 9], "stage_power_plan": "perseus",
+                                  "stage_power_slack": 0.05, "iterations": 11})"),
+                    32);
+  expect_round_trip(llm_entry(R"({"model": {"parameters": 6.7e9, "layers": 32, "hidden_size": 4096,
+                                            "sequence_length": 2048, "global_batch": 96},
+                                  "parallel": {"tensor": 4, "pipeline": 4, "data": 2},
+                                  "stage_power_limits_watts": [700, 400, 400, 700], "iterations": 11})"),
                     32);
 }
 

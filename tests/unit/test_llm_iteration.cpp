@@ -451,3 +451,71 @@ TEST(FindLlmProblem, SaysHowManyParametersTheExpertsNeed) {
 
 }  // namespace
 }  // namespace gcsim
+
+// ---- unequal stages and stage speeds ----------------------------------------------
+// The dense case with u = one layer's forward on one GPU of its TP pair,
+// 2^35 FLOPs at 1e14 FLOP/s = 0.34359738368 ms, its backward 2u.
+
+namespace gcsim {
+namespace {
+
+constexpr double kLayerForward = 0.34359738368e-3;  // u
+
+TEST(LlmIterationStages, UnequalStagesTakeThe1F1BLongestPathPlusEachSlotsExchanges) {
+  // Stage 0 holds 1 layer (forward u, backward 2u), stage 1 holds 3 (3u, 6u).
+  // Stage 0 keeps ahead of stage 1, which computes its 8 micro-batches back
+  // to back after stage 0's first forward; stage 0's last backward ends it:
+  // u + 8 x 9u + 2u = 75u (a balanced pipeline: 9 x 6u = 54u). Every slot
+  // exchanges as stage 1: 6 TP allreduces each way (371.65824 us) and one
+  // PP message each way (51.94304 us): 9 x 847.20256 us = 7.62482304 ms.
+  LlmTraining job = dense_case();
+  job.stage_layers = {1, 3};
+  const LlmIteration it = llm_iteration(job);
+  EXPECT_EQ(it.layers_per_stage, 3u);
+  EXPECT_EQ(it.tensor.per_forward, 6u);
+  EXPECT_DOUBLE_EQ(it.stage_forward_compute_seconds[0], kLayerForward);
+  EXPECT_DOUBLE_EQ(it.stage_backward_compute_seconds[1], 6 * kLayerForward);
+  EXPECT_DOUBLE_EQ(it.pipeline_compute_seconds, 75 * kLayerForward);
+  EXPECT_DOUBLE_EQ(it.pipeline_seconds, 75 * kLayerForward + 7.62482304e-3);
+  EXPECT_DOUBLE_EQ(it.stretch, 1.0);
+}
+
+TEST(LlmIterationStages, EqualStageLayersKeepTheBalancedPipeline) {
+  LlmTraining job = dense_case();
+  job.stage_layers = {2, 2};
+  EXPECT_DOUBLE_EQ(llm_iteration(job).pipeline_seconds, 23.94913231872e-3);
+  EXPECT_DOUBLE_EQ(llm_iteration(job).iteration_seconds, llm_iteration(dense_case()).iteration_seconds);
+}
+
+TEST(LlmIterationStages, AStageAtHalfSpeedStretchesTheComputationOnly) {
+  // Stage 1 at speed 0.5: forward 4u, backward 8u; stage 0 at full speed, 2u
+  // and 4u, keeps ahead: 2u + 8 x 12u + 4u = 102u, over 54u at full speed.
+  // The exchanges do not slow: 9 x 2 x (247.77216 + 51.94304) us = 5.3948736 ms.
+  LlmTraining job = dense_case();
+  job.stage_speeds = {1.0, 0.5};
+  const LlmIteration it = llm_iteration(job);
+  EXPECT_DOUBLE_EQ(it.pipeline_compute_seconds, 102 * kLayerForward);
+  EXPECT_DOUBLE_EQ(it.stretch, 102.0 / 54);
+  EXPECT_DOUBLE_EQ(it.pipeline_seconds, 102 * kLayerForward + 5.3948736e-3);
+}
+
+TEST(LlmIterationStages, StageLayersAreOnePositiveCountPerStageSummingToTheLayers) {
+  LlmTraining job = dense_case();
+  job.stage_layers = {1, 3};
+  EXPECT_FALSE(find_llm_problem(job, 8).has_value());
+  for (const std::vector<std::uint32_t>& bad :
+       {std::vector<std::uint32_t>{4}, std::vector<std::uint32_t>{1, 2}, std::vector<std::uint32_t>{0, 4}}) {
+    job.stage_layers = bad;
+    const auto problem = find_llm_problem(job, 8);
+    ASSERT_TRUE(problem.has_value());
+    EXPECT_EQ(problem->field, "stage_layers");
+  }
+  job.model.layers = 5;  // 5 layers over 2 stages: only with stage_layers
+  job.stage_layers = {};
+  EXPECT_EQ(find_llm_problem(job, 8)->field, "model.layers");
+  job.stage_layers = {2, 3};
+  EXPECT_FALSE(find_llm_problem(job, 8).has_value());
+}
+
+}  // namespace
+}  // namespace gcsim

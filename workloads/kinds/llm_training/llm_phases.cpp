@@ -4,6 +4,8 @@
 #include <utility>
 #include <vector>
 
+#include "sim/core/one_f_one_b.hpp"
+
 namespace gcsim {
 namespace {
 
@@ -40,14 +42,37 @@ PhasedWork compile_llm_training(const LlmTrainingJob& job) {
 
   // One micro-batch's FLOPs on one GPU of a stage.
   double forward = it.forward_flops, backward = it.backward_flops;
+  std::vector<double> stage_forward = it.stage_forward_flops, stage_backward = it.stage_backward_flops;
   if (training.compute.rule == ComputeRule::kLayerTimes) {
     forward = it.forward_compute_seconds * training.compute.gpu_flops;
     backward = it.backward_compute_seconds * training.compute.gpu_flops;
+    for (std::size_t s = 0; s < stage_forward.size(); ++s) {
+      stage_forward[s] = it.stage_forward_compute_seconds[s] * training.compute.gpu_flops;
+      stage_backward[s] = it.stage_backward_compute_seconds[s] * training.compute.gpu_flops;
+    }
   }
 
   PhasedWork work;
   work.iterations = job.iterations;
-  work.phases.push_back({static_cast<double>(slots) * (forward + backward), {}});
+  if (training.stage_layers.empty()) {
+    work.phases.push_back({static_cast<double>(slots) * (forward + backward), {}});
+  } else {
+    // Unequal stages: the 1F1B DAG's longest path, on every GPU (the bubble counts as computation).
+    work.phases.push_back({one_f_one_b_seconds(stage_forward, stage_backward, it.micro_batches), {}});
+    backward = stage_backward.front();  // the pipeline's last op, which the gradients' exchange runs beside
+  }
+  if (!job.stage_power_limits_watts.empty() || job.perseus) {
+    if (stage_forward.empty()) {  // equal stages
+      stage_forward.assign(degrees.pipeline, forward);
+      stage_backward.assign(degrees.pipeline, backward);
+    }
+    work.power_plan = StagePowerPlan{groups.pipeline,
+                                     it.micro_batches,
+                                     stage_forward,
+                                     stage_backward,
+                                     job.stage_power_limits_watts,
+                                     job.perseus ? job.stage_power_slack : 0.0};
+  }
 
   if (it.tensor.per_forward + it.tensor.per_backward > 0) {
     const std::uint64_t allreduces = slots * (it.tensor.per_forward + it.tensor.per_backward);

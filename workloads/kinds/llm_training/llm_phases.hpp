@@ -21,7 +21,14 @@
 //                or d-1 (ZeRO's reduce-scatter); the experts' likewise among
 //                the d/e replicas of each expert, {d/e, t e} ({d/e, t p e})
 //   DP after     ZeRO only: the all-gathers, d-1 steps (and d/e-1 of the experts')
-// (without a gradient exchange, c stays in the computing phase). The
+// (without a gradient exchange, c stays in the computing phase). With
+// stage_layers the computing phase is the 1F1B DAG's longest path over the
+// stages' FLOPs (sim/core/one_f_one_b.hpp), the slots exchange as the stage
+// with the most layers, and c is dp_overlap x the first stage's backward.
+// A stage power plan (stage_power_limits_watts, stage_power_plan) goes
+// with the work as PhasedWork::power_plan: the stages' FLOPs, the PP
+// groups and the limits or the slack, which the placement's costs and the
+// energy meter resolve against the GPUs' power-state tables. The
 // phases' durations alone add up to llm_iteration's iteration_seconds:
 // the pipeline's S (t_f + t_b), then the gradients less min(overlappable,
 // c's seconds) hidden beside c. The engine runs the phases with the

@@ -1,6 +1,7 @@
 #include "workloads/kinds/llm_training/llm_training_job.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <set>
 #include <string>
@@ -12,8 +13,18 @@
 namespace gcsim {
 namespace {
 
-const std::set<std::string> kLlmFields = {"model",     "parallel",   "compute",    "recomputation",
-                                          "gradients", "dp_overlap", "iterations", "rank_order"};
+const std::set<std::string> kLlmFields = {"model",
+                                          "parallel",
+                                          "compute",
+                                          "recomputation",
+                                          "gradients",
+                                          "dp_overlap",
+                                          "iterations",
+                                          "rank_order",
+                                          "stage_layers",
+                                          "stage_power_limits_watts",
+                                          "stage_power_plan",
+                                          "stage_power_slack"};
 const std::set<std::string> kModelFields = {"parameters",      "layers",       "hidden_size",       "sequence_length",
                                             "vocabulary_size", "global_batch", "micro_batch",       "bytes_per_element",
                                             "experts",         "top_k",        "moe_layer_interval"};
@@ -107,6 +118,55 @@ LlmCompute read_compute(const JsonObject& llm) {
   return compute;
 }
 
+// stage_layers: whole numbers of layers (their count and sum are find_llm_problem()'s).
+std::vector<std::uint32_t> read_stage_layers(const JsonObject& llm) {
+  std::vector<std::uint32_t> layers;
+  if (!llm.has("stage_layers")) return layers;
+  const nlohmann::json& given = llm.required_array("stage_layers");
+  for (std::size_t s = 0; s < given.size(); ++s) {
+    const nlohmann::json& count = given[s];
+    if (!count.is_number_integer() || count.get<std::int64_t>() < 0 || count.get<std::uint64_t>() > kMostLayers)
+      llm.fail("stage_layers",
+               "entry " + std::to_string(s) + ": expected a whole number of layers, got " + count.dump());
+    layers.push_back(count.get<std::uint32_t>());
+  }
+  return layers;
+}
+
+// stage_power_limits_watts, or stage_power_plan "perseus" and its slack;
+// neither with the job's own power_limit_watts.
+void read_stage_power(const JsonObject& entry, const JsonObject& llm, LlmTrainingJob& job) {
+  const bool limits = llm.has("stage_power_limits_watts"), plan = llm.has("stage_power_plan");
+  if (llm.has("stage_power_slack") && !plan)
+    llm.fail("stage_power_slack", "only with \"stage_power_plan\": \"perseus\"");
+  if (!limits && !plan) return;
+  const std::string field = limits ? "stage_power_limits_watts" : "stage_power_plan";
+  if (limits && plan)
+    llm.fail("stage_power_plan", "give either stage_power_limits_watts or a stage_power_plan, not both");
+  if (entry.has("power_limit_watts"))
+    llm.fail(field, "a per-stage power plan sets each GPU's limit: the job's power_limit_watts cannot be given too");
+  if (plan) {
+    const std::string rule = llm.required_string("stage_power_plan");
+    if (rule != "perseus") llm.fail("stage_power_plan", "expected \"perseus\", got \"" + rule + "\"");
+    job.perseus = true;
+    job.stage_power_slack = llm.optional_quantity("stage_power_slack", Quantity::kPlain, 0);
+    if (!(job.stage_power_slack >= 0 && std::isfinite(job.stage_power_slack)))
+      llm.fail("stage_power_slack", "must be a fraction >= 0 of the pipeline's time at full power");
+    return;
+  }
+  const nlohmann::json& given = llm.required_array("stage_power_limits_watts");
+  for (std::size_t s = 0; s < given.size(); ++s) {
+    const nlohmann::json& watts = given[s];
+    if (!watts.is_number() || !(watts.get<double>() > 0) || !std::isfinite(watts.get<double>()))
+      llm.fail("stage_power_limits_watts", "entry " + std::to_string(s) + ": expected watts > 0, got " + watts.dump());
+    job.stage_power_limits_watts.push_back(watts.get<double>());
+  }
+  if (given.size() != job.training.parallel.pipeline)
+    llm.fail("stage_power_limits_watts", "expected one limit per pipeline stage, " +
+                                             std::to_string(job.training.parallel.pipeline) +
+                                             " (parallel.pipeline), got " + std::to_string(given.size()));
+}
+
 // Fails at the field a problem of find_llm_problem() names: "gpus" is the
 // entry's own, "model.layers" the field "layers" of llm_training.model.
 [[noreturn]] void fail_at(const JsonObject& entry, const JsonObject& llm, const LlmInputProblem& problem) {
@@ -168,7 +228,9 @@ LlmTrainingJob read_llm_training(const JsonObject& entry, std::uint32_t gpus) {
              "expected \"tp-dp-pp\" (TP fastest, then DP, then PP) or \"tp-pp-dp\", got \"" + order + "\"");
   job.rank_order = order == "tp-dp-pp" ? RankOrder::kTensorDataPipeline : RankOrder::kTensorPipelineData;
 
+  training.stage_layers = read_stage_layers(llm);
   if (const auto problem = find_llm_problem(training, gpus)) fail_at(entry, llm, *problem);
+  read_stage_power(entry, llm, job);
   if (most_messages(training) > kMostMessages)
     entry.fail("llm_training",
                "an exchange sends more than 1e15 messages per iteration: give fewer micro-batches "

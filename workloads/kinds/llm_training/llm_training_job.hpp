@@ -2,18 +2,20 @@
 // it, the "llm_training" field (docs/workload-format.md): the transformer
 // and its batch, the TP x PP x DP x EP degrees, the compute rule,
 // recomputation, the gradient exchange and its overlap, the iterations and
-// the order of the ranks. read_llm_training() checks every value, naming
+// the order of the ranks, unequal stages and the stages' power plan. read_llm_training() checks every value, naming
 // the field; llm_phases.hpp compiles the result into the phases the engine
 // runs.
 //
 //   "llm_training": {"model": {"parameters": 7e10, "layers": 80, "hidden_size": 8192, "sequence_length": 4096,
 //                              "vocabulary_size": 32000, "global_batch": 1024},
 //                    "parallel": {"tensor": 8, "pipeline": 4, "data": 8},
-//                    "gradients": "zero", "dp_overlap": 0.5, "iterations": 20}
+//                    "gradients": "zero", "dp_overlap": 0.5, "iterations": 20,
+//                    "stage_layers": [22, 18, 18, 22], "stage_power_plan": "perseus", "stage_power_slack": 0.05}
 //   const LlmTrainingJob job = read_llm_training(entry, 256);  // entry: the job's JsonObject
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "sim/io/json_input.hpp"
 #include "sim/model/llm_iteration.hpp"
@@ -38,6 +40,12 @@ struct LlmTrainingJob {
   LlmTraining training;
   std::uint64_t iterations = 1;
   RankOrder rank_order = RankOrder::kTensorDataPipeline;
+  /// The stages' power plan: each stage's limit (stage_power_limits_watts),
+  /// or Perseus's rule with its slack (stage_power_plan "perseus",
+  /// stage_power_slack); neither: the GPUs run as the cluster caps them.
+  std::vector<double> stage_power_limits_watts;
+  bool perseus = false;
+  double stage_power_slack = 0;
 };
 
 /// Reads the "llm_training" field of the job entry `entry` of `gpus` GPUs.

@@ -5,6 +5,7 @@
 
 #include "workloads/kinds/llm_training/llm_phases.hpp"
 #include "workloads/kinds/llm_training/phased_fields.hpp"
+#include "workloads/kinds/llm_training/power_plan_check.hpp"
 #include "workloads/kinds/llm_training/tensor_group_check.hpp"
 
 namespace gcsim {
@@ -27,7 +28,9 @@ JobWork LlmTrainingKind::trial_work(const JobWork& full, double share) const {
 }
 
 void LlmTrainingKind::check_on(const JobSpec& job, const ClusterCheck& cluster) const {
-  check_tensor_groups(tensor_parallel_degree(std::get<PhasedWork>(job.work)), job.gpu_types, cluster);
+  const PhasedWork& work = std::get<PhasedWork>(job.work);
+  check_tensor_groups(tensor_parallel_degree(work), job.gpu_types, cluster);
+  if (work.power_plan) check_power_state_tables(*work.power_plan, job.gpu_types, cluster);
 }
 
 std::shared_ptr<const JobKind> make_llm_training_kind() { return std::make_shared<LlmTrainingKind>(); }

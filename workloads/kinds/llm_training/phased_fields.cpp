@@ -1,18 +1,22 @@
 #include "workloads/kinds/llm_training/phased_fields.hpp"
 
 #include <array>
+#include <cmath>
 #include <limits>
 #include <set>
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "workloads/kinds/job_fields.hpp"
 
 namespace gcsim {
 namespace {
 
-const std::set<std::string> kPhasedFields = {"iterations", "phases"};
+const std::set<std::string> kPhasedFields = {"iterations", "phases", "power_plan"};
+const std::set<std::string> kPowerPlanFields = {"group_size",     "stride",       "micro_batches", "forward_flops",
+                                                "backward_flops", "limits_watts", "slack"};
 const std::set<std::string> kPhaseFields = {"flops", "exchanges"};
 const std::set<std::string> kExchangeFields = {"exchange", "group_size", "stride", "bytes", "messages"};
 
@@ -67,6 +71,42 @@ WorkPhase read_phase(const JsonObject& phase, std::uint32_t gpus) {
   return read;
 }
 
+// A list of numbers > 0 (watts or FLOPs), `count` of them.
+std::vector<double> read_positive_numbers(const JsonObject& owner, std::string_view field, std::size_t count) {
+  const nlohmann::json& given = owner.required_array(field);
+  std::vector<double> numbers;
+  for (std::size_t i = 0; i < given.size(); ++i) {
+    if (!given[i].is_number() || !(given[i].get<double>() > 0) || !std::isfinite(given[i].get<double>()))
+      owner.fail(field, "entry " + std::to_string(i) + ": expected a number > 0, got " + given[i].dump());
+    numbers.push_back(given[i].get<double>());
+  }
+  if (numbers.size() != count)
+    owner.fail(field,
+               "expected one entry per stage, " + std::to_string(count) + ", got " + std::to_string(numbers.size()));
+  return numbers;
+}
+
+StagePowerPlan read_power_plan(const JsonObject& plan, std::uint32_t gpus) {
+  plan.reject_unknown_fields(kPowerPlanFields);
+  StagePowerPlan read;
+  read.stages.size = read_group_count(plan, "group_size", plan.required_uint("group_size", 1));
+  read.stages.stride = read_group_count(plan, "stride", plan.optional_uint("stride", 1, 1));
+  if (gpus % (std::uint64_t{read.stages.size} * read.stages.stride) != 0)
+    plan.fail("group_size", "stages of " + std::to_string(read.stages.size) + " ranks " +
+                                std::to_string(read.stages.stride) + " apart do not tile the job's " +
+                                std::to_string(gpus) + " GPUs");
+  read.micro_batches = read_group_count(plan, "micro_batches", plan.required_uint("micro_batches", 1));
+  read.forward_flops = read_positive_numbers(plan, "forward_flops", read.stages.size);
+  read.backward_flops = read_positive_numbers(plan, "backward_flops", read.stages.size);
+  if (plan.has("limits_watts")) {
+    if (plan.has("slack")) plan.fail("slack", "only without limits_watts (Perseus's rule picks the states)");
+    read.limits_watts = read_positive_numbers(plan, "limits_watts", read.stages.size);
+  }
+  read.slack = plan.optional_quantity("slack", Quantity::kPlain, 0);
+  if (!(read.slack >= 0 && std::isfinite(read.slack))) plan.fail("slack", "must be a fraction >= 0");
+  return read;
+}
+
 }  // namespace
 
 const char* exchange_name(Exchange exchange) {
@@ -84,6 +124,7 @@ PhasedWork read_phased(const JsonObject& entry, std::uint32_t gpus) {
   if (phases.empty()) phased.fail("phases", "an iteration has at least one phase");
   for (std::size_t i = 0; i < phases.size(); ++i)
     work.phases.push_back(read_phase(element_of(phased, "phases", i, phases[i]), gpus));
+  if (phased.has("power_plan")) work.power_plan = read_power_plan(phased.required_object("power_plan"), gpus);
   return work;
 }
 
@@ -99,7 +140,21 @@ nlohmann::json phased_json(const PhasedWork& work) {
                                   {"bytes", exchange.bytes},
                                   {"messages", exchange.messages}});
   }
-  return {{"iterations", work.iterations}, {"phases", std::move(phases)}};
+  nlohmann::json out = {{"iterations", work.iterations}, {"phases", std::move(phases)}};
+  if (work.power_plan) {
+    const StagePowerPlan& plan = *work.power_plan;
+    nlohmann::json& p = out["power_plan"];
+    p = {{"group_size", plan.stages.size},
+         {"stride", plan.stages.stride},
+         {"micro_batches", plan.micro_batches},
+         {"forward_flops", plan.forward_flops},
+         {"backward_flops", plan.backward_flops}};
+    if (!plan.limits_watts.empty())
+      p["limits_watts"] = plan.limits_watts;
+    else
+      p["slack"] = plan.slack;
+  }
+  return out;
 }
 
 }  // namespace gcsim
