@@ -88,6 +88,33 @@ TEST(ComputeScales, FollowTheThroughputTablePerGpuType) {
   EXPECT_EQ(compute_scales(measured_job("fast"), layout, {0, 2}), (std::vector<double>{1, 1}));
 }
 
+// A pipeline plan of two stages of two GPUs (stage 1 twice stage 0's work,
+// m = 3) on four H100s, every stage limited to 700 W: at full speed, scale
+// 1. A run started under 550 W caps every GPU in the 500 W state (speed
+// 0.9), as a cluster cap of 550 W does: the whole pipeline 1 / 0.9 longer.
+TEST(ComputeScales, ARunLimitCapsAPipelinePlanAsAClusterCapDoes) {
+  ClusterSpec spec;
+  spec.name = "h100s";
+  spec.gpu_types = {{"H100", 1e15, 80e9}};
+  spec.node_groups = {testing::crafted_node_group("n", 1, 4, "H100")};
+  JobSpec job;
+  job.id = "pipeline";
+  PhasedWork work;
+  work.power_plan.emplace();
+  work.power_plan->stages = {2, 2};
+  work.power_plan->micro_batches = 3;
+  work.power_plan->forward_flops = {1, 2};
+  work.power_plan->backward_flops = {2, 4};
+  work.power_plan->limits_watts = {700, 700};
+  job.work = work;
+  const std::vector<GpuId> gpus{0, 1, 2, 3};
+  EXPECT_EQ(compute_scales(job, ClusterLayout(spec), gpus), std::vector<double>(4, 1.0));
+  const std::vector<double> under_run_limit = compute_scales(job, ClusterLayout(spec), gpus, 550);
+  for (const double scale : under_run_limit) EXPECT_DOUBLE_EQ(scale, 1 / 0.9);
+  spec.gpu_power_cap_watts = 550;
+  EXPECT_EQ(compute_scales(job, ClusterLayout(spec), gpus), under_run_limit);
+}
+
 TEST(SlowestEffectiveFlops, CountsTheShareAndTheScale) {
   const ClusterLayout layout = fast_and_slow_nodes();
   const JobSpec half = training_job(0.5);
