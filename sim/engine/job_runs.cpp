@@ -83,7 +83,8 @@ void JobRuns::launch_steps(JobIndex job) {
   const SimulationOptions& options = engine_.in.options;
   const ClusterLayout& layout = engine_.in.layout;
   PlacementCosts costs =
-      placement_costs(spec, gpus, layout, engine_.in.locality, engine_.state.runtime(job).power_limit_watts);
+      placement_costs(spec, gpus, layout, engine_.in.locality, engine_.state.runtime(job).power_limit_watts,
+                      /*cpu_hosts_send=*/!engine_.platform.cpu_hosts.empty());
   const bool rescaled = costs.rescaled && !rescaled_[job];
   if (rescaled) rescaled_[job] = true;
   // A job resuming from a checkpoint runs the rest of its work after restoring.

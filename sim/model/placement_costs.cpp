@@ -110,7 +110,7 @@ MeasuredSpeed measured_speed(const MeasuredWork& work, double gpu_share, const C
 // A PhasedWork's transfers on these GPUs, and each phase's costs alone:
 // its exchanges' flows start together and share the links.
 void phase_costs(const PhasedWork& phased, const std::vector<GpuId>& gpus, double gpu_share,
-                 const ClusterLayout& layout, const Locality& locality, PlacementCosts& costs) {
+                 const ClusterLayout& layout, const Locality& locality, bool cpu_hosts_send, PlacementCosts& costs) {
   const NetworkModelSpec& network = layout.spec().network;
   const JobLinks links = job_links(layout, gpus);
   const auto ranks = static_cast<std::uint32_t>(gpus.size());
@@ -133,14 +133,14 @@ void phase_costs(const PhasedWork& phased, const std::vector<GpuId>& gpus, doubl
       bytes.push_back(exchange_flows.bytes);
     }
     if (!sets.empty()) cost.busiest_seconds = busiest_link_seconds(links, sets, bytes) / network.bandwidth_factor;
-    std::vector<std::vector<std::uint32_t>> stands_for = solo_stand_ins(layout, gpus, gpu_share, flows);
+    std::vector<std::vector<std::uint32_t>> stands_for = solo_stand_ins(layout, gpus, gpu_share, flows, cpu_hosts_send);
     for (std::size_t e = 0; e < flows.size(); ++e) flows[e].stands_for = std::move(stands_for[e]);
     costs.phases.push_back(cost);
   }
 }
 
 PlacementCosts placement_costs(const JobSpec& job, const std::vector<GpuId>& gpus, const ClusterLayout& layout,
-                               const Locality& locality, double run_limit_watts) {
+                               const Locality& locality, double run_limit_watts, bool cpu_hosts_send) {
   PlacementCosts costs;
   // A training job exchanges its gradients through parameter servers, a
   // hierarchical allreduce or a ring; the other forms exchange nothing (the
@@ -157,7 +157,9 @@ PlacementCosts placement_costs(const JobSpec& job, const std::vector<GpuId>& gpu
                    costs.measured_type_flops = speed.flops;
                    costs.rescaled = speed.rescaled;
                  },
-                 [&](const PhasedWork& phased) { phase_costs(phased, gpus, job.gpu_share, layout, locality, costs); },
+                 [&](const PhasedWork& phased) {
+                   phase_costs(phased, gpus, job.gpu_share, layout, locality, cpu_hosts_send, costs);
+                 },
                  [](const DagWork&) {}, [](const NotebookWork&) {}, [](const ServingWork&) {}, [](const CpuWork&) {}},
       job.work);
   const NetworkModelSpec& network = layout.spec().network;

@@ -129,7 +129,10 @@ struct PlacementCosts {
   std::vector<double> compute_scale;  // per GPU, in ring order
   double slowest_gpu_flops = kNever;  // slowest_effective_flops()
 };
+/// `cpu_hosts_send`: whether the nodes' CPU hosts are on the network (a job
+/// decodes input or runs CPU workers on them), sending through each node's
+/// first NIC, which is then no GPU's alone (solo_transfers.hpp).
 PlacementCosts placement_costs(const JobSpec& job, const std::vector<GpuId>& gpus, const ClusterLayout& layout,
-                               const Locality& locality, double run_limit_watts = 0);
+                               const Locality& locality, double run_limit_watts = 0, bool cpu_hosts_send = true);
 
 }  // namespace gcsim

@@ -14,16 +14,17 @@ std::uint64_t directed_link(const FabricHop& hop) {
 }
 
 // The GPU whose port or own NIC `hop` is; none for a link of no GPU's: a
-// node's shared NIC, an uplink, and the NIC a node's CPU host goes out
-// through (its first), which the CPU jobs' transfers cross too. A NIC
+// node's shared NIC, an uplink, and, where the nodes' CPU hosts are on the
+// network, the NIC a node's CPU host goes out through (its first), which the
+// CPU jobs' transfers cross too. A NIC
 // crossed up is in the sender's node (its own, or with PXN the relaying
 // GPU's), one crossed down the receiver's own.
 std::optional<GpuId> owner(const FabricHop& hop, const FabricPlace& from, const FabricPlace& to,
-                           const ClusterLayout& layout) {
+                           const ClusterLayout& layout, bool cpu_hosts_send) {
   if (hop.kind == FabricLinkKind::kPort) return hop.index;
   if (hop.kind != FabricLinkKind::kNic) return std::nullopt;
   const FabricPlace& side = hop.up ? from : to;
-  if (!side.own_nic || hop.index == side.first_nic) return std::nullopt;
+  if (!side.own_nic || (cpu_hosts_send && hop.index == side.first_nic)) return std::nullopt;
   return layout.node(side.node).gpus[hop.index - side.first_nic];
 }
 
@@ -42,7 +43,8 @@ struct SoloShape {
 }  // namespace
 
 std::vector<std::vector<std::uint32_t>> solo_stand_ins(const ClusterLayout& layout, const std::vector<GpuId>& gpus,
-                                                       double gpu_share, const std::vector<ExchangeFlows>& exchanges) {
+                                                       double gpu_share, const std::vector<ExchangeFlows>& exchanges,
+                                                       bool cpu_hosts_send) {
   std::vector<std::vector<std::uint32_t>> stands_for;
   stands_for.reserve(exchanges.size());
   for (const ExchangeFlows& exchange : exchanges) stands_for.emplace_back(exchange.transfers.size(), 1);
@@ -89,7 +91,7 @@ std::vector<std::vector<std::uint32_t>> solo_stand_ins(const ClusterLayout& layo
           shape.links.push_back(fabric.links().at(hop));
           continue;
         }
-        const std::optional<GpuId> gpu = owner(hop, from, to, layout);
+        const std::optional<GpuId> gpu = owner(hop, from, to, layout, cpu_hosts_send);
         if (!gpu || !the_jobs(*gpu) || crossings.at(directed_link(hop)) != 1) {
           solo = false;
           break;

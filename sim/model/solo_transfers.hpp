@@ -8,7 +8,9 @@
 // and its own NIC (a node with a NIC per GPU) are the job's when it holds
 // the GPU whole, and with PXN, which relays a transfer through another GPU
 // of the sender's node, when it holds the whole node; the NIC of a node's
-// first GPU is never the job's, as the node's CPU host goes out through it.
+// first GPU is not the job's where the nodes' CPU hosts are on the network
+// (a job decodes its input or runs CPU workers on them), as a node's CPU
+// host goes out through it.
 // Nothing else then shares a solo transfer's links, whatever the other jobs
 // do, so its time is a function of its bytes and its links' bandwidths and
 // latencies alone, and solo transfers with the same bytes over links of the
@@ -41,8 +43,11 @@ namespace gcsim {
 /// Per exchange of one phase, per transfer, how many transfers (itself
 /// included) its flow stands for: 1 for a transfer that is not solo, the
 /// group's size for the first solo transfer of a group, 0 for the others.
-/// `gpus` are the job's GPUs in rank order; `gpu_share` its share of each.
+/// `gpus` are the job's GPUs in rank order; `gpu_share` its share of each;
+/// `cpu_hosts_send`: whether the nodes' CPU hosts are on the network, going
+/// out through each node's first NIC (without them that NIC is its GPU's).
 std::vector<std::vector<std::uint32_t>> solo_stand_ins(const ClusterLayout& layout, const std::vector<GpuId>& gpus,
-                                                       double gpu_share, const std::vector<ExchangeFlows>& exchanges);
+                                                       double gpu_share, const std::vector<ExchangeFlows>& exchanges,
+                                                       bool cpu_hosts_send = true);
 
 }  // namespace gcsim

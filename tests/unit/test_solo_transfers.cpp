@@ -8,7 +8,8 @@
 // A transfer inside a node crosses its sender's port up and its receiver's
 // port down; between nodes on one rail, the two GPUs' own NICs; across
 // rails, the leaves' uplinks too, which other jobs share. Rail 0's NICs are
-// also the ones the nodes' CPU hosts go out through: never the job's alone.
+// also the ones the nodes' CPU hosts go out through: not the job's alone
+// where those hosts are on the network (the default here).
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -29,6 +30,16 @@ TEST(SoloTransfers, ARingAlignedOnRailsGoesAsOneFlowInsideNodesAndOneOnRailOne) 
   // 1 -> 3 and 3 -> 1 on rail 1, one up and one down each NIC: one flow.
   const std::vector<ExchangeFlows> pair{{{{0, 1}, {1, 0}}, 1e9, {}}};
   EXPECT_EQ(solo_stand_ins(layout, {1, 3}, 1, pair), (StandsFor{{2, 0}}));
+}
+
+// Without CPU hosts on the network (no job of the run decodes input or runs
+// CPU workers) rail 0's NICs carry their GPUs' transfers alone: 2 -> 0 is
+// solo too, over the same figures as 1 -> 3, and one flow stands for both.
+TEST(SoloTransfers, WithoutCpuHostsTheFirstNicIsItsGpus) {
+  const ClusterLayout layout(testing::tiny_rail_cluster());
+  const std::vector<ExchangeFlows> ring{{{{0, 1}, {1, 2}, {2, 3}, {3, 0}}, 1e9, {}}};
+  EXPECT_EQ(solo_stand_ins(layout, {0, 1, 3, 2}, 1, ring, /*cpu_hosts_send=*/false), (StandsFor{{2, 2, 0, 0}}));
+  EXPECT_EQ(solo_stand_ins(layout, {0, 1, 3, 2}, 1, ring, /*cpu_hosts_send=*/true), (StandsFor{{2, 1, 0, 1}}));
 }
 
 TEST(SoloTransfers, WithPxnOnlyAJobHoldingTheWholeNodeHasItsLinks) {
