@@ -215,14 +215,16 @@ py::dict run(const std::string& cluster, const std::optional<std::string>& clust
   InterruptWatch watch;
   ChildRun child;
   {
-    const py::gil_scoped_release free;
+    py::gil_scoped_release free;
     try {
       child = run_in_child(
           request, [&] { return watch(); }, hooks);
     } catch (abi::__forced_unwind&) {
       // The interpreter ended this thread as it took the lock (shutting
       // down between interpreter_ending() and the taking): its stack must
-      // unwind to the end; swallowing it aborts the process.
+      // unwind to the end, without taking the lock again on the way
+      // (`free`'s end would); swallowing it aborts the process.
+      free.disarm();
       throw;
     } catch (...) {
       child.error = describe_current_exception();

@@ -229,31 +229,10 @@ def test_the_docs_policy_example_runs(capsys, monkeypatch):
     assert capsys.readouterr().out == "Fifo 2447\n"
 
 
-def test_the_interpreter_exits_cleanly_while_a_thread_waits_on_a_run(tmp_path):
-    # At exit Python ends daemon threads by unwinding them: a run waited on
-    # in one must let that unwinding through (not abort the interpreter).
-    script = tmp_path / "exits.py"
-    script.write_text(f"""
-import threading, time
-import gcsim
-
-class Slow(gcsim.Policy):
-    def schedule(self, cluster, queue, plan):
-        time.sleep(30)
-
-threading.Thread(target=gcsim.run, args=({str(CLUSTER)!r}, {str(WORKLOAD)!r}, Slow()), daemon=True).start()
-time.sleep(0.5)
-print("leaving")
-""")
-    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60)
-    assert (done.returncode, done.stdout, done.stderr) == (0, "leaving\n", "")
-
-
-def test_the_interpreter_exits_cleanly_while_a_thread_starts_a_run(tmp_path):
-    # A workload given as a dict is parsed holding the interpreter: the main
-    # thread, asking for it to end, gets it only once the run is about to
-    # start, and the daemon thread then finds the interpreter ending where it
-    # would take it again for the fork. It must neither take it nor abort.
+def exits_cleanly(tmp_path, workload, wait):
+    """Runs a script whose daemon thread runs a slow Python policy on
+    `workload` (an expression) while the main thread leaves after `wait`
+    seconds; it must exit 0 having printed "leaving" and nothing else."""
     script = tmp_path / "exits.py"
     script.write_text(f"""
 import json, threading, time
@@ -263,11 +242,24 @@ class Slow(gcsim.Policy):
     def schedule(self, cluster, queue, plan):
         time.sleep(30)
 
-job = json.load(open({str(WORKLOAD)!r}))["jobs"][0]
-jobs = {{"jobs": [dict(job, id=f"j{{i}}") for i in range(20000)]}}
-threading.Thread(target=gcsim.run, args=({str(CLUSTER)!r}, jobs, Slow()), daemon=True).start()
-time.sleep(0.001)
+threading.Thread(target=gcsim.run, args=({str(CLUSTER)!r}, {workload}, Slow()), daemon=True).start()
+time.sleep({wait})
 print("leaving")
 """)
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60)
     assert (done.returncode, done.stdout, done.stderr) == (0, "leaving\n", "")
+
+
+def test_the_interpreter_exits_cleanly_while_a_thread_waits_on_a_run(tmp_path):
+    # At exit Python ends daemon threads by unwinding them: a run waited on
+    # in one must let that unwinding through (not abort the interpreter).
+    exits_cleanly(tmp_path, repr(str(WORKLOAD)), 0.5)
+
+
+def test_the_interpreter_exits_cleanly_while_a_thread_starts_a_run(tmp_path):
+    # A workload given as a dict is parsed holding the interpreter: the main
+    # thread, asking for it to end, gets it only once the run is about to
+    # start, and the daemon thread then finds the interpreter ending where it
+    # would take it again for the fork. It must neither take it nor abort.
+    job = f"json.load(open({str(WORKLOAD)!r}))['jobs'][0]"
+    exits_cleanly(tmp_path, f"{{'jobs': [dict({job}, id=f'j{{i}}') for i in range(20000)]}}", 0.001)

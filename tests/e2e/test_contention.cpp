@@ -188,6 +188,14 @@ nlohmann::json small_llm_job(const std::string& id, int gpus, int global_batch, 
             {"iterations", 2}}}};
 }
 
+// small_llm_job on TP 8 x DP 3 (24 GPUs), its gradients allreduced after the backward.
+nlohmann::json data_parallel_llm_job(const std::string& id) {
+  nlohmann::json spec = small_llm_job(id, 24, 6, {{"tensor", 8}, {"pipeline", 1}, {"data", 3}});
+  spec["llm_training"]["gradients"] = "allreduce";
+  spec["llm_training"]["dp_overlap"] = 0;
+  return spec;
+}
+
 // Two LLM jobs (TP 8 inside a node, DP 3, 1.2e9 parameters, bf16 gradients
 // allreduced after the backward) on the bundled H100 rail cluster, its racks
 // cut to two nodes and their leaves' uplinks oversubscribed 2:1 (two NICs of
@@ -204,15 +212,9 @@ TEST(Contention, AnLlmPairUnderAnOversubscribedLeafLosesItsDataParallelTimeOnIts
   nlohmann::json cluster = nlohmann::json::parse(read_text(scenario("clusters/h100-rails-1024gpu.json")));
   cluster["fabric"]["nodes_per_rack"] = 2;
   cluster["fabric"]["oversubscription"] = 2;
-  const auto job = [](const std::string& id) {
-    nlohmann::json spec = small_llm_job(id, 24, 6, {{"tensor", 8}, {"pipeline", 1}, {"data", 3}});
-    spec["llm_training"]["gradients"] = "allreduce";
-    spec["llm_training"]["dp_overlap"] = 0;
-    return spec;
-  };
   ScratchDir dir;
   const auto cluster_file = dir.write("cluster.json", cluster.dump());
-  const auto workload = dir.write("jobs.json", workload_json({job("a"), job("b")}));
+  const auto workload = dir.write("jobs.json", workload_json({data_parallel_llm_job("a"), data_parallel_llm_job("b")}));
   const double hop_bytes = 2.0 * (3 - 1) / 3 * (1.2e9 * 2 / 8);
   const double lost = 2 * (hop_bytes / 25e9 - hop_bytes / 50e9);
   for (const char* fidelity : {"iteration", "job"}) {
@@ -249,15 +251,9 @@ TEST(Contention, AnLlmPairUnderAnOversubscribedLeafLosesItsDataParallelTimeOnIts
 TEST(Contention, HopsOverUplinksNothingCanFillEndAsTheirOwnFlowsWould) {
   nlohmann::json cluster = nlohmann::json::parse(read_text(scenario("clusters/h100-rails-1024gpu.json")));
   cluster["fabric"]["nodes_per_rack"] = 2;
-  const auto job = [](const std::string& id) {
-    nlohmann::json spec = small_llm_job(id, 24, 6, {{"tensor", 8}, {"pipeline", 1}, {"data", 3}});
-    spec["llm_training"]["gradients"] = "allreduce";
-    spec["llm_training"]["dp_overlap"] = 0;
-    return spec;
-  };
   ScratchDir dir;
   const auto cluster_file = dir.write("cluster.json", cluster.dump());
-  const auto workload = dir.write("jobs.json", workload_json({job("a"), job("b")}));
+  const auto workload = dir.write("jobs.json", workload_json({data_parallel_llm_job("a"), data_parallel_llm_job("b")}));
   for (const char* fidelity : {"iteration", "job"}) {
     const std::string merged = dir / (std::string(fidelity) + "-merged");
     const std::string followed = dir / (std::string(fidelity) + "-followed");
