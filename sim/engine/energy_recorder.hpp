@@ -21,7 +21,9 @@ class EnergyRecorder : public EngineListener {
 
   EnergyReport finish(Time end) { return meter_.finish(end); }
 
-  void on_started(const RunStarted& e) override { meter_.run_started(e.job, e.now, e.gpus, e.power_limit_watts); }
+  void on_started(const RunStarted& e) override {
+    meter_.run_started(e.job, e.now, e.gpus, e.power_limit_watts, e.power_plan);
+  }
   // A preempted run threw away its lost share of the GPU time it held.
   void on_preempted(const RunPreempted& e) override {
     meter_.run_ended(e.job, e.now, e.held_gpu_seconds > 0 ? e.lost_gpu_seconds / e.held_gpu_seconds : 0.0);

@@ -40,6 +40,7 @@
 
 #include "sim/core/ids.hpp"
 #include "sim/core/plan.hpp"
+#include "sim/core/stage_power_plan.hpp"
 #include "sim/report/run_record.hpp"
 
 namespace gcsim {
@@ -67,6 +68,7 @@ struct RunStarted {
   bool rescaled = false;             // a measured job's first run on a GPU type other than the one it was measured on
   bool replica = false;
   double power_limit_watts = 0;  // the limit per GPU the policy started the run under (Plan::allocate; 0: none)
+  const PlannedPipeline* power_plan = nullptr;  // a power plan's states on these GPUs (PlacementCosts::power_plan)
 };
 
 /// A running job was preempted: by the policy's plan or because its node

@@ -102,7 +102,7 @@ void JobRuns::launch_steps(JobIndex job) {
   plan.add_trailing_delay(checkpoint_overhead(spec.checkpoint, work_seconds));
   const Time synthetic_seconds = plan.synthetic_work_seconds(costs.slowest_gpu_flops, costs.exchange_bandwidth);
 
-  RunningJob& run = begin_run(job, std::move(plan), rescaled);
+  RunningJob& run = begin_run(job, std::move(plan), rescaled, costs.power_plan ? &*costs.power_plan : nullptr);
   run.decoding = std::move(decoding);
   run.synthetic_seconds = synthetic_seconds;
   run.compute_scale = std::move(costs.compute_scale);
@@ -130,7 +130,8 @@ Time JobRuns::startup_latency(JobIndex job) {
   return seconds;
 }
 
-RunningJob& JobRuns::begin_run(JobIndex job, std::optional<JobActivityPlan> plan, bool rescaled) {
+RunningJob& JobRuns::begin_run(JobIndex job, std::optional<JobActivityPlan> plan, bool rescaled,
+                               const PlannedPipeline* power_plan) {
   const std::vector<GpuId>& gpus = engine_.state.runtime(job).gpus;
   running_[job] = std::make_unique<RunningJob>(std::move(plan));
   RunningJob& run = *running_[job];
@@ -139,7 +140,7 @@ RunningJob& JobRuns::begin_run(JobIndex job, std::optional<JobActivityPlan> plan
   run.job = job;
   run.started = engine_.now;
   engine_.events.started({job, engine_.now, gpus, kNoNodes, rescaled, serving_.is_replica(job),
-                          engine_.state.runtime(job).power_limit_watts});
+                          engine_.state.runtime(job).power_limit_watts, power_plan});
   return run;
 }
 

@@ -87,8 +87,10 @@ class JobRuns {
   void abandon();
 
  private:
-  // A run begins on the job's allocated GPUs: its hosts, told as started.
-  RunningJob& begin_run(JobIndex job, std::optional<JobActivityPlan> plan, bool rescaled);
+  // A run begins on the job's allocated GPUs: its hosts, told as started
+  // (with its power plan's states on them, if it has one).
+  RunningJob& begin_run(JobIndex job, std::optional<JobActivityPlan> plan, bool rescaled,
+                        const PlannedPipeline* power_plan = nullptr);
   // A training job, a measured run or a notebook runs its activity plan's
   // steps, on a runner actor or on timers, at what its placement costs it.
   void launch_steps(JobIndex job);

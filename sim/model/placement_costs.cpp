@@ -67,11 +67,12 @@ PlannedPipeline planned_pipeline_on(const StagePowerPlan& plan, const ClusterLay
 }
 
 std::vector<double> compute_scales(const JobSpec& job, const ClusterLayout& layout, const std::vector<GpuId>& gpus,
-                                   double run_limit_watts) {
+                                   double run_limit_watts, const PlannedPipeline* planned) {
   std::vector<double> scales(gpus.size(), 1.0);
   if (const auto* phased = std::get_if<PhasedWork>(&job.work); phased && phased->power_plan) {
     // Every GPU computes for the pipeline's time under the plan (the bubble counts as computation).
-    const double stretch = planned_pipeline_on(*phased->power_plan, layout, gpus, run_limit_watts).stretch;
+    const double stretch =
+        planned ? planned->stretch : planned_pipeline_on(*phased->power_plan, layout, gpus, run_limit_watts).stretch;
     for (std::size_t i = 0; i < gpus.size(); ++i)
       scales[i] = compute_scale_on(job, layout.gpu_type_of(gpus[i]).name) * stretch;
     return scales;
@@ -202,7 +203,10 @@ PlacementCosts placement_costs(const JobSpec& job, const std::vector<GpuId>& gpu
       costs.exchange_bandwidth = std::min(costs.exchange_bandwidth, shared * network.bandwidth_factor);
     }
   }
-  costs.compute_scale = compute_scales(job, layout, gpus, run_limit_watts);
+  if (const auto* phased = std::get_if<PhasedWork>(&job.work); phased && phased->power_plan)
+    costs.power_plan = planned_pipeline_on(*phased->power_plan, layout, gpus, run_limit_watts);
+  costs.compute_scale =
+      compute_scales(job, layout, gpus, run_limit_watts, costs.power_plan ? &*costs.power_plan : nullptr);
   costs.slowest_gpu_flops = slowest_effective_flops(job, layout, gpus, costs.compute_scale);
   return costs;
 }

@@ -14,6 +14,7 @@
 //   Time work = plan.uncontended_work_seconds(costs.slowest_gpu_flops, costs.exchange_bandwidth);
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "sim/core/cluster_layout.hpp"
@@ -73,9 +74,11 @@ PlannedPipeline planned_pipeline_on(const StagePowerPlan& plan, const ClusterLay
 /// `run_limit_watts` its policy started the run with where lower.
 /// A PhasedWork with a power plan: times the plan's stretch on every GPU
 /// (the pipeline's time under its states over the time at full power),
-/// the job's stages running in the plan's states instead.
+/// the job's stages running in the plan's states instead; `planned`, where
+/// given, is that plan on these GPUs (planned_pipeline_on()), else it is
+/// worked out here.
 std::vector<double> compute_scales(const JobSpec& job, const ClusterLayout& layout, const std::vector<GpuId>& gpus,
-                                   double run_limit_watts = 0);
+                                   double run_limit_watts = 0, const PlannedPipeline* planned = nullptr);
 
 /// The slowest GPU in effect: the least of each GPU's FLOP/s times the job's
 /// share of it, over its compute scale.
@@ -127,6 +130,9 @@ struct PlacementCosts {
   std::vector<std::vector<ExchangeFlows>> phase_flows;
   std::vector<PhaseCost> phases;
   std::vector<double> compute_scale;  // per GPU, in ring order
+  // A PhasedWork's power plan on these GPUs, worked out once for the run:
+  // its stretch is in compute_scale, its ranks' watts go to the energy meter.
+  std::optional<PlannedPipeline> power_plan;
   double slowest_gpu_flops = kNever;  // slowest_effective_flops()
 };
 /// `cpu_hosts_send`: whether the nodes' CPU hosts are on the network (a job

@@ -1,6 +1,7 @@
 #include "sim/report/energy_meter.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <utility>
 #include <variant>
 
@@ -34,31 +35,22 @@ void EnergyMeter::slept(NodeId node, Time from, Time to) {
   change(to, saved);
 }
 
-std::vector<double> EnergyMeter::busy_watts_of(JobIndex job, const std::vector<GpuId>& gpus, double limit) {
+std::vector<double> EnergyMeter::busy_watts_of(JobIndex job, const std::vector<GpuId>& gpus, double limit,
+                                               const PlannedPipeline* power_plan) {
+  const auto* phased = std::get_if<PhasedWork>(&jobs_[job].work);
+  if (phased && phased->power_plan) {
+    assert(power_plan && power_plan->rank_watts.size() == gpus.size() && "a planned run comes with its plan");
+    report_.stage_power_states[job] = {jobs_[job].id, power_plan->stages, power_plan->stretch};
+    return power_plan->rank_watts;
+  }
   std::vector<double> watts;
   watts.reserve(gpus.size());
-  const auto* phased = std::get_if<PhasedWork>(&jobs_[job].work);
-  if (!phased || !phased->power_plan) {
-    for (GpuId g : gpus) watts.push_back(power_.busy_watts(g, limit));
-    return watts;
-  }
-  const StagePowerPlan& plan = *phased->power_plan;
-  // A run started under a limit caps every GPU of it, as a cluster cap would.
-  const double run_cap = limit > 0 ? limit : kNever;
-  std::vector<RankPower> ranks;
-  ranks.reserve(gpus.size());
-  for (GpuId g : gpus) {
-    const bool tabled = g < power_.gpu_type.size();
-    const double cap = g < power_.gpu_caps.size() ? power_.gpu_caps[g] : kNever;
-    ranks.push_back({tabled ? &power_.type_states[power_.gpu_type[g]] : nullptr, std::min(cap, run_cap),
-                     power_.gpus[g].busy_watts});
-  }
-  PlannedPipeline planned = planned_pipeline(plan, ranks);
-  report_.stage_power_states[job] = {jobs_[job].id, std::move(planned.stages), planned.stretch};
-  return planned.rank_watts;
+  for (GpuId g : gpus) watts.push_back(power_.busy_watts(g, limit));
+  return watts;
 }
 
-void EnergyMeter::run_started(JobIndex job, Time now, const std::vector<GpuId>& gpus, double run_limit_watts) {
+void EnergyMeter::run_started(JobIndex job, Time now, const std::vector<GpuId>& gpus, double run_limit_watts,
+                              const PlannedPipeline* power_plan) {
   if (gpus.empty()) return;
   const double share = jobs_[job].gpu_share;
   const double limit = run_power_limit(jobs_[job].power_limit_watts, run_limit_watts);
@@ -66,7 +58,7 @@ void EnergyMeter::run_started(JobIndex job, Time now, const std::vector<GpuId>& 
   run.open = true;
   run.ran = true;
   run.since = now;
-  const std::vector<double> busy = busy_watts_of(job, gpus, limit);
+  const std::vector<double> busy = busy_watts_of(job, gpus, limit, power_plan);
   double extra = 0;
   for (std::size_t i = 0; i < gpus.size(); ++i) {
     const GpuPower& p = power_.gpus[gpus[i]];

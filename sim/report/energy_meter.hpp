@@ -78,8 +78,11 @@ class EnergyMeter {
 
   /// A run of `job` began on `gpus` (none: a job on CPUs, not accounted),
   /// under `run_limit_watts` per GPU where its policy gave one (0: none;
-  /// the job's own power_limit_watts holds where lower).
-  void run_started(JobIndex job, Time now, const std::vector<GpuId>& gpus, double run_limit_watts = 0);
+  /// the job's own power_limit_watts holds where lower). A job with a power
+  /// plan comes with `power_plan`, the plan on these GPUs
+  /// (placement_costs.hpp's planned_pipeline_on()): its ranks draw its watts.
+  void run_started(JobIndex job, Time now, const std::vector<GpuId>& gpus, double run_limit_watts = 0,
+                   const PlannedPipeline* power_plan = nullptr);
   /// `gpus` of the job's GPUs compute at `gpu_share` from `start` until `end`.
   void busy(JobIndex job, Time start, Time end, std::size_t gpus, double gpu_share);
   /// Those told to compute until `planned_end` stop at `now` (nothing when
@@ -105,9 +108,10 @@ class EnergyMeter {
     double lost_share = 0;      // once ended: the share of it thrown away
     std::vector<NodeId> nodes;  // its nodes, when nodes sleep
   };
-  // What each of `gpus` (the job's ranks) draws computing for `job` under `limit` (0: none); notes a
-  // stage power plan's states.
-  std::vector<double> busy_watts_of(JobIndex job, const std::vector<GpuId>& gpus, double limit);
+  // What each of `gpus` (the job's ranks) draws computing for `job` under `limit` (0: none), or
+  // under its power plan; notes the plan's states.
+  std::vector<double> busy_watts_of(JobIndex job, const std::vector<GpuId>& gpus, double limit,
+                                    const PlannedPipeline* power_plan);
   // `node` slept from `from` to `to`: its sleep draw instead of its awake one.
   void slept(NodeId node, Time from, Time to);
   void change(Time at, double watts) { changes_.emplace_back(at, watts); }
