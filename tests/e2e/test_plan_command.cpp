@@ -110,7 +110,7 @@ std::string two_day_workload(const ScratchDir& dir) {
 }
 
 GcsimRun plan_two_days(const ScratchDir& dir, const std::string& out, const std::string& slo, int seeds,
-                       const std::vector<std::string>& more = {}) {
+                       const std::vector<std::string>& more = {}, int max_nodes = 2) {
   std::vector<std::string> args{"plan",
                                 "--workload",
                                 two_day_workload(dir),
@@ -123,7 +123,7 @@ GcsimRun plan_two_days(const ScratchDir& dir, const std::string& out, const std:
                                 "--seeds",
                                 std::to_string(seeds),
                                 "--max-nodes",
-                                "2",
+                                std::to_string(max_nodes),
                                 "--out",
                                 dir / out,
                                 "--plots",
@@ -148,28 +148,7 @@ const nlohmann::json& size_with(const nlohmann::json& plan, int nodes) {
 // and 250 W more on each busy GPU-second, 24 x 3,600 of them, 21.6 MJ: 26.8
 // kWh, a mean of 96.48 MJ / 93,600 s = 1.0307692 kW.
 GcsimRun plan_two_days_with_power(const ScratchDir& dir, const std::string& out, const std::string& peak) {
-  return run_gcsim({"plan",
-                    "--workload",
-                    two_day_workload(dir),
-                    "--policy",
-                    "fifo",
-                    "--node-template",
-                    scenario("clusters/rack-32gpu.json"),
-                    "--slo",
-                    "wait_max<=0",
-                    "--slo",
-                    peak,
-                    "--max-nodes",
-                    "3",
-                    "--gpu-cost",
-                    "2.5",
-                    "--energy-price",
-                    "0.25",
-                    "--out",
-                    dir / out,
-                    "--plots",
-                    "no",
-                    "--quiet"});
+  return plan_two_days(dir, out, "wait_max<=0", 1, {"--slo", peak, "--gpu-cost", "2.5", "--energy-price", "0.25"}, 3);
 }
 
 TEST(Plan, APowerSloHoldsOnFewNodesAndItsPriceIsAddedToTheCost) {
