@@ -92,14 +92,19 @@ def test_a_big_run_makes_a_page_of_bounded_size_that_says_what_it_left_out(repor
 # ---- the page in a browser ---------------------------------------------------------------------
 
 
+def compare_page_of_default_scenario(gcsim_executable, out, policies, *more):
+    """`gcsim compare --html` of `policies` on the bundled default scenario into `out`."""
+    subprocess.run([gcsim_executable, "compare", "--policies", policies, "--cluster",
+                    str(SOURCE_DIR / "scenarios/clusters/rack-32gpu.json"), "--workload",
+                    str(SOURCE_DIR / "scenarios/workloads/default.json"), "--out", str(out), "--quiet", "--plots",
+                    "no", "--html", *more], check=True)
+
+
 @pytest.mark.browser
 @pytest.mark.usefixtures("browser")
 def test_the_compare_page_draws_every_chart_without_an_error(gcsim_executable, tmp_path):
     out = tmp_path / "cmp"
-    subprocess.run([gcsim_executable, "compare", "--policies", "fifo,srtf,tiresias", "--cluster",
-                    str(SOURCE_DIR / "scenarios/clusters/rack-32gpu.json"), "--workload",
-                    str(SOURCE_DIR / "scenarios/workloads/default.json"), "--out", str(out), "--quiet", "--plots",
-                    "no", "--html"], check=True)
+    compare_page_of_default_scenario(gcsim_executable, out, "fifo,srtf,tiresias")
     check = page_check.open_page(str(out / "report.html"))
     assert check.recorder_ran
     assert check.errors == []
@@ -115,10 +120,7 @@ def test_the_compare_page_draws_every_chart_without_an_error(gcsim_executable, t
 @pytest.mark.usefixtures("browser")
 def test_a_compare_with_energy_draws_the_power_of_every_policy(gcsim_executable, tmp_path):
     out = tmp_path / "cmp"
-    subprocess.run([gcsim_executable, "compare", "--policies", "fifo,srtf", "--cluster",
-                    str(SOURCE_DIR / "scenarios/clusters/rack-32gpu.json"), "--workload",
-                    str(SOURCE_DIR / "scenarios/workloads/default.json"), "--out", str(out), "--quiet", "--plots",
-                    "no", "--energy", "--html"], check=True)
+    compare_page_of_default_scenario(gcsim_executable, out, "fifo,srtf", "--energy")
     page = (out / "report.html").read_text()
     assert "Power over time" in page
     check = page_check.open_page(str(out / "report.html"))
