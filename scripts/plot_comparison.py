@@ -25,14 +25,9 @@ import os
 import re
 import sys
 
-try:
-    import matplotlib
-except ImportError:
-    sys.exit(f"plot_comparison.py: {sys.executable} cannot import matplotlib "
-             "(Debian: apt-get install python3-matplotlib; or run it with a Python that has it)")
+from headless_pyplot import pyplot  # beside this script
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402  (the backend is chosen first)
+plt = pyplot("plot_comparison.py")
 
 from comparison_runs import number, runs_of_arguments  # noqa: E402
 

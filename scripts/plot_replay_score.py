@@ -17,14 +17,9 @@ import csv
 import os
 import sys
 
-try:
-    import matplotlib
-except ImportError:
-    sys.exit(f"plot_replay_score.py: {sys.executable} cannot import matplotlib "
-             "(Debian: apt-get install python3-matplotlib; or run it with a Python that has it)")
+from headless_pyplot import pyplot  # beside this script
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+plt = pyplot("plot_replay_score.py")
 
 
 def scored_waits(path):

@@ -18,14 +18,9 @@ import csv
 import os
 import sys
 
-try:
-    import matplotlib
-except ImportError:
-    sys.exit(f"plot_scaling.py: {sys.executable} cannot import matplotlib "
-             "(Debian: apt-get install python3-matplotlib; or run it with a Python that has it)")
+from headless_pyplot import pyplot  # beside this script
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402  (the backend is chosen first)
+plt = pyplot("plot_scaling.py")
 
 DPI = 100
 # Panel label, then (CSV field, series label) drawn in it.

@@ -14,14 +14,9 @@ Usage: python3 scripts/plot_validation.py validation.csv validation.png
 import csv
 import sys
 
-try:
-    import matplotlib
-except ImportError:
-    sys.exit(f"plot_validation.py: {sys.executable} cannot import matplotlib "
-             "(Debian: apt-get install python3-matplotlib; or run it with a Python that has it)")
+from headless_pyplot import pyplot  # beside this script
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+plt = pyplot("plot_validation.py")
 
 
 def main(argv):
