@@ -86,14 +86,14 @@ StageCompute stage_compute(const LlmTraining& training, std::uint32_t dense, std
       c.backward_flops = 2 * c.forward_flops + recomputed * layers;
       break;
     }
-    case ComputeRule::kParameterFlops:
+    case ComputeRule::kParameterFlops: {
+      const double model_flops =
+          2 * active_parameters(model) * model.micro_batch * static_cast<double>(model.sequence_length);
       c.forward_flops =
-          staged
-              ? 2 * active_parameters(model) * model.micro_batch * static_cast<double>(model.sequence_length) *
-                    *staged / (static_cast<double>(model.layers) * t)
-              : 2 * active_parameters(model) * model.micro_batch * static_cast<double>(model.sequence_length) / (p * t);
+          staged ? model_flops * *staged / (static_cast<double>(model.layers) * t) : model_flops / (p * t);
       c.backward_flops = (2 + recomputed) * c.forward_flops;
       break;
+    }
     case ComputeRule::kLayerTimes:
       c.forward_seconds = layers_here * compute.layer_forward_seconds;
       c.backward_seconds = layers_here * (compute.layer_backward_seconds + recomputed * compute.layer_forward_seconds);
@@ -113,10 +113,7 @@ std::uint32_t moe_layers_of(const TransformerShape& model, std::uint32_t layers)
   return layers / model.moe_layer_interval;
 }
 
-std::uint32_t moe_layer_count(const TransformerShape& model) {
-  if (model.experts == 0 || model.moe_layer_interval == 0) return 0;
-  return model.layers / model.moe_layer_interval;
-}
+std::uint32_t moe_layer_count(const TransformerShape& model) { return moe_layers_of(model, model.layers); }
 
 double expert_parameters(const TransformerShape& model) {
   return static_cast<double>(moe_layer_count(model)) * model.experts * mlp_parameters(model.hidden_size);
