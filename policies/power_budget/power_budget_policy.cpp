@@ -71,6 +71,11 @@ double PowerBudgetPolicy::added_watts(const SchedulingContext& ctx, JobIndex job
   return watts;
 }
 
+double PowerBudgetPolicy::held_watts(const SchedulingContext& ctx, JobIndex job) const {
+  const JobRuntime& runtime = ctx.jobs.runtime(job);
+  return added_watts(ctx, job, runtime.gpus, runtime.power_limit_watts);
+}
+
 std::optional<PowerBudgetPolicy::Cap> PowerBudgetPolicy::fitting_cap(const SchedulingContext& ctx, JobIndex job,
                                                                      const std::vector<GpuId>& gpus,
                                                                      double inner_limit_watts, double projected) const {
@@ -103,10 +108,8 @@ void PowerBudgetPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
   if (!power_read_) read_power(ctx.cluster.layout());
   // The projection now: what the jobs holding GPUs add to the idle cluster.
   double projected = idle_cluster_watts_;
-  for (JobIndex job : ctx.jobs.running())
-    projected += added_watts(ctx, job, ctx.jobs.runtime(job).gpus, ctx.jobs.runtime(job).power_limit_watts);
-  for (JobIndex job : ctx.jobs.waiting())
-    projected += added_watts(ctx, job, ctx.jobs.runtime(job).gpus, ctx.jobs.runtime(job).power_limit_watts);
+  for (JobIndex job : ctx.jobs.running()) projected += held_watts(ctx, job);
+  for (JobIndex job : ctx.jobs.waiting()) projected += held_watts(ctx, job);
 
   Plan inner;
   inner_->schedule(ctx, inner);
@@ -115,7 +118,7 @@ void PowerBudgetPolicy::schedule(const SchedulingContext& ctx, Plan& plan) {
     switch (d.kind) {
       case Decision::Kind::kPreempt:
       case Decision::Kind::kRelease:
-        projected -= added_watts(ctx, d.job, ctx.jobs.runtime(d.job).gpus, ctx.jobs.runtime(d.job).power_limit_watts);
+        projected -= held_watts(ctx, d.job);
         if (d.kind == Decision::Kind::kPreempt)
           plan.preempt(d.job);
         else

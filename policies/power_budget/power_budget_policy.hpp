@@ -94,6 +94,8 @@ class PowerBudgetPolicy final : public SchedulingPolicy {
   // state, over its idle draw.
   double added_watts(const SchedulingContext& ctx, JobIndex job, const std::vector<GpuId>& gpus,
                      double run_limit_watts) const;
+  // What `job` adds with the GPUs it holds, under the limit its run started with.
+  double held_watts(const SchedulingContext& ctx, JobIndex job) const;
   // The highest state of the GPUs' tables under which `job` on `gpus`
   // keeps the `projected` watts within the budget, if its slowest GPU there
   // computes at min_speed or more; the inner policy's limit holds where lower.
