@@ -82,8 +82,15 @@ bool interpreter_ending() { return _Py_IsFinalizing() != 0; }
 // exception a signal handler raises, abandons it and is raised.
 class InterruptWatch {
  public:
+  /// Made with the interpreter held, in the thread that waits.
+  InterruptWatch() : main_thread_(PyThread_get_thread_ident() == main_thread_ident()) {}
+
   WaitAction operator()() {
-    if (interpreter_ending()) return WaitAction::kContinue;
+    // Python runs signal handlers in its main thread only: another thread
+    // has none to check, and never takes the lock while it waits (the
+    // interpreter may be ending meanwhile; a thread that takes the lock then
+    // is ended on the spot).
+    if (!main_thread_ || interpreter_ending()) return WaitAction::kContinue;
     const py::gil_scoped_acquire gil;
     if (PyErr_CheckSignals() == 0) return WaitAction::kContinue;
     if (!stopped_ && PyErr_ExceptionMatches(PyExc_KeyboardInterrupt)) {
@@ -102,6 +109,11 @@ class InterruptWatch {
   }
 
  private:
+  static unsigned long main_thread_ident() {
+    return py::module_::import("threading").attr("main_thread")().attr("ident").cast<unsigned long>();
+  }
+
+  bool main_thread_;
   bool stopped_ = false;
   PyObject *type_ = nullptr, *value_ = nullptr, *traceback_ = nullptr;
 };
