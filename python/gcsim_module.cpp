@@ -11,7 +11,6 @@
 //   files = _gcsim.run(cluster="rack.json", workload="jobs.json", policy="fifo")["files"]
 #include <Python.h>
 #include <cxxabi.h>
-#include <unistd.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -29,6 +28,7 @@
 #include "policies/register_builtin.hpp"
 #include "python/decision_channel.hpp"
 #include "python/error_description.hpp"
+#include "python/interpreter_lock.hpp"
 #include "python/policy_bindings.hpp"
 #include "python/python_policy.hpp"
 #include "python/run_in_child.hpp"
@@ -71,12 +71,6 @@ nlohmann::json parse_document(const std::string& text, const std::string& label)
   }
 }
 
-// Whether the interpreter is shutting down. A thread that takes its lock
-// then is ended on the spot (its stack unwound from inside the lock's
-// taking, which C++ code between here and Python cannot survive): a run
-// waited on in a daemon thread must not take it any more.
-bool interpreter_ending() { return _Py_IsFinalizing() != 0; }
-
 // Waits on the child with the interpreter free; a first KeyboardInterrupt
 // stops the run (its partial result comes back), a second one, or any other
 // exception a signal handler raises, abandons it and is raised.
@@ -88,9 +82,8 @@ class InterruptWatch {
   WaitAction operator()() {
     // Python runs signal handlers in its main thread only: another thread
     // has none to check, and never takes the lock while it waits (the
-    // interpreter may be ending meanwhile; a thread that takes the lock then
-    // is ended on the spot).
-    if (!main_thread_ || interpreter_ending()) return WaitAction::kContinue;
+    // interpreter may be ending meanwhile: interpreter_lock.hpp).
+    if (!main_thread_ || _Py_IsFinalizing()) return WaitAction::kContinue;
     const py::gil_scoped_acquire gil;
     if (PyErr_CheckSignals() == 0) return WaitAction::kContinue;
     if (!stopped_ && PyErr_ExceptionMatches(PyExc_KeyboardInterrupt)) {
@@ -153,21 +146,16 @@ void add_decision_policy(RunRequest& request, const py::tuple& channel) {
 }
 
 // Around the fork of a run whose policy is written in Python: the parent
-// forks holding the interpreter's lock (no other thread is inside it then),
-// the child makes the copy of the interpreter its own and releases the lock
-// for the policy's calls to take, and flushes Python's output before it ends.
-ForkHooks interpreter_fork_hooks(PyGILState_STATE& held) {
+// forks holding the interpreter's lock it was called with (no other thread is
+// inside the interpreter then) and gives it up for the wait; the child makes
+// the copy of the interpreter its own and releases the lock for the policy's
+// calls to take, and flushes Python's output before it ends.
+ForkHooks interpreter_fork_hooks(InterpreterLock& lock) {
   ForkHooks hooks;
-  hooks.before = [&held] {
-    // A thread slow to get here (a daemon thread on a loaded machine) may
-    // find the interpreter ending: it must not take the lock then.
-    while (interpreter_ending()) ::pause();
-    held = PyGILState_Ensure();
-    PyOS_BeforeFork();
-  };
-  hooks.in_parent = [&held] {
+  hooks.before = [] { PyOS_BeforeFork(); };
+  hooks.in_parent = [&lock] {
     PyOS_AfterFork_Parent();
-    PyGILState_Release(held);
+    lock.release();
   };
   hooks.in_child = [] {
     PyOS_AfterFork_Child();
@@ -185,6 +173,24 @@ ForkHooks interpreter_fork_hooks(PyGILState_STATE& held) {
   return hooks;
 }
 
+// Runs `work` (C++ only) with the interpreter's lock given up; what it throws
+// is raised as gcsim.errors' exception once the lock is back.
+template <typename Work>
+auto without_interpreter(Work&& work) -> decltype(work()) {
+  InterpreterLock lock;
+  lock.release();
+  std::optional<decltype(work())> result;
+  std::optional<ErrorDescription> error;
+  try {
+    result.emplace(work());
+  } catch (...) {
+    error = describe_current_exception();
+  }
+  lock.take_back();
+  if (error) raise_error(*error);
+  return std::move(*result);
+}
+
 py::dict run(const std::string& cluster, const std::optional<std::string>& cluster_json, const std::string& workload,
              const std::optional<std::string>& workload_json, const std::vector<std::string>& trace_settings,
              const std::string& policy, const py::object& policy_object, const std::optional<py::tuple>& decisions,
@@ -194,7 +200,7 @@ py::dict run(const std::string& cluster, const std::optional<std::string>& clust
              const std::string& node_failures, bool check, bool contention, bool energy, bool wall_time) {
   RunRequest request;
   ForkHooks hooks;
-  PyGILState_STATE held{};
+  InterpreterLock lock;
   try {
     request.cluster = cluster;
     if (cluster_json) request.cluster_document = parse_document(*cluster_json, cluster);
@@ -204,7 +210,7 @@ py::dict run(const std::string& cluster, const std::optional<std::string>& clust
     request.policy = policy;
     if (!policy_object.is_none()) {
       add_python_policy(request, policy_object);
-      hooks = interpreter_fork_hooks(held);
+      hooks = interpreter_fork_hooks(lock);
     }
     if (decisions) add_decision_policy(request, *decisions);
     request.placement = placement;
@@ -226,25 +232,20 @@ py::dict run(const std::string& cluster, const std::optional<std::string>& clust
   }
   InterruptWatch watch;
   ChildRun child;
-  {
-    py::gil_scoped_release free;
-    try {
-      child = run_in_child(
-          request, [&] { return watch(); }, hooks);
-    } catch (abi::__forced_unwind&) {
-      // The interpreter ended this thread as it took the lock (shutting
-      // down between interpreter_ending() and the taking): its stack must
-      // unwind to the end, without taking the lock again on the way
-      // (`free`'s end would); swallowing it aborts the process.
-      free.disarm();
-      throw;
-    } catch (...) {
-      child.error = describe_current_exception();
-    }
-    // The interpreter cannot be re-entered: this thread waits for the
-    // process's exit, which ends it.
-    while (interpreter_ending()) ::pause();
+  // A policy written in Python is forked holding the lock (hooks.in_parent
+  // gives it up); any other run waits without it from the start.
+  if (!hooks.in_parent) lock.release();
+  try {
+    child = run_in_child(
+        request, [&] { return watch(); }, hooks);
+  } catch (abi::__forced_unwind&) {
+    // The interpreter, ending, ended this thread inside Python's own hooks
+    // around the fork: nothing here may be touched any more.
+    InterpreterLock::wait_for_the_process_end();
+  } catch (...) {
+    child.error = describe_current_exception();
   }
+  lock.take_back();
   if (child.abandoned) watch.raise();
   if (child.error) raise_error(*child.error);
   py::dict files;
@@ -261,25 +262,16 @@ py::dict run(const std::string& cluster, const std::optional<std::string>& clust
 
 py::tuple read_trace(const std::string& spec, const std::vector<std::string>& settings, const std::string& cluster,
                      const std::optional<std::string>& cluster_json) {
-  std::string workload, notes;
-  {
-    const py::gil_scoped_release free;
-    try {
-      std::optional<ClusterLayout> layout;
-      if (cluster_json)
-        layout.emplace(parse_cluster_json(parse_document(*cluster_json, cluster), cluster));
-      else if (!cluster.empty())
-        layout.emplace(read_cluster_file(cluster));
-      std::ostringstream said;
-      const std::vector<JobSpec> jobs = read_workload_argument(spec, settings, said, layout ? &*layout : nullptr);
-      workload = native_workload_json(jobs).dump();
-      notes = said.str();
-    } catch (...) {
-      const ErrorDescription error = describe_current_exception();
-      const py::gil_scoped_acquire gil;
-      raise_error(error);
-    }
-  }
+  auto [workload, notes] = without_interpreter([&] {
+    std::optional<ClusterLayout> layout;
+    if (cluster_json)
+      layout.emplace(parse_cluster_json(parse_document(*cluster_json, cluster), cluster));
+    else if (!cluster.empty())
+      layout.emplace(read_cluster_file(cluster));
+    std::ostringstream said;
+    const std::vector<JobSpec> jobs = read_workload_argument(spec, settings, said, layout ? &*layout : nullptr);
+    return std::pair(native_workload_json(jobs).dump(), said.str());
+  });
   return py::make_tuple(workload, notes);
 }
 
@@ -288,8 +280,7 @@ std::string synth(const std::string& config, const std::optional<std::string>& c
                   std::optional<std::size_t> jobs, std::optional<double> mean_interarrival,
                   const std::optional<std::string>& checkpoint, const std::string& cluster,
                   const std::optional<std::string>& cluster_json, std::uint64_t seed) {
-  const py::gil_scoped_release free;
-  try {
+  return without_interpreter([&] {
     SyntheticRequest request;
     request.config = config;
     if (config_json) request.config_document = parse_document(*config_json, config);
@@ -309,37 +300,24 @@ std::string synth(const std::string& config, const std::optional<std::string>& c
     std::ostringstream text;
     write_native_workload(text, generated);
     return text.str();
-  } catch (...) {
-    const ErrorDescription error = describe_current_exception();
-    const py::gil_scoped_acquire gil;
-    raise_error(error);
-  }
+  });
 }
 
 // comparison.csv and comparison.md of runs given as (policy, summary.json, jobs.csv, timeline.csv) texts,
 // as `gcsim compare` writes them.
 py::tuple comparison(const std::vector<std::tuple<std::string, std::string, std::string, std::string>>& runs) {
-  std::string csv, markdown;
-  {
-    const py::gil_scoped_release free;
-    try {
-      std::vector<ComparisonRow> rows;
-      for (const auto& [policy, summary, jobs, timeline] : runs) {
-        const std::string dir = "runs/" + policy + "/";
-        RunOutputs outputs;
-        outputs.summary = parse_summary_json(summary, dir + "summary.json");
-        outputs.jobs = parse_jobs_csv(jobs, dir + "jobs.csv");
-        outputs.timeline = parse_timeline_csv(timeline, dir + "timeline.csv");
-        rows.push_back(comparison_row(policy, outputs));
-      }
-      csv = comparison_csv(rows);
-      markdown = comparison_markdown(rows);
-    } catch (...) {
-      const ErrorDescription error = describe_current_exception();
-      const py::gil_scoped_acquire gil;
-      raise_error(error);
+  auto [csv, markdown] = without_interpreter([&] {
+    std::vector<ComparisonRow> rows;
+    for (const auto& [policy, summary, jobs, timeline] : runs) {
+      const std::string dir = "runs/" + policy + "/";
+      RunOutputs outputs;
+      outputs.summary = parse_summary_json(summary, dir + "summary.json");
+      outputs.jobs = parse_jobs_csv(jobs, dir + "jobs.csv");
+      outputs.timeline = parse_timeline_csv(timeline, dir + "timeline.csv");
+      rows.push_back(comparison_row(policy, outputs));
     }
-  }
+    return std::pair(comparison_csv(rows), comparison_markdown(rows));
+  });
   return py::make_tuple(csv, markdown);
 }
 
@@ -356,14 +334,19 @@ std::vector<std::size_t> gpus_per_node(const std::string& cluster, const std::op
 }
 
 void write_outputs(const std::string& directory, const std::vector<std::pair<std::string, std::string>>& files) {
-  const py::gil_scoped_release free;
+  InterpreterLock lock;
+  lock.release();
+  std::optional<std::string> failure;
   try {
     OutputSet out(directory);
     for (const auto& [name, content] : files) out.stage(name, content);
     out.commit();
   } catch (const std::exception& e) {
-    const py::gil_scoped_acquire gil;
-    PyErr_SetString(PyExc_OSError, e.what());
+    failure = e.what();
+  }
+  lock.take_back();
+  if (failure) {
+    PyErr_SetString(PyExc_OSError, failure->c_str());
     throw py::error_already_set();
   }
 }

@@ -7,6 +7,7 @@ a bad plan, fails the run with gcsim.PolicyError.
 
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -263,3 +264,39 @@ def test_the_interpreter_exits_cleanly_while_a_thread_starts_a_run(tmp_path):
     # would take it again for the fork. It must neither take it nor abort.
     job = f"json.load(open({str(WORKLOAD)!r}))['jobs'][0]"
     exits_cleanly(tmp_path, f"{{'jobs': [dict({job}, id=f'j{{i}}') for i in range(20000)]}}", 0.001)
+
+
+def test_a_run_that_ends_after_the_interpreter_is_gone_leaves_the_process_to_exit(tmp_path):
+    # The daemon thread's run ends after Py_Finalize has torn the interpreter
+    # down (a C-level exit function, getchar, holds the process until the
+    # test closes its input): taking the lock back then must neither crash
+    # nor keep the process from exiting.
+    script = tmp_path / "outlives.py"
+    script.write_text(f"""
+import ctypes, threading, time
+import gcsim
+
+class SlowOnce(gcsim.Policy):
+    slept = False
+    def schedule(self, cluster, queue, plan):
+        if not SlowOnce.slept:
+            SlowOnce.slept = True
+            time.sleep(1)
+        for waiting in queue.waiting:
+            gpus = cluster.place(waiting)
+            if gpus is not None:
+                plan.allocate(waiting, gpus)
+
+workload = {{"jobs": [{{"id": "a", "submit": 0, "gpus": 1, "duration": {{"seconds": 10, "gpu_type": "V100"}}}}]}}
+threading.Thread(target=gcsim.run, args=({str(CLUSTER)!r}, workload, SlowOnce()), daemon=True).start()
+ctypes.pythonapi.Py_AtExit(ctypes.cast(ctypes.CDLL(None).getchar, ctypes.c_void_p))
+time.sleep(0.3)
+print("leaving", flush=True)
+""")
+    process = subprocess.Popen([sys.executable, str(script)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    assert process.stdout.readline() == "leaving\n"
+    time.sleep(2.5)  # the run ends about 1 s after "leaving"
+    assert process.poll() is None  # held by getchar, after the interpreter's end
+    stdout, stderr = process.communicate(timeout=60)
+    assert (process.returncode, stdout, stderr) == (0, "", "")
