@@ -60,13 +60,14 @@ struct TrainingWork {
   // A short list, not a map: a million jobs pay 24 bytes each for it, not 48.
   std::vector<std::pair<std::string, double>> flops_per_iteration_by_gpu_type;
   std::uint32_t parameter_servers = 0;  // 0: a ring allreduce
+  // A hierarchical allreduce (inside nodes, then across them) instead of a
+  // flat ring (sim/model/hierarchical_allreduce_cost.hpp). Beside the 4 bytes
+  // above, where it costs no padding: every job carries this struct.
+  bool hierarchical_allreduce = false;
   // Tensor fusion: the gradients go in buffers of this many bytes, each
   // exchanged on its own (its messages each paying their latency); 0: one
   // buffer of all of them.
   double fusion_bytes = 0;
-  // A hierarchical allreduce (inside nodes, then across them) instead of a
-  // flat ring (sim/model/hierarchical_allreduce_cost.hpp).
-  bool hierarchical_allreduce = false;
   InputPipeline input_pipeline{};
 
   /// How many buffers the gradients fill each iteration (1 without fusion).
@@ -261,6 +262,17 @@ struct JobSpec {
   std::string queue = "default";
   Time submit = 0;
   std::uint32_t gpus = 1;
+  // The four small fields next to `gpus`, where they take no padding (a
+  // million jobs each carry them).
+  /// All its GPUs on one node (a Kubernetes pod cannot span nodes).
+  bool single_node = false;
+  QosClass qos = QosClass::kGuaranteed;
+  /// The role of the nodes it runs on (node_role.hpp); kNone: any node.
+  NodeRole role = NodeRole::kNone;
+  /// Its GPUs may be of several types at once (the workload's
+  /// mixed_gpu_types, or --trace-opt mixed_gpu_types=true). Without it, nor
+  /// several gpu_types, all its GPUs are of one type (may_mix_gpu_types()).
+  bool mixed_gpu_types = false;
   double gpu_memory_bytes = 0;  // per GPU; 0 means "any GPU fits"
   /// The fraction of each of its GPUs the job uses, in (0, 1]. Below 1 the
   /// job shares GPUs with other fractional jobs: each of its `gpus` workers
@@ -284,15 +296,6 @@ struct JobSpec {
   /// none. Its GPUs run in the highest power state within the least of it
   /// and their cluster cap (sim/core/gpu_power_states.hpp).
   double power_limit_watts = 0;
-  /// All its GPUs on one node (a Kubernetes pod cannot span nodes).
-  bool single_node = false;
-  QosClass qos = QosClass::kGuaranteed;
-  /// The role of the nodes it runs on (node_role.hpp); kNone: any node.
-  NodeRole role = NodeRole::kNone;
-  /// Its GPUs may be of several types at once (the workload's
-  /// mixed_gpu_types, or --trace-opt mixed_gpu_types=true). Without it, nor
-  /// several gpu_types, all its GPUs are of one type (may_mix_gpu_types()).
-  bool mixed_gpu_types = false;
   /// The GPU types it may run on (node selectors); empty: any type. Listing
   /// several also lets one run mix them.
   std::vector<std::string> gpu_types;

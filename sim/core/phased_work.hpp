@@ -21,6 +21,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -77,7 +78,9 @@ struct PhasedWork {
   /// A pipeline whose stages run in their own power states: the phases'
   /// computation is its time at full power, stretched on the job's GPUs
   /// by the plan's states. None: every GPU runs as the cluster caps it.
-  std::optional<StagePowerPlan> power_plan;
+  /// Held by pointer, shared by the job's copies: every job carries a
+  /// PhasedWork's room in its JobSpec, and few jobs have a plan.
+  std::shared_ptr<const StagePowerPlan> power_plan;
 };
 
 /// A transfer from one rank of a job to another (indices in placement, or

@@ -37,7 +37,7 @@ void expect_same(const PhasedWork& a, const PhasedWork& b) {
       EXPECT_EQ(x.messages, y.messages) << "phase " << i << " exchange " << j;
     }
   }
-  ASSERT_EQ(a.power_plan.has_value(), b.power_plan.has_value());
+  ASSERT_EQ(a.power_plan != nullptr, b.power_plan != nullptr);
   if (!a.power_plan) return;
   EXPECT_EQ(a.power_plan->stages.size, b.power_plan->stages.size);
   EXPECT_EQ(a.power_plan->stages.stride, b.power_plan->stages.stride);

@@ -177,7 +177,10 @@ TEST(NativeWorkload, RoundTripGivesIdenticalJobs) {
   awkward.submit = 0.1 + 0.2;
   awkward.gpus = 3;
   awkward.gpu_memory_bytes = 1.0 / 3.0 * 1e10;
-  awkward.work = TrainingWork{1e13 / 7.0, 123456789.123456789, 18446744073709551615ull, {}, 3, 1e7 / 3};
+  TrainingWork awkward_work{1e13 / 7.0, 123456789.123456789, 18446744073709551615ull, {}};
+  awkward_work.parameter_servers = 3;
+  awkward_work.fusion_bytes = 1e7 / 3;
+  awkward.work = awkward_work;
   awkward.cpu_cores = 12;
   awkward.memory_bytes = 64e9 / 3;
   awkward.priority = -4;
@@ -187,7 +190,9 @@ TEST(NativeWorkload, RoundTripGivesIdenticalJobs) {
   JobSpec hierarchical;
   hierarchical.id = "hierarchical";
   hierarchical.gpus = 16;
-  hierarchical.work = TrainingWork{2e12, 1e8, 10, {}, 0, 0, true};
+  TrainingWork hierarchical_work{2e12, 1e8, 10, {}};
+  hierarchical_work.hierarchical_allreduce = true;
+  hierarchical.work = hierarchical_work;
   hierarchical.checkpoint.at_preemption = true;
   hierarchical.checkpoint.restore_cost = 1.0 / 3.0;
   hierarchical.mixed_gpu_types = true;

@@ -4,6 +4,7 @@
 // 100 GB/s apart, GPUs of two nodes 5 us and 10 GB/s.
 #include "sim/model/placement_costs.hpp"
 
+#include <memory>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -100,12 +101,13 @@ TEST(ComputeScales, ARunLimitCapsAPipelinePlanAsAClusterCapDoes) {
   JobSpec job;
   job.id = "pipeline";
   PhasedWork work;
-  work.power_plan.emplace();
-  work.power_plan->stages = {2, 2};
-  work.power_plan->micro_batches = 3;
-  work.power_plan->forward_flops = {1, 2};
-  work.power_plan->backward_flops = {2, 4};
-  work.power_plan->limits_watts = {700, 700};
+  StagePowerPlan plan;
+  plan.stages = {2, 2};
+  plan.micro_batches = 3;
+  plan.forward_flops = {1, 2};
+  plan.backward_flops = {2, 4};
+  plan.limits_watts = {700, 700};
+  work.power_plan = std::make_shared<const StagePowerPlan>(plan);
   job.work = work;
   const std::vector<GpuId> gpus{0, 1, 2, 3};
   EXPECT_EQ(compute_scales(job, ClusterLayout(spec), gpus), std::vector<double>(4, 1.0));

@@ -1,6 +1,7 @@
 #include "workloads/kinds/llm_training/llm_phases.hpp"
 
 #include <algorithm>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -66,12 +67,9 @@ PhasedWork compile_llm_training(const LlmTrainingJob& job) {
       stage_forward.assign(degrees.pipeline, forward);
       stage_backward.assign(degrees.pipeline, backward);
     }
-    work.power_plan = StagePowerPlan{groups.pipeline,
-                                     it.micro_batches,
-                                     stage_forward,
-                                     stage_backward,
-                                     job.stage_power_limits_watts,
-                                     job.perseus ? job.stage_power_slack : 0.0};
+    work.power_plan = std::make_shared<const StagePowerPlan>(
+        StagePowerPlan{groups.pipeline, it.micro_batches, stage_forward, stage_backward, job.stage_power_limits_watts,
+                       job.perseus ? job.stage_power_slack : 0.0});
   }
 
   if (it.tensor.per_forward + it.tensor.per_backward > 0) {

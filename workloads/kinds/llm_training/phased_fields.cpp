@@ -3,6 +3,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -124,7 +125,9 @@ PhasedWork read_phased(const JsonObject& entry, std::uint32_t gpus) {
   if (phases.empty()) phased.fail("phases", "an iteration has at least one phase");
   for (std::size_t i = 0; i < phases.size(); ++i)
     work.phases.push_back(read_phase(element_of(phased, "phases", i, phases[i]), gpus));
-  if (phased.has("power_plan")) work.power_plan = read_power_plan(phased.required_object("power_plan"), gpus);
+  if (phased.has("power_plan"))
+    work.power_plan =
+        std::make_shared<const StagePowerPlan>(read_power_plan(phased.required_object("power_plan"), gpus));
   return work;
 }
 
