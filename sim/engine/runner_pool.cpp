@@ -177,7 +177,7 @@ void RunnerPool::start_step(JobIndex job, const JobStep& step) {
         exec->set_flops_amount(step.amount * run.compute_scale[i])->set_host(host);
         // A fractional job is held to its share of the GPU; the shares on a
         // GPU add up to at most 1, so each gets its bound.
-        if (share < 1) exec->set_bound(share * host->get_speed());
+        if (share < 1) exec->set_bound(share * run.host_speeds[i]);
         run.activities.push_back(exec);
         exec->start();
       }
@@ -238,7 +238,7 @@ void RunnerPool::phase_step(JobIndex job, RunningJob& run, const JobStep& step) 
       for (std::size_t i = 0; i < run.hosts.size(); ++i) {
         sg4::ExecPtr exec = sg4::Exec::init();
         exec->set_flops_amount(step.amount * run.compute_scale[i])->set_host(run.hosts[i]);
-        if (share < 1) exec->set_bound(share * run.hosts[i]->get_speed());
+        if (share < 1) exec->set_bound(share * run.host_speeds[i]);
         run.activities.push_back(exec);
         run.activity_transfers.push_back(1);
         exec->start();
@@ -272,7 +272,7 @@ void RunnerPool::phase_computation(RunningJob& run, const JobStep& step) {
   std::vector<std::tuple<double, double, std::size_t>> sets;
   for (std::size_t i = 0; i < run.hosts.size(); ++i) {
     const double flops = step.amount * run.compute_scale[i];
-    const double speed = run.hosts[i]->get_speed();
+    const double speed = run.host_speeds[i];
     const auto same = std::find_if(sets.begin(), sets.end(), [&](const auto& set) {
       return std::get<0>(set) == flops && std::get<1>(set) == speed;
     });

@@ -29,8 +29,12 @@ struct RunningJob {
   Runner* runner = nullptr;                // running the plan's steps (none for a DAG job, a job on timers
                                            // (timer_steps.hpp), nor once they all ran)
   std::vector<simgrid::s4u::Host*> hosts;  // ring order
-  double gpu_share = 1;                    // of each GPU (JobSpec::gpu_share)
-  JobIndex job = kNoJob;                   // whose run this is
+  // Per host, its speed (FLOP/s), read once at the start: every computation
+  // step reads it per GPU, and reading it from SimGrid touches two objects
+  // per host.
+  std::vector<double> host_speeds;
+  double gpu_share = 1;   // of each GPU (JobSpec::gpu_share)
+  JobIndex job = kNoJob;  // whose run this is
   std::uint64_t step = 0;
   bool on_delay = false;  // the current timer step is a delay (TimerSteps: its end needs not the plan again)
   // The activities of the current step; it is done when all of them are.

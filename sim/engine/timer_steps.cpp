@@ -77,7 +77,7 @@ void TimerSteps::record_compute_busy(RunningJob& run, const JobStep& step, doubl
   const Time now = engine_.now;
   run.busy_ends.clear();
   for (std::size_t i = 0; i < run.hosts.size(); ++i)
-    add_busy_end(run, now + step.amount * run.compute_scale[i] / (run.hosts[i]->get_speed() * share));
+    add_busy_end(run, now + step.amount * run.compute_scale[i] / (run.host_speeds[i] * share));
   // One interval per distinct end, not per GPU: a job preempted over and
   // over would otherwise fill memory with the intervals of its GPUs.
   for (const auto& [end, gpus] : run.busy_ends) engine_.events.busy({now, end, gpus, share, run.job});
