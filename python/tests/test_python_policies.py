@@ -7,6 +7,7 @@ a bad plan, fails the run with gcsim.PolicyError.
 
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -300,3 +301,20 @@ print("leaving", flush=True)
     assert process.poll() is None  # held by getchar, after the interpreter's end
     stdout, stderr = process.communicate(timeout=60)
     assert (process.returncode, stdout, stderr) == (0, "", "")
+
+
+def test_runs_in_several_threads_at_once_give_what_each_gives_alone():
+    alone = {"python": jobs_csv(CLUSTER, WORKLOAD, Fifo()), "builtin": jobs_csv(CLUSTER, WORKLOAD, "srtf")}
+    together = {}
+
+    def run(name, policy):
+        together[name] = jobs_csv(CLUSTER, WORKLOAD, policy)
+
+    threads = [threading.Thread(target=run, args=("python", Fifo())),
+               threading.Thread(target=run, args=("builtin", "srtf"))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert together == alone
+    assert alone["python"] != alone["builtin"]  # two different runs, each matched
