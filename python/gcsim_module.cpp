@@ -71,13 +71,18 @@ nlohmann::json parse_document(const std::string& text, const std::string& label)
   }
 }
 
+// Python's main thread, the one that runs signal handlers (set on import).
+unsigned long python_main_thread = 0;
+
 // Waits on the child with the interpreter free; a first KeyboardInterrupt
 // stops the run (its partial result comes back), a second one, or any other
 // exception a signal handler raises, abandons it and is raised.
 class InterruptWatch {
  public:
-  /// Made with the interpreter held, in the thread that waits.
-  InterruptWatch() : main_thread_(PyThread_get_thread_ident() == main_thread_ident()) {}
+  /// Made in the thread that waits; `main_thread` is Python's main thread's
+  /// ident. It calls no Python code: code run here could let the
+  /// interpreter end this thread, unwinding the frames of Python objects.
+  explicit InterruptWatch(unsigned long main_thread) : main_thread_(PyThread_get_thread_ident() == main_thread) {}
 
   WaitAction operator()() {
     // Python runs signal handlers in its main thread only: another thread
@@ -102,10 +107,6 @@ class InterruptWatch {
   }
 
  private:
-  static unsigned long main_thread_ident() {
-    return py::module_::import("threading").attr("main_thread")().attr("ident").cast<unsigned long>();
-  }
-
   bool main_thread_;
   bool stopped_ = false;
   PyObject *type_ = nullptr, *value_ = nullptr, *traceback_ = nullptr;
@@ -230,7 +231,7 @@ py::dict run(const std::string& cluster, const std::optional<std::string>& clust
   } catch (...) {
     raise_error(describe_current_exception());
   }
-  InterruptWatch watch;
+  InterruptWatch watch(python_main_thread);
   ChildRun child;
   // A policy written in Python is forked holding the lock (hooks.in_parent
   // gives it up); any other run waits without it from the start.
@@ -363,6 +364,7 @@ std::vector<std::pair<std::string, std::string>> listed(const std::vector<Policy
 PYBIND11_MODULE(_gcsim, m) {
   using namespace gcsim::python;
   m.doc() = "gcsim's simulator, compiled; use the package gcsim, which wraps it.";
+  python_main_thread = py::module_::import("threading").attr("main_thread")().attr("ident").cast<unsigned long>();
   m.def("run", &run, py::arg("cluster"), py::arg("cluster_json") = py::none(), py::arg("workload"),
         py::arg("workload_json") = py::none(), py::arg("trace_settings") = std::vector<std::string>{},
         py::arg("policy") = "fifo", py::arg("policy_object") = py::none(), py::arg("decisions") = py::none(),

@@ -231,40 +231,59 @@ def test_the_docs_policy_example_runs(capsys, monkeypatch):
     assert capsys.readouterr().out == "Fifo 2447\n"
 
 
-def exits_cleanly(tmp_path, workload, wait):
-    """Runs a script whose daemon thread runs a slow Python policy on
-    `workload` (an expression) while the main thread leaves after `wait`
-    seconds; it must exit 0 having printed "leaving" and nothing else."""
+def exits_cleanly(tmp_path, at_fork, hold_process=False):
+    """Runs a script whose daemon thread runs a slow Python policy; the main
+    thread leaves once the run's fork calls `at_fork` ("before" or
+    "after_in_parent": Python's at-fork hooks) in the daemon thread, which
+    then stays a second in the "before" hook. With `hold_process`, a C-level
+    exit function (getchar) holds the process after the interpreter's end
+    until the test closes its input.
+    The process must exit 0 having printed "leaving" and nothing else."""
     script = tmp_path / "exits.py"
     script.write_text(f"""
-import json, threading, time
+import ctypes, os, threading, time
 import gcsim
+
+forking = threading.Event()
+
+def at_fork():
+    if threading.current_thread() is not threading.main_thread():
+        forking.set()
+        if {at_fork == "before"}:
+            time.sleep(1)  # the main thread leaves meanwhile
+
+os.register_at_fork({at_fork}=at_fork)
 
 class Slow(gcsim.Policy):
     def schedule(self, cluster, queue, plan):
         time.sleep(30)
 
-threading.Thread(target=gcsim.run, args=({str(CLUSTER)!r}, {workload}, Slow()), daemon=True).start()
-time.sleep({wait})
-print("leaving")
+threading.Thread(target=gcsim.run, args=({str(CLUSTER)!r}, {str(WORKLOAD)!r}, Slow()), daemon=True).start()
+if {hold_process}:
+    ctypes.pythonapi.Py_AtExit(ctypes.cast(ctypes.CDLL(None).getchar, ctypes.c_void_p))
+forking.wait()
+print("leaving", flush=True)
 """)
-    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60)
-    assert (done.returncode, done.stdout, done.stderr) == (0, "leaving\n", "")
+    process = subprocess.Popen([sys.executable, str(script)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    if hold_process:
+        time.sleep(2.5)  # the hook's second is over: the daemon thread has tried to take the interpreter back
+    stdout, stderr = process.communicate(timeout=60)
+    assert (process.returncode, stdout, stderr) == (0, "leaving\n", "")
 
 
 def test_the_interpreter_exits_cleanly_while_a_thread_waits_on_a_run(tmp_path):
-    # At exit Python ends daemon threads by unwinding them: a run waited on
-    # in one must let that unwinding through (not abort the interpreter).
-    exits_cleanly(tmp_path, repr(str(WORKLOAD)), 0.5)
+    # The run has forked: its thread gives the interpreter up right after
+    # the hook and waits on the run without it, and is ended with the process.
+    exits_cleanly(tmp_path, "after_in_parent")
 
 
-def test_the_interpreter_exits_cleanly_while_a_thread_starts_a_run(tmp_path):
-    # A workload given as a dict is parsed holding the interpreter: the main
-    # thread, asking for it to end, gets it only once the run is about to
-    # start, and the daemon thread then finds the interpreter ending where it
-    # would take it again for the fork. It must neither take it nor abort.
-    job = f"json.load(open({str(WORKLOAD)!r}))['jobs'][0]"
-    exits_cleanly(tmp_path, f"{{'jobs': [dict({job}, id=f'j{{i}}') for i in range(20000)]}}", 0.001)
+def test_the_interpreter_ending_while_a_thread_forks_a_run_ends_that_thread_cleanly(tmp_path):
+    # The interpreter ends while the daemon thread is inside Python's own
+    # at-fork hooks, which the run's fork calls holding the interpreter: when
+    # the hook takes it back, the interpreter ends the thread there, and the
+    # thread must wait for the process's exit (not abort, not crash).
+    exits_cleanly(tmp_path, "before", hold_process=True)
 
 
 def test_a_run_that_ends_after_the_interpreter_is_gone_leaves_the_process_to_exit(tmp_path):
@@ -274,7 +293,7 @@ def test_a_run_that_ends_after_the_interpreter_is_gone_leaves_the_process_to_exi
     # nor keep the process from exiting.
     script = tmp_path / "outlives.py"
     script.write_text(f"""
-import ctypes, threading, time
+import ctypes, os, threading, time
 import gcsim
 
 class SlowOnce(gcsim.Policy):
@@ -288,10 +307,12 @@ class SlowOnce(gcsim.Policy):
             if gpus is not None:
                 plan.allocate(waiting, gpus)
 
+forked = threading.Event()
+os.register_at_fork(after_in_parent=forked.set)
 workload = {{"jobs": [{{"id": "a", "submit": 0, "gpus": 1, "duration": {{"seconds": 10, "gpu_type": "V100"}}}}]}}
 threading.Thread(target=gcsim.run, args=({str(CLUSTER)!r}, workload, SlowOnce()), daemon=True).start()
 ctypes.pythonapi.Py_AtExit(ctypes.cast(ctypes.CDLL(None).getchar, ctypes.c_void_p))
-time.sleep(0.3)
+forked.wait()
 print("leaving", flush=True)
 """)
     process = subprocess.Popen([sys.executable, str(script)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
