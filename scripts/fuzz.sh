@@ -12,9 +12,10 @@
 #                                         configures the build and stops
 #                                         (GCSIM_FUZZ_TESTS=ON: with the tests)
 #
-# Prints, per target, the executions, executions per second and findings;
-# exits non-zero on any finding, naming the input that caused it (kept in
-# BUILD/findings/TARGET/). The corpus grown by a run is kept in
+# Runs as many targets at once as GCSIM_BUILD_JOBS (default: the cores), one
+# core each. Prints, per target, the executions, executions per second and
+# findings; exits non-zero on any finding, naming the input that caused it
+# (kept in BUILD/findings/TARGET/). The corpus grown by a run is kept in
 # BUILD/corpus/TARGET and used again by the next run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,7 +29,7 @@ while [[ $# -gt 0 ]]; do
     --seconds) seconds="$2"; shift 2 ;;
     --short) seconds=3; short=true; shift ;;
     --configure-only) configure_only=true; shift ;;
-    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "fuzz.sh: unknown option '$1'" >&2; exit 2 ;;
     *) targets+=("$1"); shift ;;
   esac
@@ -60,31 +61,56 @@ if [[ ${#targets[@]} -eq 0 ]]; then
   done
 fi
 
-status=0
-printf '%-24s %8s %12s %10s %s\n' target seconds executions exec/s findings
-for target in "${targets[@]}"; do
-  corpus="$build/corpus/$target"
-  findings="$build/findings/$target"
-  log="$build/logs/$target.log"
+# Runs one target; leaves its row of the table in $build/logs/TARGET.row and,
+# when it failed, what to say about it in $build/logs/TARGET.failure.
+run_target() {
+  local target=$1
+  local corpus="$build/corpus/$target" findings="$build/findings/$target" log="$build/logs/$target.log"
+  local row="$build/logs/$target.row" failure="$build/logs/$target.failure"
   mkdir -p "$corpus" "$findings" "$(dirname "$log")"
-  options=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
-           -artifact_prefix="$findings/")
-  dict="fuzz/dict/${target#fuzz_}.dict"
+  rm -f "$failure"
+  local options=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
+                 -artifact_prefix="$findings/")
+  local dict="fuzz/dict/${target#fuzz_}.dict"
   [[ -f $dict ]] && options+=(-dict="$dict")
+  local before start rc=0
   before=$(find "$findings" -type f | wc -l)
   start=$(date +%s)
-  rc=0
   "$build/fuzz/$target" "${options[@]}" "$corpus" "fuzz/corpus/$target" >"$log" 2>&1 || rc=$?
-  elapsed=$(($(date +%s) - start))
+  local elapsed=$(($(date +%s) - start)) executions rate new
   executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
   new=$(($(find "$findings" -type f | wc -l) - before))
-  printf '%-24s %8s %12s %10s %s\n' "$target" "$elapsed" "${executions:-?}" "${rate:-?}" "$new"
+  printf '%-24s %8s %12s %10s %s\n' "$target" "$elapsed" "${executions:-?}" "${rate:-?}" "$new" >"$row"
   if [[ $rc -ne 0 || $new -gt 0 ]]; then
+    {
+      echo "  $target failed (exit $rc); log: $log"
+      grep -m1 -E '^(==[0-9]+==ERROR|.*runtime error|finding:|terminate called)' "$log" | sed 's/^/  /' || true
+      sed -n 's/^.*Test unit written to /  input: /p' "$log"
+    } >"$failure"
+  fi
+}
+
+# A fuzzer runs on one core: as many run at once as there are build jobs,
+# each for its own seconds; the table lists them in the order given.
+running=0
+for target in "${targets[@]}"; do
+  if ((running >= jobs)); then
+    wait -n || true
+    running=$((running - 1))
+  fi
+  run_target "$target" &
+  running=$((running + 1))
+done
+wait
+
+status=0
+printf '%-24s %8s %12s %10s %s\n' target seconds executions exec/s findings
+for target in "${targets[@]}"; do
+  cat "$build/logs/$target.row"
+  if [[ -f $build/logs/$target.failure ]]; then
     status=1
-    echo "  $target failed (exit $rc); log: $log" >&2
-    grep -m1 -E '^(==[0-9]+==ERROR|.*runtime error|finding:|terminate called)' "$log" | sed 's/^/  /' >&2 || true
-    sed -n 's/^.*Test unit written to /  input: /p' "$log" >&2
+    cat "$build/logs/$target.failure" >&2
   fi
 done
 exit $status
