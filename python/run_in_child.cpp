@@ -152,9 +152,8 @@ std::string child_end(int status) {
          " without sending its result";
 }
 
-// Kills and reaps the child unless it was reaped: a thread unwound while it
-// waits (the interpreter ending a daemon thread as it takes the lock) leaves
-// no simulation running behind it.
+// Kills and reaps the child unless it was reaped: a run abandoned, or left
+// by an exception while it waits, leaves no simulation running behind it.
 struct ChildReaper {
   pid_t pid;
   bool reaped = false;
