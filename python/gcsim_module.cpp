@@ -335,17 +335,17 @@ std::vector<std::size_t> gpus_per_node(const std::string& cluster, const std::op
 }
 
 void write_outputs(const std::string& directory, const std::vector<std::pair<std::string, std::string>>& files) {
-  InterpreterLock lock;
-  lock.release();
-  std::optional<std::string> failure;
-  try {
-    OutputSet out(directory);
-    for (const auto& [name, content] : files) out.stage(name, content);
-    out.commit();
-  } catch (const std::exception& e) {
-    failure = e.what();
-  }
-  lock.take_back();
+  // A file that cannot be written is an OSError, as Python's own writes raise.
+  const std::optional<std::string> failure = without_interpreter([&]() -> std::optional<std::string> {
+    try {
+      OutputSet out(directory);
+      for (const auto& [name, content] : files) out.stage(name, content);
+      out.commit();
+      return std::nullopt;
+    } catch (const std::exception& e) {
+      return std::string(e.what());
+    }
+  });
   if (failure) {
     PyErr_SetString(PyExc_OSError, failure->c_str());
     throw py::error_already_set();

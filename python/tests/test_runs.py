@@ -104,6 +104,15 @@ def test_write_puts_the_files_in_a_folder(default_run, tmp_path):
     assert not [p.name for p in (tmp_path / "out").iterdir() if p.name.startswith(".")]
 
 
+def test_write_into_a_path_that_is_a_file_raises_oserror_and_writes_nothing(default_run, tmp_path):
+    blocker = tmp_path / "taken"
+    blocker.write_text("a file, not a folder")
+    with pytest.raises(OSError):
+        default_run.write(blocker / "out")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["taken"]
+    assert blocker.read_text() == "a file, not a folder"
+
+
 def test_a_deadlock_is_a_result_that_names_it():
     result = gcsim.run(SOURCE_DIR / "scenarios/clusters/node-4gpu-pcie.json",
                        SOURCE_DIR / "scenarios/workloads/gang-deadlock.json", "piecemeal")
