@@ -135,6 +135,8 @@ RunningJob& JobRuns::begin_run(JobIndex job, std::optional<JobActivityPlan> plan
   const std::vector<GpuId>& gpus = engine_.state.runtime(job).gpus;
   running_[job] = std::make_unique<RunningJob>(std::move(plan));
   RunningJob& run = *running_[job];
+  run.hosts.reserve(gpus.size());
+  run.host_speeds.reserve(gpus.size());
   for (GpuId g : gpus) {
     run.hosts.push_back(engine_.platform.gpu_hosts[g]);
     run.host_speeds.push_back(run.hosts.back()->get_speed());
