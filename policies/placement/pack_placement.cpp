@@ -41,27 +41,30 @@ std::size_t usable_count(const ClusterView& cluster, NodeId n, std::size_t free,
   return count;
 }
 
-// Fewest-nodes selection among `nodes`; empty when they cannot hold `need`.
-std::vector<Share> fewest_nodes(std::vector<const Candidate*> nodes, std::size_t need) {
-  std::stable_sort(nodes.begin(), nodes.end(),
-                   [](const Candidate* a, const Candidate* b) { return a->count > b->count; });
-  std::vector<Share> chosen;
+// Fewest-nodes selection among `nodes`, ordered by usable count, most
+// first: how many nodes it takes to hold `need`, 0 when they cannot, and
+// with `chosen` the shares it takes.
+std::size_t fewest_nodes(const Candidate* const* nodes, std::size_t size, std::size_t need,
+                         std::vector<Share>* chosen) {
   std::size_t remaining = need;
-  for (std::size_t i = 0; i < nodes.size() && remaining > 0; ++i) {
+  std::size_t taken = 0;
+  for (std::size_t i = 0; i < size && remaining > 0; ++i) {
+    ++taken;
     if (nodes[i]->count >= remaining) {
-      // Best fit for the remainder: the smallest node (latest in the sorted
-      // order) that still covers it.
+      // Best fit for the remainder: the smallest node (latest in the order)
+      // that still covers it.
       std::size_t best = i;
-      for (std::size_t j = i + 1; j < nodes.size() && nodes[j]->count >= remaining; ++j) best = j;
-      chosen.push_back({nodes[best], remaining});
+      for (std::size_t j = i + 1; j < size && nodes[j]->count >= remaining; ++j) best = j;
+      if (chosen) chosen->push_back({nodes[best], remaining});
       remaining = 0;
       break;
     }
-    chosen.push_back({nodes[i], nodes[i]->count});
+    if (chosen) chosen->push_back({nodes[i], nodes[i]->count});
     remaining -= nodes[i]->count;
   }
-  if (remaining > 0) chosen.clear();
-  return chosen;
+  if (remaining == 0) return taken;
+  if (chosen) chosen->clear();
+  return 0;
 }
 
 // A job that only GPUs limit: no host claim nor GPU type, and the memory of
@@ -124,18 +127,37 @@ std::optional<std::vector<GpuId>> choose(const JobSpec& job, const ClusterView& 
     if (c.count >= need && (chosen.empty() || c.count < chosen.front().node->count)) chosen = {{&c, need}};
 
   if (chosen.empty() && !job.single_node) {
-    // Several nodes: the rack that needs the fewest nodes, else the whole cluster.
-    std::vector<std::vector<const Candidate*>> by_rack(layout.rack_count());
-    std::vector<const Candidate*> all;
-    for (const Candidate& c : candidates) {
-      by_rack[layout.rack_of_node(c.node)].push_back(&c);
-      all.push_back(&c);
+    // Several nodes: the rack that needs the fewest nodes (the first of
+    // those), else the whole cluster. Each is chosen from its nodes ordered
+    // by usable count, most first, ties by node.
+    std::vector<const Candidate*> order(candidates.size());
+    for (std::size_t i = 0; i < candidates.size(); ++i) order[i] = &candidates[i];
+    const auto by_count = [](const Candidate* a, const Candidate* b) {
+      return a->count != b->count ? a->count > b->count : a->node < b->node;
+    };
+    std::sort(order.begin(), order.end(), by_count);
+    std::vector<const Candidate*> by_rack = order;
+    std::sort(by_rack.begin(), by_rack.end(), [&](const Candidate* a, const Candidate* b) {
+      const RackId rack_a = layout.rack_of_node(a->node), rack_b = layout.rack_of_node(b->node);
+      return rack_a != rack_b ? rack_a < rack_b : by_count(a, b);
+    });
+    std::size_t best_first = 0, best_size = 0, best_nodes = 0;
+    for (std::size_t first = 0; first < by_rack.size();) {
+      const RackId rack = layout.rack_of_node(by_rack[first]->node);
+      std::size_t end = first + 1;
+      while (end < by_rack.size() && layout.rack_of_node(by_rack[end]->node) == rack) ++end;
+      const std::size_t nodes = fewest_nodes(&by_rack[first], end - first, need, nullptr);
+      if (nodes > 0 && (best_nodes == 0 || nodes < best_nodes)) {
+        best_first = first;
+        best_size = end - first;
+        best_nodes = nodes;
+      }
+      first = end;
     }
-    for (const auto& rack_nodes : by_rack) {
-      auto in_rack = fewest_nodes(rack_nodes, need);
-      if (!in_rack.empty() && (chosen.empty() || in_rack.size() < chosen.size())) chosen = std::move(in_rack);
-    }
-    if (chosen.empty()) chosen = fewest_nodes(all, need);
+    if (best_nodes > 0)
+      fewest_nodes(&by_rack[best_first], best_size, need, &chosen);
+    else
+      fewest_nodes(order.data(), order.size(), need, &chosen);
   }
   if (chosen.empty()) return std::nullopt;
 
