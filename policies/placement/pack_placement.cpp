@@ -95,6 +95,9 @@ std::optional<std::vector<GpuId>> choose(const JobSpec& job, const ClusterView& 
   const ClusterLayout& layout = cluster.layout();
   const bool check_taken = any_taken(taken);
   const std::size_t need = job.gpus;
+  // A usable GPU is a free one: with too few free in the whole cluster there
+  // is no choice to make (a queue's head often waits so).
+  if (cluster.free_gpu_count() < need) return std::nullopt;
   if (!check_taken && limited_by_gpus_alone(job, layout)) {
     // The one-node choice below, from the view's index of nodes by free count.
     const NodeId node = cluster.fullest_node_with_free(need);
