@@ -227,6 +227,12 @@ JsonObject::JsonObject(const nlohmann::json& value, JsonLocation location)
     : value_(value), location_(std::move(location)) {
   if (!value_.is_object())
     throw InputError(location_.file, location_.where, "", "expected a JSON object, got " + describe(value_));
+  const auto& members = value_.get_ref<const nlohmann::json::object_t&>();
+  if (members.size() > kScanned) {
+    member_count_ = kScanned + 1;
+    return;
+  }
+  for (const auto& [key, value] : members) members_[member_count_++] = {key, &value};
 }
 
 void JsonObject::fail(std::string_view field, const std::string& problem) const {
@@ -234,6 +240,11 @@ void JsonObject::fail(std::string_view field, const std::string& problem) const 
 }
 
 const nlohmann::json* JsonObject::find(std::string_view field) const {
+  if (member_count_ <= kScanned) {
+    for (std::size_t i = 0; i < member_count_; ++i)
+      if (members_[i].key == field) return members_[i].value->is_null() ? nullptr : members_[i].value;
+    return nullptr;
+  }
   const auto& members = value_.get_ref<const nlohmann::json::object_t&>();
   const auto it = find_member(members, field);
   return it == members.end() || it->second.is_null() ? nullptr : &it->second;
@@ -352,18 +363,12 @@ std::uint32_t JsonObject::key_as_count(const std::string& key, const std::string
 }
 
 void JsonObject::reject_unknown_fields(const std::set<std::string>& known) const {
-  // The object's keys and `known` are both in ascending order: one walk
-  // through both finds the first unknown key, in the object's order.
-  auto candidate = known.begin();
+  // The first unknown key in the object's order.
   for (const auto& member : value_.get_ref<const nlohmann::json::object_t&>()) {
-    const std::string& key = member.first;
-    int order = 1;
-    while (candidate != known.end() && (order = candidate->compare(key)) < 0) ++candidate;
-    if (candidate == known.end() || order != 0) {
-      std::string list;
-      for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
-      fail(key, "unknown field (expected one of: " + list + ")");
-    }
+    if (known.count(member.first) != 0) continue;
+    std::string list;
+    for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+    fail(member.first, "unknown field (expected one of: " + list + ")");
   }
 }
 

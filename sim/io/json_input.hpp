@@ -11,6 +11,7 @@
 //   double bw = node.required_quantity("nic_bandwidth", Quantity::kBandwidth);
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <fstream>
 #include <istream>
@@ -108,6 +109,17 @@ class JsonObject {
 
   const nlohmann::json& value_;
   JsonLocation location_;
+  // The members of an object of up to kScanned of them, in the object's
+  // order, for find() to scan: a job's object is that small, most fields
+  // asked for are absent, and comparing lengths in an array beats walking
+  // the object's tree. A larger object is searched in its tree.
+  static constexpr std::size_t kScanned = 16;
+  struct Member {
+    std::string_view key;
+    const nlohmann::json* value;
+  };
+  std::array<Member, kScanned> members_;
+  std::size_t member_count_ = 0;  // kScanned + 1: not scanned
 };
 
 /// Element `i` of the array `field` of `owner`, an object: its location is
