@@ -69,7 +69,10 @@ void SchedulerState::GpuOccupancy::remove(JobIndex job, const JobSpec& spec) {
   holders.erase(std::find(holders.begin(), holders.end(), job));
   share -= spec.gpu_share;
   memory -= spec.gpu_memory_bytes;
-  if (holders.empty()) *this = GpuOccupancy{};  // no rounding residue on a free GPU
+  if (holders.empty()) {  // no rounding residue on a free GPU; the list keeps its room for the next holder
+    share = 0;
+    memory = 0;
+  }
 }
 
 SchedulerState::SchedulerState(const ClusterLayout& layout, const Locality& locality, const std::vector<JobSpec>& jobs,
