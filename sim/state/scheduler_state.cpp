@@ -88,7 +88,8 @@ SchedulerState::SchedulerState(const ClusterLayout& layout, const Locality& loca
       down_(layout.gpu_count(), false),
       node_down_(layout.node_count(), false),
       free_total_(layout.gpu_count()),
-      partly_free_gpus_(layout.gpu_count()) {
+      partly_free_gpus_(layout.gpu_count()),
+      run_order_(jobs.size()) {
   std::size_t largest_node = 0;
   for (NodeId n = 0; n < layout.node_count(); ++n) largest_node = std::max(largest_node, layout.node(n).gpus.size());
   nodes_by_free_.assign(largest_node + 1, OrderedBitSet(layout.node_count()));
@@ -357,6 +358,7 @@ void SchedulerState::claim_host(JobIndex job, const std::vector<GpuId>& held, co
 void SchedulerState::start(JobIndex job, Time now) {
   runtime_[job].state = JobState::kRunning;
   runtime_[job].start = now;
+  run_order_[job] = next_run_order_++;
   running_.push_back(job);
   run_log_.push_back({job, true});
 }
@@ -380,7 +382,10 @@ void SchedulerState::release(JobIndex job) {
   runtime_[job].gpus = {};              // its memory back too: a million finished jobs would keep theirs
   runtime_[job].power_limit_watts = 0;  // a run's limit lasts for that run
   if (runtime_[job].state == JobState::kRunning) {
-    running_.erase(std::find(running_.begin(), running_.end(), job));
+    // The list is in the order the jobs started: a binary search finds the job.
+    running_.erase(
+        std::lower_bound(running_.begin(), running_.end(), run_order_[job],
+                         [this](JobIndex running, std::uint64_t order) { return run_order_[running] < order; }));
     run_log_.push_back({job, false});
   }
 }

@@ -224,7 +224,9 @@ class SchedulerState final : public ClusterView, public QueueView {
   void note_room(GpuId gpu);                 // keeps both right after the GPU changed
   double allocated_ = 0;
   std::vector<JobIndex> waiting_;
-  std::vector<JobIndex> running_;
+  std::vector<JobIndex> running_;         // in the order the jobs started
+  std::vector<std::uint64_t> run_order_;  // per job: when its current run started, counted in starts
+  std::uint64_t next_run_order_ = 0;
   std::vector<RunEvent> run_log_;
   std::uint64_t withdrawals_ = 0;
   // The nodes each running CPU job holds, and per node its running CPU jobs
