@@ -145,6 +145,23 @@ TEST(JsonObject, OptionalGettersFallBackWhenFieldIsAbsentOrNull) {
   EXPECT_FALSE(object.has("user"));
 }
 
+// An object of up to 16 members is read from an array of them, a larger one
+// from its tree: both find every member, tell keys of one length apart, and
+// take a null member for an absent one.
+TEST(JsonObject, FindsEveryMemberOfSmallAndLargeObjects) {
+  for (const std::size_t members : {1, 15, 16, 17, 40}) {
+    nlohmann::json doc = nlohmann::json::object();
+    for (std::size_t i = 0; i < members; ++i) doc["f" + std::to_string(i)] = i;  // f1, f10, f11 ... of one length
+    doc["none"] = nullptr;
+    const JsonObject object(doc, kWhere);
+    for (std::size_t i = 0; i < members; ++i)
+      EXPECT_EQ(object.required_uint("f" + std::to_string(i)), i) << members << " members, field f" << i;
+    EXPECT_FALSE(object.has("f" + std::to_string(members))) << members << " members";
+    EXPECT_FALSE(object.has("none")) << members << " members";
+    EXPECT_FALSE(object.has("f")) << members << " members";
+  }
+}
+
 TEST(JsonObject, IntegralFloatIsAcceptedAsUnsigned) {
   const auto doc = nlohmann::json::parse(R"({"count": 8.0})");
   EXPECT_EQ(JsonObject(doc, kWhere).required_uint("count"), 8u);
@@ -223,6 +240,12 @@ TEST(JsonObject, UnknownFieldErrorListsTheKnownFields) {
     JsonObject(doc, kWhere).reject_unknown_fields({"count", "gpus_per_node", "name"});
   });
   EXPECT_TRUE(contains(e.problem(), "count, gpus_per_node, name")) << e.problem();
+}
+
+TEST(JsonObject, TheFirstUnknownFieldInTheObjectsOrderIsNamed) {
+  const auto doc = nlohmann::json::parse(R"({"zeta": 1, "count": 2, "alpha": 3, "name": "a"})");
+  const InputError e = error_of([&] { JsonObject(doc, kWhere).reject_unknown_fields({"count", "name"}); });
+  EXPECT_EQ(e.field(), "alpha") << e.what();
 }
 
 TEST(JsonObject, KnownFieldsOnlyAreAccepted) {

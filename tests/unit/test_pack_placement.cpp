@@ -201,6 +201,17 @@ TEST(PackPlacement, AmongRacksTheOneNeedingFewestNodesWins) {
   expect_placements(c, {{5, 0, Gpus{13, 14, 15, 18, 19}}});
 }
 
+// Two racks of three 4-GPU nodes, each rack able to hold 6 GPUs on two nodes:
+//   rack 0: node 0 free 2 3, node 1 free 4 5 6 7, node 2 free 10 11
+//   rack 1: node 3 free 14 15, node 4 free 16 17 18 19, node 5 free 22 23
+// Both racks need two nodes: the first rack wins. In it the fuller node comes
+// first, and the remainder goes to the last node in the order (fullest
+// first, ties by node) that covers it: node 2 rather than node 0.
+TEST(PackPlacement, AmongRacksNeedingEquallyFewNodesTheFirstWins) {
+  const OccupiedCluster c(cluster({crafted_node_group("n", 6, 4, "A100")}, 3), {{0, 1}, {8, 9}, {12, 13}, {20, 21}});
+  expect_placements(c, {{6, 0, Gpus{4, 5, 6, 7, 10, 11}}});
+}
+
 // ---- memory ---------------------------------------------------------------------------
 
 // One rack: node 0 has four 16 GB V100 (0 and 1 held), node 1 four 80 GB A100.

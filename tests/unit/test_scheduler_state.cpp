@@ -115,6 +115,29 @@ TEST_F(SchedulerStateTest, SubmitPutsPendingJobInTheQueue) {
   EXPECT_EQ(state_.waiting(), (Jobs{1}));
 }
 
+// The running list is in the order the runs started: a job that leaves it,
+// whichever its place, leaves the others in order, and a job that starts
+// again joins at the end.
+TEST_F(SchedulerStateTest, TheRunningListKeepsTheOrderTheRunsStarted) {
+  for (JobIndex j : {0, 1, 2}) state_.submit(j);
+  start(1, {2, 3}, 1.0);
+  start(0, {0, 1}, 2.0);
+  start(2, {4, 5}, 3.0);
+  EXPECT_EQ(state_.running(), (Jobs{1, 0, 2}));
+  Plan preempt;
+  preempt.preempt(0);
+  state_.apply(preempt, 4.0);
+  EXPECT_EQ(state_.running(), (Jobs{1, 2}));
+  start(0, {0, 1}, 5.0);
+  EXPECT_EQ(state_.running(), (Jobs{1, 2, 0}));
+  state_.finish(1, 6.0);
+  EXPECT_EQ(state_.running(), (Jobs{2, 0}));
+  state_.finish(0, 7.0);
+  EXPECT_EQ(state_.running(), (Jobs{2}));
+  state_.finish(2, 8.0);
+  EXPECT_TRUE(state_.running().empty());
+}
+
 TEST_F(SchedulerStateTest, AllocationTakesGpusAndMovesJobFromWaitingToRunning) {
   state_.submit(0);
   Plan plan;
