@@ -219,6 +219,9 @@ class JobCollector final : public JobSink {
   }
 
   void reserve(std::size_t jobs) { jobs_.reserve(jobs); }
+  // Room for the ids of about `jobs` jobs, so that the index of ids is not
+  // rebuilt over and over as a large workload streams in.
+  void expect_ids(std::size_t jobs) { first_use_.reserve(jobs); }
 
   void add_job(const nlohmann::json& value, std::size_t index) {
     // The id is read first so that every later error names the job.
@@ -307,8 +310,11 @@ TopLevelLists read_top_level(const JsonObject& top, std::size_t jobs_count) {
 // find it), then the top level, then the first bad job, then the studies.
 class StreamingWorkloadReader {
  public:
-  StreamingWorkloadReader(const std::string& file_label, const KindRegistry& kinds)
-      : file_label_(file_label), kinds_(kinds), jobs_(file_label, kinds) {}
+  // `bytes`: the size of the document, where known (0: not known).
+  StreamingWorkloadReader(const std::string& file_label, const KindRegistry& kinds, std::size_t bytes)
+      : file_label_(file_label), kinds_(kinds), jobs_(file_label, kinds) {
+    jobs_.expect_ids(bytes / kEntryBytes);
+  }
 
   std::vector<JobSpec> finish() {
     if (!top_is_object_) return parse_native_workload(document_, file_label_, kinds_);  // its error: not an object
@@ -385,6 +391,10 @@ class StreamingWorkloadReader {
 
  private:
   enum class Place { kDocument, kTopLevel, kJobs };
+  // About the bytes of a job entry: a document's size over it estimates its
+  // number of jobs (gcsim writes 200 to 300 bytes a job; a low estimate only
+  // leaves the index of ids to grow as before).
+  static constexpr std::size_t kEntryBytes = 128;
 
   // A value event: it begins a new value where none is being built.
   template <class Event>
@@ -450,21 +460,37 @@ std::vector<JobSpec> read_native_workload(const std::string& path, const KindReg
   return read_native_workload(in, path, kinds);
 }
 
+namespace {
+
+// The bytes from `start` to the stream's end (0 where it cannot tell); the
+// stream is left at `start`.
+std::size_t bytes_ahead(std::istream& text, std::istream::pos_type start) {
+  text.seekg(0, std::ios::end);
+  const std::istream::pos_type end = text.tellg();
+  text.clear();
+  text.seekg(start);
+  return end != std::istream::pos_type(-1) && end > start ? static_cast<std::size_t>(end - start) : 0;
+}
+
+}  // namespace
+
 std::vector<JobSpec> read_native_workload(std::istream& text, const std::string& file_label,
                                           const KindRegistry& kinds) {
   // A plain file is read fast; any other, or a malformed one, is read again
   // from its start by nlohmann, which locates a syntax error by line and
   // column. A stream that cannot tell where it starts goes to nlohmann alone.
   const std::istream::pos_type start = text.tellg();
+  std::size_t bytes = 0;
   if (start != std::istream::pos_type(-1)) {
+    bytes = bytes_ahead(text, start);
     {
-      StreamingWorkloadReader reader(file_label, kinds);
+      StreamingWorkloadReader reader(file_label, kinds, bytes);
       if (read_plain_json_events(text, reader)) return reader.finish();
     }
     text.clear();
     text.seekg(start);
   }
-  StreamingWorkloadReader reader(file_label, kinds);
+  StreamingWorkloadReader reader(file_label, kinds, bytes);
   try {
     nlohmann::json::sax_parse(text, &reader);
   } catch (const JsonErrorAt& e) {
