@@ -133,13 +133,11 @@ std::optional<std::vector<GpuId>> choose(const JobSpec& job, const ClusterView& 
     // Several nodes: the rack that needs the fewest nodes (the first of
     // those), else the whole cluster. Each is chosen from its nodes ordered
     // by usable count, most first, ties by node.
-    std::vector<const Candidate*> order(candidates.size());
-    for (std::size_t i = 0; i < candidates.size(); ++i) order[i] = &candidates[i];
+    std::vector<const Candidate*> by_rack(candidates.size());
+    for (std::size_t i = 0; i < candidates.size(); ++i) by_rack[i] = &candidates[i];
     const auto by_count = [](const Candidate* a, const Candidate* b) {
       return a->count != b->count ? a->count > b->count : a->node < b->node;
     };
-    std::sort(order.begin(), order.end(), by_count);
-    std::vector<const Candidate*> by_rack = order;
     std::sort(by_rack.begin(), by_rack.end(), [&](const Candidate* a, const Candidate* b) {
       const RackId rack_a = layout.rack_of_node(a->node), rack_b = layout.rack_of_node(b->node);
       return rack_a != rack_b ? rack_a < rack_b : by_count(a, b);
@@ -157,10 +155,12 @@ std::optional<std::vector<GpuId>> choose(const JobSpec& job, const ClusterView& 
       }
       first = end;
     }
-    if (best_nodes > 0)
+    if (best_nodes > 0) {
       fewest_nodes(&by_rack[best_first], best_size, need, &chosen);
-    else
-      fewest_nodes(order.data(), order.size(), need, &chosen);
+    } else {  // the whole cluster, ordered the same way
+      std::sort(by_rack.begin(), by_rack.end(), by_count);
+      fewest_nodes(by_rack.data(), by_rack.size(), need, &chosen);
+    }
   }
   if (chosen.empty()) return std::nullopt;
 
